@@ -1,0 +1,67 @@
+//! Protobuf types for the Agent2Agent (A2A) protocol v1.0 (package `lf.a2a.v1`), with a ProtoJSON
+//! mapping that the official SDKs accept.
+//!
+//! ```
+//! use a2a_proto::v1::{Part, Role, Message, part::Content};
+//! use prost::Message as _;
+//!
+//! let json = r#"{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"Book a table for two"}]}"#;
+//! let message: Message = serde_json::from_str(json).unwrap();
+//! assert_eq!(message.role(), Role::User);
+//! assert_eq!(message.parts[0].content, Some(Content::Text("Book a table for two".into())));
+//!
+//! // The same message in the protobuf binary encoding, and back.
+//! let bytes = message.encode_to_vec();
+//! assert_eq!(Message::decode(bytes.as_slice()).unwrap(), message);
+//! assert_eq!(serde_json::to_string(&message).unwrap(), json);
+//! # let _ = Part::default();
+//! ```
+//!
+//! # JSON mapping
+//!
+//! JSON is ProtoJSON, produced by `pbjson` and then adjusted by the code generator where `pbjson`'s
+//! defaults break interoperability with other ProtoJSON implementations:
+//!
+//! | input / output | behaviour |
+//! |---|---|
+//! | unknown fields | ignored on input (A2A spec, section 5.7), so newer peers can add fields |
+//! | `null` for a repeated, map, message or scalar field | the field's default (absent) |
+//! | `null` for a `google.protobuf.Value` field (e.g. `Part.data`) | a JSON `null` value, not absent |
+//! | field names | written in lowerCamelCase; camelCase and the proto's snake_case accepted |
+//! | enums | written by name; names and numbers accepted; a number the schema does not know is kept and written back as that number |
+//! | bytes | written as standard base64 with padding; standard or URL-safe, padded or not, accepted |
+//! | `google.protobuf.Timestamp` | written as RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits; any offset accepted; out-of-range values are errors |
+//! | `google.protobuf.Value` numbers | an integral number up to 2^53 is written without a fraction (`1`, not `1.0`); larger integers are read as the nearest double |
+//! | oneofs | two members of one oneof are an error (`duplicate field`) |
+//!
+//! The four well-known types involved ([`wkt::Timestamp`], [`wkt::Struct`], [`wkt::Value`],
+//! [`wkt::ListValue`]) are this crate's own, binary-compatible with every protobuf implementation; any
+//! other `google.protobuf` type comes from [`pbjson_types`].
+//!
+//! # Generated code
+//!
+//! `src/gen/` is written by `cargo xtask codegen` from `spec/v1/a2a.proto` (protox, prost-build,
+//! pbjson-build, then our ProtoJSON adjustments) and checked in, so building this crate needs neither
+//! `protoc` nor the generator. Never edit it by hand: CI fails when it differs from a fresh generation.
+
+pub mod protojson;
+pub mod registry;
+pub mod wkt;
+
+pub use pbjson_types;
+
+/// A2A protocol v1.0: package `lf.a2a.v1`.
+///
+/// Every message implements `prost::Message`, `prost::Name`, `serde::Serialize` and
+/// `serde::Deserialize` (ProtoJSON). [`visit_message`](v1::visit_message) finds a type by its full name.
+pub mod v1 {
+    #![allow(clippy::doc_lazy_continuation, clippy::large_enum_variant)]
+
+    include!("gen/lf.a2a.v1.rs");
+    include!("gen/lf.a2a.v1.serde.rs");
+    include!("gen/lf.a2a.v1.registry.rs");
+
+    /// The compiled `FileDescriptorSet` of `spec/v1/a2a.proto` and everything it imports, encoded in
+    /// the protobuf binary format: for gRPC reflection and descriptor-driven tools.
+    pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("gen/lf.a2a.v1.fds.binpb");
+}

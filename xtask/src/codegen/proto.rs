@@ -1,0 +1,298 @@
+//! Protobuf bindings: `spec/**/*.proto` → protox → prost-build (messages) + pbjson-build (ProtoJSON)
+//! → our ProtoJSON adjustments → `a2a-proto/src/gen/`.
+//!
+//! No `protoc` is involved: `protox` compiles the protos in pure Rust and has the `google.protobuf`
+//! well-known types built in; the `google.api` annotation protos come from `spec/google/api`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow};
+use prost_types::{FileDescriptorProto, FileDescriptorSet, field_descriptor_proto::Type};
+use quote::{format_ident, quote};
+
+use super::{GeneratedFile, Mode, ensure_files, format_rust, header, parse_rust, project_root};
+
+/// Well-known types replaced by `a2a_proto::wkt`, whose ProtoJSON `pbjson-types` gets wrong.
+const OWN_WELL_KNOWN_TYPES: &[(&str, &str)] = &[
+    (".google.protobuf.Timestamp", "crate::wkt::Timestamp"),
+    (".google.protobuf.Struct", "crate::wkt::Struct"),
+    (".google.protobuf.Value", "crate::wkt::Value"),
+    (".google.protobuf.ListValue", "crate::wkt::ListValue"),
+    (".google.protobuf.NullValue", "crate::wkt::NullValue"),
+];
+
+/// What to generate for one protobuf package.
+pub(crate) struct ProtoPackage {
+    /// The file to compile, relative to `spec/`.
+    spec_file: &'static str,
+    /// The protobuf package to emit code for.
+    package: &'static str,
+    /// Where the generated files go, relative to the workspace root.
+    out_dir: &'static str,
+    /// Rust path of the support module the adjusted ProtoJSON code calls.
+    support_path: &'static str,
+}
+
+impl ProtoPackage {
+    pub(crate) const fn new(spec_file: &'static str, package: &'static str) -> Self {
+        Self {
+            spec_file,
+            package,
+            out_dir: "a2a-proto/src/gen",
+            support_path: "crate::protojson",
+        }
+    }
+
+    pub(crate) const fn out_dir(mut self, out_dir: &'static str) -> Self {
+        self.out_dir = out_dir;
+        self
+    }
+
+    fn output(&self, suffix: &str) -> PathBuf {
+        PathBuf::from(self.out_dir).join(format!("{}.{suffix}", self.package))
+    }
+
+    fn source_label(&self) -> String {
+        format!("spec/{}", self.spec_file)
+    }
+}
+
+/// A2A v1.0.
+pub(crate) const V1: ProtoPackage =
+    ProtoPackage::new("v1/a2a.proto", "lf.a2a.v1").out_dir("a2a-proto/src/gen");
+
+pub(crate) fn generate(mode: Mode) -> Result<()> {
+    let files = generate_package(&V1)?;
+    ensure_files(&files, mode)
+}
+
+/// Compiles `spec/<spec_file>` with every import, optionally with comments (source info).
+pub(crate) fn compile(spec_file: &str, with_source_info: bool) -> Result<protox::Compiler> {
+    let spec_dir = project_root().join("spec");
+    let mut compiler = protox::Compiler::new([&spec_dir])
+        .with_context(|| format!("setting up protox with include path {}", spec_dir.display()))?;
+    compiler
+        .include_source_info(with_source_info)
+        .include_imports(true)
+        .open_file(spec_file)
+        .map_err(|e| anyhow!("compiling spec/{spec_file}: {e}"))?;
+    Ok(compiler)
+}
+
+fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFile>> {
+    let documented = compile(target.spec_file, true)?;
+    let descriptors = documented.file_descriptor_set();
+    let encoded = documented.encode_file_descriptor_set();
+    // The embedded descriptor set carries no comments: tools need names, numbers and options, not prose.
+    let embedded = compile(target.spec_file, false)?.encode_file_descriptor_set();
+
+    let messages = generate_messages(target, &descriptors)?;
+    let rust_names = rust_message_names(&messages)?;
+    let serde = generate_serde(target, &encoded, &descriptors, &rust_names)?;
+    let registry = generate_registry(target, &descriptors, &rust_names)?;
+
+    let label = target.source_label();
+    let rust_file = |suffix: &str, file: &syn::File| GeneratedFile {
+        path: target.output(suffix),
+        contents: format!("{}{}", header(&label), format_rust(file)).into_bytes(),
+    };
+    Ok(vec![
+        rust_file("rs", &messages),
+        rust_file("serde.rs", &serde),
+        rust_file("registry.rs", &registry),
+        GeneratedFile {
+            path: target.output("fds.binpb"),
+            contents: embedded,
+        },
+    ])
+}
+
+/// The message structs and enums, from prost-build.
+fn generate_messages(target: &ProtoPackage, descriptors: &FileDescriptorSet) -> Result<syn::File> {
+    let mut config = prost_build::Config::new();
+    config
+        .compile_well_known_types()
+        .enable_type_names()
+        // Deterministic iteration, so map fields serialize in a stable order.
+        .btree_map(["."]);
+    for (proto, rust) in OWN_WELL_KNOWN_TYPES {
+        config.extern_path(*proto, *rust);
+    }
+    config
+        .extern_path(".google.protobuf", "::pbjson_types")
+        // Only used as options in the A2A protos; nothing may refer to these types.
+        .extern_path(".google.api", "::google_api_types_are_not_generated");
+    // prost-build needs the whole set (its message graph follows imports); externs keep the output to
+    // the one package.
+    let requests = descriptors
+        .file
+        .iter()
+        .map(|file| {
+            let module = prost_build::Module::from_protobuf_package_name(file.package());
+            (module, file.clone())
+        })
+        .collect();
+    let mut modules = config
+        .generate(requests)
+        .context("prost-build failed on the descriptor set")?;
+    let module = prost_build::Module::from_protobuf_package_name(target.package);
+    let source = modules.remove(&module).ok_or_else(|| {
+        anyhow!(
+            "prost-build produced nothing for package {}",
+            target.package
+        )
+    })?;
+    parse_rust(&source, "prost-build output")
+}
+
+/// Full protobuf name → Rust path of each message, read from the `prost::Name` impls prost-build wrote
+/// (so we never re-implement its naming rules).
+fn rust_message_names(messages: &syn::File) -> Result<BTreeMap<String, syn::Path>> {
+    let mut names = BTreeMap::new();
+    collect_name_impls(&messages.items, &mut names);
+    if names.is_empty() {
+        return Err(anyhow!("prost-build wrote no `prost::Name` impls"));
+    }
+    Ok(names)
+}
+
+fn collect_name_impls(items: &[syn::Item], names: &mut BTreeMap<String, syn::Path>) {
+    for item in items {
+        match item {
+            syn::Item::Impl(imp) => {
+                let Some((trait_path, _)) = &imp.trait_ else {
+                    continue;
+                };
+                if !trait_path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "Name")
+                {
+                    continue;
+                }
+                let syn::Type::Path(self_ty) = imp.self_ty.as_ref() else {
+                    continue;
+                };
+                let constant = |wanted: &str| {
+                    imp.items.iter().find_map(|item| match item {
+                        syn::ImplItem::Const(c) if c.ident == wanted => match &c.expr {
+                            syn::Expr::Lit(syn::ExprLit {
+                                lit: syn::Lit::Str(s),
+                                ..
+                            }) => Some(s.value()),
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                };
+                if let (Some(name), Some(package)) = (constant("NAME"), constant("PACKAGE")) {
+                    names.insert(format!("{package}.{name}"), self_ty.path.clone());
+                }
+            }
+            syn::Item::Mod(module) => {
+                if let Some((_, items)) = &module.content {
+                    collect_name_impls(items, names);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The ProtoJSON impls, from pbjson-build, adjusted by [`super::protojson`].
+fn generate_serde(
+    target: &ProtoPackage,
+    encoded: &[u8],
+    descriptors: &FileDescriptorSet,
+    rust_names: &BTreeMap<String, syn::Path>,
+) -> Result<syn::File> {
+    let mut builder = pbjson_build::Builder::new();
+    builder
+        .register_descriptors(encoded)
+        .context("pbjson-build rejected the descriptor set")?
+        .ignore_unknown_fields()
+        .btree_map(["."]);
+    let outputs = builder
+        .generate(&[format!(".{}", target.package)], |_| Ok(Vec::<u8>::new()))
+        .context("pbjson-build failed")?;
+    let source = outputs
+        .into_iter()
+        .map(|(_, bytes)| String::from_utf8(bytes))
+        .collect::<Result<String, _>>()
+        .context("pbjson-build wrote invalid UTF-8")?;
+    let mut file = parse_rust(&source, "pbjson-build output")?;
+    let fields = super::protojson::FieldIndex::new(descriptors, rust_names);
+    super::protojson::adjust(&mut file, &fields, target.support_path)?;
+    Ok(file)
+}
+
+/// `MESSAGE_NAMES` and `visit_message`, dispatching a full name to its Rust type.
+fn generate_registry(
+    target: &ProtoPackage,
+    descriptors: &FileDescriptorSet,
+    rust_names: &BTreeMap<String, syn::Path>,
+) -> Result<syn::File> {
+    let file = package_file(descriptors, target.package)?;
+    let mut names = Vec::new();
+    for message in &file.message_type {
+        collect_message_names(target.package, message, &mut names);
+    }
+    let arms = names
+        .iter()
+        .map(|name| {
+            let path = rust_names
+                .get(name)
+                .ok_or_else(|| anyhow!("prost-build wrote no `prost::Name` impl for {name}"))?;
+            Ok(quote! { #name => ::core::option::Option::Some(visitor.visit::<#path>()) })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let visitor = format_ident!("MessageVisitor");
+    let tokens = quote! {
+        /// Full protobuf names of every message in this package, in declaration order (map entries excluded).
+        pub const MESSAGE_NAMES: &[&str] = &[#(#names),*];
+
+        /// Calls `visitor` with the Rust type of the message named `full_name` (such as
+        /// `"lf.a2a.v1.Task"`); `None` when this package has no message of that name.
+        pub fn visit_message<V: crate::registry::#visitor>(full_name: &str, visitor: V) -> ::core::option::Option<V::Output> {
+            match full_name {
+                #(#arms,)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    };
+    syn::parse2(tokens).context("parsing the generated registry")
+}
+
+fn collect_message_names(
+    prefix: &str,
+    message: &prost_types::DescriptorProto,
+    names: &mut Vec<String>,
+) {
+    if message.options.as_ref().is_some_and(|o| o.map_entry()) {
+        return;
+    }
+    let name = format!("{prefix}.{}", message.name());
+    names.push(name.clone());
+    for nested in &message.nested_type {
+        collect_message_names(&name, nested, names);
+    }
+}
+
+pub(crate) fn package_file<'a>(
+    descriptors: &'a FileDescriptorSet,
+    package: &str,
+) -> Result<&'a FileDescriptorProto> {
+    descriptors
+        .file
+        .iter()
+        .find(|f| f.package() == package)
+        .ok_or_else(|| anyhow!("no file of package {package} in the descriptor set"))
+}
+
+/// Whether a field holds a `google.protobuf.Value` directly (not in a list or map).
+pub(crate) fn is_singular_value(field: &prost_types::FieldDescriptorProto) -> bool {
+    field.r#type() == Type::Message
+        && field.type_name() == ".google.protobuf.Value"
+        && field.label() != prost_types::field_descriptor_proto::Label::Repeated
+}
