@@ -44,6 +44,8 @@
 //! pbjson-build, then our ProtoJSON adjustments) and checked in, so building this crate needs neither
 //! `protoc` nor the generator. Never edit it by hand: CI fails when it differs from a fresh generation.
 
+pub mod json;
+#[doc(hidden)]
 pub mod protojson;
 pub mod registry;
 pub mod wkt;

@@ -1,1 +1,144 @@
-//! Integration tests of the A2A workspace live in `tests/`; this library is empty on purpose.
+//! Shared helpers for the workspace's integration tests (`tests/tests/*.rs`): where the spec and the
+//! reference files are, compiling protos with protox, and comparing JSON documents with readable paths.
+
+use std::path::{Path, PathBuf};
+
+use prost::Message as _;
+use prost_reflect::{DescriptorPool, DynamicMessage};
+use serde_json::Value;
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// `../shared/reference` beside the checkout, holding the upstream spec files; `None` (with a message
+/// on stderr saying what is skipped) where it is absent.
+pub fn reference_root(test: &str) -> Option<PathBuf> {
+    let dir = workspace_root().join("../shared/reference");
+    if dir.join("a2a").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED {test}: the upstream reference files are not at {} (they live beside the repository, \
+             not in it); nothing was compared",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Compiles `file` (relative to one of `includes`) and everything it imports with protox, returning the
+/// encoded `FileDescriptorSet` without source info (comments are not wire facts).
+pub fn compile(includes: &[PathBuf], file: &str) -> Result<Vec<u8>, String> {
+    let mut compiler = protox::Compiler::new(includes).map_err(|e| e.to_string())?;
+    compiler
+        .include_source_info(false)
+        .include_imports(true)
+        // descriptor.proto is loaded too, so `file_descriptor_json` can always decode the set's options.
+        .open_files([file, "google/protobuf/descriptor.proto"])
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(compiler.encode_file_descriptor_set())
+}
+
+/// The `FileDescriptorProto` of `file_name` inside an encoded `FileDescriptorSet`, as ProtoJSON, with
+/// extension options (such as `[google.api.field_behavior]`) included and the file's own name removed.
+pub fn file_descriptor_json(set: &[u8], file_name: &str) -> Value {
+    let pool = DescriptorPool::decode(set).expect("a valid FileDescriptorSet");
+    let file = pool
+        .get_file_by_name(file_name)
+        .unwrap_or_else(|| panic!("{file_name} is not in the descriptor set"));
+    let proto_type = pool
+        .get_message_by_name("google.protobuf.FileDescriptorProto")
+        .expect("descriptor.proto is imported by the google.api annotations");
+    let message = DynamicMessage::decode(proto_type, file.encode_to_vec().as_slice())
+        .expect("a file descriptor decodes as FileDescriptorProto");
+    let mut json = serde_json::to_value(&message).expect("descriptors serialize");
+    let object = json.as_object_mut().expect("a message is an object");
+    object.remove("name");
+    object.remove("sourceCodeInfo");
+    json
+}
+
+/// Lists every difference between two JSON documents, each as a path and the two values. Arrays whose
+/// elements are objects with a `name` are compared by name, so paths read like
+/// `messageType[Task].field[context_id].number` and declaration order does not matter.
+pub fn json_differences(ours: &Value, reference: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    diff(ours, reference, "", &mut out);
+    out
+}
+
+fn diff(ours: &Value, reference: &Value, path: &str, out: &mut Vec<String>) {
+    match (ours, reference) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (key, b_value) in b {
+                match a.get(key) {
+                    Some(a_value) => diff(a_value, b_value, &format!("{path}.{key}"), out),
+                    None => out.push(format!(
+                        "{path}.{key}: missing in ours (reference: {b_value})"
+                    )),
+                }
+            }
+            for (key, a_value) in a {
+                if !b.contains_key(key) {
+                    out.push(format!("{path}.{key}: only in ours ({a_value})"));
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if is_named_list(a) && is_named_list(b) => {
+            let name = |v: &Value| v["name"].as_str().unwrap_or_default().to_owned();
+            for b_item in b {
+                let item_path = format!("{path}[{}]", name(b_item));
+                match a.iter().find(|a_item| name(a_item) == name(b_item)) {
+                    Some(a_item) => diff(a_item, b_item, &item_path, out),
+                    None => out.push(format!("{item_path}: missing in ours")),
+                }
+            }
+            for a_item in a {
+                if !b.iter().any(|b_item| name(b_item) == name(a_item)) {
+                    out.push(format!("{path}[{}]: only in ours", name(a_item)));
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (index, (a_item, b_item)) in a.iter().zip(b).enumerate() {
+                diff(a_item, b_item, &format!("{path}[{index}]"), out);
+            }
+        }
+        _ if ours == reference => {}
+        _ => out.push(format!("{path}: ours {ours}, reference {reference}")),
+    }
+}
+
+fn is_named_list(items: &[Value]) -> bool {
+    !items.is_empty()
+        && items
+            .iter()
+            .all(|item| item.get("name").is_some_and(Value::is_string))
+}
+
+/// Whether two JSON documents are equal, comparing numbers by value (`42` equals `42.0`).
+pub fn json_equivalent(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equivalent(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equivalent(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Reads a fixture file below `tests/fixtures/`.
+pub fn fixture(relative: &str) -> String {
+    let path = workspace_root().join("tests/fixtures").join(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}

@@ -164,11 +164,7 @@ fn collect_name_impls(items: &[syn::Item], names: &mut BTreeMap<String, syn::Pat
                 let Some((trait_path, _)) = &imp.trait_ else {
                     continue;
                 };
-                if !trait_path
-                    .segments
-                    .last()
-                    .is_some_and(|s| s.ident == "Name")
-                {
+                if trait_path.segments.last().is_none_or(|s| s.ident != "Name") {
                     continue;
                 }
                 let syn::Type::Path(self_ty) = imp.self_ty.as_ref() else {
