@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use prost::Message as _;
 use prost_reflect::{DescriptorPool, DynamicMessage};
 use serde_json::Value;
 
