@@ -17,7 +17,7 @@ fn write<M: serde::Serialize>(message: &M) -> serde_json::Value {
     serde_json::from_str(&json::to_string(message).unwrap()).unwrap()
 }
 
-/// 1. Unknown fields are ignored (A2A spec 5.7), at every depth: a peer on a newer spec, or a v0.3-era
+/// Rule 1: Unknown fields are ignored (A2A spec 5.7), at every depth: a peer on a newer spec, or a v0.3-era
 /// peer still sending `kind`, must not be rejected.
 #[test]
 fn unknown_fields_are_ignored() {
@@ -49,7 +49,7 @@ fn unknown_fields_are_ignored() {
     assert!(written["status"].get("progress").is_none());
 }
 
-/// 2. `null` means absent for repeated, map, message and scalar fields; for a `google.protobuf.Value`
+/// Rule 2: `null` means absent for repeated, map, message and scalar fields; for a `google.protobuf.Value`
 /// (a Part's `data`) it is the JSON null value.
 #[test]
 fn null_means_absent_except_for_value_fields() {
@@ -115,7 +115,7 @@ fn null_means_absent_except_for_value_fields() {
     );
 }
 
-/// 3. Timestamps: RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits on output; any offset on
+/// Rule 3: Timestamps: RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits on output; any offset on
 /// input; out-of-range values are clear errors that name the field.
 #[test]
 fn timestamps_are_utc_z_and_range_checked() {
@@ -164,7 +164,7 @@ fn timestamps_are_utc_z_and_range_checked() {
     assert!(err.to_string().contains("out of range"), "{err}");
 }
 
-/// 4. Bytes: standard padded base64 on output; standard or URL-safe, padded or not, on input.
+/// Rule 4: Bytes: standard padded base64 on output; standard or URL-safe, padded or not, on input.
 #[test]
 fn bytes_are_standard_base64_out_and_any_base64_in() {
     let every_byte: Vec<u8> = (0..=255).collect();
@@ -200,7 +200,7 @@ fn bytes_are_standard_base64_out_and_any_base64_in() {
     assert_eq!(err.path(), "parts[0].raw");
 }
 
-/// 5. Enums: written by name; names and numbers accepted; an unknown number is kept, survives binary,
+/// Rule 5: Enums: written by name; names and numbers accepted; an unknown number is kept, survives binary,
 /// and is written back as that number. Unknown names are errors.
 #[test]
 fn enums_are_names_out_and_open_numbers_in() {
@@ -222,7 +222,7 @@ fn enums_are_names_out_and_open_numbers_in() {
     assert_eq!(err.path(), "status.state");
 }
 
-/// 6. Struct/Value numbers: integral values without a fraction; integers beyond 2^53 (and beyond u64)
+/// Rule 6: Struct/Value numbers: integral values without a fraction; integers beyond 2^53 (and beyond u64)
 /// become the nearest double instead of failing the message.
 #[test]
 fn struct_numbers_are_integral_when_they_can_be_and_never_fail() {
@@ -255,7 +255,7 @@ fn struct_numbers_are_integral_when_they_can_be_and_never_fail() {
     );
 }
 
-/// 7. Both camelCase and the proto's snake_case names are accepted; two members of one oneof are an error.
+/// Rule 7: Both camelCase and the proto's snake_case names are accepted; two members of one oneof are an error.
 #[test]
 fn snake_case_names_are_accepted_and_oneofs_hold_one_member() {
     let camel: Message = parse(json!({

@@ -87,7 +87,10 @@ fn our_google_api_protos_match_googleapis() {
     for file in ["annotations", "client", "field_behavior", "http"] {
         let name = format!("google/api/{file}.proto");
         let ours = file_descriptor_json(&compile(&[our_spec()], &name).unwrap(), &name);
-        let theirs = file_descriptor_json(&compile(&[reference.clone()], &name).unwrap(), &name);
+        let theirs = file_descriptor_json(
+            &compile(std::slice::from_ref(&reference), &name).unwrap(),
+            &name,
+        );
         assert_eq!(ours["package"], theirs["package"], "{name}: package");
         let mut compared = 0;
         for list in ["messageType", "enumType", "extension"] {
