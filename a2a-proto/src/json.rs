@@ -60,19 +60,19 @@ impl From<serde_path_to_error::Error<serde_json::Error>> for JsonError {
 /// assert_eq!(err.path(), "status.state");
 /// ```
 pub fn from_str<M: DeserializeOwned>(text: &str) -> Result<M, JsonError> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let message = serde_path_to_error::deserialize(&mut deserializer)?;
-    deserializer.end().map_err(|source| JsonError {
-        path: ".".to_owned(),
-        source,
-    })?;
-    Ok(message)
+    read(serde_json::Deserializer::from_str(text))
 }
 
 /// Parses one message from ProtoJSON bytes (which must be UTF-8).
 pub fn from_slice<M: DeserializeOwned>(bytes: &[u8]) -> Result<M, JsonError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    read(serde_json::Deserializer::from_slice(bytes))
+}
+
+fn read<'de, M: DeserializeOwned, R: serde_json::de::Read<'de>>(
+    mut deserializer: serde_json::Deserializer<R>,
+) -> Result<M, JsonError> {
     let message = serde_path_to_error::deserialize(&mut deserializer)?;
+    // Trailing characters after the document are an error of the document as a whole.
     deserializer.end().map_err(|source| JsonError {
         path: ".".to_owned(),
         source,
@@ -84,15 +84,13 @@ pub fn from_slice<M: DeserializeOwned>(bytes: &[u8]) -> Result<M, JsonError> {
 /// out-of-range timestamp, a NaN in a `Value`), naming the field.
 pub fn to_string<M: Serialize>(message: &M) -> Result<String, JsonError> {
     let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::new(&mut out);
-    serde_path_to_error::serialize(message, &mut serializer)?;
+    serde_path_to_error::serialize(message, &mut serde_json::Serializer::new(&mut out))?;
     Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
 }
 
 /// Writes one message as indented ProtoJSON.
 pub fn to_string_pretty<M: Serialize>(message: &M) -> Result<String, JsonError> {
     let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::pretty(&mut out);
-    serde_path_to_error::serialize(message, &mut serializer)?;
+    serde_path_to_error::serialize(message, &mut serde_json::Serializer::pretty(&mut out))?;
     Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
 }
