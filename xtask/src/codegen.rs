@@ -4,6 +4,7 @@
 //! that writes generated files. In check mode nothing is written; every stale file is reported together
 //! with the command that fixes it.
 
+mod json_schema;
 mod proto;
 mod protojson;
 
@@ -28,7 +29,8 @@ pub(crate) struct GeneratedFile {
 }
 
 pub(crate) fn run(mode: Mode) -> Result<()> {
-    proto::generate(mode)
+    proto::generate(mode)?;
+    json_schema::generate(mode)
 }
 
 /// The workspace root (the parent of `xtask/`).
