@@ -7,6 +7,9 @@
 mod json_schema;
 mod proto;
 mod protojson;
+mod types;
+mod types_fields;
+mod types_unions;
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +33,8 @@ pub(crate) struct GeneratedFile {
 
 pub(crate) fn run(mode: Mode) -> Result<()> {
     proto::generate(mode)?;
-    json_schema::generate(mode)
+    json_schema::generate(mode)?;
+    types::generate(mode)
 }
 
 /// The workspace root (the parent of `xtask/`).

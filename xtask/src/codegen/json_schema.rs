@@ -127,7 +127,7 @@ fn insert(defs: &mut Map<String, Value>, name: &str, schema: Value) -> Result<()
 }
 
 /// Full names (`lf.a2a.v1.Task.id`) of the fields marked `google.api.field_behavior = REQUIRED`.
-fn required_fields(encoded_set: &[u8], package: &str) -> Result<Vec<String>> {
+pub(crate) fn required_fields(encoded_set: &[u8], package: &str) -> Result<Vec<String>> {
     let pool = prost_reflect::DescriptorPool::decode(encoded_set)?;
     let mut required = Vec::new();
     for message in pool.all_messages().filter(|m| m.package_name() == package) {
@@ -154,10 +154,10 @@ fn required_fields(encoded_set: &[u8], package: &str) -> Result<Vec<String>> {
 }
 
 /// Leading comments of the proto file, keyed by source-info path.
-struct Comments(BTreeMap<Vec<i32>, String>);
+pub(crate) struct Comments(BTreeMap<Vec<i32>, String>);
 
 impl Comments {
-    fn of(file: &FileDescriptorProto) -> Self {
+    pub(crate) fn of(file: &FileDescriptorProto) -> Self {
         let mut map = BTreeMap::new();
         for location in file.source_code_info.iter().flat_map(|info| &info.location) {
             if let Some(text) = &location.leading_comments {
@@ -176,7 +176,7 @@ impl Comments {
         Self(map)
     }
 
-    fn get(&self, path: &[i32]) -> Option<&str> {
+    pub(crate) fn get(&self, path: &[i32]) -> Option<&str> {
         self.0.get(path).map(String::as_str)
     }
 }

@@ -109,7 +109,10 @@ fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFile>> {
 }
 
 /// The message structs and enums, from prost-build.
-fn generate_messages(target: &ProtoPackage, descriptors: &FileDescriptorSet) -> Result<syn::File> {
+pub(crate) fn generate_messages(
+    target: &ProtoPackage,
+    descriptors: &FileDescriptorSet,
+) -> Result<syn::File> {
     let mut config = prost_build::Config::new();
     config
         .compile_well_known_types()
@@ -148,7 +151,7 @@ fn generate_messages(target: &ProtoPackage, descriptors: &FileDescriptorSet) -> 
 
 /// Full protobuf name → Rust path of each message, read from the `prost::Name` impls prost-build wrote
 /// (so we never re-implement its naming rules).
-fn rust_message_names(messages: &syn::File) -> Result<BTreeMap<String, syn::Path>> {
+pub(crate) fn rust_message_names(messages: &syn::File) -> Result<BTreeMap<String, syn::Path>> {
     let mut names = BTreeMap::new();
     collect_name_impls(&messages.items, &mut names);
     if names.is_empty() {
@@ -229,20 +232,34 @@ fn generate_registry(
     descriptors: &FileDescriptorSet,
     rust_names: &BTreeMap<String, syn::Path>,
 ) -> Result<syn::File> {
-    let file = package_file(descriptors, target.package)?;
+    registry(package_file(descriptors, target.package)?, rust_names, None)
+}
+
+/// `MESSAGE_NAMES` and `visit_message`, dispatching a full name to its Rust type, for a crate with a
+/// `crate::registry::MessageVisitor` trait. With `name_trait`, also implements that trait's
+/// `FULL_NAME` constant for every message (prost's own `prost::Name` plays that part in `a2a-proto`).
+pub(crate) fn registry(
+    file: &FileDescriptorProto,
+    rust_names: &BTreeMap<String, syn::Path>,
+    name_trait: Option<proc_macro2::TokenStream>,
+) -> Result<syn::File> {
     let mut names = Vec::new();
     for message in &file.message_type {
-        collect_message_names(target.package, message, &mut names);
+        collect_message_names(file.package(), message, &mut names);
     }
-    let arms = names
+    let paths = names
         .iter()
         .map(|name| {
-            let path = rust_names
+            rust_names
                 .get(name)
-                .ok_or_else(|| anyhow!("prost-build wrote no `prost::Name` impl for {name}"))?;
-            Ok(quote! { #name => ::core::option::Option::Some(visitor.visit::<#path>()) })
+                .ok_or_else(|| anyhow!("no Rust type is named for message {name}"))
         })
         .collect::<Result<Vec<_>>>()?;
+    let name_impls = name_trait.map(|name_trait| {
+        quote! {
+            #(impl #name_trait for #paths { const FULL_NAME: &'static str = #names; })*
+        }
+    });
     let visitor = format_ident!("MessageVisitor");
     let tokens = quote! {
         /// Full protobuf names of every message in this package, in declaration order (map entries excluded).
@@ -252,10 +269,12 @@ fn generate_registry(
         /// `"lf.a2a.v1.Task"`); `None` when this package has no message of that name.
         pub fn visit_message<V: crate::registry::#visitor>(full_name: &str, visitor: V) -> ::core::option::Option<V::Output> {
             match full_name {
-                #(#arms,)*
+                #(#names => ::core::option::Option::Some(visitor.visit::<#paths>()),)*
                 _ => ::core::option::Option::None,
             }
         }
+
+        #name_impls
     };
     syn::parse2(tokens).context("parsing the generated registry")
 }

@@ -1,0 +1,19 @@
+//! A2A protocol v1.0 (protobuf package `lf.a2a.v1`) as serde types.
+//!
+//! Every message of the protocol is a struct here, named as in the proto; enums are open (they keep
+//! values a newer peer sends as `Unrecognized`), and oneofs are enums: a [`Part`]'s content is a
+//! [`PartContent`], a [`StreamResponse`] is one of four payloads, a [`SecurityScheme`] one of five.
+//!
+//! Fields the proto marks REQUIRED are plain fields; the rest are `Option`s or empty collections.
+//! Parsing is as lenient as ProtoJSON (a REQUIRED field may be absent on the wire and reads as its
+//! default); checking what the spec requires is a separate step.
+
+#![allow(
+    clippy::large_enum_variant,
+    clippy::doc_lazy_continuation,
+    clippy::doc_overindented_list_items
+)]
+
+include!("types.rs");
+include!("unions.rs");
+include!("registry.rs");
