@@ -64,3 +64,109 @@ impl<'de, E: DeserializeOwned + Into<i32>> Deserialize<'de> for OpenEnum<E> {
         deserializer.deserialize_any(OpenEnumVisitor(PhantomData))
     }
 }
+
+/// A protobuf number field as ProtoJSON reads it: a JSON number or a string holding one, where integer
+/// fields also take integral values written as floats or with an exponent (`50.0`, `1e3`), as the
+/// protobuf conformance suite requires. Replaces `pbjson`'s reader, which rejects those.
+pub struct NumberDeserialize<T>(pub T);
+
+/// The numeric types a protobuf field can have.
+pub trait ProtoNumber: Sized + std::str::FromStr {
+    /// What to call the type in errors.
+    const KIND: &'static str;
+    /// Converts an integer read from JSON, if it fits.
+    fn from_i128(value: i128) -> Option<Self>;
+    /// Converts a float read from JSON, if the type can hold it.
+    fn from_f64(value: f64) -> Option<Self>;
+}
+
+macro_rules! integer_number {
+    ($($ty:ty => $kind:literal),*) => {$(
+        impl ProtoNumber for $ty {
+            const KIND: &'static str = $kind;
+
+            fn from_i128(value: i128) -> Option<Self> {
+                <$ty>::try_from(value).ok()
+            }
+
+            fn from_f64(value: f64) -> Option<Self> {
+                // Integral and in range: the cast is exact (a float beyond 2^53 is an integer already).
+                let in_range = value >= <$ty>::MIN as f64 && value <= <$ty>::MAX as f64;
+                (value.fract() == 0.0 && in_range).then(|| value as $ty)
+            }
+        }
+    )*};
+}
+
+integer_number!(i32 => "a 32-bit integer", u32 => "an unsigned 32-bit integer", i64 => "a 64-bit integer", u64 => "an unsigned 64-bit integer");
+
+macro_rules! float_number {
+    ($($ty:ty => $kind:literal),*) => {$(
+        impl ProtoNumber for $ty {
+            const KIND: &'static str = $kind;
+
+            fn from_i128(value: i128) -> Option<Self> {
+                Some(value as $ty)
+            }
+
+            fn from_f64(value: f64) -> Option<Self> {
+                let fits = !value.is_finite() || (value.abs() <= <$ty>::MAX as f64);
+                fits.then_some(value as $ty)
+            }
+        }
+    )*};
+}
+
+float_number!(f32 => "a 32-bit float", f64 => "a 64-bit float");
+
+impl<'de, T: ProtoNumber> Deserialize<'de> for NumberDeserialize<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NumberVisitor<T>(PhantomData<T>);
+
+        impl<T: ProtoNumber> NumberVisitor<T> {
+            fn out_of_range<E: de::Error>(&self, shown: &dyn fmt::Display) -> E {
+                E::custom(format!("{shown} is not {}", T::KIND))
+            }
+        }
+
+        impl<T: ProtoNumber> Visitor<'_> for NumberVisitor<T> {
+            type Value = NumberDeserialize<T>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{} (as a JSON number or a string)", T::KIND)
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                T::from_i128(v.into())
+                    .map(NumberDeserialize)
+                    .ok_or_else(|| self.out_of_range(&v))
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                T::from_i128(v.into())
+                    .map(NumberDeserialize)
+                    .ok_or_else(|| self.out_of_range(&v))
+            }
+
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                T::from_f64(v)
+                    .map(NumberDeserialize)
+                    .ok_or_else(|| self.out_of_range(&v))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                if let Ok(parsed) = v.parse::<T>() {
+                    return Ok(NumberDeserialize(parsed));
+                }
+                // `"1e3"` for an integer field: read as a float, then require an exact integer.
+                let as_float: f64 = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| self.out_of_range(&format!("{v:?}")))?;
+                self.visit_f64(as_float)
+            }
+        }
+
+        deserializer.deserialize_any(NumberVisitor(PhantomData))
+    }
+}

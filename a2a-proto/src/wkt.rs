@@ -311,7 +311,9 @@ fn serialize_number<S: Serializer>(number: f64, serializer: S) -> Result<S::Ok, 
             "google.protobuf.Value number {number} has no JSON form (NaN and infinities are not allowed)"
         )));
     }
-    if number.fract() == 0.0 && number.abs() <= MAX_SAFE_INTEGER {
+    // -0.0 keeps its sign (protobuf compares doubles bitwise), so it is written as a float.
+    let negative_zero = number == 0.0 && number.is_sign_negative();
+    if number.fract() == 0.0 && number.abs() <= MAX_SAFE_INTEGER && !negative_zero {
         // Exact: the magnitude is at most 2^53, far inside i64.
         serializer.serialize_i64(number as i64)
     } else {
@@ -567,7 +569,7 @@ mod tests {
             ("name", Value::from("東京")),
             ("ok", Value::from(true)),
             ("none", Value::null()),
-            ("list", ListValue::from_iter([1.0, -3.0]).into()),
+            ("list", ListValue::from_iter([1.0, -3.0, -0.0]).into()),
         ]
         .into_iter()
         .collect();
@@ -577,7 +579,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            r#"{"count":42,"list":[1,-3],"name":"東京","none":null,"ok":true,"ratio":0.25}"#
+            r#"{"count":42,"list":[1,-3,-0.0],"name":"東京","none":null,"ok":true,"ratio":0.25}"#
         );
     }
 }

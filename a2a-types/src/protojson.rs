@@ -81,10 +81,14 @@ impl<'de> Deserialize<'de> for Int32 {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Int32, E> {
-                v.trim()
-                    .parse::<i32>()
-                    .map(Int32)
-                    .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+                if let Ok(parsed) = v.trim().parse::<i32>() {
+                    return Ok(Int32(parsed));
+                }
+                // `"1e3"`: read as a float, then require an exact 32-bit integer.
+                match v.trim().parse::<f64>() {
+                    Ok(float) => self.visit_f64(float),
+                    Err(_) => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
             }
         }
 
@@ -382,4 +386,117 @@ pub fn read_optional<'de, T: DeserializeOwned, A: MapAccess<'de>>(
     map: &mut A,
 ) -> Result<Option<T>, A::Error> {
     map.next_value::<Option<T>>()
+}
+
+/// The largest magnitude up to which a double holds every integer exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_992.0; // 2^53
+
+/// The integer a JSON number equals, if it is a double with an integral value up to 2^53 (protobuf's
+/// `google.protobuf.Value` holds doubles, and the official SDKs write those as `3`, not `3.0`).
+fn integral(number: &serde_json::Number) -> Option<i64> {
+    let value = number.as_f64().filter(|_| number.is_f64())?;
+    // -0.0 stays a float: protobuf keeps its sign, and so does the SDK.
+    let negative_zero = value == 0.0 && value.is_sign_negative();
+    (value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER && !negative_zero)
+        .then_some(value as i64)
+}
+
+/// Rewrites integral doubles (`3.0`) as integers (`3`), everywhere inside a JSON value. Other numbers
+/// are kept exactly as read, including integers beyond 2^53.
+pub fn canonicalize_numbers(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Number(number) => {
+            if let Some(int) = integral(number) {
+                *number = int.into();
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(canonicalize_numbers),
+        serde_json::Value::Object(members) => members.values_mut().for_each(canonicalize_numbers),
+        _ => {}
+    }
+}
+
+/// A JSON value written the way ProtoJSON writes `google.protobuf.Value`: integral doubles as integers.
+pub struct Canonical<'a>(pub &'a serde_json::Value);
+
+impl Serialize for Canonical<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        match self.0 {
+            serde_json::Value::Number(number) => match integral(number) {
+                Some(int) => serializer.serialize_i64(int),
+                None => number.serialize(serializer),
+            },
+            serde_json::Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&Canonical(item))?;
+                }
+                seq.end()
+            }
+            serde_json::Value::Object(members) => CanonicalObject(members).serialize(serializer),
+            other => other.serialize(serializer),
+        }
+    }
+}
+
+/// A JSON object written the way ProtoJSON writes `google.protobuf.Struct`.
+pub struct CanonicalObject<'a>(pub &'a crate::JsonObject);
+
+impl Serialize for CanonicalObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            map.serialize_entry(key, &Canonical(value))?;
+        }
+        map.end()
+    }
+}
+
+/// Reads a `google.protobuf.Value` oneof member: JSON `null` is a value here, not "unset".
+pub fn read_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<serde_json::Value, A::Error> {
+    let mut value = map.next_value::<serde_json::Value>()?;
+    canonicalize_numbers(&mut value);
+    Ok(value)
+}
+
+/// Reads a `google.protobuf.Struct` oneof member (`null` is unset).
+pub fn read_struct<'de, A: MapAccess<'de>>(
+    map: &mut A,
+) -> Result<Option<crate::JsonObject>, A::Error> {
+    Ok(map
+        .next_value::<Option<crate::JsonObject>>()?
+        .map(canonical_object))
+}
+
+fn canonical_object(object: crate::JsonObject) -> crate::JsonObject {
+    let mut value = serde_json::Value::Object(object);
+    canonicalize_numbers(&mut value);
+    match value {
+        serde_json::Value::Object(object) => object,
+        _ => unreachable!("canonicalizing keeps an object an object"),
+    }
+}
+
+/// A `google.protobuf.Struct` field such as `metadata`.
+pub mod optional_struct {
+    use super::*;
+
+    /// Writes the object with integral doubles as integers.
+    pub fn serialize<S: Serializer>(
+        value: &Option<crate::JsonObject>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(object) => CanonicalObject(object).serialize(serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Reads the object (`null` is absent), canonicalizing integral doubles.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<crate::JsonObject>, D::Error> {
+        Ok(Option::<crate::JsonObject>::deserialize(deserializer)?.map(canonical_object))
+    }
 }

@@ -7,8 +7,11 @@
 //! nulls, numeric enums, URL-safe base64, timestamp offsets), and write each as ProtoJSON and binary.
 //! Every Rust implementation under test, a [`Decoder`], then for each vector:
 //!
-//! - decodes the JSON and writes it back: the result must equal the SDK's canonical JSON exactly (numbers
-//!   that are only written differently, `1` for `1.0`, are reported on their own, and fail too);
+//! - decodes the JSON and writes it back: the result must equal the SDK's canonical JSON, exactly except
+//!   for how integral `google.protobuf.Value` numbers are written: we write `1` where Python's
+//!   `json_format` writes `1.0` (the same number; `1` is what Go and C++ write, and what this workspace
+//!   guarantees). Those vectors are counted and listed, not failed, and the SDK still has to read them back
+//!   to an equal message;
 //! - decodes the SDK's binary: it must be the same message as the JSON gave, its re-encoding must decode to
 //!   it again, and its JSON must equal the SDK's;
 //! - hands its JSON and binary output to `sdk_vectors.py check`, where the SDK parses both and compares them
@@ -341,7 +344,7 @@ impl Report {
         };
         section("failures", &self.failures);
         section(
-            "JSON equal to the SDK's only when numbers are compared by value",
+            "for information, not a failure: JSON equal to the SDK's when numbers are compared by value",
             &self.number_format,
         );
         section(
@@ -392,11 +395,7 @@ fn run_decoder(decoder: &Decoder, vectors: &[Vector], python: &Path, dir: &Path)
         for line in &outcome.number_format {
             number_format.push(format!("{} {}: {line}", key.0, key.1));
         }
-        let entry = failures.entry(key).or_default();
-        entry.extend(outcome.failures);
-        if !outcome.number_format.is_empty() {
-            entry.push("JSON differs from the SDK's in number formatting".to_owned());
-        }
+        failures.entry(key).or_default().extend(outcome.failures);
     }
     fs::write(
         dir.join("manifest.json"),

@@ -3,7 +3,7 @@
 
 use a2a_tests::fixture;
 use a2a_types::registry::{A2aMessage, MessageVisitor};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 #[test]
 fn every_message_type_has_a_serde_type() {

@@ -2996,7 +2996,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
                             history_length__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        ::pbjson::private::NumberDeserialize<_>,
+                                        crate::protojson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);
@@ -3459,7 +3459,7 @@ impl<'de> serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
                             page_size__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        ::pbjson::private::NumberDeserialize<_>,
+                                        crate::protojson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -3823,7 +3823,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                             page_size__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        ::pbjson::private::NumberDeserialize<_>,
+                                        crate::protojson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);
@@ -3844,7 +3844,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                             history_length__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        ::pbjson::private::NumberDeserialize<_>,
+                                        crate::protojson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);
@@ -4028,7 +4028,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksResponse {
                             page_size__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        ::pbjson::private::NumberDeserialize<_>,
+                                        crate::protojson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -4040,7 +4040,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksResponse {
                             total_size__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        ::pbjson::private::NumberDeserialize<_>,
+                                        crate::protojson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -5763,7 +5763,7 @@ impl<'de> serde::Deserialize<'de> for SendMessageConfiguration {
                             history_length__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        ::pbjson::private::NumberDeserialize<_>,
+                                        crate::protojson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);

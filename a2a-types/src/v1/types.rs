@@ -163,7 +163,11 @@ pub struct AgentCardSignature {
     )]
     pub signature: ::std::string::String,
     ///JWS unprotected header, as a plain JSON object.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub header: ::std::option::Option<crate::JsonObject>,
 }
 ///An extension of the protocol that the agent implements.
@@ -191,7 +195,11 @@ pub struct AgentExtension {
     )]
     pub required: ::std::option::Option<bool>,
     ///Settings specific to the extension.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub params: ::std::option::Option<crate::JsonObject>,
 }
 /**One way to reach the agent: an endpoint URL, the protocol binding spoken
@@ -379,7 +387,11 @@ pub struct Artifact {
     )]
     pub parts: ::std::vec::Vec<Part>,
     ///Free-form extra data for the artifact.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
     ///URIs of the extensions used in or contributing to this artifact.
     #[serde(
@@ -477,7 +489,11 @@ pub struct CancelTaskRequest {
     )]
     pub id: ::std::string::String,
     ///Free-form extra data for the request.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
 }
 ///Settings of the OAuth 2.0 client credentials grant.
@@ -930,7 +946,11 @@ pub struct Message {
     )]
     pub parts: ::std::vec::Vec<Part>,
     ///Free-form extra data for the message.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
     ///URIs of the extensions used in or contributing to this message.
     #[serde(
@@ -1012,7 +1032,11 @@ pub struct Part {
     #[serde(flatten, with = "crate::protojson::flat_oneof")]
     pub content: ::std::option::Option<crate::v1::PartContent>,
     ///Free-form extra data for this part.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
     ///Suggested file name, e.g. "report.pdf".
     #[serde(
@@ -1140,7 +1164,11 @@ pub struct SendMessageRequest {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub configuration: ::std::option::Option<SendMessageConfiguration>,
     ///Free-form extra data for the request.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
 }
 ///A list of strings (used as a map value).
@@ -1211,7 +1239,11 @@ messages sharing it belong together.*/
     )]
     pub history: ::std::vec::Vec<Message>,
     ///Free-form extra data attached to the task.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
 }
 ///Streamed event: a task produced a new artifact or a chunk of one.
@@ -1256,7 +1288,11 @@ rather than replacing it.*/
     )]
     pub last_chunk: ::std::option::Option<bool>,
     ///Free-form extra data for this event.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
 }
 /**A webhook registration for a task: where the agent should POST updates
@@ -1352,6 +1388,10 @@ pub struct TaskStatusUpdateEvent {
     #[serde(default, deserialize_with = "crate::protojson::null_as_default")]
     pub status: TaskStatus,
     ///Free-form extra data for this event.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::protojson::optional_struct",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
 }

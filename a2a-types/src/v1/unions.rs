@@ -200,7 +200,9 @@ impl crate::protojson::ProtoOneof for PartContent {
                             .map(Self::Url)
                     }
                     "data" => {
-                        Some(map.next_value::<::serde_json::Value>()?).map(Self::Data)
+                        ::std::option::Option::Some(
+                            Self::Data(crate::protojson::read_value(map)?),
+                        )
                     }
                     _ => return ::std::result::Result::Ok(::std::option::Option::None),
                 },
@@ -217,7 +219,9 @@ impl crate::protojson::ProtoOneof for PartContent {
                 map.serialize_entry("raw", &crate::protojson::Base64Ref(value))
             }
             Self::Url(value) => map.serialize_entry("url", value),
-            Self::Data(value) => map.serialize_entry("data", value),
+            Self::Data(value) => {
+                map.serialize_entry("data", &crate::protojson::Canonical(value))
+            }
         }
     }
 }

@@ -116,7 +116,11 @@ pub(crate) fn adjust(file: &mut syn::File, fields: &FieldIndex, support_path: &s
             _ => {}
         }
     }
+    NumberReads { support: &support }.visit_file_mut(file);
     let text = file.to_token_stream().to_string();
+    if text.contains("pbjson :: private :: NumberDeserialize") {
+        errors.push("a pbjson number read was not replaced".to_owned());
+    }
     if text.contains("Invalid variant") {
         errors.push(
             "an enum serialization in pbjson's output still rejects unknown values (a repeated or map enum \
@@ -131,6 +135,32 @@ pub(crate) fn adjust(file: &mut syn::File, fields: &FieldIndex, support_path: &s
             "adjusting pbjson output:\n  {}",
             errors.join("\n  ")
         ))
+    }
+}
+
+/// `::pbjson::private::NumberDeserialize` → our `NumberDeserialize`, which also takes integral floats
+/// and exponents for integer fields (`50.0`, `1e3`), as the protobuf conformance suite requires.
+struct NumberReads<'a> {
+    support: &'a syn::Path,
+}
+
+impl VisitMut for NumberReads<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if names == ["pbjson", "private", "NumberDeserialize"] {
+            let arguments = path
+                .segments
+                .last()
+                .map(|s| s.arguments.clone())
+                .unwrap_or_default();
+            let support = self.support;
+            let mut replaced: syn::Path = parse_quote!(#support::NumberDeserialize);
+            if let Some(last) = replaced.segments.last_mut() {
+                last.arguments = arguments;
+            }
+            *path = replaced;
+        }
+        syn::visit_mut::visit_path_mut(self, path);
     }
 }
 

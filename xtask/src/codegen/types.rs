@@ -289,13 +289,15 @@ fn strip_for_typify(value: &mut Value) {
                 "not",
                 "deprecated",
                 "oneOf",
-                "format",
             ] {
-                if keyword == "format" && object.get("format") != Some(&json!("date-time")) {
-                    object.remove(keyword);
-                } else if keyword != "format" {
-                    object.remove(keyword);
-                }
+                object.remove(keyword);
+            }
+            // typify maps `date-time` to a time type; other formats would only add validation.
+            if object
+                .get("format")
+                .is_some_and(|format| format != "date-time")
+            {
+                object.remove("format");
             }
             if object.get("type") == Some(&json!("integer")) {
                 object.remove("minimum");

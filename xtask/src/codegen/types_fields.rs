@@ -206,6 +206,9 @@ fn field_attribute(
     let is_int32 = field.r#type() == Type::Int32;
     let rules: proc_macro2::TokenStream = if field.label() == Label::Repeated {
         expect(!is_option, "a repeated field", ty)?;
+        if field.type_name().starts_with(".google.protobuf.") {
+            bail!("repeated or map fields of well-known types are not supported yet");
+        }
         quote::quote!(
             default,
             deserialize_with = "crate::protojson::null_as_default",
@@ -220,6 +223,15 @@ fn field_attribute(
             with = "crate::protojson::optional_timestamp",
             skip_serializing_if = "::std::option::Option::is_none"
         )
+    } else if is_message && field.type_name() == ".google.protobuf.Struct" {
+        expect(is_option && !is_required, "a google.protobuf.Struct", ty)?;
+        quote::quote!(
+            default,
+            with = "crate::protojson::optional_struct",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )
+    } else if is_message && field.type_name() == ".google.protobuf.Value" {
+        bail!("google.protobuf.Value fields outside a oneof are not supported yet");
     } else if is_message && is_required {
         expect(!is_option, "a required message", ty)?;
         quote::quote!(

@@ -233,18 +233,15 @@ fn member_type(
             quote!(&crate::protojson::Base64Ref(value)),
         ),
         Type::Message | Type::Enum => match field.type_name() {
-            ".google.protobuf.Value" => {
-                let ty = quote!(::serde_json::Value);
-                (
-                    ty.clone(),
-                    quote!(Some(map.next_value::<::serde_json::Value>()?)),
-                    quote!(value),
-                )
-            }
+            ".google.protobuf.Value" => (
+                quote!(::serde_json::Value),
+                quote!(crate::protojson::read_value(map)?),
+                quote!(&crate::protojson::Canonical(value)),
+            ),
             ".google.protobuf.Struct" => (
                 quote!(crate::JsonObject),
-                optional(quote!(crate::JsonObject)),
-                quote!(value),
+                quote!(crate::protojson::read_struct(map)?),
+                quote!(&crate::protojson::CanonicalObject(value)),
             ),
             other if other.starts_with(".google.") => {
                 bail!("oneof member of type {other} is not supported yet")
@@ -302,7 +299,13 @@ fn oneof_enum(
             quote!(#json_name | #proto_name)
         };
         variants.push(quote! { #field_doc #variant(#ty) });
-        reads.push(quote! { #patterns => #read.map(Self::#variant) });
+        // A read yields `Option<member>` (`None`: the member is `null`, so unset), except for a
+        // `google.protobuf.Value`, where `null` is a value.
+        reads.push(if field.type_name() == ".google.protobuf.Value" {
+            quote! { #patterns => ::std::option::Option::Some(Self::#variant(#read)) }
+        } else {
+            quote! { #patterns => #read.map(Self::#variant) }
+        });
         writes.push(quote! { Self::#variant(value) => map.serialize_entry(#json_name, #write) });
         member_names.push(json_name.to_owned());
     }
