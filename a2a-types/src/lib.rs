@@ -45,6 +45,8 @@
 pub mod registry;
 pub mod v1;
 
+#[cfg(feature = "proto")]
+pub mod proto;
 #[doc(hidden)]
 pub mod protojson;
 

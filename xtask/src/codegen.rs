@@ -4,10 +4,12 @@
 //! that writes generated files. In check mode nothing is written; every stale file is reported together
 //! with the command that fixes it.
 
+mod field_shape;
 mod json_schema;
 mod proto;
 mod protojson;
 mod types;
+mod types_convert;
 mod types_fields;
 mod types_unions;
 

@@ -17,3 +17,15 @@
 include!("types.rs");
 include!("unions.rs");
 include!("registry.rs");
+
+#[cfg(feature = "proto")]
+// The deprecated OAuth flows still need converting.
+#[allow(deprecated)]
+mod proto_conversions {
+    use super::*;
+
+    include!("proto_conversions.rs");
+}
+
+#[cfg(feature = "proto")]
+pub use proto_conversions::visit_proto_pair;

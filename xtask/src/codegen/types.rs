@@ -18,10 +18,11 @@ use serde_json::{Map, Value, json};
 
 use quote::ToTokens as _;
 
+use super::field_shape::Package;
 use super::json_schema::{self, Comments};
 use super::proto::{self, compile, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
-use super::{types_fields, types_unions};
+use super::{types_convert, types_fields, types_unions};
 
 /// What typify should generate for one protobuf package.
 pub(crate) struct TypesTarget {
@@ -71,16 +72,16 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
     let schema = json_schema::build(target.schema)?;
     let (input, replacements) = typify_input(&schema, &descriptors, target.schema.package)?;
     // The same Rust names as the protobuf types, so `a2a_types::v1::X` pairs with `a2a_proto::v1::X`.
-    let rust_names: BTreeMap<String, String> =
-        proto::rust_message_names(&proto::generate_messages(&proto::V1, &descriptors)?)?
-            .into_iter()
-            .map(|(full_name, path)| {
-                (
-                    full_name,
-                    path.to_token_stream().to_string().replace(' ', ""),
-                )
-            })
-            .collect();
+    let prost = proto::generate_messages(&proto::V1, &descriptors)?;
+    let rust_names: BTreeMap<String, String> = proto::rust_message_names(&prost)?
+        .into_iter()
+        .map(|(full_name, path)| {
+            (
+                full_name,
+                path.to_token_stream().to_string().replace(' ', ""),
+            )
+        })
+        .collect();
 
     let settings = typify_settings(target, &replacements);
     let mut space = typify::TypeSpace::new(&settings);
@@ -90,13 +91,14 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
         .add_root_schema(root)
         .map_err(|e| anyhow!("typify: {e}"))?;
     let mut structs: syn::File = syn::parse2(space.to_stream()).context("parsing typify output")?;
-    types_fields::adjust(
-        &mut structs,
-        file,
-        &required,
-        &rust_names,
-        &oneof_messages(&replacements, target.schema.package),
-    )?;
+    let oneof_messages = oneof_messages(&replacements, target.schema.package);
+    let package = Package {
+        name: target.schema.package,
+        required: &required,
+        oneof_messages: &oneof_messages,
+        rust_names: &rust_names,
+    };
+    types_fields::adjust(&mut structs, file, &package)?;
     let unions: syn::File =
         syn::parse2(types_unions::emit(file, &Comments::of(file), &rust_names)?)
             .context("parsing the emitted unions")?;
@@ -118,10 +120,13 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
         &paths,
         Some(quote::quote!(crate::registry::A2aMessage)),
     )?;
+    let conversions: syn::File = syn::parse2(types_convert::emit(file, &package, &prost)?)
+        .context("parsing the emitted conversions")?;
     Ok(vec![
         rust_file("types.rs", &structs),
         rust_file("unions.rs", &unions),
         rust_file("registry.rs", &registry),
+        rust_file("proto_conversions.rs", &conversions),
     ])
 }
 

@@ -16,20 +16,20 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Result, anyhow, bail};
-use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::ToTokens;
 use syn::{Attribute, parse_quote};
+
+use super::field_shape::{Elem, Package, Shape};
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
 pub(crate) fn adjust(
     generated: &mut syn::File,
     file: &FileDescriptorProto,
-    required: &[String],
-    rust_names: &BTreeMap<String, String>,
-    oneof_messages: &[String],
+    package: &Package<'_>,
 ) -> Result<()> {
+    let rust_names = package.rust_names;
     let by_ident: BTreeMap<&str, &DescriptorProto> = file
         .message_type
         .iter()
@@ -49,6 +49,10 @@ pub(crate) fn adjust(
             continue;
         };
         let ident = structure.ident.to_string();
+        fix_docs(&mut structure.attrs);
+        if let syn::Fields::Named(fields) = &mut structure.fields {
+            fields.named.iter_mut().for_each(|f| fix_docs(&mut f.attrs));
+        }
         let Some(message) = by_ident.get(ident.as_str()) else {
             errors.push(format!(
                 "typify generated struct {ident}, which is no message of the package"
@@ -57,7 +61,7 @@ pub(crate) fn adjust(
         };
         seen += 1;
         let full_name = format!("{}.{}", file.package(), message.name());
-        if let Err(e) = adjust_struct(structure, message, &full_name, required, oneof_messages) {
+        if let Err(e) = adjust_struct(structure, message, package) {
             errors.push(format!("{full_name}: {e}"));
         }
     }
@@ -77,9 +81,7 @@ pub(crate) fn adjust(
 fn adjust_struct(
     structure: &mut syn::ItemStruct,
     message: &DescriptorProto,
-    full_name: &str,
-    required: &[String],
-    oneof_messages: &[String],
+    package: &Package<'_>,
 ) -> Result<()> {
     add_default_derive(&mut structure.attrs);
     let syn::Fields::Named(fields) = &mut structure.fields else {
@@ -99,13 +101,8 @@ fn adjust_struct(
         let serde = match position {
             Position::Field(index) => {
                 let proto = &message.field[index];
-                // A oneof-only message has no default, so such a field stays optional even when REQUIRED.
-                let is_oneof_message = oneof_messages
-                    .iter()
-                    .any(|m| proto.type_name() == format!(".{m}"));
-                let is_required = required.contains(&format!("{full_name}.{}", proto.name()))
-                    && !is_oneof_message;
-                field_attribute(proto, is_required, &ident, &ty)
+                let shape = package.shape(message, proto)?;
+                field_attribute(proto, &shape, &ident, &ty)
                     .map_err(|e| anyhow!("{}: {e}", proto.name()))?
             }
             Position::Oneof(_) => {
@@ -188,7 +185,7 @@ fn expect(condition: bool, what: &str, ty: &str) -> Result<()> {
 /// The `#[serde(...)]` attribute of one field (see the module docs for the rules).
 fn field_attribute(
     field: &FieldDescriptorProto,
-    is_required: bool,
+    shape: &Shape,
     ident: &str,
     ty: &str,
 ) -> Result<Attribute> {
@@ -202,73 +199,147 @@ fn field_attribute(
         parts.push(quote::quote!(alias = #alias));
     }
     let is_option = ty.starts_with("::std::option::Option<");
-    let is_message = field.r#type() == Type::Message;
-    let is_int32 = field.r#type() == Type::Int32;
-    let rules: proc_macro2::TokenStream = if field.label() == Label::Repeated {
-        expect(!is_option, "a repeated field", ty)?;
-        if field.type_name().starts_with(".google.protobuf.") {
-            bail!("repeated or map fields of well-known types are not supported yet");
-        }
-        quote::quote!(
+    let wants_option = matches!(shape, Shape::Presence(_) | Shape::UnlessDefault(_));
+    expect(is_option == wants_option, &format!("a {shape:?} field"), ty)?;
+    let rules = match shape {
+        Shape::Repeated(_) | Shape::Map(_) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::null_as_default",
             skip_serializing_if = "crate::protojson::is_default"
-        )
-    } else if field.r#type() == Type::Bytes {
-        bail!("bytes fields outside a oneof are not supported yet");
-    } else if is_message && field.type_name() == ".google.protobuf.Timestamp" {
-        expect(is_option && !is_required, "a timestamp", ty)?;
-        quote::quote!(
+        ),
+        // Always written: a REQUIRED message is present in every valid message, even when empty.
+        Shape::Plain(Elem::Message(_)) => quote::quote!(
+            default,
+            deserialize_with = "crate::protojson::null_as_default"
+        ),
+        Shape::Plain(Elem::Int32) => quote::quote!(
+            default,
+            deserialize_with = "crate::protojson::int32",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
+        Shape::Plain(_) => quote::quote!(
+            default,
+            deserialize_with = "crate::protojson::null_as_default",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
+        Shape::Presence(Elem::Timestamp) => quote::quote!(
             default,
             with = "crate::protojson::optional_timestamp",
             skip_serializing_if = "::std::option::Option::is_none"
-        )
-    } else if is_message && field.type_name() == ".google.protobuf.Struct" {
-        expect(is_option && !is_required, "a google.protobuf.Struct", ty)?;
-        quote::quote!(
+        ),
+        Shape::Presence(Elem::Struct) => quote::quote!(
             default,
             with = "crate::protojson::optional_struct",
             skip_serializing_if = "::std::option::Option::is_none"
-        )
-    } else if is_message && field.type_name() == ".google.protobuf.Value" {
-        bail!("google.protobuf.Value fields outside a oneof are not supported yet");
-    } else if is_message && is_required {
-        expect(!is_option, "a required message", ty)?;
-        quote::quote!(
+        ),
+        Shape::Presence(Elem::Int32) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::null_as_default"
-        )
-    } else if is_message || field.proto3_optional() {
-        expect(is_option, "a field with presence", ty)?;
-        if is_int32 {
-            quote::quote!(
-                default,
-                deserialize_with = "crate::protojson::optional_int32",
-                skip_serializing_if = "::std::option::Option::is_none"
-            )
-        } else {
-            quote::quote!(
-                default,
-                skip_serializing_if = "::std::option::Option::is_none"
-            )
-        }
-    } else if is_required {
-        expect(!is_option, "a required scalar", ty)?;
-        let read = if is_int32 {
-            "crate::protojson::int32"
-        } else {
-            "crate::protojson::null_as_default"
-        };
-        quote::quote!(default, deserialize_with = #read, skip_serializing_if = "crate::protojson::is_default")
-    } else {
-        expect(is_option, "a scalar without presence", ty)?;
-        let read = if is_int32 {
-            "crate::protojson::int32_unless_default"
-        } else {
-            "crate::protojson::unless_default"
-        };
-        quote::quote!(default, deserialize_with = #read, skip_serializing_if = "crate::protojson::is_unset")
+            deserialize_with = "crate::protojson::optional_int32",
+            skip_serializing_if = "::std::option::Option::is_none"
+        ),
+        Shape::Presence(_) => quote::quote!(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none"
+        ),
+        Shape::UnlessDefault(Elem::Int32) => quote::quote!(
+            default,
+            deserialize_with = "crate::protojson::int32_unless_default",
+            skip_serializing_if = "crate::protojson::is_unset"
+        ),
+        Shape::UnlessDefault(_) => quote::quote!(
+            default,
+            deserialize_with = "crate::protojson::unless_default",
+            skip_serializing_if = "crate::protojson::is_unset"
+        ),
     };
     parts.push(rules);
     Ok(parse_quote!(#[serde(#(#parts),*)]))
+}
+
+/// Doc text as rustdoc wants it: each line starting with a space (typify writes `///Text`), and bare
+/// URLs in angle brackets so they become links instead of `rustdoc::bare_urls` warnings.
+pub(crate) fn doc_text(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let line = link_bare_urls(line);
+            if line.is_empty() || line.starts_with(' ') {
+                line
+            } else {
+                format!(" {line}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn link_bare_urls(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(start) = rest
+        .find("http://")
+        .or_else(|| rest.find("https://"))
+        .map(|i| {
+            // Take whichever scheme comes first.
+            match (rest.find("http://"), rest.find("https://")) {
+                (Some(a), Some(b)) => a.min(b),
+                _ => i,
+            }
+        })
+    {
+        let (before, from_url) = rest.split_at(start);
+        out.push_str(before);
+        let length = from_url
+            .find(|c: char| {
+                c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')' | ']')
+            })
+            .unwrap_or(from_url.len());
+        let url = from_url[..length].trim_end_matches(['.', ',', ';', ':']);
+        let already_marked = before.ends_with(['<', '`', '(', '[']);
+        if already_marked {
+            out.push_str(url);
+        } else {
+            out.push('<');
+            out.push_str(url);
+            out.push('>');
+        }
+        rest = &from_url[url.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Rewrites every `#[doc = "..."]` inside `attrs` with [`doc_text`].
+pub(crate) fn fix_docs(attrs: &mut [Attribute]) {
+    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("doc")) {
+        if let syn::Meta::NameValue(pair) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) = &pair.value
+        {
+            let fixed = doc_text(&text.value());
+            *attr = parse_quote!(#[doc = #fixed]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn docs_get_a_leading_space_and_linked_urls() {
+        assert_eq!(
+            doc_text("Base URL, e.g. \"https://agent.example.org/a2a\"."),
+            " Base URL, e.g. \"<https://agent.example.org/a2a>\"."
+        );
+        assert_eq!(
+            doc_text(" See <https://a.example> and `http://b.example`."),
+            " See <https://a.example> and `http://b.example`."
+        );
+        assert_eq!(
+            doc_text("http://x.example/a, then https://y.example."),
+            " <http://x.example/a>, then <https://y.example>."
+        );
+    }
 }

@@ -80,7 +80,7 @@ pub(crate) fn emit(
 }
 
 fn doc_attrs(text: &str) -> TokenStream {
-    let lines = text.lines().map(|line| format!(" {line}"));
+    let lines = text.lines().map(super::types_fields::doc_text);
     quote! { #(#[doc = #lines])* }
 }
 

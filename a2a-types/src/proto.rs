@@ -1,0 +1,176 @@
+//! Conversions between these serde types and the protobuf types of `a2a-proto` (feature `proto`).
+//!
+//! Every message converts both ways: `From<a2a_types::v1::X> for a2a_proto::v1::X`, and
+//! `TryFrom<a2a_proto::v1::X> for a2a_types::v1::X` with a [`ConversionError`] naming the field path.
+//! The impls are generated (`src/v1/proto_conversions.rs`); this module holds the error type and the
+//! well-known-type conversions they call.
+//!
+//! # What does not survive
+//!
+//! | direction | loss |
+//! |---|---|
+//! | serde → proto | a JSON number in `data`/`metadata` beyond 2^53 becomes the nearest double (`google.protobuf.Value` holds doubles) |
+//! | proto → serde | an absent REQUIRED message field becomes its default (the serde field is plain); a oneof-only message with no member, and NaN or infinite numbers in a `Value`, are errors |
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+
+use a2a_proto::wkt;
+
+/// A protobuf message that has no counterpart in the serde types, with the path of the field at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConversionError {
+    /// Path segments, innermost first (built up while the error travels outwards).
+    reversed_path: Vec<String>,
+    reason: String,
+}
+
+impl ConversionError {
+    /// An error at the current message.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reversed_path: Vec::new(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The path of the field at fault, such as `status.message.parts[0].data` (empty for the message
+    /// itself).
+    pub fn path(&self) -> String {
+        let mut path = String::new();
+        for segment in self.reversed_path.iter().rev() {
+            if !path.is_empty() && !segment.starts_with('[') {
+                path.push('.');
+            }
+            path.push_str(segment);
+        }
+        path
+    }
+
+    /// What is wrong.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// Places the error inside field `field`.
+    #[doc(hidden)]
+    pub fn at(mut self, field: &str) -> Self {
+        self.reversed_path.push(field.to_owned());
+        self
+    }
+
+    /// Places the error inside element `index` of list field `field`.
+    #[doc(hidden)]
+    pub fn at_index(mut self, field: &str, index: usize) -> Self {
+        self.reversed_path.push(format!("[{index}]"));
+        self.at(field)
+    }
+
+    /// Places the error inside the entry `key` of map field `field`.
+    #[doc(hidden)]
+    pub fn at_key(mut self, field: &str, key: &str) -> Self {
+        self.reversed_path.push(format!("[{key:?}]"));
+        self.at(field)
+    }
+}
+
+impl fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.path().as_str() {
+            "" => f.write_str(&self.reason),
+            path => write!(f, "at `{path}`: {}", self.reason),
+        }
+    }
+}
+
+impl std::error::Error for ConversionError {}
+
+/// Work to do with the serde type `M` and the protobuf type `P` of one message, chosen by name at run
+/// time through [`crate::v1::visit_proto_pair`].
+pub trait ProtoPairVisitor {
+    /// What the work produces.
+    type Output;
+
+    /// Does the work with the pair.
+    fn visit<M, P>(self) -> Self::Output
+    where
+        M: crate::registry::A2aMessage + Into<P> + TryFrom<P, Error = ConversionError>,
+        P: a2a_proto::registry::ProtoMessage;
+}
+
+#[doc(hidden)]
+pub fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
+    wkt::Timestamp::from(time)
+}
+
+#[doc(hidden)]
+pub fn timestamp_from_proto(timestamp: wkt::Timestamp) -> Result<DateTime<Utc>, ConversionError> {
+    timestamp
+        .to_datetime()
+        .map_err(|e| ConversionError::new(e.to_string()))
+}
+
+#[doc(hidden)]
+pub fn value_to_proto(value: serde_json::Value) -> wkt::Value {
+    match value {
+        serde_json::Value::Null => wkt::Value::null(),
+        serde_json::Value::Bool(flag) => wkt::Value::from(flag),
+        // The nearest double: exact up to 2^53 (see the module docs).
+        serde_json::Value::Number(number) => wkt::Value::from(number.as_f64().unwrap_or(f64::NAN)),
+        serde_json::Value::String(text) => wkt::Value::from(text),
+        serde_json::Value::Array(items) => wkt::Value::from(wkt::ListValue {
+            values: items.into_iter().map(value_to_proto).collect(),
+        }),
+        serde_json::Value::Object(object) => wkt::Value::from(struct_to_proto(object)),
+    }
+}
+
+#[doc(hidden)]
+pub fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
+    wkt::Struct {
+        fields: object
+            .into_iter()
+            .map(|(k, v)| (k, value_to_proto(v)))
+            .collect(),
+    }
+}
+
+#[doc(hidden)]
+pub fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
+    use wkt::value::Kind;
+    Ok(match value.kind {
+        None | Some(Kind::NullValue(_)) => serde_json::Value::Null,
+        Some(Kind::BoolValue(flag)) => serde_json::Value::Bool(flag),
+        Some(Kind::StringValue(text)) => serde_json::Value::String(text),
+        Some(Kind::NumberValue(number)) => {
+            let mut json = serde_json::Number::from_f64(number)
+                .map(serde_json::Value::Number)
+                .ok_or_else(|| ConversionError::new(format!("{number} has no JSON form")))?;
+            crate::protojson::canonicalize_numbers(&mut json);
+            json
+        }
+        Some(Kind::ListValue(list)) => serde_json::Value::Array(
+            list.values
+                .into_iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    value_from_proto(item).map_err(|e| e.at(&format!("[{index}]")))
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        Some(Kind::StructValue(object)) => serde_json::Value::Object(struct_from_proto(object)?),
+    })
+}
+
+#[doc(hidden)]
+pub fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
+    object
+        .fields
+        .into_iter()
+        .map(|(key, value)| {
+            let value = value_from_proto(value).map_err(|e| e.at(&key))?;
+            Ok((key, value))
+        })
+        .collect()
+}

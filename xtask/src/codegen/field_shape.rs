@@ -1,0 +1,163 @@
+//! How each proto field appears in `a2a-types`: the one classification that the serde attributes,
+//! the proto conversions and the property-test strategies are all generated from.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Result, bail};
+use prost_types::field_descriptor_proto::{Label, Type};
+use prost_types::{DescriptorProto, FieldDescriptorProto};
+
+/// The value kind of a field (or of the elements of a repeated field or the values of a map).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Elem {
+    String,
+    Bool,
+    Int32,
+    Bytes,
+    /// A proto enum, by Rust name.
+    Enum(String),
+    /// A message, by Rust name.
+    Message(String),
+    /// A message that is nothing but a oneof (a Rust enum in `a2a-types`), by Rust name.
+    OneofMessage(String),
+    Timestamp,
+    Struct,
+    Value,
+}
+
+/// How a field is held in an `a2a-types` struct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// `Vec<T>`.
+    Repeated(Elem),
+    /// `BTreeMap<String, T>`.
+    Map(Elem),
+    /// A REQUIRED field: plain `T`.
+    Plain(Elem),
+    /// A field with presence (proto3 `optional`, a message, a timestamp, a struct): `Option<T>`,
+    /// `Some(default)` kept.
+    Presence(Elem),
+    /// A scalar or enum without presence and not REQUIRED: `Option<T>`, where `None` is the default.
+    UnlessDefault(Elem),
+}
+
+/// What the classifier needs to know about the package.
+pub(crate) struct Package<'a> {
+    pub(crate) name: &'a str,
+    /// Full names of REQUIRED fields (`lf.a2a.v1.Task.id`).
+    pub(crate) required: &'a [String],
+    /// Full names of messages that are nothing but a oneof.
+    pub(crate) oneof_messages: &'a [String],
+    /// Full protobuf name → Rust ident of every message.
+    pub(crate) rust_names: &'a BTreeMap<String, String>,
+}
+
+impl Package<'_> {
+    /// Whether a field is a member of a real oneof (not the synthetic oneof of a proto3 `optional`).
+    pub(crate) fn is_oneof_member(field: &FieldDescriptorProto) -> bool {
+        field.oneof_index.is_some() && !field.proto3_optional()
+    }
+
+    /// The shape of `field` of `message`; errors name what the generator does not support yet.
+    pub(crate) fn shape(
+        &self,
+        message: &DescriptorProto,
+        field: &FieldDescriptorProto,
+    ) -> Result<Shape> {
+        let full_name = format!("{}.{}", self.name, message.name());
+        if field.label() == Label::Repeated {
+            if let Some(entry) = map_entry(message, field) {
+                let key = entry.field.iter().find(|f| f.number() == 1);
+                if key.is_none_or(|k| k.r#type() != Type::String) {
+                    bail!(
+                        "{full_name}.{}: maps with non-string keys are not supported yet",
+                        field.name()
+                    );
+                }
+                let value = entry.field.iter().find(|f| f.number() == 2);
+                let Some(value) = value else {
+                    bail!("{full_name}.{}: map entry without value", field.name())
+                };
+                return Ok(Shape::Map(self.elem(value)?));
+            }
+            return Ok(Shape::Repeated(self.elem(field)?));
+        }
+        let elem = self.elem(field)?;
+        let required = self
+            .required
+            .contains(&format!("{full_name}.{}", field.name()));
+        Ok(match elem {
+            // No default value exists for these, so they stay optional even when REQUIRED.
+            Elem::OneofMessage(_) | Elem::Timestamp | Elem::Struct => Shape::Presence(elem),
+            Elem::Value => bail!(
+                "{full_name}.{}: google.protobuf.Value fields outside a oneof are not supported yet",
+                field.name()
+            ),
+            Elem::Bytes if !Self::is_oneof_member(field) => {
+                bail!(
+                    "{full_name}.{}: bytes fields outside a oneof are not supported yet",
+                    field.name()
+                )
+            }
+            _ if required => Shape::Plain(elem),
+            Elem::Message(_) => Shape::Presence(elem),
+            _ if field.proto3_optional() => Shape::Presence(elem),
+            _ => Shape::UnlessDefault(elem),
+        })
+    }
+
+    /// The value kind of a field.
+    pub(crate) fn elem(&self, field: &FieldDescriptorProto) -> Result<Elem> {
+        Ok(match field.r#type() {
+            Type::String => Elem::String,
+            Type::Bool => Elem::Bool,
+            Type::Int32 => Elem::Int32,
+            Type::Bytes => Elem::Bytes,
+            Type::Enum => Elem::Enum(last_segment(field.type_name())),
+            Type::Message => match field.type_name() {
+                ".google.protobuf.Timestamp" => Elem::Timestamp,
+                ".google.protobuf.Struct" => Elem::Struct,
+                ".google.protobuf.Value" => Elem::Value,
+                other if other.starts_with(".google.") => {
+                    bail!("well-known type {other} is not supported yet")
+                }
+                other => {
+                    let full_name = other.trim_start_matches('.');
+                    let rust = self
+                        .rust_names
+                        .get(full_name)
+                        .cloned()
+                        .unwrap_or_else(|| last_segment(other));
+                    if self.oneof_messages.iter().any(|m| m == full_name) {
+                        Elem::OneofMessage(rust)
+                    } else {
+                        Elem::Message(rust)
+                    }
+                }
+            },
+            other => bail!(
+                "fields of type {other:?} are not supported yet ({})",
+                field.name()
+            ),
+        })
+    }
+}
+
+fn last_segment(type_name: &str) -> String {
+    type_name.rsplit('.').next().unwrap_or(type_name).to_owned()
+}
+
+/// The synthetic map-entry message of a map field.
+pub(crate) fn map_entry<'a>(
+    message: &'a DescriptorProto,
+    field: &FieldDescriptorProto,
+) -> Option<&'a DescriptorProto> {
+    if field.r#type() != Type::Message {
+        return None;
+    }
+    let entry_name = field.type_name().rsplit('.').next()?;
+    message
+        .nested_type
+        .iter()
+        .find(|n| n.name() == entry_name && n.options.as_ref().is_some_and(|o| o.map_entry()))
+}
