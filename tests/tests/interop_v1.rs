@@ -128,21 +128,28 @@ fn truncate(text: &str, max: usize) -> String {
     }
 }
 
-/// The [`Decoder`] for `a2a-types` (typify serde types). JSON in, JSON out; the binary it hands the SDK
-/// is its JSON encoded by `a2a-proto`. It declines, by design, exactly two kinds of vector, both of
-/// messages the spec calls invalid: a oneof-only message with no member (a Rust enum needs a variant),
+/// The [`Decoder`] for `a2a-types` (typify serde types). JSON vectors are read and written through
+/// serde; binary vectors are decoded by `a2a-proto` and converted with `TryFrom`, and our binary output is
+/// our value converted with `From` and encoded. It declines, by design, exactly two kinds of vector, both
+/// of messages the spec calls invalid: a oneof-only message with no member (a Rust enum needs a variant),
 /// and a message missing a REQUIRED message field (a plain field, written back as its default `{}`).
 fn a2a_types_v1(vector: &Vector) -> Outcome {
-    a2a_types::v1::visit_message(&vector.type_name, TypesRoundTrip(vector))
+    a2a_types::v1::visit_proto_pair(&vector.type_name, TypesRoundTrip(vector))
         .unwrap_or_else(|| Outcome::failed("a2a-types has no message type of this name".to_owned()))
 }
 
 struct TypesRoundTrip<'a>(&'a Vector);
 
-impl a2a_types::registry::MessageVisitor for TypesRoundTrip<'_> {
+impl a2a_types::proto::ProtoPairVisitor for TypesRoundTrip<'_> {
     type Output = Outcome;
 
-    fn visit<M: a2a_types::registry::A2aMessage>(self) -> Outcome {
+    fn visit<M, P>(self) -> Outcome
+    where
+        M: a2a_types::registry::A2aMessage
+            + Into<P>
+            + TryFrom<P, Error = a2a_types::proto::ConversionError>,
+        P: ProtoMessage,
+    {
         let vector = self.0;
         let message: M = match serde_json::from_str(&vector.json) {
             Ok(message) => message,
@@ -175,16 +182,38 @@ impl a2a_types::registry::MessageVisitor for TypesRoundTrip<'_> {
         }
         let mut outcome = Outcome::default();
         outcome.compare_json("JSON in, JSON out", &json_out, &vector.expected);
-        // Binary for the SDK check: our JSON, read by the protobuf implementation.
-        match a2a_proto::v1::visit_message(&vector.type_name, JsonToBinary(&json_out)) {
-            Some(Ok(binary)) => outcome.output = Some((json_out, binary)),
-            Some(Err(error)) => outcome
-                .failures
-                .push(format!("a2a-proto cannot read our JSON: {error}")),
-            None => outcome
-                .failures
-                .push("a2a-proto has no message type of this name".to_owned()),
+        let proto: P = message.clone().into();
+        let mut binary_out = proto.encode_to_vec();
+
+        if let Some(sdk_binary) = &vector.binpb {
+            match P::decode(sdk_binary.as_slice())
+                .map_err(|e| e.to_string())
+                .and_then(|p| M::try_from(p).map_err(|e| e.to_string()))
+            {
+                Err(error) => outcome
+                    .failures
+                    .push(format!("binary decode and conversion: {error}")),
+                Ok(from_binary) => {
+                    if from_binary != message {
+                        outcome.failures.push(
+                            "the SDK's binary and JSON give different a2a-types values".to_owned(),
+                        );
+                    }
+                    let proto: P = from_binary.clone().into();
+                    binary_out = proto.encode_to_vec();
+                    outcome.binary_identical = Some(&binary_out == sdk_binary);
+                    match serde_json::to_string(&from_binary) {
+                        Ok(text) => {
+                            outcome.compare_json("binary in, JSON out", &text, &vector.expected)
+                        }
+                        Err(error) => outcome
+                            .failures
+                            .push(format!("binary in, JSON out: encode: {error}")),
+                    }
+                }
+            }
         }
+        outcome.output = Some((json_out, binary_out));
         outcome
     }
 }
@@ -211,18 +240,6 @@ fn without_added_empty_objects(ours: &Value, sdk: &Value) -> Value {
                 .collect(),
         ),
         _ => ours.clone(),
-    }
-}
-
-struct JsonToBinary<'a>(&'a str);
-
-impl MessageVisitor for JsonToBinary<'_> {
-    type Output = Result<Vec<u8>, String>;
-
-    fn visit<M: ProtoMessage>(self) -> Self::Output {
-        a2a_proto::json::from_str::<M>(self.0)
-            .map(|m| m.encode_to_vec())
-            .map_err(|e| e.to_string())
     }
 }
 
