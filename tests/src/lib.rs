@@ -141,3 +141,100 @@ pub fn fixture(relative: &str) -> String {
     let path = workspace_root().join("tests/fixtures").join(relative);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
+
+/// Runs a property over one message type: its serde type `M`, its protobuf type `P` and canonical
+/// values of `M`. Implemented by tests; driven by [`strategies_v1::for_each_message`].
+pub trait RoundTrip {
+    /// Runs the property for one message type.
+    fn run<M, P>(&mut self, strategy: proptest::strategy::BoxedStrategy<M>)
+    where
+        M: a2a_types::registry::A2aMessage
+            + Into<P>
+            + TryFrom<P, Error = a2a_types::proto::ConversionError>,
+        P: a2a_proto::registry::ProtoMessage;
+}
+
+/// Generated proptest strategies for every `a2a_types::v1` message (`cargo xtask codegen`).
+#[allow(clippy::all)]
+pub mod strategies_v1 {
+    include!("strategies_v1.rs");
+}
+
+/// The leaf strategies the generated ones are built from: canonical scalars, open enums, timestamps in
+/// the ProtoJSON range, and JSON whose numbers a `google.protobuf.Value` holds exactly.
+pub mod strategy {
+    use a2a_types::{JsonObject, ProtoEnum, Timestamp};
+    use proptest::prelude::*;
+
+    /// Any short string, unicode included.
+    pub fn string() -> impl Strategy<Value = String> {
+        "\\PC{0,8}"
+    }
+
+    /// Any short non-empty string.
+    pub fn non_empty_string() -> impl Strategy<Value = String> {
+        "\\PC{1,8}"
+    }
+
+    /// Any short byte string.
+    pub fn bytes() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(any::<u8>(), 0..12)
+    }
+
+    /// Every value the schema defines, and numbers it does not (a newer peer's values).
+    pub fn open_enum<E: ProtoEnum + std::fmt::Debug>() -> BoxedStrategy<E> {
+        let known: Vec<i32> = E::VALUES.iter().map(|(_, number)| *number).collect();
+        prop_oneof![3 => proptest::sample::select(known), 1 => -50i32..0, 1 => 100i32..100_000]
+            .prop_map(E::from_number)
+            .boxed()
+    }
+
+    /// Like [`open_enum`], without the default (0).
+    pub fn non_default_enum<E: ProtoEnum + std::fmt::Debug>() -> BoxedStrategy<E> {
+        open_enum::<E>()
+            .prop_filter("not the default", |e| e.number() != 0)
+            .boxed()
+    }
+
+    /// Instants from 0001-01-01 to 9999-12-31 with any nanoseconds.
+    pub fn timestamp() -> BoxedStrategy<Timestamp> {
+        (-62_135_596_800i64..=253_402_300_799, 0u32..1_000_000_000)
+            .prop_map(|(seconds, nanos)| {
+                Timestamp::from_timestamp(seconds, nanos).expect("in range")
+            })
+            .boxed()
+    }
+
+    /// JSON values whose numbers survive a double: integers within 2^53, and non-integral doubles.
+    pub fn json_value() -> BoxedStrategy<serde_json::Value> {
+        const SAFE: i64 = 1 << 53;
+        let number = prop_oneof![
+            (-SAFE..=SAFE).prop_map(serde_json::Value::from),
+            (-1e12f64..1e12)
+                .prop_filter("non-integral", |f| f.fract() != 0.0)
+                .prop_map(serde_json::Value::from),
+            Just(serde_json::Value::from(-0.0)),
+        ];
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            number,
+            string().prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                proptest::collection::btree_map(string(), inner, 0..4)
+                    .prop_map(|members| serde_json::Value::Object(members.into_iter().collect())),
+            ]
+        })
+        .boxed()
+    }
+
+    /// JSON objects as [`json_value`] builds them.
+    pub fn json_object() -> BoxedStrategy<JsonObject> {
+        proptest::collection::btree_map(string(), json_value(), 0..4)
+            .prop_map(|members| members.into_iter().collect())
+            .boxed()
+    }
+}

@@ -8,6 +8,7 @@ mod field_shape;
 mod json_schema;
 mod proto;
 mod protojson;
+mod strategies;
 mod types;
 mod types_convert;
 mod types_fields;

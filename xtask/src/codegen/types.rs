@@ -22,7 +22,7 @@ use super::field_shape::Package;
 use super::json_schema::{self, Comments};
 use super::proto::{self, compile, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
-use super::{types_convert, types_fields, types_unions};
+use super::{strategies, types_convert, types_fields, types_unions};
 
 /// What typify should generate for one protobuf package.
 pub(crate) struct TypesTarget {
@@ -30,12 +30,15 @@ pub(crate) struct TypesTarget {
     /// Rust module (inside `a2a-types`) the generated code lives in.
     pub(crate) module: &'static str,
     pub(crate) out_dir: &'static str,
+    /// Where the property-test strategies go (in the workspace's tests crate).
+    pub(crate) strategies_file: &'static str,
 }
 
 pub(crate) const V1: TypesTarget = TypesTarget {
     schema: &json_schema::V1,
     module: "crate::v1",
     out_dir: "a2a-types/src/v1",
+    strategies_file: "tests/src/strategies_v1.rs",
 };
 
 /// How each schema definition that typify must not generate itself is mapped.
@@ -120,6 +123,8 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
         &paths,
         Some(quote::quote!(crate::registry::A2aMessage)),
     )?;
+    let strategies: syn::File =
+        syn::parse2(strategies::emit(file, &package)?).context("parsing the emitted strategies")?;
     let conversions: syn::File = syn::parse2(types_convert::emit(file, &package, &prost)?)
         .context("parsing the emitted conversions")?;
     Ok(vec![
@@ -127,6 +132,10 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
         rust_file("unions.rs", &unions),
         rust_file("registry.rs", &registry),
         rust_file("proto_conversions.rs", &conversions),
+        GeneratedFile {
+            path: target.strategies_file.into(),
+            contents: format!("{}{}", header(&label), format_rust(&strategies)).into_bytes(),
+        },
     ])
 }
 
