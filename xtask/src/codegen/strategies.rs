@@ -63,7 +63,7 @@ pub(crate) fn emit(file: &FileDescriptorProto, package: &Package<'_>) -> Result<
 /// `AgentCard` → `agent_card`.
 fn strategy_fn(rust: &str) -> syn::Ident {
     let mut name = String::new();
-    for (i, c) in rust.chars().enumerate() {
+    for (i, c) in rust.char_indices() {
         if c.is_uppercase() && i > 0 && !rust[..i].ends_with(|p: char| p.is_uppercase()) {
             name.push('_');
         }
