@@ -1,0 +1,466 @@
+//! End-to-end tests of the `a2a` binary: real processes, stdin piped in, stdout, stderr and exit
+//! status checked, on the workspace's fixtures and hand-written realistic payloads.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+/// Runs `a2a args…` with `stdin` piped in.
+fn a2a(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the a2a binary starts");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // Writing from another thread: the child may fail and stop reading before the input is in.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+fn transcode(type_name: &str, from: &str, to: &str, stdin: &[u8]) -> Output {
+    a2a(
+        &["transcode", "--type", type_name, "--from", from, "--to", to],
+        stdin,
+    )
+}
+
+/// The stdout of a run that must succeed, with nothing on stderr.
+fn ok(output: Output) -> Vec<u8> {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+    assert!(stderr.is_empty(), "{stderr}");
+    output.stdout
+}
+
+/// The single stderr line of a run that must fail with `code` and write nothing to stdout.
+fn failure(output: Output, code: i32) -> String {
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    assert!(
+        output.stdout.is_empty(),
+        "stdout: {:?}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert!(stderr.ends_with('\n'), "{stderr:?}");
+    let line = stderr.trim_end_matches('\n');
+    assert!(!line.contains('\n'), "more than one line: {stderr:?}");
+    assert!(line.starts_with("error: "), "{line}");
+    line.to_owned()
+}
+
+fn json_value(bytes: &[u8]) -> Value {
+    let text = std::str::from_utf8(bytes).unwrap();
+    assert!(text.ends_with('\n'), "{text:?}");
+    serde_json::from_str(text).unwrap()
+}
+
+fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/v1")
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(fixtures_dir().join(format!("{name}.json"))).unwrap()
+}
+
+/// A protobuf varint, for computing expected byte offsets.
+fn varint_len(mut value: usize) -> usize {
+    let mut len = 1;
+    while value >= 0x80 {
+        value >>= 7;
+        len += 1;
+    }
+    len
+}
+
+#[test]
+fn task_round_trips_json_binpb_json() {
+    let json = fixture("Task");
+    let binary = ok(transcode("lf.a2a.v1.Task", "json", "binpb", &json));
+    assert!(binary.len() > 1000, "{} bytes", binary.len());
+    let back = ok(transcode("lf.a2a.v1.Task", "binpb", "json", &binary));
+    assert_eq!(
+        json_value(&back),
+        serde_json::from_slice::<Value>(&json).unwrap()
+    );
+    // Binary to binary re-encodes to the same bytes.
+    assert_eq!(
+        ok(transcode("lf.a2a.v1.Task", "binpb", "binpb", &binary)),
+        binary
+    );
+    // JSON to JSON is the same text as going through the binary.
+    assert_eq!(ok(transcode("lf.a2a.v1.Task", "json", "json", &json)), back);
+}
+
+#[test]
+fn every_fixture_round_trips() {
+    let names = String::from_utf8(ok(a2a(&["list-types"], b""))).unwrap();
+    let names: Vec<&str> = names.lines().collect();
+    assert!(names.len() >= 40, "{names:?}");
+    for name in names {
+        let simple = name.strip_prefix("lf.a2a.v1.").unwrap();
+        let json = fixture(simple);
+        let binary = ok(transcode(name, "json", "binpb", &json));
+        let back = ok(transcode(name, "binpb", "json", &binary));
+        assert_eq!(
+            json_value(&back),
+            serde_json::from_slice::<Value>(&json).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn pretty_json_is_indented_and_equal() {
+    let json = fixture("AgentCard");
+    let output = ok(a2a(
+        &[
+            "transcode",
+            "--type",
+            "lf.a2a.v1.AgentCard",
+            "--from",
+            "json",
+            "--to",
+            "json",
+            "--pretty",
+        ],
+        &json,
+    ));
+    let text = String::from_utf8(output.clone()).unwrap();
+    assert!(text.starts_with("{\n  \""), "{text}");
+    assert_eq!(
+        json_value(&output),
+        serde_json::from_slice::<Value>(&json).unwrap()
+    );
+    let compact = ok(transcode("lf.a2a.v1.AgentCard", "json", "json", &json));
+    assert_eq!(compact.iter().filter(|b| **b == b'\n').count(), 1);
+}
+
+#[test]
+fn input_spellings_are_normalised_on_output() {
+    let input = br#"{
+        "id": "a6d1e0c2-6f0b-4f7e-9d7e-1b2c3d4e5f60",
+        "context_id": "ctx-berlin-tokyo",
+        "status": {
+            "state": 2,
+            "message": null,
+            "timestamp": "2026-03-14T10:31:07.250+01:00"
+        },
+        "history": [{
+            "message_id": "m-1",
+            "role": "ROLE_USER",
+            "parts": [{"text": "Find me a window seat", "media_type": "text/plain"}],
+            "extensions": null,
+            "x-client-build": 4711
+        }],
+        "artifacts": null,
+        "metadata": {"traceId": null, "attempt": 1},
+        "someFutureField": {"nested": [1, 2, 3]}
+    }"#;
+    let expected = json!({
+        "id": "a6d1e0c2-6f0b-4f7e-9d7e-1b2c3d4e5f60",
+        "contextId": "ctx-berlin-tokyo",
+        "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-03-14T09:31:07.250Z"},
+        "history": [{
+            "messageId": "m-1",
+            "role": "ROLE_USER",
+            "parts": [{"text": "Find me a window seat", "mediaType": "text/plain"}]
+        }],
+        "metadata": {"traceId": null, "attempt": 1}
+    });
+    let direct = ok(transcode("lf.a2a.v1.Task", "json", "json", input));
+    assert_eq!(json_value(&direct), expected);
+    let binary = ok(transcode("lf.a2a.v1.Task", "json", "binpb", input));
+    assert_eq!(
+        json_value(&ok(transcode("lf.a2a.v1.Task", "binpb", "json", &binary))),
+        expected
+    );
+}
+
+#[test]
+fn empty_binary_input_is_an_empty_message() {
+    assert!(ok(transcode("lf.a2a.v1.Task", "binpb", "binpb", b"")).is_empty());
+    let json = ok(transcode("lf.a2a.v1.GetTaskRequest", "binpb", "json", b""));
+    assert_eq!(json_value(&json), json!({}));
+}
+
+#[test]
+fn empty_json_input_is_an_error() {
+    let line = failure(transcode("lf.a2a.v1.Task", "json", "binpb", b""), 1);
+    assert_eq!(
+        line,
+        "error: invalid JSON for lf.a2a.v1.Task at `.`: expected a JSON document, got empty input"
+    );
+}
+
+#[test]
+fn bad_json_names_the_path() {
+    let input = br#"{
+        "id": "3f2b8c1e-9a4d-4e7b-b6f1-2d8c5a7e9b10",
+        "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-03-14 09:31"}
+    }"#;
+    let line = failure(transcode("lf.a2a.v1.Task", "json", "binpb", input), 1);
+    assert!(
+        line.starts_with("error: invalid JSON for lf.a2a.v1.Task at `status.timestamp`: "),
+        "{line}"
+    );
+
+    let input =
+        br#"{"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}, {"text": 7}]}"#;
+    let line = failure(transcode("lf.a2a.v1.Message", "json", "json", input), 1);
+    assert!(line.contains("at `parts[1]"), "{line}");
+
+    // Truncated document: the path where the input ran out.
+    let line = failure(
+        transcode(
+            "lf.a2a.v1.Task",
+            "json",
+            "binpb",
+            br#"{"id": "t-1", "status": {"state": "#,
+        ),
+        1,
+    );
+    assert!(line.contains("at `status.state`: EOF"), "{line}");
+
+    // Two members of a oneof.
+    let line = failure(
+        transcode(
+            "lf.a2a.v1.Part",
+            "json",
+            "binpb",
+            br#"{"text": "hi", "url": "https://example.com/a.pdf"}"#,
+        ),
+        1,
+    );
+    assert!(
+        line.starts_with("error: invalid JSON for lf.a2a.v1.Part at `"),
+        "{line}"
+    );
+}
+
+#[test]
+fn truncated_binary_names_the_byte_offset() {
+    // A task whose layout is known: id, contextId, then status (whose size we ask the tool for).
+    let id = "3f2b8c1e-9a4d-4e7b-b6f1-2d8c5a7e9b10";
+    let context_id = "c0a8e4f2-5b3d-4c19-8e7a-6f1d2b9c4a53";
+    let status = json!({
+        "state": "TASK_STATE_INPUT_REQUIRED",
+        "message": {
+            "messageId": "0e2c4a6b-8d1f-4c3e-a5b7-9d1f3b5c7e96",
+            "role": "ROLE_AGENT",
+            "parts": [{"text": "Which date do you want to fly back: 12 or 13 April?"}]
+        },
+        "timestamp": "2026-03-14T09:31:07.250Z"
+    });
+    let task = json!({"id": id, "contextId": context_id, "status": status});
+    let status_len = ok(transcode(
+        "lf.a2a.v1.TaskStatus",
+        "json",
+        "binpb",
+        status.to_string().as_bytes(),
+    ))
+    .len();
+    let binary = ok(transcode(
+        "lf.a2a.v1.Task",
+        "json",
+        "binpb",
+        task.to_string().as_bytes(),
+    ));
+    let status_start = 2 + id.len() + 2 + context_id.len();
+    assert_eq!(
+        binary.len(),
+        status_start + 1 + varint_len(status_len) + status_len
+    );
+
+    // Cut inside the status field.
+    let cut = &binary[..binary.len() - 10];
+    let line = failure(transcode("lf.a2a.v1.Task", "binpb", "json", cut), 1);
+    assert_eq!(
+        line,
+        format!(
+            "error: invalid binpb for lf.a2a.v1.Task at byte offset {status_start}: field 3 \
+             (length-delimited) needs {status_len} bytes but only {} remain \
+             (Task.status: buffer underflow)",
+            status_len - 10
+        )
+    );
+
+    // Cut inside the id.
+    let line = failure(
+        transcode("lf.a2a.v1.Task", "binpb", "binpb", &binary[..20]),
+        1,
+    );
+    assert_eq!(
+        line,
+        "error: invalid binpb for lf.a2a.v1.Task at byte offset 0: field 1 (length-delimited) \
+         needs 36 bytes but only 18 remain (Task.id: buffer underflow)"
+    );
+
+    // A real fixture cut short still names an offset inside the input.
+    let fixture_binary = ok(transcode(
+        "lf.a2a.v1.Task",
+        "json",
+        "binpb",
+        &fixture("Task"),
+    ));
+    let cut = fixture_binary.len() / 2;
+    let line = failure(
+        transcode("lf.a2a.v1.Task", "binpb", "json", &fixture_binary[..cut]),
+        1,
+    );
+    let offset: usize = line
+        .split("at byte offset ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no offset in {line}"));
+    assert!(offset < cut, "{line}");
+}
+
+#[test]
+fn corrupt_nested_binary_names_the_top_level_field() {
+    let input = json!({
+        "id": "t-1",
+        "contextId": "c-1",
+        "status": {
+            "state": "TASK_STATE_WORKING",
+            "message": {"messageId": "m-1", "role": "ROLE_AGENT", "parts": [{"text": "Grüße aus Berlin"}]}
+        }
+    });
+    let mut binary = ok(transcode(
+        "lf.a2a.v1.Task",
+        "json",
+        "binpb",
+        input.to_string().as_bytes(),
+    ));
+    let umlaut = binary.windows(2).position(|w| w == "ü".as_bytes()).unwrap();
+    binary[umlaut] = 0xff;
+    // The parenthesis is prost's text: the fields at fault, innermost first.
+    let line = failure(transcode("lf.a2a.v1.Task", "binpb", "binpb", &binary), 1);
+    assert_eq!(
+        line,
+        format!(
+            "error: invalid binpb for lf.a2a.v1.Task at byte offset 10: field 3 (length-delimited, \
+             bytes 10..{}) does not decode (Part.content: Message.parts: TaskStatus.message: \
+             Task.status: invalid string value: data is not UTF-8 encoded)",
+            binary.len()
+        )
+    );
+}
+
+#[test]
+fn malformed_binary_keys_name_the_offset() {
+    // A valid id field, then wire type 7.
+    let line = failure(
+        transcode("lf.a2a.v1.Task", "binpb", "json", b"\x0a\x03t-1\x17"),
+        1,
+    );
+    assert_eq!(
+        line,
+        "error: invalid binpb for lf.a2a.v1.Task at byte offset 5: invalid wire type 7 (field 2) \
+         (invalid wire type value: 7)"
+    );
+}
+
+#[test]
+fn oneof_only_message_without_member_cannot_be_json() {
+    let line = failure(
+        transcode("lf.a2a.v1.StreamResponse", "binpb", "json", b""),
+        1,
+    );
+    assert!(
+        line.starts_with("error: cannot write lf.a2a.v1.StreamResponse as JSON"),
+        "{line}"
+    );
+    // Binary to binary does not need the serde type.
+    assert!(ok(transcode("lf.a2a.v1.StreamResponse", "binpb", "binpb", b"")).is_empty());
+}
+
+#[test]
+fn unknown_type_is_a_usage_error_with_suggestion() {
+    let line = failure(transcode("Task", "json", "binpb", b"{}"), 2);
+    assert_eq!(
+        line,
+        "error: unknown message type `Task`; did you mean `lf.a2a.v1.Task`? \
+         (`a2a list-types` prints all)"
+    );
+    let line = failure(transcode("lf.a2a.v1.AgentCrad", "json", "binpb", b"{}"), 2);
+    assert!(
+        line.contains("did you mean `lf.a2a.v1.AgentCard`?"),
+        "{line}"
+    );
+}
+
+#[test]
+fn usage_errors_are_one_line_with_status_2() {
+    let line = failure(transcode("lf.a2a.v1.Task", "xml", "json", b"{}"), 2);
+    assert!(
+        line.starts_with("error: invalid value 'xml' for '--from"),
+        "{line}"
+    );
+    let line = failure(a2a(&["transcode", "--type", "lf.a2a.v1.Task"], b""), 2);
+    assert!(line.contains("--from"), "{line}");
+    let line = failure(a2a(&[], b""), 2);
+    assert!(line.contains("requires a subcommand"), "{line}");
+    let line = failure(
+        a2a(
+            &[
+                "transcode",
+                "--type",
+                "lf.a2a.v1.Task",
+                "--from",
+                "json",
+                "--to",
+                "binpb",
+                "--pretty",
+            ],
+            b"{}",
+        ),
+        2,
+    );
+    assert!(
+        line.contains("--pretty applies only to --to json"),
+        "{line}"
+    );
+}
+
+#[test]
+fn list_types_prints_every_message_once() {
+    let listed = String::from_utf8(ok(a2a(&["list-types"], b""))).unwrap();
+    let names: Vec<&str> = listed.lines().collect();
+    assert_eq!(names, a2a_types::v1::MESSAGE_NAMES);
+    assert!(names.contains(&"lf.a2a.v1.Task"));
+    assert!(names.contains(&"lf.a2a.v1.StreamResponse"));
+    let mut fixtures: Vec<String> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .filter_map(|entry| {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".json")
+                .map(|simple| format!("lf.a2a.v1.{simple}"))
+        })
+        .collect();
+    fixtures.sort();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(sorted, fixtures);
+}
+
+#[test]
+fn help_and_version_go_to_stdout() {
+    let help = String::from_utf8(ok(a2a(&["--help"], b""))).unwrap();
+    assert!(
+        help.contains("transcode") && help.contains("list-types"),
+        "{help}"
+    );
+    let version = String::from_utf8(ok(a2a(&["--version"], b""))).unwrap();
+    assert_eq!(version, format!("a2a {}\n", env!("CARGO_PKG_VERSION")));
+}
