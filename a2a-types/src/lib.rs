@@ -53,6 +53,7 @@
 
 pub mod registry;
 pub mod v1;
+pub mod validate;
 
 #[cfg(feature = "proto")]
 pub mod proto;

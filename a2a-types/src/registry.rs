@@ -8,8 +8,10 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// A message type of the protocol: serde in ProtoJSON form, plus its protobuf name.
-pub trait A2aMessage: Serialize + DeserializeOwned + Clone + PartialEq + Debug + 'static {
+/// A message type of the protocol: serde in ProtoJSON form, validation, and its protobuf name.
+pub trait A2aMessage:
+    Serialize + DeserializeOwned + Clone + PartialEq + Debug + crate::validate::Validate + 'static
+{
     /// The message's full protobuf name, such as `lf.a2a.v1.Task`.
     const FULL_NAME: &'static str;
 }

@@ -13,6 +13,7 @@ mod types;
 mod types_convert;
 mod types_fields;
 mod types_unions;
+mod validation;
 
 use std::path::{Path, PathBuf};
 

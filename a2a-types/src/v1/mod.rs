@@ -17,6 +17,7 @@
 include!("types.rs");
 include!("unions.rs");
 include!("registry.rs");
+include!("validate.rs");
 
 #[cfg(feature = "proto")]
 // The deprecated OAuth flows still need converting.

@@ -22,7 +22,7 @@ use super::field_shape::Package;
 use super::json_schema::{self, Comments};
 use super::proto::{self, compile, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
-use super::{strategies, types_convert, types_fields, types_unions};
+use super::{strategies, types_convert, types_fields, types_unions, validation};
 
 /// What typify should generate for one protobuf package.
 pub(crate) struct TypesTarget {
@@ -123,6 +123,8 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
         &paths,
         Some(quote::quote!(crate::registry::A2aMessage)),
     )?;
+    let validation: syn::File =
+        syn::parse2(validation::emit(file, &package)?).context("parsing the emitted validation")?;
     let strategies: syn::File =
         syn::parse2(strategies::emit(file, &package)?).context("parsing the emitted strategies")?;
     let conversions: syn::File = syn::parse2(types_convert::emit(file, &package, &prost)?)
@@ -132,6 +134,7 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
         rust_file("unions.rs", &unions),
         rust_file("registry.rs", &registry),
         rust_file("proto_conversions.rs", &conversions),
+        rust_file("validate.rs", &validation),
         GeneratedFile {
             path: target.strategies_file.into(),
             contents: format!("{}{}", header(&label), format_rust(&strategies)).into_bytes(),
