@@ -55,6 +55,7 @@
 //! All of it is written by `cargo xtask codegen`.
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
+pub mod builders;
 pub mod registry;
 pub mod skills;
 pub mod v1;

@@ -76,18 +76,30 @@ impl std::error::Error for DuplicateSkillId {}
 /// Checks that no two skills share an id; the error names the first duplicate found (the pair
 /// whose second member comes earliest) and both positions in `skills`.
 pub fn check_unique_ids(skills: &[AgentSkill]) -> Result<(), DuplicateSkillId> {
-    let mut seen = std::collections::HashMap::with_capacity(skills.len());
-    for (index, skill) in skills.iter().enumerate() {
-        if let Some(&first) = seen.get(skill.id.as_str()) {
-            return Err(DuplicateSkillId {
+    match duplicate_ids(skills).into_iter().next() {
+        Some(duplicate) => Err(duplicate),
+        None => Ok(()),
+    }
+}
+
+/// Every repeated id: one entry per skill whose id an earlier skill already has, in order, each naming
+/// the first skill with that id. Empty ids are left to validation (they are missing, not repeated).
+pub fn duplicate_ids(skills: &[AgentSkill]) -> Vec<DuplicateSkillId> {
+    let mut first_use = std::collections::HashMap::with_capacity(skills.len());
+    let mut duplicates = Vec::new();
+    for (index, skill) in skills.iter().enumerate().filter(|(_, s)| !s.id.is_empty()) {
+        match first_use.get(skill.id.as_str()) {
+            Some(&first) => duplicates.push(DuplicateSkillId {
                 id: skill.id.clone(),
                 first,
                 second: index,
-            });
+            }),
+            None => {
+                first_use.insert(skill.id.as_str(), index);
+            }
         }
-        seen.insert(skill.id.as_str(), index);
     }
-    Ok(())
+    duplicates
 }
 
 /// Every `#[a2a_skill]` function linked into the binary, sorted by id (see the module docs for the
