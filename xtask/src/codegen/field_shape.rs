@@ -53,6 +53,17 @@ pub(crate) struct Package<'a> {
 }
 
 impl Package<'_> {
+    /// The full protobuf name and the Rust name of a top-level message of the package.
+    pub(crate) fn names(&self, message: &DescriptorProto) -> Result<(String, String)> {
+        let full_name = format!("{}.{}", self.name, message.name());
+        let rust = self
+            .rust_names
+            .get(&full_name)
+            .ok_or_else(|| anyhow::anyhow!("no Rust name for {full_name}"))?
+            .clone();
+        Ok((full_name, rust))
+    }
+
     /// Whether a field is a member of a real oneof (not the synthetic oneof of a proto3 `optional`).
     pub(crate) fn is_oneof_member(field: &FieldDescriptorProto) -> bool {
         field.oneof_index.is_some() && !field.proto3_optional()

@@ -19,7 +19,9 @@ use prost_types::{
 };
 use serde_json::{Map, Value, json};
 
+use super::field_shape::map_entry;
 use super::proto::{compile, package_file};
+use super::types_unions::screaming;
 use super::{GeneratedFile, Mode, REGENERATE, ensure_files};
 
 /// The `google.api.FieldBehavior` value that marks a field required.
@@ -277,24 +279,12 @@ fn require_non_empty(schema: &mut Value, field: &FieldDescriptorProto) {
             object.insert("minLength".into(), 1.into());
         }
         Type::Enum => {
-            let unspecified = format!("{}_UNSPECIFIED", screaming_prefix(field.type_name()));
+            let enum_name = field.type_name().rsplit('.').next().unwrap_or_default();
+            let unspecified = format!("{}_UNSPECIFIED", screaming(enum_name));
             object.insert("not".into(), json!({ "const": unspecified }));
         }
         _ => {}
     }
-}
-
-/// `.lf.a2a.v1.TaskState` → `TASK_STATE`.
-fn screaming_prefix(type_name: &str) -> String {
-    let name = type_name.rsplit('.').next().unwrap_or(type_name);
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_uppercase());
-    }
-    out
 }
 
 fn field_schema(message: &DescriptorProto, field: &FieldDescriptorProto) -> Result<Value> {
@@ -320,20 +310,6 @@ fn field_schema(message: &DescriptorProto, field: &FieldDescriptorProto) -> Resu
         return Ok(json!({ "type": "array", "items": singular_schema(field)? }));
     }
     singular_schema(field)
-}
-
-fn map_entry<'a>(
-    message: &'a DescriptorProto,
-    field: &FieldDescriptorProto,
-) -> Option<&'a DescriptorProto> {
-    if field.r#type() != Type::Message {
-        return None;
-    }
-    let entry_name = field.type_name().rsplit('.').next()?;
-    message
-        .nested_type
-        .iter()
-        .find(|n| n.name() == entry_name && n.options.as_ref().is_some_and(|o| o.map_entry()))
 }
 
 fn singular_schema(field: &FieldDescriptorProto) -> Result<Value> {

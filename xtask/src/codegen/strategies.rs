@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, bail};
 use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
@@ -25,13 +25,9 @@ pub(crate) fn emit(file: &FileDescriptorProto, package: &Package<'_>) -> Result<
     let mut out = TokenStream::new();
     let mut runs = Vec::new();
     for message in &file.message_type {
-        let full_name = format!("{}.{}", package.name, message.name());
-        let rust = package
-            .rust_names
-            .get(&full_name)
-            .ok_or_else(|| anyhow!("no Rust name for {full_name}"))?;
+        let (full_name, rust) = package.names(message)?;
         let ident = format_ident!("{rust}");
-        let function = strategy_fn(rust);
+        let function = strategy_fn(&rust);
         let body = if package.oneof_messages.contains(&full_name) {
             oneof_strategy(message, package, &ident, 0)?
         } else {

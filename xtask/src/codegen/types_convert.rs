@@ -31,21 +31,17 @@ pub(crate) fn emit(
     let mut names = Vec::new();
     let mut idents = Vec::new();
     for message in &file.message_type {
-        let full_name = format!("{}.{}", package.name, message.name());
-        let rust = package
-            .rust_names
-            .get(&full_name)
-            .ok_or_else(|| anyhow!("no Rust name for {full_name}"))?;
+        let (full_name, rust) = package.names(message)?;
         let ident = format_ident!("{rust}");
         names.push(full_name.clone());
         idents.push(ident.clone());
         if package.oneof_messages.contains(&full_name) {
             out.extend(oneof_conversions(
-                message, package, &prost, &proto, rust, &ident, None,
+                message, package, &prost, &proto, &rust, &ident, None,
             )?);
         } else {
             out.extend(message_conversions(
-                message, package, &prost, &proto, rust, &ident,
+                message, package, &prost, &proto, &rust, &ident,
             )?);
         }
     }

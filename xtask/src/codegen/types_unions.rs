@@ -92,7 +92,7 @@ fn variant_name(enum_name: &str, value_name: &str) -> String {
 }
 
 /// `TaskState` → `TASK_STATE`.
-fn screaming(name: &str) -> String {
+pub(crate) fn screaming(name: &str) -> String {
     let mut out = String::new();
     for (i, c) in name.chars().enumerate() {
         if c.is_uppercase() && i > 0 {

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
@@ -41,11 +41,7 @@ pub(crate) fn emit(file: &FileDescriptorProto, package: &Package<'_>) -> Result<
         .collect();
     let mut out = TokenStream::new();
     for message in &file.message_type {
-        let full_name = format!("{}.{}", package.name, message.name());
-        let rust = package
-            .rust_names
-            .get(&full_name)
-            .ok_or_else(|| anyhow!("no Rust name for {full_name}"))?;
+        let (full_name, rust) = package.names(message)?;
         let ident = format_ident!("{rust}");
         let body = if package.oneof_messages.contains(&full_name) {
             oneof_only_body(message, package, &ident)?
