@@ -123,3 +123,84 @@ fn embedded_descriptor_set_is_our_spec() {
         "a2a_proto::v1::FILE_DESCRIPTOR_SET",
     );
 }
+
+/// A2A v0.3 (package `a2a.v1`): our `spec/v0_3/a2a.proto` against the revision the SDKs ship.
+#[test]
+fn v0_3_proto_is_wire_identical_to_reference() {
+    let Some(reference) = reference_root("v0_3_proto_is_wire_identical_to_reference") else {
+        return;
+    };
+    let ours = compile(&[our_spec()], "v0_3/a2a.proto").unwrap();
+    let upstream = compile(
+        &[reference.join("a2a/v0.3"), reference.clone()],
+        "a2a.proto",
+    )
+    .unwrap();
+    let ours = file_descriptor_json(&ours, "v0_3/a2a.proto");
+    assert_eq!(ours["package"], "a2a.v1");
+    assert_identical(
+        &ours,
+        &file_descriptor_json(&upstream, "a2a.proto"),
+        "spec/v0_3/a2a.proto",
+    );
+    // And the upstream v0.3 file compiles unchanged against our google/api protos.
+    let with_ours = compile(&[reference.join("a2a/v0.3"), our_spec()], "a2a.proto")
+        .expect("the upstream v0.3 a2a.proto must compile against spec/google/api");
+    assert_identical(
+        &file_descriptor_json(&with_ours, "a2a.proto"),
+        &file_descriptor_json(&upstream, "a2a.proto"),
+        "upstream v0.3 a2a.proto compiled against our google/api",
+    );
+}
+
+/// `spec/v0_3/a2a.json` has the reference JSON Schema's structure exactly: every definition, property,
+/// type, required list, const, enum, union, default and example; only `description` texts (ours) differ.
+#[test]
+fn v0_3_json_schema_has_the_reference_structure() {
+    let Some(reference) = reference_root("v0_3_json_schema_has_the_reference_structure") else {
+        return;
+    };
+    let read = |path: PathBuf| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let mut ours = read(our_spec().join("v0_3/a2a.json"));
+    let mut theirs = read(reference.join("a2a/v0.3/a2a.json"));
+    let (ours_described, theirs_described) = (
+        blank_descriptions(&mut ours),
+        blank_descriptions(&mut theirs),
+    );
+    assert_eq!(
+        ours_described, theirs_described,
+        "every description of the reference has one of ours"
+    );
+    assert!(ours["definitions"].as_object().unwrap().len() > 90);
+    assert_identical(&ours, &theirs, "spec/v0_3/a2a.json");
+}
+
+/// Replaces every schema `description` keyword (not a property that happens to be named so) with a
+/// marker, returning how many there were.
+fn blank_descriptions(schema: &mut Value) -> usize {
+    let mut count = 0;
+    if let Value::Object(object) = schema {
+        for (key, value) in object.iter_mut() {
+            if key == "description" && value.is_string() {
+                *value = Value::from("(ours)");
+                count += 1;
+            } else if key == "properties" || key == "definitions" {
+                // Keys here are names, so descend into each named schema.
+                for named in value
+                    .as_object_mut()
+                    .into_iter()
+                    .flat_map(|o| o.values_mut())
+                {
+                    count += blank_descriptions(named);
+                }
+            } else if key != "examples" && key != "default" && key != "const" && key != "enum" {
+                count += blank_descriptions(value);
+            }
+        }
+    } else if let Value::Array(items) = schema {
+        count += items.iter_mut().map(blank_descriptions).sum::<usize>();
+    }
+    count
+}
