@@ -38,6 +38,11 @@
 //! [`wkt::ListValue`]) are this crate's own, binary-compatible with every protobuf implementation; any
 //! other `google.protobuf` type comes from [`pbjson_types`].
 //!
+//! # Feature flags
+//!
+//! - `v0_3` (off by default): [`v0_3`], the protobuf types of A2A v0.3 (package `a2a.v1`), for
+//!   talking to agents that have not moved to v1.
+//!
 //! # Generated code
 //!
 //! `src/gen/` is written by `cargo xtask codegen` from `spec/v1/a2a.proto` (protox, prost-build,
@@ -66,4 +71,20 @@ pub mod v1 {
     /// The compiled `FileDescriptorSet` of `spec/v1/a2a.proto` and everything it imports, encoded in
     /// the protobuf binary format: for gRPC reflection and descriptor-driven tools.
     pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("gen/lf.a2a.v1.fds.binpb");
+}
+
+/// A2A protocol v0.3, gRPC binding: package `a2a.v1` (feature `v0_3`).
+///
+/// The revision the official SDKs ship as their v0.3 compatibility layer. Its JSON follows the same
+/// ProtoJSON rules as [`v1`] (the v0.3 JSON-RPC binding has a different shape; see `a2a-types`).
+#[cfg(feature = "v0_3")]
+pub mod v0_3 {
+    #![allow(clippy::doc_lazy_continuation, clippy::large_enum_variant)]
+
+    include!("gen/a2a.v1.rs");
+    include!("gen/a2a.v1.serde.rs");
+    include!("gen/a2a.v1.registry.rs");
+
+    /// The compiled `FileDescriptorSet` of `spec/v0_3/a2a.proto` and everything it imports.
+    pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("gen/a2a.v1.fds.binpb");
 }

@@ -204,3 +204,27 @@ fn blank_descriptions(schema: &mut Value) -> usize {
     }
     count
 }
+
+/// The descriptor set embedded for v0.3 (feature `v0_3`) is the one our v0.3 spec compiles to, and the
+/// generated registry knows every message of it.
+#[test]
+fn embedded_v0_3_descriptor_set_is_our_spec() {
+    let compiled = compile(&[our_spec()], "v0_3/a2a.proto").unwrap();
+    assert_identical(
+        &file_descriptor_json(a2a_proto::v0_3::FILE_DESCRIPTOR_SET, "v0_3/a2a.proto"),
+        &file_descriptor_json(&compiled, "v0_3/a2a.proto"),
+        "a2a_proto::v0_3::FILE_DESCRIPTOR_SET",
+    );
+    let pool = prost_reflect::DescriptorPool::decode(a2a_proto::v0_3::FILE_DESCRIPTOR_SET).unwrap();
+    let in_descriptor: std::collections::BTreeSet<String> = pool
+        .all_messages()
+        .filter(|m| m.package_name() == "a2a.v1" && !m.is_map_entry())
+        .map(|m| m.full_name().to_owned())
+        .collect();
+    let registered: std::collections::BTreeSet<String> = a2a_proto::v0_3::MESSAGE_NAMES
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    assert_eq!(registered, in_descriptor);
+    assert!(registered.contains("a2a.v1.SendMessageRequest") && registered.len() > 40);
+}

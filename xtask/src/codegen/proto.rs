@@ -62,8 +62,12 @@ impl ProtoPackage {
 pub(crate) const V1: ProtoPackage =
     ProtoPackage::new("v1/a2a.proto", "lf.a2a.v1").out_dir("a2a-proto/src/gen");
 
+/// A2A v0.3, the gRPC binding the official SDKs ship as their compatibility layer (package `a2a.v1`).
+pub(crate) const V0_3: ProtoPackage = ProtoPackage::new("v0_3/a2a.proto", "a2a.v1");
+
 pub(crate) fn generate(mode: Mode) -> Result<()> {
-    let files = generate_package(&V1)?;
+    let mut files = generate_package(&V1)?;
+    files.extend(generate_package(&V0_3)?);
     ensure_files(&files, mode)
 }
 
