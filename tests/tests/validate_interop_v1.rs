@@ -15,7 +15,6 @@ use std::process::{Command, Stdio};
 
 use a2a_tests::{fixture, workspace_root};
 use a2a_types::registry::{A2aMessage, MessageVisitor};
-use a2a_types::validate::Validate;
 use serde_json::{Value, json};
 
 fn python() -> Option<PathBuf> {
