@@ -142,6 +142,8 @@ pub fn fixture(relative: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
+pub mod interop;
+
 /// Runs a property over one message type: its serde type `M`, its protobuf type `P` and canonical
 /// values of `M`. Implemented by tests; driven by [`strategies_v1::for_each_message`].
 pub trait RoundTrip {
