@@ -69,6 +69,24 @@ impl Package<'_> {
         field.oneof_index.is_some() && !field.proto3_optional()
     }
 
+    /// Whether a field is a member of the real oneof number `oneof` of its message.
+    pub(crate) fn is_member_of(field: &FieldDescriptorProto, oneof: usize) -> bool {
+        field.oneof_index == Some(oneof as i32) && Self::is_oneof_member(field)
+    }
+
+    /// The members of oneof number `oneof` of `message`, in declaration order; empty for the synthetic
+    /// oneof of a proto3 `optional` field.
+    pub(crate) fn oneof_members(
+        message: &DescriptorProto,
+        oneof: usize,
+    ) -> Vec<&FieldDescriptorProto> {
+        message
+            .field
+            .iter()
+            .filter(|f| Self::is_member_of(f, oneof))
+            .collect()
+    }
+
     /// The shape of `field` of `message`; errors name what the generator does not support yet.
     pub(crate) fn shape(
         &self,

@@ -180,11 +180,7 @@ fn struct_strategy(
         strategies.push(field_strategy(&package.shape(message, field)?)?);
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        if !message
-            .field
-            .iter()
-            .any(|f| f.oneof_index == Some(index as i32) && Package::is_oneof_member(f))
-        {
+        if Package::oneof_members(message, index).is_empty() {
             continue;
         }
         let enum_name = oneof_type_name(message.name(), oneof.name());
@@ -222,10 +218,8 @@ fn oneof_strategy(
     ident: &syn::Ident,
     oneof: usize,
 ) -> Result<TokenStream> {
-    let arms = message
-        .field
-        .iter()
-        .filter(|f| f.oneof_index == Some(oneof as i32) && Package::is_oneof_member(f))
+    let arms = Package::oneof_members(message, oneof)
+        .into_iter()
         .map(|field| {
             let variant = format_ident!("{}", upper_camel(field.name()));
             let strategy = elem_strategy(&package.elem(field)?);

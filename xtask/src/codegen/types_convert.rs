@@ -296,11 +296,7 @@ fn message_conversions(
         from_fields.push(quote!(#name: #from));
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        if !message
-            .field
-            .iter()
-            .any(|f| f.oneof_index == Some(index as i32) && Package::is_oneof_member(f))
-        {
+        if Package::oneof_members(message, index).is_empty() {
             continue;
         }
         let name = format_ident!("{}", checked_ident(oneof.name())?);
@@ -361,11 +357,7 @@ fn oneof_conversions(
         .ok_or_else(|| anyhow!("prost-build has no enum {module}::{enum_name}"))?;
     let module = format_ident!("{module}");
     let proto_enum = format_ident!("{enum_name}");
-    let members: Vec<_> = message
-        .field
-        .iter()
-        .filter(|f| f.oneof_index == Some(oneof_index as i32) && Package::is_oneof_member(f))
-        .collect();
+    let members = Package::oneof_members(message, oneof_index);
     let mut to_arms = Vec::new();
     let mut from_arms = Vec::new();
     let mut names = Vec::new();

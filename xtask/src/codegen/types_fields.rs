@@ -151,7 +151,7 @@ impl Position {
             Self::Oneof(oneof) => message
                 .field
                 .iter()
-                .position(|f| f.oneof_index == Some(*oneof as i32) && !f.proto3_optional())
+                .position(|f| Package::is_member_of(f, *oneof))
                 .unwrap_or(usize::MAX),
         }
     }

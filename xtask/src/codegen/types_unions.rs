@@ -15,6 +15,7 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
+use super::field_shape::Package;
 use super::json_schema::Comments;
 use super::types::oneof_type_name;
 
@@ -41,7 +42,7 @@ pub(crate) fn emit(
                 .field
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| f.oneof_index == Some(oneof_index as i32) && !f.proto3_optional())
+                .filter(|(_, f)| Package::is_member_of(f, oneof_index))
                 .collect();
             if members.is_empty() {
                 continue; // the synthetic oneof of a proto3 `optional` field

@@ -160,11 +160,7 @@ fn struct_body(
         }
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        let members: Vec<&FieldDescriptorProto> = message
-            .field
-            .iter()
-            .filter(|f| f.oneof_index == Some(index as i32) && Package::is_oneof_member(f))
-            .collect();
+        let members = Package::oneof_members(message, index);
         if members.is_empty() {
             continue;
         }
