@@ -61,6 +61,9 @@ pub mod skills;
 pub mod v1;
 pub mod validate;
 
+#[cfg(feature = "v0_3")]
+pub mod v0_3;
+
 #[cfg(feature = "proto")]
 pub mod proto;
 #[doc(hidden)]

@@ -13,6 +13,7 @@ mod types;
 mod types_convert;
 mod types_fields;
 mod types_unions;
+mod types_v0_3;
 mod validation;
 
 use std::path::{Path, PathBuf};
@@ -38,7 +39,8 @@ pub(crate) struct GeneratedFile {
 pub(crate) fn run(mode: Mode) -> Result<()> {
     proto::generate(mode)?;
     json_schema::generate(mode)?;
-    types::generate(mode)
+    types::generate(mode)?;
+    types_v0_3::generate(mode)
 }
 
 /// The workspace root (the parent of `xtask/`).
