@@ -77,7 +77,10 @@ The main `url` is required to serve this transport, so the two form a pair; clie
     )]
     pub preferred_transport: ::std::string::String,
     ///Version of the A2A protocol implemented by this agent.
-    #[serde(rename = "protocolVersion")]
+    #[serde(
+        rename = "protocolVersion",
+        default = "defaults::agent_card_protocol_version"
+    )]
     pub protocol_version: ::std::string::String,
     ///Details about the organization offering this agent.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -308,7 +311,19 @@ pub struct AuthenticatedExtendedCardNotConfiguredError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(
+        default = "defaults::authenticated_extended_card_not_configured_error_message"
+    )]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for AuthenticatedExtendedCardNotConfiguredError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::authenticated_extended_card_not_configured_error_message(),
+        }
+    }
 }
 ///Settings for the OAuth 2.0 authorization code grant.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -383,7 +398,17 @@ pub struct ContentTypeNotSupportedError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::content_type_not_supported_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for ContentTypeNotSupportedError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::content_type_not_supported_error_message(),
+        }
+    }
 }
 ///Part of a message or artifact holding structured data such as a JSON object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -625,7 +650,17 @@ pub struct InternalError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::internal_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for InternalError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::internal_error_message(),
+        }
+    }
 }
 ///A2A error signalling that the agent replied with something that does not match what the called method should return.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -636,7 +671,17 @@ pub struct InvalidAgentResponseError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::invalid_agent_response_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for InvalidAgentResponseError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::invalid_agent_response_error_message(),
+        }
+    }
 }
 ///JSON-RPC error for method parameters that are not valid.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -647,7 +692,17 @@ pub struct InvalidParamsError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::invalid_params_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for InvalidParamsError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::invalid_params_error_message(),
+        }
+    }
 }
 ///JSON-RPC error for a payload that is not a well-formed Request object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -658,7 +713,17 @@ pub struct InvalidRequestError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::invalid_request_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for InvalidRequestError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::invalid_request_error_message(),
+        }
+    }
 }
 ///JSON-RPC error for a body that could not be parsed as JSON.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -669,7 +734,17 @@ pub struct JsonParseError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::json_parse_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for JsonParseError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::json_parse_error_message(),
+        }
+    }
 }
 ///JSON-RPC 2.0 error object, carried inside an error response.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -915,7 +990,17 @@ pub struct MethodNotFoundError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::method_not_found_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for MethodNotFoundError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::method_not_found_error_message(),
+        }
+    }
 }
 ///Security scheme based on mutual TLS client certificates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1041,7 +1126,17 @@ pub struct PushNotificationNotSupportedError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::push_notification_not_supported_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for PushNotificationNotSupportedError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::push_notification_not_supported_error_message(),
+        }
+    }
 }
 ///Fields shared by every security scheme.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1192,7 +1287,17 @@ pub struct TaskNotCancelableError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::task_not_cancelable_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for TaskNotCancelableError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::task_not_cancelable_error_message(),
+        }
+    }
 }
 ///A2A error returned when no task exists with the given ID.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1203,7 +1308,17 @@ pub struct TaskNotFoundError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::task_not_found_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for TaskNotFoundError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::task_not_found_error_message(),
+        }
+    }
 }
 ///Binds a push notification config to a particular task.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1443,12 +1558,61 @@ pub struct UnsupportedOperationError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
+    #[serde(default = "defaults::unsupported_operation_error_message")]
     pub message: ::std::string::String,
+}
+impl ::std::default::Default for UnsupportedOperationError {
+    fn default() -> Self {
+        Self {
+            code: Default::default(),
+            data: Default::default(),
+            message: defaults::unsupported_operation_error_message(),
+        }
+    }
 }
 /// Generation of default values for serde.
 pub mod defaults {
     pub(super) fn agent_card_preferred_transport() -> ::std::string::String {
         "JSONRPC".to_string()
+    }
+    pub(super) fn agent_card_protocol_version() -> ::std::string::String {
+        "0.3.0".to_string()
+    }
+    pub(super) fn authenticated_extended_card_not_configured_error_message() -> ::std::string::String {
+        "Authenticated Extended Card is not configured".to_string()
+    }
+    pub(super) fn content_type_not_supported_error_message() -> ::std::string::String {
+        "Incompatible content types".to_string()
+    }
+    pub(super) fn internal_error_message() -> ::std::string::String {
+        "Internal error".to_string()
+    }
+    pub(super) fn invalid_agent_response_error_message() -> ::std::string::String {
+        "Invalid agent response".to_string()
+    }
+    pub(super) fn invalid_params_error_message() -> ::std::string::String {
+        "Invalid parameters".to_string()
+    }
+    pub(super) fn invalid_request_error_message() -> ::std::string::String {
+        "Request payload validation error".to_string()
+    }
+    pub(super) fn json_parse_error_message() -> ::std::string::String {
+        "Invalid JSON payload".to_string()
+    }
+    pub(super) fn method_not_found_error_message() -> ::std::string::String {
+        "Method not found".to_string()
+    }
+    pub(super) fn push_notification_not_supported_error_message() -> ::std::string::String {
+        "Push Notification is not supported".to_string()
+    }
+    pub(super) fn task_not_cancelable_error_message() -> ::std::string::String {
+        "Task cannot be canceled".to_string()
+    }
+    pub(super) fn task_not_found_error_message() -> ::std::string::String {
+        "Task not found".to_string()
+    }
+    pub(super) fn unsupported_operation_error_message() -> ::std::string::String {
+        "This operation is not supported".to_string()
     }
 }
 /// Error types.

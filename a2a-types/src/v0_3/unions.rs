@@ -1472,7 +1472,7 @@ impl GetTaskPushNotificationConfigRequestParams {
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskPushNotificationConfigParams",
                 tag: ::std::option::Option::None,
-                keys: &[],
+                keys: &["pushNotificationConfigId"],
                 parse: crate::v0_3::dispatch::parse_as::<
                     GetTaskPushNotificationConfigParams,
                     GetTaskPushNotificationConfigRequestParams,
@@ -1939,7 +1939,7 @@ impl SecurityScheme {
                 tag: ::std::option::Option::Some(
                     crate::v0_3::dispatch::Tag::Str("http"),
                 ),
-                keys: &["scheme"],
+                keys: &["bearerFormat", "scheme"],
                 parse: crate::v0_3::dispatch::parse_as::<
                     HttpAuthSecurityScheme,
                     SecurityScheme,
@@ -1950,7 +1950,7 @@ impl SecurityScheme {
                 tag: ::std::option::Option::Some(
                     crate::v0_3::dispatch::Tag::Str("oauth2"),
                 ),
-                keys: &["flows"],
+                keys: &["flows", "oauth2MetadataUrl"],
                 parse: crate::v0_3::dispatch::parse_as::<
                     OAuth2SecurityScheme,
                     SecurityScheme,
@@ -2086,7 +2086,7 @@ impl SendMessageResult {
                 tag: ::std::option::Option::Some(
                     crate::v0_3::dispatch::Tag::Str("task"),
                 ),
-                keys: &["id", "status"],
+                keys: &["artifacts", "history", "id", "status"],
                 parse: crate::v0_3::dispatch::parse_as::<Task, SendMessageResult>,
             },
             crate::v0_3::dispatch::Variant {
@@ -2094,7 +2094,14 @@ impl SendMessageResult {
                 tag: ::std::option::Option::Some(
                     crate::v0_3::dispatch::Tag::Str("message"),
                 ),
-                keys: &["messageId", "parts", "role"],
+                keys: &[
+                    "extensions",
+                    "messageId",
+                    "parts",
+                    "referenceTaskIds",
+                    "role",
+                    "taskId",
+                ],
                 parse: crate::v0_3::dispatch::parse_as::<Message, SendMessageResult>,
             },
         ],
@@ -2193,7 +2200,7 @@ impl SendStreamingMessageResult {
                 tag: ::std::option::Option::Some(
                     crate::v0_3::dispatch::Tag::Str("task"),
                 ),
-                keys: &["id"],
+                keys: &["artifacts", "history", "id"],
                 parse: crate::v0_3::dispatch::parse_as::<
                     Task,
                     SendStreamingMessageResult,
@@ -2204,7 +2211,7 @@ impl SendStreamingMessageResult {
                 tag: ::std::option::Option::Some(
                     crate::v0_3::dispatch::Tag::Str("message"),
                 ),
-                keys: &["messageId", "parts", "role"],
+                keys: &["extensions", "messageId", "parts", "referenceTaskIds", "role"],
                 parse: crate::v0_3::dispatch::parse_as::<
                     Message,
                     SendStreamingMessageResult,
@@ -2226,7 +2233,7 @@ impl SendStreamingMessageResult {
                 tag: ::std::option::Option::Some(
                     crate::v0_3::dispatch::Tag::Str("artifact-update"),
                 ),
-                keys: &["artifact"],
+                keys: &["append", "artifact", "lastChunk"],
                 parse: crate::v0_3::dispatch::parse_as::<
                     TaskArtifactUpdateEvent,
                     SendStreamingMessageResult,

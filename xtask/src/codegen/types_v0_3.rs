@@ -11,7 +11,8 @@
 //! - every JSON-RPC `id` becomes the one shared `JsonRpcId`;
 //! - every union (`anyOf`), inline ones hoisted to named types, becomes a Rust enum emitted here whose
 //!   `Deserialize` picks the variant by its discriminator (`kind`, `type`, `method`, `code`), or, where
-//!   the schema has none, by a member only that variant has (`error` vs `result`, `bytes` vs `uri`);
+//!   the schema has none, by a member only that variant has (`error` vs `result`, `bytes` vs `uri`),
+//!   so no member is ever dropped by a variant that ignores it;
 //! - the error of a JSON-RPC error response is the generic `JSONRPCError` (the schema's union lists it
 //!   first and it covers every other member), convertible to the typed `A2AError`.
 //!
@@ -83,7 +84,7 @@ struct UnionVariant {
     rust_type: String,
     /// Its discriminator value, when the union has a tag.
     tag_value: Option<Value>,
-    /// Required members no other variant has: their presence identifies this variant.
+    /// Members no other variant has: any of them present identifies this variant.
     keys: Vec<String>,
 }
 
@@ -98,7 +99,7 @@ enum FieldRule {
     NullableAlwaysWritten,
     /// Optional: `Option`, absent and `null` are `None`, `None` is omitted.
     Optional,
-    /// Optional with a schema default: absent reads as the default; always written (as the SDK does).
+    /// With a schema default: absent reads as the default; always written (as the SDK does).
     Defaulted,
 }
 
@@ -247,10 +248,12 @@ fn plan(schema: &Value) -> Result<(Value, Plan)> {
         {
             for (property, schema) in properties.iter_mut() {
                 let is_required = required.contains(property);
-                let mut rule = if is_required {
-                    FieldRule::Required
-                } else if schema.get("default").is_some() {
+                // A default makes a member optional on input, as in the official SDK (the schema gives
+                // defaults for required members such as an error's `message`, which typify ignores).
+                let mut rule = if schema.get("default").is_some() {
                     FieldRule::Defaulted
+                } else if is_required {
+                    FieldRule::Required
                 } else {
                     FieldRule::Optional
                 };
@@ -400,16 +403,11 @@ fn union(
     let variant_names = variant_names(&rust_types);
     let mut out = Vec::new();
     for (index, target) in targets.iter().enumerate() {
-        let required: Vec<String> = definitions[*target]["required"]
-            .as_array()
-            .map(|r| {
-                r.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
+        let members: Vec<String> = definitions[*target]["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        let keys = required
+        let keys = members
             .into_iter()
             .filter(|key| {
                 targets
