@@ -336,46 +336,68 @@ fn optional_members_keep_empty_values_and_drop_nulls() {
     );
 }
 
+/// Checks one fixture: valid for the schema, read as its type, written back exactly.
+struct Fixture<'a> {
+    schema: &'a SchemaValues,
+    name: &'a str,
+    document: Value,
+}
+
+impl SchemaTypeVisitor for Fixture<'_> {
+    type Output = ();
+
+    fn visit<T: SchemaType>(self) {
+        let mut root = self.schema.root().clone();
+        root["$ref"] = format!("#/definitions/{}", self.name).into();
+        let validator = jsonschema::draft7::new(&root).unwrap();
+        if let Err(error) = validator.validate(&self.document) {
+            panic!("fixture {} is invalid: {error}", self.name);
+        }
+        let parsed: T = parse(self.document.clone()).unwrap();
+        assert_eq!(
+            serde_json::to_value(&parsed).unwrap(),
+            self.document,
+            "{}",
+            self.name
+        );
+    }
+}
+
 #[test]
-fn an_agent_card_of_the_spec_reads_and_writes_back() {
-    let card = json!({
-        "protocolVersion": "0.3.0",
-        "name": "GeoSpatial Route Planner Agent",
-        "description": "Provides advanced route planning, traffic analysis, and custom map generation services.",
-        "url": "https://georoute-agent.example.com/a2a/v1",
-        "preferredTransport": "JSONRPC",
-        "additionalInterfaces": [
-            {"url": "https://georoute-agent.example.com/a2a/v1", "transport": "JSONRPC"},
-            {"url": "https://georoute-agent.example.com/a2a/grpc", "transport": "GRPC"}
-        ],
-        "provider": {"organization": "Example Geo Services Inc.", "url": "https://www.examplegeoservices.com"},
-        "iconUrl": "https://georoute-agent.example.com/icon.png",
-        "version": "1.2.0",
-        "documentationUrl": "https://docs.examplegeoservices.com/georoute-agent/api",
-        "capabilities": {"streaming": true, "pushNotifications": true, "stateTransitionHistory": false},
-        "securitySchemes": {
-            "google": {"type": "openIdConnect", "openIdConnectUrl": "https://accounts.google.com/.well-known/openid-configuration"}
-        },
-        "security": [{"google": ["openid", "profile", "email"]}],
-        "defaultInputModes": ["application/json", "text/plain"],
-        "defaultOutputModes": ["application/json", "image/png"],
-        "skills": [{
-            "id": "route-optimizer-traffic",
-            "name": "Traffic-Aware Route Optimizer",
-            "description": "Calculates the optimal driving route between two or more locations.",
-            "tags": ["maps", "routing", "navigation"],
-            "examples": ["Plan a route from 1600 Amphitheatre Parkway to San Francisco International Airport."],
-            "inputModes": ["application/json", "text/plain"],
-            "outputModes": ["application/json", "application/vnd.geo+json", "text/html"]
-        }],
-        "supportsAuthenticatedExtendedCard": true,
-        "signatures": [{"protected": "eyJhbGciOiJFUzI1NiJ9", "signature": "QFdkNLNszlGj3z3u0YQGt_T9LixY3qtdQpZmsTdDHDe3fXV9y9-B3m2-XgCpzuhiLt8E0tV6HXoZKHv4GtHgKQ"}]
-    });
-    let parsed: v0_3::AgentCard = parse(card.clone()).unwrap();
-    assert_eq!(parsed.url, "https://georoute-agent.example.com/a2a/v1");
+fn realistic_fixtures_are_valid_and_read_and_write_back() {
+    let schema = SchemaValues::v0_3();
+    let dir = a2a_tests::workspace_root().join("tests/fixtures/v0_3");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let document: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        v0_3::visit_schema_type(
+            &name,
+            Fixture {
+                schema: &schema,
+                name: &name,
+                document,
+            },
+        )
+        .unwrap_or_else(|| panic!("{name}.json names no schema type"));
+        seen += 1;
+    }
+    assert!(seen >= 3, "fixtures: {seen}");
+
+    let card: v0_3::AgentCard =
+        parse(serde_json::from_str(&a2a_tests::fixture("v0_3/AgentCard.json")).unwrap()).unwrap();
+    assert_eq!(card.url, "https://georoute-agent.example.com/a2a/v1");
     assert!(matches!(
-        parsed.security_schemes.as_ref().unwrap()["google"],
+        card.security_schemes.as_ref().unwrap()["google"],
         SecurityScheme::OpenIdConnect(_)
     ));
-    assert_eq!(serde_json::to_value(&parsed).unwrap(), card);
+    let task: v0_3::Task =
+        parse(serde_json::from_str(&a2a_tests::fixture("v0_3/Task.json")).unwrap()).unwrap();
+    assert_eq!(task.status.state, v0_3::TaskState::Completed);
+    assert!(matches!(
+        &task.artifacts.as_ref().unwrap()[0].parts[..],
+        [Part::Data(_), Part::File(_), Part::Text(_)]
+    ));
 }
