@@ -143,6 +143,7 @@ pub fn fixture(relative: &str) -> String {
 }
 
 pub mod interop;
+pub mod jsonrpc_interop;
 pub mod schema_values;
 
 /// Runs a property over one message type: its serde type `M`, its protobuf type `P` and canonical

@@ -12,6 +12,7 @@ pub struct AgentCapabilities {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "push_notifications")]
     pub push_notifications: ::std::option::Option<bool>,
     ///Whether the agent keeps and exposes the sequence of states a task has gone through.
     #[serde(
@@ -19,6 +20,7 @@ pub struct AgentCapabilities {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "state_transition_history")]
     pub state_transition_history: ::std::option::Option<bool>,
     ///Whether the agent can stream results back over Server-Sent Events (SSE).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -41,14 +43,17 @@ A client may pick whichever entry suits the transports it speaks, which enables 
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "additional_interfaces")]
     pub additional_interfaces: ::std::option::Option<::std::vec::Vec<AgentInterface>>,
     ///Optional features this agent declares.
     pub capabilities: AgentCapabilities,
     ///Media types the agent accepts as input, applying to every skill unless a skill lists its own.
     #[serde(rename = "defaultInputModes")]
+    #[serde(alias = "default_input_modes")]
     pub default_input_modes: ::std::vec::Vec<::std::string::String>,
     ///Media types the agent can produce as output, applying to every skill unless a skill lists its own.
     #[serde(rename = "defaultOutputModes")]
+    #[serde(alias = "default_output_modes")]
     pub default_output_modes: ::std::vec::Vec<::std::string::String>,
     ///Human-readable summary of what the agent is for, aimed at both people and other agents.
     pub description: ::std::string::String,
@@ -58,6 +63,7 @@ A client may pick whichever entry suits the transports it speaks, which enables 
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "documentation_url")]
     pub documentation_url: ::std::option::Option<::std::string::String>,
     ///Optional link to an icon representing this agent.
     #[serde(
@@ -65,6 +71,7 @@ A client may pick whichever entry suits the transports it speaks, which enables 
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "icon_url")]
     pub icon_url: ::std::option::Option<::std::string::String>,
     ///Display name of the agent.
     pub name: ::std::string::String,
@@ -75,12 +82,14 @@ The main `url` is required to serve this transport, so the two form a pair; clie
         rename = "preferredTransport",
         default = "defaults::agent_card_preferred_transport"
     )]
+    #[serde(alias = "preferred_transport")]
     pub preferred_transport: ::std::string::String,
     ///Version of the A2A protocol implemented by this agent.
     #[serde(
         rename = "protocolVersion",
         default = "defaults::agent_card_protocol_version"
     )]
+    #[serde(alias = "protocol_version")]
     pub protocol_version: ::std::string::String,
     ///Details about the organization offering this agent.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -101,6 +110,7 @@ The main `url` is required to serve this transport, so the two form a pair; clie
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "security_schemes")]
     pub security_schemes: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, crate::v0_3::SecurityScheme>,
     >,
@@ -115,6 +125,7 @@ The main `url` is required to serve this transport, so the two form a pair; clie
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "supports_authenticated_extended_card")]
     pub supports_authenticated_extended_card: ::std::option::Option<bool>,
     ///Main endpoint for talking to the agent. It has to serve the transport named in `preferredTransport`.
     pub url: ::std::string::String,
@@ -183,6 +194,7 @@ pub struct AgentSkill {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "input_modes")]
     pub input_modes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Display name of the skill.
     pub name: ::std::string::String,
@@ -192,6 +204,7 @@ pub struct AgentSkill {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "output_modes")]
     pub output_modes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Security requirements for using this skill. As with the card-level `security` field, each entry is an alternative, and all schemes named inside one entry must be satisfied together.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -284,6 +297,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ApiKeySecuritySchemeIn {
 pub struct Artifact {
     ///Identifier of the artifact (for example a UUID), unique within its task.
     #[serde(rename = "artifactId")]
+    #[serde(alias = "artifact_id")]
     pub artifact_id: ::std::string::String,
     ///Optional human-readable explanation of the artifact.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -330,6 +344,7 @@ impl ::std::default::Default for AuthenticatedExtendedCardNotConfiguredError {
 pub struct AuthorizationCodeOAuthFlow {
     ///Authorization endpoint for this grant; must be a URL served over TLS.
     #[serde(rename = "authorizationUrl")]
+    #[serde(alias = "authorization_url")]
     pub authorization_url: ::std::string::String,
     ///Endpoint for refreshing tokens; must be a URL served over TLS.
     #[serde(
@@ -337,6 +352,7 @@ pub struct AuthorizationCodeOAuthFlow {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "refresh_url")]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     ///Scopes offered by this OAuth 2.0 scheme, given as a map from each scope name to a brief explanation of it.
     pub scopes: ::std::collections::BTreeMap<
@@ -345,6 +361,7 @@ pub struct AuthorizationCodeOAuthFlow {
     >,
     ///Token endpoint for this grant; must be a URL served over TLS.
     #[serde(rename = "tokenUrl")]
+    #[serde(alias = "token_url")]
     pub token_url: ::std::string::String,
 }
 ///JSON-RPC request object that invokes the `tasks/cancel` method.
@@ -379,6 +396,7 @@ pub struct ClientCredentialsOAuthFlow {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "refresh_url")]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     ///Scopes offered by this OAuth 2.0 scheme, given as a map from each scope name to a brief explanation of it.
     pub scopes: ::std::collections::BTreeMap<
@@ -387,6 +405,7 @@ pub struct ClientCredentialsOAuthFlow {
     >,
     ///Token endpoint for this grant; must be a URL.
     #[serde(rename = "tokenUrl")]
+    #[serde(alias = "token_url")]
     pub token_url: ::std::string::String,
 }
 ///A2A error returned when the requested content types cannot be handled by the agent.
@@ -435,6 +454,7 @@ pub struct DeleteTaskPushNotificationConfigParams {
     >,
     ///Identifier of the push notification config to remove.
     #[serde(rename = "pushNotificationConfigId")]
+    #[serde(alias = "push_notification_config_id")]
     pub push_notification_config_id: ::std::string::String,
 }
 ///JSON-RPC request object that invokes the `tasks/pushNotificationConfig/delete` method.
@@ -469,6 +489,7 @@ pub struct FileBase {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "mime_type")]
     pub mime_type: ::std::option::Option<::std::string::String>,
     ///Optional file name, e.g. "document.pdf".
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -498,6 +519,7 @@ pub struct FileWithBytes {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "mime_type")]
     pub mime_type: ::std::option::Option<::std::string::String>,
     ///Optional file name, e.g. "document.pdf".
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -512,6 +534,7 @@ pub struct FileWithUri {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "mime_type")]
     pub mime_type: ::std::option::Option<::std::string::String>,
     ///Optional file name, e.g. "document.pdf".
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -556,6 +579,7 @@ pub struct GetTaskPushNotificationConfigParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "push_notification_config_id")]
     pub push_notification_config_id: ::std::option::Option<::std::string::String>,
 }
 ///JSON-RPC request object that invokes the `tasks/pushNotificationConfig/get` method.
@@ -613,6 +637,7 @@ pub struct HttpAuthSecurityScheme {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "bearer_format")]
     pub bearer_format: ::std::option::Option<::std::string::String>,
     ///Optional free text explaining this security scheme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -627,6 +652,7 @@ pub struct HttpAuthSecurityScheme {
 pub struct ImplicitOAuthFlow {
     ///Authorization endpoint for this grant; must be a URL.
     #[serde(rename = "authorizationUrl")]
+    #[serde(alias = "authorization_url")]
     pub authorization_url: ::std::string::String,
     ///Endpoint for refreshing tokens; must be a URL.
     #[serde(
@@ -634,6 +660,7 @@ pub struct ImplicitOAuthFlow {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "refresh_url")]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     ///Scopes offered by this OAuth 2.0 scheme, given as a map from each scope name to a brief explanation of it.
     pub scopes: ::std::collections::BTreeMap<
@@ -847,6 +874,7 @@ pub struct Message {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "context_id")]
     pub context_id: ::std::option::Option<::std::string::String>,
     ///URIs of the extensions that apply to this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -855,6 +883,7 @@ pub struct Message {
     pub kind: crate::v0_3::MessageKind,
     ///Identifier of the message, usually a UUID, assigned by whoever sends it.
     #[serde(rename = "messageId")]
+    #[serde(alias = "message_id")]
     pub message_id: ::std::string::String,
     ///Metadata reserved for extensions, keyed by an identifier that the extension defines.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -869,6 +898,7 @@ pub struct Message {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "reference_task_ids")]
     pub reference_task_ids: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
@@ -880,6 +910,7 @@ pub struct Message {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "task_id")]
     pub task_id: ::std::option::Option<::std::string::String>,
 }
 ///Who sent the message: `user` means the client, `agent` means the server side.
@@ -946,6 +977,7 @@ pub struct MessageSendConfiguration {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "accepted_output_modes")]
     pub accepted_output_modes: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
@@ -958,6 +990,7 @@ pub struct MessageSendConfiguration {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "history_length")]
     pub history_length: ::std::option::Option<i64>,
     ///Where and how the agent should push later updates once the first reply has been sent.
     #[serde(
@@ -965,6 +998,7 @@ pub struct MessageSendConfiguration {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "push_notification_config")]
     pub push_notification_config: ::std::option::Option<PushNotificationConfig>,
 }
 ///Parameters for sending a message to an agent; the message may start a new task, continue one, or restart one.
@@ -1025,6 +1059,7 @@ pub struct OAuth2SecurityScheme {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "oauth2_metadata_url")]
     pub oauth2_metadata_url: ::std::option::Option<::std::string::String>,
     #[serde(rename = "type", default)]
     pub type_: crate::v0_3::OAuth2SecuritySchemeType,
@@ -1038,6 +1073,7 @@ pub struct OAuthFlows {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "authorization_code")]
     pub authorization_code: ::std::option::Option<AuthorizationCodeOAuthFlow>,
     ///Client credentials grant settings (named application in OpenAPI 2.0).
     #[serde(
@@ -1045,6 +1081,7 @@ pub struct OAuthFlows {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "client_credentials")]
     pub client_credentials: ::std::option::Option<ClientCredentialsOAuthFlow>,
     ///Implicit grant settings.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1061,6 +1098,7 @@ pub struct OpenIdConnectSecurityScheme {
     pub description: ::std::option::Option<::std::string::String>,
     ///OpenID Connect discovery URL where the provider publishes its metadata.
     #[serde(rename = "openIdConnectUrl")]
+    #[serde(alias = "open_id_connect_url")]
     pub open_id_connect_url: ::std::string::String,
     #[serde(rename = "type", default)]
     pub type_: crate::v0_3::OpenIdConnectSecuritySchemeType,
@@ -1083,6 +1121,7 @@ pub struct PasswordOAuthFlow {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "refresh_url")]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     ///Scopes offered by this OAuth 2.0 scheme, given as a map from each scope name to a brief explanation of it.
     pub scopes: ::std::collections::BTreeMap<
@@ -1091,6 +1130,7 @@ pub struct PasswordOAuthFlow {
     >,
     ///Token endpoint for this grant; must be a URL.
     #[serde(rename = "tokenUrl")]
+    #[serde(alias = "token_url")]
     pub token_url: ::std::string::String,
 }
 ///How the agent should authenticate when calling a push notification endpoint.
@@ -1222,6 +1262,7 @@ pub struct Task {
     pub artifacts: ::std::option::Option<::std::vec::Vec<Artifact>>,
     ///Identifier (for example a UUID) minted by the server that groups related tasks and interactions under one context.
     #[serde(rename = "contextId")]
+    #[serde(alias = "context_id")]
     pub context_id: ::std::string::String,
     ///Messages exchanged so far in this task, in conversation order.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1248,6 +1289,7 @@ pub struct TaskArtifactUpdateEvent {
     pub artifact: Artifact,
     ///Context identifier of the task.
     #[serde(rename = "contextId")]
+    #[serde(alias = "context_id")]
     pub context_id: ::std::string::String,
     #[serde(default)]
     pub kind: crate::v0_3::TaskArtifactUpdateEventKind,
@@ -1257,6 +1299,7 @@ pub struct TaskArtifactUpdateEvent {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "last_chunk")]
     pub last_chunk: ::std::option::Option<bool>,
     ///Free-form metadata for use by extensions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1265,6 +1308,7 @@ pub struct TaskArtifactUpdateEvent {
     >,
     ///Task that owns this artifact.
     #[serde(rename = "taskId")]
+    #[serde(alias = "task_id")]
     pub task_id: ::std::string::String,
 }
 ///Parameters that just name a task, for simple task operations.
@@ -1325,9 +1369,11 @@ impl ::std::default::Default for TaskNotFoundError {
 pub struct TaskPushNotificationConfig {
     ///The push notification settings for the task.
     #[serde(rename = "pushNotificationConfig")]
+    #[serde(alias = "push_notification_config")]
     pub push_notification_config: PushNotificationConfig,
     ///Identifier of the task (for example a UUID).
     #[serde(rename = "taskId")]
+    #[serde(alias = "task_id")]
     pub task_id: ::std::string::String,
 }
 ///Parameters for looking up a task, optionally capping how much history comes back.
@@ -1339,6 +1385,7 @@ pub struct TaskQueryParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none"
     )]
+    #[serde(alias = "history_length")]
     pub history_length: ::std::option::Option<i64>,
     ///Identifier of the task (for example a UUID).
     pub id: ::std::string::String,
@@ -1460,6 +1507,7 @@ pub struct TaskStatus {
 pub struct TaskStatusUpdateEvent {
     ///Context identifier of the task.
     #[serde(rename = "contextId")]
+    #[serde(alias = "context_id")]
     pub context_id: ::std::string::String,
     ///When true, the stream for this interaction ends with this event.
     #[serde(rename = "final")]
@@ -1475,6 +1523,7 @@ pub struct TaskStatusUpdateEvent {
     pub status: TaskStatus,
     ///Task whose status changed.
     #[serde(rename = "taskId")]
+    #[serde(alias = "task_id")]
     pub task_id: ::std::string::String,
 }
 ///Part of a message or artifact holding plain text.

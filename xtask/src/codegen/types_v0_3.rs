@@ -559,11 +559,13 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
                 }
                 FieldRule::Defaulted => {
                     // typify's `default = "defaults::…"` attribute already says it all.
+                    field.attrs.extend(snake_case_alias(&property, &ident));
                     continue;
                 }
             };
             field.attrs.retain(|a| !a.path().is_ident("serde"));
             field.attrs.push(serde);
+            field.attrs.extend(snake_case_alias(&property, &ident));
         }
     }
     for key in plan.fields.keys() {
@@ -579,6 +581,13 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
     } else {
         bail!("adjusting typify's v0.3 output:\n  {}", errors.join("\n  "))
     }
+}
+
+/// `#[serde(alias = "context_id")]` for a camelCase member: the official SDK reads the snake_case
+/// names of its models too, so peers built on it may send them.
+fn snake_case_alias(property: &str, ident: &str) -> Option<syn::Attribute> {
+    let raw = ident.trim_start_matches("r#");
+    (property != raw && !raw.ends_with('_')).then(|| parse_quote!(#[serde(alias = #raw)]))
 }
 
 /// The `rename = "…"` of a field's serde attribute.

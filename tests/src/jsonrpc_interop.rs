@@ -1,0 +1,70 @@
+//! Running `tests/interop/sdk_jsonrpc_vectors.py`, the official Python SDK's vectors for A2A v0.3's
+//! JSON-RPC payloads (with their `a2a.v1` protobuf and `lf.a2a.v1` forms from the SDK's converters):
+//! finding the interpreter, generating the manifest, and having the SDK judge our outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::interop::{Suite, python};
+use crate::workspace_root;
+
+/// The SDK module the vectors need.
+pub const SUITE: Suite = Suite {
+    name: "v0_3 JSON-RPC",
+    package_args: &[],
+    sdk_module: "a2a.compat.v0_3.conversions",
+};
+
+/// The interpreter with the SDK, or `None` (after printing why) where the test may skip.
+pub fn interpreter() -> Option<PathBuf> {
+    python(&SUITE)
+}
+
+fn script(python: &Path, args: &[&str], dir: &Path) -> (bool, String) {
+    let script = workspace_root().join("tests/interop/sdk_jsonrpc_vectors.py");
+    let output = Command::new(python)
+        .arg(&script)
+        .args(args)
+        .arg(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("running {} {}: {e}", python.display(), script.display()));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !stderr.trim().is_empty() {
+        eprintln!("sdk_jsonrpc_vectors.py {args:?} (stderr):\n{stderr}");
+    }
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// Has the SDK write its vectors into `dir` and returns the manifest's cases.
+pub fn generate(python: &Path, dir: &Path) -> Vec<Value> {
+    std::fs::create_dir_all(dir).expect("creating the vector directory");
+    let (ok, stdout) = script(python, &["generate"], dir);
+    assert!(ok, "sdk_jsonrpc_vectors.py generate failed:\n{stdout}");
+    let manifest: Value = serde_json::from_slice(
+        &std::fs::read(dir.join("manifest.json")).expect("reading the SDK's manifest"),
+    )
+    .expect("the manifest is JSON");
+    manifest["cases"]
+        .as_array()
+        .expect("the manifest lists cases")
+        .clone()
+}
+
+/// Writes `cases` (our outputs) to `dir/manifest.json` and has the SDK judge the given `parts`
+/// (`json`, `proto`, `v1`); returns whether all passed and the script's output, whose last line is
+/// `N passed, M failed`.
+pub fn check(python: &Path, dir: &Path, parts: &str, cases: &[Value]) -> (bool, String) {
+    std::fs::create_dir_all(dir).expect("creating the output directory");
+    std::fs::write(
+        dir.join("manifest.json"),
+        serde_json::to_vec_pretty(cases).expect("JSON"),
+    )
+    .expect("writing our manifest");
+    script(python, &["check", "--parts", parts], dir)
+}
