@@ -45,6 +45,10 @@
 //!   `skills!` to list their `AgentSkill` entries; see the [`skills`](mod@skills) module.
 //! - `inventory` (off by default): also collect every `#[a2a_skill]` function of the binary
 //!   automatically, for `skills::registered()`.
+//! - `v0_3` (off by default): A2A v0.3, which most deployed agents still speak: `v0_3` holds the serde
+//!   types of its JSON-RPC binding, generated from its JSON Schema, and `bridge` converts between them
+//!   and the v1 types; with `proto` as well, `v0_3::proto` converts them to and from the v0.3 protobuf
+//!   types of `a2a-proto` (package `a2a.v1`).
 //!
 //! # Generated code
 //!
@@ -52,7 +56,8 @@
 //! derived from `spec/v1/a2a.proto`; the workspace's own generator then sets each field's serde attributes
 //! from the descriptor. `src/v1/unions.rs` (enums and oneofs, which typify 0.8 cannot make open or
 //! ProtoJSON-shaped), `src/v1/registry.rs` and `src/v1/proto_conversions.rs` come from that generator.
-//! All of it is written by `cargo xtask codegen`.
+//! `src/v0_3/` (apart from its `mod.rs` and `dispatch.rs`) is generated the same way from
+//! `spec/v0_3/a2a.json`. All of it is written by `cargo xtask codegen`.
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
 pub mod builders;
