@@ -57,6 +57,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[doc(hidden)]
 pub mod dispatch;
+pub mod proto;
 
 include!("types.rs");
 include!("unions.rs");
