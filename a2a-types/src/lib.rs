@@ -69,6 +69,9 @@ pub mod validate;
 #[cfg(feature = "v0_3")]
 pub mod v0_3;
 
+#[cfg(feature = "v0_3")]
+pub mod bridge;
+
 #[cfg(feature = "proto")]
 pub mod proto;
 #[doc(hidden)]

@@ -1,0 +1,960 @@
+//! Conversions chosen by name at run time, on JSON: for a command-line tool or a proxy.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::methods::upgrade_request;
+use super::{BridgeError, BridgeErrorKind};
+use crate::{v0_3, v1};
+
+/// Every v0.3 schema type [`upgrade_json`] converts, with the full name of the v1 message (or enum) it
+/// becomes. Several v0.3 types become the same v1 message: the parts and their kinds, a request and its
+/// params, a success response and its per-method union.
+pub const UPGRADES: &[(&str, &str)] = &[
+    (
+        "A2ARequest",
+        "lf.a2a.v1.<the request message of its method>",
+    ),
+    ("APIKeySecurityScheme", "lf.a2a.v1.APIKeySecurityScheme"),
+    ("AgentCapabilities", "lf.a2a.v1.AgentCapabilities"),
+    ("AgentCard", "lf.a2a.v1.AgentCard"),
+    ("AgentCardSignature", "lf.a2a.v1.AgentCardSignature"),
+    ("AgentExtension", "lf.a2a.v1.AgentExtension"),
+    ("AgentInterface", "lf.a2a.v1.AgentInterface"),
+    ("AgentProvider", "lf.a2a.v1.AgentProvider"),
+    ("AgentSkill", "lf.a2a.v1.AgentSkill"),
+    ("Artifact", "lf.a2a.v1.Artifact"),
+    (
+        "AuthorizationCodeOAuthFlow",
+        "lf.a2a.v1.AuthorizationCodeOAuthFlow",
+    ),
+    ("CancelTaskRequest", "lf.a2a.v1.CancelTaskRequest"),
+    ("CancelTaskResponse", "lf.a2a.v1.Task"),
+    ("CancelTaskSuccessResponse", "lf.a2a.v1.Task"),
+    (
+        "ClientCredentialsOAuthFlow",
+        "lf.a2a.v1.ClientCredentialsOAuthFlow",
+    ),
+    ("DataPart", "lf.a2a.v1.Part"),
+    (
+        "DeleteTaskPushNotificationConfigParams",
+        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
+    ),
+    (
+        "DeleteTaskPushNotificationConfigRequest",
+        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
+    ),
+    ("FilePart", "lf.a2a.v1.Part"),
+    (
+        "GetAuthenticatedExtendedCardRequest",
+        "lf.a2a.v1.GetExtendedAgentCardRequest",
+    ),
+    (
+        "GetAuthenticatedExtendedCardResponse",
+        "lf.a2a.v1.AgentCard",
+    ),
+    (
+        "GetAuthenticatedExtendedCardSuccessResponse",
+        "lf.a2a.v1.AgentCard",
+    ),
+    (
+        "GetTaskPushNotificationConfigParams",
+        "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
+    ),
+    (
+        "GetTaskPushNotificationConfigRequest",
+        "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
+    ),
+    (
+        "GetTaskPushNotificationConfigResponse",
+        "lf.a2a.v1.TaskPushNotificationConfig",
+    ),
+    (
+        "GetTaskPushNotificationConfigSuccessResponse",
+        "lf.a2a.v1.TaskPushNotificationConfig",
+    ),
+    ("GetTaskRequest", "lf.a2a.v1.GetTaskRequest"),
+    ("GetTaskResponse", "lf.a2a.v1.Task"),
+    ("GetTaskSuccessResponse", "lf.a2a.v1.Task"),
+    ("HTTPAuthSecurityScheme", "lf.a2a.v1.HTTPAuthSecurityScheme"),
+    ("ImplicitOAuthFlow", "lf.a2a.v1.ImplicitOAuthFlow"),
+    (
+        "ListTaskPushNotificationConfigParams",
+        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
+    ),
+    (
+        "ListTaskPushNotificationConfigRequest",
+        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
+    ),
+    (
+        "ListTaskPushNotificationConfigResponse",
+        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
+    ),
+    (
+        "ListTaskPushNotificationConfigSuccessResponse",
+        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
+    ),
+    ("Message", "lf.a2a.v1.Message"),
+    (
+        "MessageSendConfiguration",
+        "lf.a2a.v1.SendMessageConfiguration",
+    ),
+    ("MessageSendParams", "lf.a2a.v1.SendMessageRequest"),
+    (
+        "MutualTLSSecurityScheme",
+        "lf.a2a.v1.MutualTlsSecurityScheme",
+    ),
+    ("OAuth2SecurityScheme", "lf.a2a.v1.OAuth2SecurityScheme"),
+    ("OAuthFlows", "lf.a2a.v1.OAuthFlows"),
+    (
+        "OpenIdConnectSecurityScheme",
+        "lf.a2a.v1.OpenIdConnectSecurityScheme",
+    ),
+    ("Part", "lf.a2a.v1.Part"),
+    ("PasswordOAuthFlow", "lf.a2a.v1.PasswordOAuthFlow"),
+    (
+        "PushNotificationAuthenticationInfo",
+        "lf.a2a.v1.AuthenticationInfo",
+    ),
+    (
+        "PushNotificationConfig",
+        "lf.a2a.v1.TaskPushNotificationConfig",
+    ),
+    ("SecurityScheme", "lf.a2a.v1.SecurityScheme"),
+    ("SendMessageRequest", "lf.a2a.v1.SendMessageRequest"),
+    ("SendMessageResponse", "lf.a2a.v1.SendMessageResponse"),
+    (
+        "SendMessageSuccessResponse",
+        "lf.a2a.v1.SendMessageResponse",
+    ),
+    (
+        "SendStreamingMessageRequest",
+        "lf.a2a.v1.SendMessageRequest",
+    ),
+    ("SendStreamingMessageResponse", "lf.a2a.v1.StreamResponse"),
+    (
+        "SendStreamingMessageSuccessResponse",
+        "lf.a2a.v1.StreamResponse",
+    ),
+    (
+        "SetTaskPushNotificationConfigRequest",
+        "lf.a2a.v1.TaskPushNotificationConfig",
+    ),
+    (
+        "SetTaskPushNotificationConfigResponse",
+        "lf.a2a.v1.TaskPushNotificationConfig",
+    ),
+    (
+        "SetTaskPushNotificationConfigSuccessResponse",
+        "lf.a2a.v1.TaskPushNotificationConfig",
+    ),
+    ("Task", "lf.a2a.v1.Task"),
+    (
+        "TaskArtifactUpdateEvent",
+        "lf.a2a.v1.TaskArtifactUpdateEvent",
+    ),
+    ("TaskIdParams", "lf.a2a.v1.CancelTaskRequest"),
+    (
+        "TaskPushNotificationConfig",
+        "lf.a2a.v1.TaskPushNotificationConfig",
+    ),
+    ("TaskQueryParams", "lf.a2a.v1.GetTaskRequest"),
+    (
+        "TaskResubscriptionRequest",
+        "lf.a2a.v1.SubscribeToTaskRequest",
+    ),
+    ("TaskState", "lf.a2a.v1.TaskState"),
+    ("TaskStatus", "lf.a2a.v1.TaskStatus"),
+    ("TaskStatusUpdateEvent", "lf.a2a.v1.TaskStatusUpdateEvent"),
+    ("TextPart", "lf.a2a.v1.Part"),
+];
+
+/// The v0.3 schema types [`upgrade_json`] does not convert, and why.
+pub const NO_V1_COUNTERPART: &[(&str, &str)] = &[
+    (
+        "A2AError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "AuthenticatedExtendedCardNotConfiguredError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "ContentTypeNotSupportedError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "InternalError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "InvalidAgentResponseError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "InvalidParamsError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "InvalidRequestError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "JSONParseError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "JSONRPCError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "MethodNotFoundError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "PushNotificationNotSupportedError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "TaskNotCancelableError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "TaskNotFoundError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "UnsupportedOperationError",
+        "v1 has no message for errors: use `bridge::V1Error`",
+    ),
+    (
+        "JSONRPCErrorResponse",
+        "an error answer carries no v1 message: use `bridge::V1Error`",
+    ),
+    (
+        "JSONRPCMessage",
+        "the JSON-RPC envelope itself is not an A2A message",
+    ),
+    (
+        "JSONRPCRequest",
+        "a request of unknown method: use `A2ARequest`",
+    ),
+    (
+        "JSONRPCResponse",
+        "a response does not say which method it answers: use the method's response type",
+    ),
+    (
+        "JSONRPCSuccessResponse",
+        "a response does not say which method it answers: use the method's response type",
+    ),
+    (
+        "DeleteTaskPushNotificationConfigResponse",
+        "v1 answers with google.protobuf.Empty, not a message of lf.a2a.v1",
+    ),
+    (
+        "DeleteTaskPushNotificationConfigSuccessResponse",
+        "v1 answers with google.protobuf.Empty, not a message of lf.a2a.v1",
+    ),
+    (
+        "FileBase",
+        "an abstract base of FileWithBytes and FileWithUri",
+    ),
+    (
+        "FileWithBytes",
+        "v1 has no file object: the file is the content of a Part (convert the FilePart)",
+    ),
+    (
+        "FileWithUri",
+        "v1 has no file object: the file is the content of a Part (convert the FilePart)",
+    ),
+    ("PartBase", "an abstract base of the parts"),
+    (
+        "SecuritySchemeBase",
+        "an abstract base of the security schemes",
+    ),
+    (
+        "TransportProtocol",
+        "v1 names transports with a free-form string (AgentInterface.protocolBinding)",
+    ),
+];
+
+/// Every v1 message (or enum) [`downgrade_json`] converts, with the v0.3 schema type it becomes.
+pub const DOWNGRADES: &[(&str, &str)] = &[
+    ("lf.a2a.v1.APIKeySecurityScheme", "APIKeySecurityScheme"),
+    ("lf.a2a.v1.AgentCapabilities", "AgentCapabilities"),
+    ("lf.a2a.v1.AgentCard", "AgentCard"),
+    ("lf.a2a.v1.AgentCardSignature", "AgentCardSignature"),
+    ("lf.a2a.v1.AgentExtension", "AgentExtension"),
+    ("lf.a2a.v1.AgentInterface", "AgentInterface"),
+    ("lf.a2a.v1.AgentProvider", "AgentProvider"),
+    ("lf.a2a.v1.AgentSkill", "AgentSkill"),
+    ("lf.a2a.v1.Artifact", "Artifact"),
+    (
+        "lf.a2a.v1.AuthenticationInfo",
+        "PushNotificationAuthenticationInfo",
+    ),
+    (
+        "lf.a2a.v1.AuthorizationCodeOAuthFlow",
+        "AuthorizationCodeOAuthFlow",
+    ),
+    ("lf.a2a.v1.CancelTaskRequest", "TaskIdParams"),
+    (
+        "lf.a2a.v1.ClientCredentialsOAuthFlow",
+        "ClientCredentialsOAuthFlow",
+    ),
+    (
+        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
+        "DeleteTaskPushNotificationConfigParams",
+    ),
+    (
+        "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
+        "GetTaskPushNotificationConfigParams (TaskIdParams when `id` is empty)",
+    ),
+    ("lf.a2a.v1.GetTaskRequest", "TaskQueryParams"),
+    ("lf.a2a.v1.HTTPAuthSecurityScheme", "HTTPAuthSecurityScheme"),
+    ("lf.a2a.v1.ImplicitOAuthFlow", "ImplicitOAuthFlow"),
+    (
+        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
+        "ListTaskPushNotificationConfigParams",
+    ),
+    (
+        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
+        "ListTaskPushNotificationConfigSuccessResponse",
+    ),
+    ("lf.a2a.v1.Message", "Message"),
+    (
+        "lf.a2a.v1.MutualTlsSecurityScheme",
+        "MutualTLSSecurityScheme",
+    ),
+    ("lf.a2a.v1.OAuth2SecurityScheme", "OAuth2SecurityScheme"),
+    ("lf.a2a.v1.OAuthFlows", "OAuthFlows"),
+    (
+        "lf.a2a.v1.OpenIdConnectSecurityScheme",
+        "OpenIdConnectSecurityScheme",
+    ),
+    ("lf.a2a.v1.Part", "Part"),
+    ("lf.a2a.v1.PasswordOAuthFlow", "PasswordOAuthFlow"),
+    ("lf.a2a.v1.SecurityScheme", "SecurityScheme"),
+    (
+        "lf.a2a.v1.SendMessageConfiguration",
+        "MessageSendConfiguration",
+    ),
+    ("lf.a2a.v1.SendMessageRequest", "MessageSendParams"),
+    (
+        "lf.a2a.v1.SendMessageResponse",
+        "SendMessageSuccessResponse",
+    ),
+    (
+        "lf.a2a.v1.StreamResponse",
+        "SendStreamingMessageSuccessResponse",
+    ),
+    ("lf.a2a.v1.SubscribeToTaskRequest", "TaskIdParams"),
+    ("lf.a2a.v1.Task", "Task"),
+    (
+        "lf.a2a.v1.TaskArtifactUpdateEvent",
+        "TaskArtifactUpdateEvent",
+    ),
+    (
+        "lf.a2a.v1.TaskPushNotificationConfig",
+        "TaskPushNotificationConfig",
+    ),
+    ("lf.a2a.v1.TaskState", "TaskState"),
+    ("lf.a2a.v1.TaskStatus", "TaskStatus"),
+    ("lf.a2a.v1.TaskStatusUpdateEvent", "TaskStatusUpdateEvent"),
+];
+
+/// The v1 messages (and enums) [`downgrade_json`] does not convert, and why.
+pub const NO_V0_3_COUNTERPART: &[(&str, &str)] = &[
+    (
+        "lf.a2a.v1.DeviceCodeOAuthFlow",
+        "v0.3 has no device code flow",
+    ),
+    (
+        "lf.a2a.v1.GetExtendedAgentCardRequest",
+        "v0.3's agent/getAuthenticatedExtendedCard takes no params (use `bridge::downgrade_request`)",
+    ),
+    (
+        "lf.a2a.v1.ListTasksRequest",
+        "v0.3 has no method to list tasks",
+    ),
+    (
+        "lf.a2a.v1.ListTasksResponse",
+        "v0.3 has no method to list tasks",
+    ),
+    (
+        "lf.a2a.v1.Role",
+        "v0.3's role is an inline enum of Message, not a schema type",
+    ),
+    (
+        "lf.a2a.v1.SecurityRequirement",
+        "v0.3 writes a requirement as a plain map inside `security`, not a schema type",
+    ),
+    (
+        "lf.a2a.v1.StringList",
+        "v0.3 writes scopes as a plain list inside `security`, not a schema type",
+    ),
+];
+
+fn read<T: DeserializeOwned>(type_name: &str, json: Value) -> Result<T, BridgeError> {
+    serde_json::from_value(json).map_err(|e| {
+        BridgeError::new(BridgeErrorKind::InvalidJson {
+            type_name: type_name.to_owned(),
+            message: e.to_string(),
+        })
+    })
+}
+
+fn write<T: Serialize>(type_name: &str, value: &T) -> Result<Value, BridgeError> {
+    serde_json::to_value(value).map_err(|e| {
+        BridgeError::new(BridgeErrorKind::InvalidJson {
+            type_name: type_name.to_owned(),
+            message: e.to_string(),
+        })
+    })
+}
+
+fn convert<A, B>(
+    from: &str,
+    to: &'static str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError>
+where
+    A: DeserializeOwned,
+    B: Serialize + TryFrom<A>,
+    BridgeError: From<<B as TryFrom<A>>::Error>,
+{
+    let input: A = read(from, json)?;
+    let output = B::try_from(input).map_err(BridgeError::from)?;
+    Ok((to, write(to, &output)?))
+}
+
+fn no_counterpart(name: &str, table: &[(&str, &'static str)]) -> Option<BridgeError> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, reason)| {
+        BridgeError::new(BridgeErrorKind::NoCounterpart {
+            name: name.to_owned(),
+            reason,
+        })
+    })
+}
+
+/// Converts v0.3 JSON of the schema type `schema_type` (a definition name of the v0.3 JSON Schema, such
+/// as `"Task"` or `"MessageSendParams"`) to v1 ProtoJSON, returning the v1 message's full name with it.
+///
+/// [`UPGRADES`] lists every pair; [`NO_V1_COUNTERPART`] the types that fail with
+/// [`BridgeErrorKind::NoCounterpart`]. Other names fail with [`BridgeErrorKind::UnknownType`], JSON that
+/// is not of the type with [`BridgeErrorKind::InvalidJson`], and invalid content as the typed conversion
+/// does. `A2ARequest` converts to the request message of its method (`TaskIdParams` alone is taken as
+/// `tasks/cancel` params; use `TaskResubscriptionRequest` for the other use).
+///
+/// ```
+/// use a2a_types::bridge::upgrade_json;
+/// use serde_json::json;
+///
+/// let (name, v1) = upgrade_json("Part", json!({"kind": "file",
+///     "file": {"bytes": "aGVsbG8=", "mimeType": "text/plain", "name": "hello.txt"}})).unwrap();
+/// assert_eq!(name, "lf.a2a.v1.Part");
+/// assert_eq!(v1, json!({"raw": "aGVsbG8=", "mediaType": "text/plain", "filename": "hello.txt"}));
+/// ```
+pub fn upgrade_json(
+    schema_type: &str,
+    v0_3_json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    let json = v0_3_json;
+    let t = schema_type;
+    match schema_type {
+        "A2ARequest" => {
+            let request: v0_3::A2aRequest = read(t, json)?;
+            let (_, request) = upgrade_request(request)?;
+            let name = match request.method() {
+                super::Method::SendMessage | super::Method::SendStreamingMessage => {
+                    "lf.a2a.v1.SendMessageRequest"
+                }
+                super::Method::GetTask => "lf.a2a.v1.GetTaskRequest",
+                super::Method::ListTasks => "lf.a2a.v1.ListTasksRequest",
+                super::Method::CancelTask => "lf.a2a.v1.CancelTaskRequest",
+                super::Method::CreateTaskPushNotificationConfig => {
+                    "lf.a2a.v1.TaskPushNotificationConfig"
+                }
+                super::Method::GetTaskPushNotificationConfig => {
+                    "lf.a2a.v1.GetTaskPushNotificationConfigRequest"
+                }
+                super::Method::ListTaskPushNotificationConfigs => {
+                    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest"
+                }
+                super::Method::DeleteTaskPushNotificationConfig => {
+                    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest"
+                }
+                super::Method::SubscribeToTask => "lf.a2a.v1.SubscribeToTaskRequest",
+                super::Method::GetExtendedAgentCard => "lf.a2a.v1.GetExtendedAgentCardRequest",
+            };
+            Ok((name, request.params_json()))
+        }
+        "APIKeySecurityScheme" => convert::<v0_3::ApiKeySecurityScheme, v1::ApiKeySecurityScheme>(
+            t,
+            "lf.a2a.v1.APIKeySecurityScheme",
+            json,
+        ),
+        "AgentCapabilities" => convert::<v0_3::AgentCapabilities, v1::AgentCapabilities>(
+            t,
+            "lf.a2a.v1.AgentCapabilities",
+            json,
+        ),
+        "AgentCard" => convert::<v0_3::AgentCard, v1::AgentCard>(t, "lf.a2a.v1.AgentCard", json),
+        "AgentCardSignature" => convert::<v0_3::AgentCardSignature, v1::AgentCardSignature>(
+            t,
+            "lf.a2a.v1.AgentCardSignature",
+            json,
+        ),
+        "AgentExtension" => {
+            convert::<v0_3::AgentExtension, v1::AgentExtension>(t, "lf.a2a.v1.AgentExtension", json)
+        }
+        "AgentInterface" => {
+            convert::<v0_3::AgentInterface, v1::AgentInterface>(t, "lf.a2a.v1.AgentInterface", json)
+        }
+        "AgentProvider" => {
+            convert::<v0_3::AgentProvider, v1::AgentProvider>(t, "lf.a2a.v1.AgentProvider", json)
+        }
+        "AgentSkill" => {
+            convert::<v0_3::AgentSkill, v1::AgentSkill>(t, "lf.a2a.v1.AgentSkill", json)
+        }
+        "Artifact" => convert::<v0_3::Artifact, v1::Artifact>(t, "lf.a2a.v1.Artifact", json),
+        "AuthorizationCodeOAuthFlow" => convert::<
+            v0_3::AuthorizationCodeOAuthFlow,
+            v1::AuthorizationCodeOAuthFlow,
+        >(t, "lf.a2a.v1.AuthorizationCodeOAuthFlow", json),
+        "CancelTaskRequest" => convert::<v0_3::CancelTaskRequest, v1::CancelTaskRequest>(
+            t,
+            "lf.a2a.v1.CancelTaskRequest",
+            json,
+        ),
+        "CancelTaskResponse" => {
+            convert::<v0_3::CancelTaskResponse, v1::Task>(t, "lf.a2a.v1.Task", json)
+        }
+        "CancelTaskSuccessResponse" => {
+            convert::<v0_3::CancelTaskSuccessResponse, v1::Task>(t, "lf.a2a.v1.Task", json)
+        }
+        "ClientCredentialsOAuthFlow" => convert::<
+            v0_3::ClientCredentialsOAuthFlow,
+            v1::ClientCredentialsOAuthFlow,
+        >(t, "lf.a2a.v1.ClientCredentialsOAuthFlow", json),
+        "DataPart" => {
+            let part: v0_3::DataPart = read(t, json)?;
+            convert_value::<v0_3::Part, v1::Part>(v0_3::Part::Data(part), "lf.a2a.v1.Part")
+        }
+        "FilePart" => {
+            let part: v0_3::FilePart = read(t, json)?;
+            convert_value::<v0_3::Part, v1::Part>(v0_3::Part::File(part), "lf.a2a.v1.Part")
+        }
+        "TextPart" => {
+            let part: v0_3::TextPart = read(t, json)?;
+            convert_value::<v0_3::Part, v1::Part>(v0_3::Part::Text(part), "lf.a2a.v1.Part")
+        }
+        "DeleteTaskPushNotificationConfigParams" => {
+            convert::<
+                v0_3::DeleteTaskPushNotificationConfigParams,
+                v1::DeleteTaskPushNotificationConfigRequest,
+            >(t, "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", json)
+        }
+        "DeleteTaskPushNotificationConfigRequest" => {
+            convert::<
+                v0_3::DeleteTaskPushNotificationConfigRequest,
+                v1::DeleteTaskPushNotificationConfigRequest,
+            >(t, "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", json)
+        }
+        "GetAuthenticatedExtendedCardRequest" => convert::<
+            v0_3::GetAuthenticatedExtendedCardRequest,
+            v1::GetExtendedAgentCardRequest,
+        >(
+            t, "lf.a2a.v1.GetExtendedAgentCardRequest", json
+        ),
+        "GetAuthenticatedExtendedCardResponse" => convert::<
+            v0_3::GetAuthenticatedExtendedCardResponse,
+            v1::AgentCard,
+        >(t, "lf.a2a.v1.AgentCard", json),
+        "GetAuthenticatedExtendedCardSuccessResponse" => convert::<
+            v0_3::GetAuthenticatedExtendedCardSuccessResponse,
+            v1::AgentCard,
+        >(t, "lf.a2a.v1.AgentCard", json),
+        "GetTaskPushNotificationConfigParams" => {
+            convert::<
+                v0_3::GetTaskPushNotificationConfigParams,
+                v1::GetTaskPushNotificationConfigRequest,
+            >(t, "lf.a2a.v1.GetTaskPushNotificationConfigRequest", json)
+        }
+        "GetTaskPushNotificationConfigRequest" => {
+            convert::<
+                v0_3::GetTaskPushNotificationConfigRequest,
+                v1::GetTaskPushNotificationConfigRequest,
+            >(t, "lf.a2a.v1.GetTaskPushNotificationConfigRequest", json)
+        }
+        "GetTaskPushNotificationConfigResponse" => {
+            convert::<v0_3::GetTaskPushNotificationConfigResponse, v1::TaskPushNotificationConfig>(
+                t,
+                "lf.a2a.v1.TaskPushNotificationConfig",
+                json,
+            )
+        }
+        "GetTaskPushNotificationConfigSuccessResponse" => {
+            convert::<
+                v0_3::GetTaskPushNotificationConfigSuccessResponse,
+                v1::TaskPushNotificationConfig,
+            >(t, "lf.a2a.v1.TaskPushNotificationConfig", json)
+        }
+        "GetTaskRequest" => {
+            convert::<v0_3::GetTaskRequest, v1::GetTaskRequest>(t, "lf.a2a.v1.GetTaskRequest", json)
+        }
+        "GetTaskResponse" => convert::<v0_3::GetTaskResponse, v1::Task>(t, "lf.a2a.v1.Task", json),
+        "GetTaskSuccessResponse" => {
+            convert::<v0_3::GetTaskSuccessResponse, v1::Task>(t, "lf.a2a.v1.Task", json)
+        }
+        "HTTPAuthSecurityScheme" => convert::<
+            v0_3::HttpAuthSecurityScheme,
+            v1::HttpAuthSecurityScheme,
+        >(t, "lf.a2a.v1.HTTPAuthSecurityScheme", json),
+        "ImplicitOAuthFlow" => convert::<v0_3::ImplicitOAuthFlow, v1::ImplicitOAuthFlow>(
+            t,
+            "lf.a2a.v1.ImplicitOAuthFlow",
+            json,
+        ),
+        "ListTaskPushNotificationConfigParams" => {
+            convert::<
+                v0_3::ListTaskPushNotificationConfigParams,
+                v1::ListTaskPushNotificationConfigsRequest,
+            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", json)
+        }
+        "ListTaskPushNotificationConfigRequest" => {
+            convert::<
+                v0_3::ListTaskPushNotificationConfigRequest,
+                v1::ListTaskPushNotificationConfigsRequest,
+            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", json)
+        }
+        "ListTaskPushNotificationConfigResponse" => {
+            convert::<
+                v0_3::ListTaskPushNotificationConfigResponse,
+                v1::ListTaskPushNotificationConfigsResponse,
+            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", json)
+        }
+        "ListTaskPushNotificationConfigSuccessResponse" => {
+            convert::<
+                v0_3::ListTaskPushNotificationConfigSuccessResponse,
+                v1::ListTaskPushNotificationConfigsResponse,
+            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", json)
+        }
+        "Message" => convert::<v0_3::Message, v1::Message>(t, "lf.a2a.v1.Message", json),
+        "MessageSendConfiguration" => convert::<
+            v0_3::MessageSendConfiguration,
+            v1::SendMessageConfiguration,
+        >(t, "lf.a2a.v1.SendMessageConfiguration", json),
+        "MessageSendParams" => convert::<v0_3::MessageSendParams, v1::SendMessageRequest>(
+            t,
+            "lf.a2a.v1.SendMessageRequest",
+            json,
+        ),
+        "MutualTLSSecurityScheme" => convert::<
+            v0_3::MutualTlsSecurityScheme,
+            v1::MutualTlsSecurityScheme,
+        >(t, "lf.a2a.v1.MutualTlsSecurityScheme", json),
+        "OAuth2SecurityScheme" => convert::<v0_3::OAuth2SecurityScheme, v1::OAuth2SecurityScheme>(
+            t,
+            "lf.a2a.v1.OAuth2SecurityScheme",
+            json,
+        ),
+        "OAuthFlows" => {
+            convert::<v0_3::OAuthFlows, v1::OAuthFlows>(t, "lf.a2a.v1.OAuthFlows", json)
+        }
+        "OpenIdConnectSecurityScheme" => convert::<
+            v0_3::OpenIdConnectSecurityScheme,
+            v1::OpenIdConnectSecurityScheme,
+        >(t, "lf.a2a.v1.OpenIdConnectSecurityScheme", json),
+        "Part" => convert::<v0_3::Part, v1::Part>(t, "lf.a2a.v1.Part", json),
+        "PasswordOAuthFlow" => convert::<v0_3::PasswordOAuthFlow, v1::PasswordOAuthFlow>(
+            t,
+            "lf.a2a.v1.PasswordOAuthFlow",
+            json,
+        ),
+        "PushNotificationAuthenticationInfo" => convert::<
+            v0_3::PushNotificationAuthenticationInfo,
+            v1::AuthenticationInfo,
+        >(t, "lf.a2a.v1.AuthenticationInfo", json),
+        "PushNotificationConfig" => convert::<
+            v0_3::PushNotificationConfig,
+            v1::TaskPushNotificationConfig,
+        >(t, "lf.a2a.v1.TaskPushNotificationConfig", json),
+        "SecurityScheme" => {
+            convert::<v0_3::SecurityScheme, v1::SecurityScheme>(t, "lf.a2a.v1.SecurityScheme", json)
+        }
+        "SendMessageRequest" => convert::<v0_3::SendMessageRequest, v1::SendMessageRequest>(
+            t,
+            "lf.a2a.v1.SendMessageRequest",
+            json,
+        ),
+        "SendMessageResponse" => convert::<v0_3::SendMessageResponse, v1::SendMessageResponse>(
+            t,
+            "lf.a2a.v1.SendMessageResponse",
+            json,
+        ),
+        "SendMessageSuccessResponse" => convert::<
+            v0_3::SendMessageSuccessResponse,
+            v1::SendMessageResponse,
+        >(t, "lf.a2a.v1.SendMessageResponse", json),
+        "SendStreamingMessageRequest" => convert::<
+            v0_3::SendStreamingMessageRequest,
+            v1::SendMessageRequest,
+        >(t, "lf.a2a.v1.SendMessageRequest", json),
+        "SendStreamingMessageResponse" => convert::<
+            v0_3::SendStreamingMessageResponse,
+            v1::StreamResponse,
+        >(t, "lf.a2a.v1.StreamResponse", json),
+        "SendStreamingMessageSuccessResponse" => convert::<
+            v0_3::SendStreamingMessageSuccessResponse,
+            v1::StreamResponse,
+        >(t, "lf.a2a.v1.StreamResponse", json),
+        "SetTaskPushNotificationConfigRequest" => convert::<
+            v0_3::SetTaskPushNotificationConfigRequest,
+            v1::TaskPushNotificationConfig,
+        >(
+            t, "lf.a2a.v1.TaskPushNotificationConfig", json
+        ),
+        "SetTaskPushNotificationConfigResponse" => {
+            convert::<v0_3::SetTaskPushNotificationConfigResponse, v1::TaskPushNotificationConfig>(
+                t,
+                "lf.a2a.v1.TaskPushNotificationConfig",
+                json,
+            )
+        }
+        "SetTaskPushNotificationConfigSuccessResponse" => {
+            convert::<
+                v0_3::SetTaskPushNotificationConfigSuccessResponse,
+                v1::TaskPushNotificationConfig,
+            >(t, "lf.a2a.v1.TaskPushNotificationConfig", json)
+        }
+        "Task" => convert::<v0_3::Task, v1::Task>(t, "lf.a2a.v1.Task", json),
+        "TaskArtifactUpdateEvent" => convert::<
+            v0_3::TaskArtifactUpdateEvent,
+            v1::TaskArtifactUpdateEvent,
+        >(t, "lf.a2a.v1.TaskArtifactUpdateEvent", json),
+        "TaskIdParams" => convert::<v0_3::TaskIdParams, v1::CancelTaskRequest>(
+            t,
+            "lf.a2a.v1.CancelTaskRequest",
+            json,
+        ),
+        "TaskPushNotificationConfig" => convert::<
+            v0_3::TaskPushNotificationConfig,
+            v1::TaskPushNotificationConfig,
+        >(t, "lf.a2a.v1.TaskPushNotificationConfig", json),
+        "TaskQueryParams" => convert::<v0_3::TaskQueryParams, v1::GetTaskRequest>(
+            t,
+            "lf.a2a.v1.GetTaskRequest",
+            json,
+        ),
+        "TaskResubscriptionRequest" => convert::<
+            v0_3::TaskResubscriptionRequest,
+            v1::SubscribeToTaskRequest,
+        >(t, "lf.a2a.v1.SubscribeToTaskRequest", json),
+        "TaskState" => convert::<v0_3::TaskState, v1::TaskState>(t, "lf.a2a.v1.TaskState", json),
+        "TaskStatus" => {
+            convert::<v0_3::TaskStatus, v1::TaskStatus>(t, "lf.a2a.v1.TaskStatus", json)
+        }
+        "TaskStatusUpdateEvent" => {
+            convert::<v0_3::TaskStatusUpdateEvent, v1::TaskStatusUpdateEvent>(
+                t,
+                "lf.a2a.v1.TaskStatusUpdateEvent",
+                json,
+            )
+        }
+        _ => Err(
+            no_counterpart(schema_type, NO_V1_COUNTERPART).unwrap_or_else(|| {
+                BridgeError::new(BridgeErrorKind::UnknownType {
+                    name: schema_type.to_owned(),
+                })
+            }),
+        ),
+    }
+}
+
+fn convert_value<A, B>(input: A, to: &'static str) -> Result<(&'static str, Value), BridgeError>
+where
+    B: Serialize + TryFrom<A>,
+    BridgeError: From<<B as TryFrom<A>>::Error>,
+{
+    let output = B::try_from(input).map_err(BridgeError::from)?;
+    Ok((to, write(to, &output)?))
+}
+
+/// Converts v1 ProtoJSON of the message (or enum) `v1_full_name` (such as `"lf.a2a.v1.Task"`) to v0.3
+/// JSON, returning the v0.3 schema type's name with it.
+///
+/// [`DOWNGRADES`] lists every pair; [`NO_V0_3_COUNTERPART`] the names that fail with
+/// [`BridgeErrorKind::NoCounterpart`]. Request messages become their method's params (the JSON-RPC
+/// envelope needs an id: see [`super::downgrade_request`]); results become success responses without an
+/// id, as the SDK writes them when it has none.
+///
+/// ```
+/// use a2a_types::bridge::downgrade_json;
+/// use serde_json::json;
+///
+/// let (name, v0_3) = downgrade_json("lf.a2a.v1.TaskStatus",
+///     json!({"state": "TASK_STATE_COMPLETED", "timestamp": "2026-04-01T09:30:00Z"})).unwrap();
+/// assert_eq!(name, "TaskStatus");
+/// assert_eq!(v0_3, json!({"state": "completed", "timestamp": "2026-04-01T09:30:00Z"}));
+/// ```
+pub fn downgrade_json(
+    v1_full_name: &str,
+    v1_json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    let json = v1_json;
+    let t = v1_full_name;
+    match v1_full_name {
+        "lf.a2a.v1.APIKeySecurityScheme" => convert::<
+            v1::ApiKeySecurityScheme,
+            v0_3::ApiKeySecurityScheme,
+        >(t, "APIKeySecurityScheme", json),
+        "lf.a2a.v1.AgentCapabilities" => {
+            convert::<v1::AgentCapabilities, v0_3::AgentCapabilities>(t, "AgentCapabilities", json)
+        }
+        "lf.a2a.v1.AgentCard" => convert::<v1::AgentCard, v0_3::AgentCard>(t, "AgentCard", json),
+        "lf.a2a.v1.AgentCardSignature" => {
+            convert::<v1::AgentCardSignature, v0_3::AgentCardSignature>(
+                t,
+                "AgentCardSignature",
+                json,
+            )
+        }
+        "lf.a2a.v1.AgentExtension" => {
+            convert::<v1::AgentExtension, v0_3::AgentExtension>(t, "AgentExtension", json)
+        }
+        "lf.a2a.v1.AgentInterface" => {
+            convert::<v1::AgentInterface, v0_3::AgentInterface>(t, "AgentInterface", json)
+        }
+        "lf.a2a.v1.AgentProvider" => {
+            convert::<v1::AgentProvider, v0_3::AgentProvider>(t, "AgentProvider", json)
+        }
+        "lf.a2a.v1.AgentSkill" => {
+            convert::<v1::AgentSkill, v0_3::AgentSkill>(t, "AgentSkill", json)
+        }
+        "lf.a2a.v1.Artifact" => convert::<v1::Artifact, v0_3::Artifact>(t, "Artifact", json),
+        "lf.a2a.v1.AuthenticationInfo" => convert::<
+            v1::AuthenticationInfo,
+            v0_3::PushNotificationAuthenticationInfo,
+        >(t, "PushNotificationAuthenticationInfo", json),
+        "lf.a2a.v1.AuthorizationCodeOAuthFlow" => convert::<
+            v1::AuthorizationCodeOAuthFlow,
+            v0_3::AuthorizationCodeOAuthFlow,
+        >(t, "AuthorizationCodeOAuthFlow", json),
+        "lf.a2a.v1.CancelTaskRequest" => {
+            convert::<v1::CancelTaskRequest, v0_3::TaskIdParams>(t, "TaskIdParams", json)
+        }
+        "lf.a2a.v1.ClientCredentialsOAuthFlow" => convert::<
+            v1::ClientCredentialsOAuthFlow,
+            v0_3::ClientCredentialsOAuthFlow,
+        >(t, "ClientCredentialsOAuthFlow", json),
+        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest" => {
+            convert::<
+                v1::DeleteTaskPushNotificationConfigRequest,
+                v0_3::DeleteTaskPushNotificationConfigParams,
+            >(t, "DeleteTaskPushNotificationConfigParams", json)
+        }
+        "lf.a2a.v1.GetTaskPushNotificationConfigRequest" => {
+            let request: v1::GetTaskPushNotificationConfigRequest = read(t, json)?;
+            match v0_3::GetTaskPushNotificationConfigRequestParams::from(request) {
+                v0_3::GetTaskPushNotificationConfigRequestParams::TaskId(params) => {
+                    Ok(("TaskIdParams", write("TaskIdParams", &params)?))
+                }
+                v0_3::GetTaskPushNotificationConfigRequestParams::GetTaskPushNotificationConfig(
+                    params,
+                ) => Ok((
+                    "GetTaskPushNotificationConfigParams",
+                    write("GetTaskPushNotificationConfigParams", &params)?,
+                )),
+            }
+        }
+        "lf.a2a.v1.GetTaskRequest" => {
+            convert::<v1::GetTaskRequest, v0_3::TaskQueryParams>(t, "TaskQueryParams", json)
+        }
+        "lf.a2a.v1.HTTPAuthSecurityScheme" => convert::<
+            v1::HttpAuthSecurityScheme,
+            v0_3::HttpAuthSecurityScheme,
+        >(t, "HTTPAuthSecurityScheme", json),
+        "lf.a2a.v1.ImplicitOAuthFlow" => {
+            convert::<v1::ImplicitOAuthFlow, v0_3::ImplicitOAuthFlow>(t, "ImplicitOAuthFlow", json)
+        }
+        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest" => {
+            convert::<
+                v1::ListTaskPushNotificationConfigsRequest,
+                v0_3::ListTaskPushNotificationConfigParams,
+            >(t, "ListTaskPushNotificationConfigParams", json)
+        }
+        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse" => {
+            convert::<
+                v1::ListTaskPushNotificationConfigsResponse,
+                v0_3::ListTaskPushNotificationConfigSuccessResponse,
+            >(t, "ListTaskPushNotificationConfigSuccessResponse", json)
+        }
+        "lf.a2a.v1.Message" => convert::<v1::Message, v0_3::Message>(t, "Message", json),
+        "lf.a2a.v1.MutualTlsSecurityScheme" => convert::<
+            v1::MutualTlsSecurityScheme,
+            v0_3::MutualTlsSecurityScheme,
+        >(t, "MutualTLSSecurityScheme", json),
+        "lf.a2a.v1.OAuth2SecurityScheme" => convert::<
+            v1::OAuth2SecurityScheme,
+            v0_3::OAuth2SecurityScheme,
+        >(t, "OAuth2SecurityScheme", json),
+        "lf.a2a.v1.OAuthFlows" => {
+            convert::<v1::OAuthFlows, v0_3::OAuthFlows>(t, "OAuthFlows", json)
+        }
+        "lf.a2a.v1.OpenIdConnectSecurityScheme" => convert::<
+            v1::OpenIdConnectSecurityScheme,
+            v0_3::OpenIdConnectSecurityScheme,
+        >(t, "OpenIdConnectSecurityScheme", json),
+        "lf.a2a.v1.Part" => convert::<v1::Part, v0_3::Part>(t, "Part", json),
+        "lf.a2a.v1.PasswordOAuthFlow" => {
+            convert::<v1::PasswordOAuthFlow, v0_3::PasswordOAuthFlow>(t, "PasswordOAuthFlow", json)
+        }
+        "lf.a2a.v1.SecurityScheme" => {
+            convert::<v1::SecurityScheme, v0_3::SecurityScheme>(t, "SecurityScheme", json)
+        }
+        "lf.a2a.v1.SendMessageConfiguration" => convert::<
+            v1::SendMessageConfiguration,
+            v0_3::MessageSendConfiguration,
+        >(t, "MessageSendConfiguration", json),
+        "lf.a2a.v1.SendMessageRequest" => {
+            convert::<v1::SendMessageRequest, v0_3::MessageSendParams>(t, "MessageSendParams", json)
+        }
+        "lf.a2a.v1.SendMessageResponse" => convert::<
+            v1::SendMessageResponse,
+            v0_3::SendMessageSuccessResponse,
+        >(t, "SendMessageSuccessResponse", json),
+        "lf.a2a.v1.StreamResponse" => convert::<
+            v1::StreamResponse,
+            v0_3::SendStreamingMessageSuccessResponse,
+        >(t, "SendStreamingMessageSuccessResponse", json),
+        "lf.a2a.v1.SubscribeToTaskRequest" => {
+            convert::<v1::SubscribeToTaskRequest, v0_3::TaskIdParams>(t, "TaskIdParams", json)
+        }
+        "lf.a2a.v1.Task" => convert::<v1::Task, v0_3::Task>(t, "Task", json),
+        "lf.a2a.v1.TaskArtifactUpdateEvent" => convert::<
+            v1::TaskArtifactUpdateEvent,
+            v0_3::TaskArtifactUpdateEvent,
+        >(t, "TaskArtifactUpdateEvent", json),
+        "lf.a2a.v1.TaskPushNotificationConfig" => convert::<
+            v1::TaskPushNotificationConfig,
+            v0_3::TaskPushNotificationConfig,
+        >(t, "TaskPushNotificationConfig", json),
+        "lf.a2a.v1.TaskState" => convert::<v1::TaskState, v0_3::TaskState>(t, "TaskState", json),
+        "lf.a2a.v1.TaskStatus" => {
+            convert::<v1::TaskStatus, v0_3::TaskStatus>(t, "TaskStatus", json)
+        }
+        "lf.a2a.v1.TaskStatusUpdateEvent" => convert::<
+            v1::TaskStatusUpdateEvent,
+            v0_3::TaskStatusUpdateEvent,
+        >(t, "TaskStatusUpdateEvent", json),
+        _ => Err(
+            no_counterpart(v1_full_name, NO_V0_3_COUNTERPART).unwrap_or_else(|| {
+                BridgeError::new(BridgeErrorKind::UnknownType {
+                    name: v1_full_name.to_owned(),
+                })
+            }),
+        ),
+    }
+}
