@@ -41,7 +41,7 @@
 //! | `Message` | [`Message`] | `From` | `TryFrom` |
 //! | `Part` | [`Part`] | `From` | `TryFrom` |
 //! | `FilePart` | [`FileContent`] (`FilePart.file`) | `From` | `TryFrom` |
-//! | `DataPart` | [`JsonObject`](crate::JsonObject) (`DataPart.data`) | [`data_to_proto`] | [`data_from_proto`] |
+//! | `DataPart` | [`JsonObject`] (`DataPart.data`) | [`data_to_proto`] | [`data_from_proto`] |
 //! | `Artifact` | [`Artifact`] | `From` | `TryFrom` |
 //! | `TaskStatusUpdateEvent` | [`TaskStatusUpdateEvent`] | `TryFrom` | `TryFrom` |
 //! | `TaskArtifactUpdateEvent` | [`TaskArtifactUpdateEvent`] | `From` | `TryFrom` |
@@ -1848,6 +1848,18 @@ pub struct ProtoPair {
     from_proto: fn(&[u8]) -> Result<serde_json::Value, TranscodeError>,
 }
 
+impl ProtoPair {
+    /// Reads `json` as the JSON-RPC form and returns the message's protobuf binary encoding.
+    pub fn to_proto(&self, json: serde_json::Value) -> Result<Vec<u8>, TranscodeError> {
+        (self.to_proto)(json)
+    }
+
+    /// Decodes the message's protobuf binary encoding and returns its JSON-RPC form.
+    pub fn from_proto(&self, binpb: &[u8]) -> Result<serde_json::Value, TranscodeError> {
+        (self.from_proto)(binpb)
+    }
+}
+
 impl fmt::Debug for ProtoPair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ProtoPair")
@@ -2226,7 +2238,7 @@ pub fn jsonrpc_to_proto(
     proto_full_name: &str,
     json: serde_json::Value,
 ) -> Result<Vec<u8>, TranscodeError> {
-    (pair(proto_full_name)?.to_proto)(json)
+    pair(proto_full_name)?.to_proto(json)
 }
 
 /// Decodes `binpb` as the message `proto_full_name` and returns its JSON-RPC form, as the SDK
@@ -2246,5 +2258,5 @@ pub fn proto_to_jsonrpc(
     proto_full_name: &str,
     binpb: &[u8],
 ) -> Result<serde_json::Value, TranscodeError> {
-    (pair(proto_full_name)?.from_proto)(binpb)
+    pair(proto_full_name)?.from_proto(binpb)
 }
