@@ -5,7 +5,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::failure::Failure;
 
-/// Transcode Agent2Agent (A2A) protocol v1.0 messages between ProtoJSON and protobuf binary.
+/// Transcode Agent2Agent (A2A) protocol messages between their encodings, and convert between A2A v0.3 and
+/// v1.
 #[derive(Debug, Parser)]
 #[command(name = "a2a", version, arg_required_else_help = false)]
 pub struct Cli {
@@ -22,14 +23,23 @@ pub enum Command {
     /// Exit status 1 when the input is not a valid message of the type (the one-line error names the
     /// JSON path or the byte offset at fault), 2 for a usage error; stdout stays empty on any error.
     Transcode(TranscodeArgs),
-    /// Print the full name of every message type `--type` accepts, one per line.
-    ListTypes,
+    /// Read A2A v0.3 JSON (a type of the v0.3 JSON Schema) from stdin and write its A2A v1 form.
+    ///
+    /// The conversion is the official SDKs' (`a2a_types::bridge`); stderr names the v1 message written.
+    Upgrade(BridgeArgs),
+    /// Read A2A v1 JSON (ProtoJSON of an lf.a2a.v1 message) from stdin and write its A2A v0.3 form.
+    ///
+    /// The conversion is the official SDKs' (`a2a_types::bridge`); stderr names the v0.3 type written.
+    Downgrade(BridgeArgs),
+    /// Print every type name a command's `--type` accepts, one per line.
+    ListTypes(ListTypesArgs),
 }
 
 /// Options of `a2a transcode`.
 #[derive(Debug, Args)]
 pub struct TranscodeArgs {
-    /// Full protobuf name of the message type, such as lf.a2a.v1.Task (`a2a list-types` prints all).
+    /// Full protobuf name of the message type: lf.a2a.v1.Task (A2A v1) or a2a.v1.Task (A2A v0.3's
+    /// protobuf); `a2a list-types` prints all.
     #[arg(long = "type", value_name = "NAME")]
     pub type_name: String,
     /// Encoding of stdin.
@@ -38,16 +48,54 @@ pub struct TranscodeArgs {
     /// Encoding of stdout.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub to: Format,
-    /// Indent JSON output (only with `--to json`).
+    /// Indent JSON output (only with `--to json` or `--to proto-json`).
     #[arg(long)]
     pub pretty: bool,
+}
+
+/// Options of `a2a upgrade` and `a2a downgrade`.
+#[derive(Debug, Args)]
+pub struct BridgeArgs {
+    /// The input's type: a v0.3 JSON Schema type such as MessageSendParams (upgrade), or a full v1 name
+    /// such as lf.a2a.v1.Task (downgrade); `a2a list-types --for upgrade|downgrade` prints all.
+    #[arg(long = "type", value_name = "NAME")]
+    pub type_name: String,
+    /// Indent the JSON output.
+    #[arg(long)]
+    pub pretty: bool,
+}
+
+/// Options of `a2a list-types`.
+#[derive(Debug, Args)]
+pub struct ListTypesArgs {
+    /// The command whose `--type` names to print.
+    #[arg(
+        long = "for",
+        value_enum,
+        value_name = "COMMAND",
+        default_value = "transcode"
+    )]
+    pub command: TypesFor,
+}
+
+/// The commands that take `--type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TypesFor {
+    Transcode,
+    Upgrade,
+    Downgrade,
 }
 
 /// An encoding of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// ProtoJSON text (UTF-8); written compact and ending in a newline, or indented with `--pretty`.
+    /// The message's JSON form: for lf.a2a.v1 messages ProtoJSON, written by `a2a-types`; for a2a.v1
+    /// (A2A v0.3) messages the JSON-RPC form the official converter pairs with the message (such as
+    /// MessageSendParams for a2a.v1.SendMessageRequest). Compact and ending in a newline, or indented
+    /// with `--pretty`.
     Json,
+    /// ProtoJSON of the protobuf message, written by `a2a-proto` (for lf.a2a.v1 the same JSON as `json`).
+    ProtoJson,
     /// The protobuf binary encoding, as gRPC carries it (no length prefix).
     Binpb,
 }

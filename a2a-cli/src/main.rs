@@ -1,25 +1,32 @@
-//! `a2a`: transcodes Agent2Agent (A2A) protocol v1.0 messages between ProtoJSON and the protobuf binary
-//! encoding.
+//! `a2a`: transcodes Agent2Agent (A2A) protocol messages between their JSON and protobuf binary
+//! encodings, and converts documents between A2A v0.3 and v1.
 //!
 //! ```sh
 //! a2a transcode --type lf.a2a.v1.Task --from json --to binpb < task.json > task.binpb
 //! a2a transcode --type lf.a2a.v1.Task --from binpb --to json --pretty < task.binpb
-//! a2a list-types
+//! a2a transcode --type a2a.v1.SendMessageRequest --from json --to proto-json < message-send-params.json
+//! a2a upgrade --type MessageSendParams < v0_3-params.json      # v0.3 JSON in, v1 JSON out
+//! a2a downgrade --type lf.a2a.v1.AgentCard < card.json         # v1 JSON in, v0.3 JSON out
+//! a2a list-types [--for transcode|upgrade|downgrade]
 //! ```
 //!
-//! `transcode` reads one message from stdin and writes it to stdout. JSON input is parsed by the serde
-//! types of `a2a-types` and converted to the protobuf type of `a2a-proto`; binary input is decoded by
-//! `a2a-proto`. Binary output is the protobuf encoding of that value; JSON output is written by
-//! `a2a-types` from the protobuf value (converted back), so JSON written from a JSON input and from
-//! the binary of the same message is the same text. Details in the [`transcode`] module.
+//! `transcode` reads one message from stdin and writes it to stdout. For A2A v1 messages
+//! (`lf.a2a.v1`), JSON input is parsed by the serde types of `a2a-types` and converted to the protobuf
+//! type of `a2a-proto`; binary input is decoded by `a2a-proto`. Binary output is the protobuf encoding
+//! of that value; JSON output is written by `a2a-types` from the protobuf value (converted back), so JSON
+//! written from a JSON input and from the binary of the same message is the same text. For A2A v0.3's
+//! protobuf messages (`a2a.v1`), `json` is the JSON-RPC form the official converter pairs with the
+//! message. Details in the [`transcode`] module; `upgrade` and `downgrade` in [`bridge`].
 //!
 //! # Errors
 //!
 //! Every failure prints exactly one line to stderr, starting with `error: `, and nothing to stdout
 //! (output is buffered and written only on success). Exit status 1 means the input was bad (the line
 //! names the JSON path, or the byte offset, at fault); 2 means the command line was (an unknown
-//! option or message type; a close match is suggested).
+//! option or type name, for which a close match is suggested, or a type the conversion has no
+//! counterpart for).
 
+mod bridge;
 mod cli;
 mod failure;
 mod names;
@@ -35,7 +42,9 @@ use failure::Failure;
 fn main() -> ExitCode {
     let result = cli::parse().and_then(|cli| match cli.command {
         Command::Transcode(args) => transcode::run(&args, &mut std::io::stdin().lock()),
-        Command::ListTypes => Ok(names::list()),
+        Command::Upgrade(args) => converted(bridge::Direction::Upgrade, &args),
+        Command::Downgrade(args) => converted(bridge::Direction::Downgrade, &args),
+        Command::ListTypes(args) => Ok(names::list(args.command)),
     });
     match result.and_then(|output| write_stdout(&output)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -44,6 +53,13 @@ fn main() -> ExitCode {
             failure.exit_code()
         }
     }
+}
+
+/// Runs `upgrade` or `downgrade`, telling stderr which type the output is.
+fn converted(direction: bridge::Direction, args: &cli::BridgeArgs) -> Result<Vec<u8>, Failure> {
+    let (output, written_type) = bridge::run(direction, args, &mut std::io::stdin().lock())?;
+    eprintln!("{written_type}");
+    Ok(output)
 }
 
 /// Writes the whole output at once, after all the work has succeeded.

@@ -107,7 +107,9 @@ fn every_fixture_round_trips() {
     let names: Vec<&str> = names.lines().collect();
     assert!(names.len() >= 40, "{names:?}");
     for name in names {
-        let simple = name.strip_prefix("lf.a2a.v1.").unwrap();
+        let Some(simple) = name.strip_prefix("lf.a2a.v1.") else {
+            continue; // A2A v0.3's protobuf: see the v0_3 tests below
+        };
         let json = fixture(simple);
         let binary = ok(transcode(name, "json", "binpb", &json));
         let back = ok(transcode(name, "binpb", "json", &binary));
@@ -390,7 +392,7 @@ fn unknown_type_is_a_usage_error_with_suggestion() {
     let line = failure(transcode("Task", "json", "binpb", b"{}"), 2);
     assert_eq!(
         line,
-        "error: unknown message type `Task`; did you mean `lf.a2a.v1.Task`? \
+        "error: unknown message type `Task`; did you mean `lf.a2a.v1.Task` or `a2a.v1.Task`? \
          (`a2a list-types` prints all)"
     );
     let line = failure(transcode("lf.a2a.v1.AgentCrad", "json", "binpb", b"{}"), 2);
@@ -428,7 +430,7 @@ fn usage_errors_are_one_line_with_status_2() {
         2,
     );
     assert!(
-        line.contains("--pretty applies only to --to json"),
+        line.contains("--pretty applies only to JSON output"),
         "{line}"
     );
 }
@@ -437,9 +439,10 @@ fn usage_errors_are_one_line_with_status_2() {
 fn list_types_prints_every_message_once() {
     let listed = String::from_utf8(ok(a2a(&["list-types"], b""))).unwrap();
     let names: Vec<&str> = listed.lines().collect();
-    assert_eq!(names, a2a_types::v1::MESSAGE_NAMES);
-    assert!(names.contains(&"lf.a2a.v1.Task"));
-    assert!(names.contains(&"lf.a2a.v1.StreamResponse"));
+    let (v1, v0_3) = names.split_at(a2a_types::v1::MESSAGE_NAMES.len());
+    assert_eq!(v1, a2a_types::v1::MESSAGE_NAMES);
+    assert_eq!(v0_3, a2a_proto::v0_3::MESSAGE_NAMES);
+    assert!(names.contains(&"lf.a2a.v1.Task") && names.contains(&"a2a.v1.Task"));
     let mut fixtures: Vec<String> = std::fs::read_dir(fixtures_dir())
         .unwrap()
         .filter_map(|entry| {
@@ -449,9 +452,189 @@ fn list_types_prints_every_message_once() {
         })
         .collect();
     fixtures.sort();
-    let mut sorted = names.clone();
+    let mut sorted = v1.to_vec();
     sorted.sort();
     assert_eq!(sorted, fixtures);
+
+    let upgrade = String::from_utf8(ok(a2a(&["list-types", "--for", "upgrade"], b""))).unwrap();
+    assert!(
+        upgrade.lines().any(|l| l == "MessageSendParams"),
+        "{upgrade}"
+    );
+    let downgrade = String::from_utf8(ok(a2a(&["list-types", "--for", "downgrade"], b""))).unwrap();
+    assert!(
+        downgrade.lines().any(|l| l == "lf.a2a.v1.AgentCard"),
+        "{downgrade}"
+    );
+}
+
+fn v0_3_fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/v0_3")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn v0_3_proto_messages_transcode_between_jsonrpc_protojson_and_binary() {
+    let params = json!({
+        "message": {"kind": "message", "role": "user", "messageId": "m-1", "contextId": "ctx-1",
+                    "parts": [{"kind": "text", "text": "Find a hotel in Lisbon"}]},
+        "configuration": {"acceptedOutputModes": ["text/plain"], "blocking": true, "historyLength": 5}
+    });
+    let text = params.to_string();
+    let proto_json = json_value(&ok(transcode(
+        "a2a.v1.SendMessageRequest",
+        "json",
+        "proto-json",
+        text.as_bytes(),
+    )));
+    // The v0.3 gRPC binding's names: `content` for the parts, enum names for the role.
+    assert_eq!(
+        proto_json["message"]["content"][0]["text"],
+        "Find a hotel in Lisbon"
+    );
+    assert_eq!(proto_json["message"]["role"], "ROLE_USER");
+    let binary = ok(transcode(
+        "a2a.v1.SendMessageRequest",
+        "proto-json",
+        "binpb",
+        proto_json.to_string().as_bytes(),
+    ));
+    let back = json_value(&ok(transcode(
+        "a2a.v1.SendMessageRequest",
+        "binpb",
+        "json",
+        &binary,
+    )));
+    assert_eq!(back["message"]["parts"], params["message"]["parts"]);
+    assert_eq!(back["message"]["messageId"], "m-1");
+    assert_eq!(back["configuration"]["historyLength"], 5);
+
+    let task = ok(transcode(
+        "a2a.v1.Task",
+        "json",
+        "binpb",
+        &v0_3_fixture("Task.json"),
+    ));
+    let again = json_value(&ok(transcode("a2a.v1.Task", "binpb", "json", &task)));
+    assert_eq!(again["status"]["state"], "completed");
+    assert_eq!(again["artifacts"][0]["parts"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn v0_3_transcode_errors() {
+    let line = failure(
+        transcode(
+            "a2a.v1.Task",
+            "json",
+            "binpb",
+            br#"{"id":"t","contextId":"c","status":{"state":"paused"}}"#,
+        ),
+        1,
+    );
+    assert!(
+        line.starts_with(
+            "error: invalid JSON for a2a.v1.Task (its v0.3 JSON-RPC form) at `status.state`"
+        ),
+        "{line}"
+    );
+    let line = failure(
+        transcode("a2a.v1.GetAgentCardRequest", "json", "binpb", b"{}"),
+        2,
+    );
+    assert!(
+        line.contains("has no v0.3 JSON-RPC form") && line.contains("proto-json or binpb"),
+        "{line}"
+    );
+    let line = failure(
+        transcode(
+            "a2a.v1.Task",
+            "proto-json",
+            "json",
+            br#"{"status":{"state":"TASK_STATE_NAPPING"}}"#,
+        ),
+        1,
+    );
+    assert!(
+        line.starts_with("error: invalid ProtoJSON for a2a.v1.Task at `status.state`"),
+        "{line}"
+    );
+}
+
+#[test]
+fn upgrade_and_downgrade_convert_between_versions() {
+    let output = a2a(&["upgrade", "--type", "Task"], &v0_3_fixture("Task.json"));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "lf.a2a.v1.Task\n");
+    let v1 = json_value(&output.stdout);
+    assert_eq!(v1["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        v1["artifacts"][0]["parts"][1]["url"],
+        "https://cdn.example.com/maps/lisbon-shortlist.png"
+    );
+    // The v1 form is a valid v1 message for the transcoder too.
+    ok(transcode(
+        "lf.a2a.v1.Task",
+        "json",
+        "binpb",
+        v1.to_string().as_bytes(),
+    ));
+
+    let output = a2a(
+        &["downgrade", "--type", "lf.a2a.v1.Task"],
+        v1.to_string().as_bytes(),
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "Task\n");
+    let v0_3 = json_value(&output.stdout);
+    assert_eq!(v0_3["kind"], "task");
+    assert_eq!(v0_3["status"]["state"], "completed");
+    assert_eq!(
+        v0_3["history"][0]["parts"][0]["text"],
+        "Find me a hotel in Lisbon from 12 to 15 June, under 180 EUR a night."
+    );
+
+    let card = a2a(
+        &["downgrade", "--type", "lf.a2a.v1.AgentCard", "--pretty"],
+        &fixture("AgentCard"),
+    );
+    assert!(
+        card.status.success(),
+        "{}",
+        String::from_utf8_lossy(&card.stderr)
+    );
+    let card = json_value(&card.stdout);
+    assert!(
+        card["url"].is_string() && card["protocolVersion"].is_string(),
+        "{card}"
+    );
+}
+
+#[test]
+fn upgrade_and_downgrade_errors_are_one_line() {
+    let line = failure(a2a(&["upgrade", "--type", "Tsk"], b"{}"), 2);
+    assert!(line.contains("did you mean `Task`?"), "{line}");
+    let line = failure(a2a(&["downgrade", "--type", "lf.a2a.v1.Part"], b"{}"), 1);
+    assert!(
+        line.starts_with("error: cannot downgrade lf.a2a.v1.Part"),
+        "{line}"
+    );
+    let line = failure(a2a(&["upgrade", "--type", "Task"], b"not json"), 1);
+    assert!(
+        line.starts_with("error: invalid JSON for Task at `.`"),
+        "{line}"
+    );
 }
 
 #[test]

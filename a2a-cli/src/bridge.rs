@@ -1,0 +1,131 @@
+//! `a2a upgrade` and `a2a downgrade`: one document from stdin converted between A2A v0.3 and v1 by
+//! `a2a_types::bridge`, which follows the official SDKs' conversions (and their losses, listed in its
+//! docs).
+//!
+//! Upgrade reads v0.3 JSON of a type of the v0.3 JSON Schema (`--type MessageSendParams`) and writes
+//! the v1 message's ProtoJSON; downgrade reads v1 ProtoJSON (`--type lf.a2a.v1.Task`) and writes v0.3
+//! JSON. The name of the type written goes to stderr, so stdout holds only the document.
+
+use std::io::Read;
+
+use a2a_types::bridge::{BridgeError, BridgeErrorKind};
+
+use crate::cli::{BridgeArgs, TypesFor};
+use crate::failure::Failure;
+use crate::names;
+use crate::transcode::parse_json_document;
+
+/// Which way to convert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Upgrade,
+    Downgrade,
+}
+
+/// Runs `a2a upgrade` or `a2a downgrade`: returns the output document and the name of its type.
+pub fn run(
+    direction: Direction,
+    args: &BridgeArgs,
+    input: &mut impl Read,
+) -> Result<(Vec<u8>, &'static str), Failure> {
+    let command = match direction {
+        Direction::Upgrade => TypesFor::Upgrade,
+        Direction::Downgrade => TypesFor::Downgrade,
+    };
+    names::check(&args.type_name, command)?;
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
+    convert(direction, &args.type_name, &bytes, args.pretty)
+}
+
+/// Converts `input`, JSON of `type_name`, returning the converted JSON (ending in a newline) and the
+/// name of its type.
+pub fn convert(
+    direction: Direction,
+    type_name: &str,
+    input: &[u8],
+    pretty: bool,
+) -> Result<(Vec<u8>, &'static str), Failure> {
+    let json = parse_json_document(type_name, input)?;
+    let (written_type, output) = match direction {
+        Direction::Upgrade => a2a_types::bridge::upgrade_json(type_name, json),
+        Direction::Downgrade => a2a_types::bridge::downgrade_json(type_name, json),
+    }
+    .map_err(|e| failure(type_name, direction, e))?;
+    let text = if pretty {
+        serde_json::to_string_pretty(&output)
+    } else {
+        serde_json::to_string(&output)
+    }
+    .expect("a JSON value is always text");
+    Ok((format!("{text}\n").into_bytes(), written_type))
+}
+
+/// One line naming the type, the path at fault and the reason.
+fn failure(type_name: &str, direction: Direction, error: BridgeError) -> Failure {
+    let at = match error.path() {
+        "" => String::new(),
+        path => format!(" at `{path}`"),
+    };
+    let verb = match direction {
+        Direction::Upgrade => "upgrade",
+        Direction::Downgrade => "downgrade",
+    };
+    match error.kind() {
+        BridgeErrorKind::NoCounterpart { .. } | BridgeErrorKind::UnknownType { .. } => {
+            Failure::usage(format!("cannot {verb} {type_name}: {error}"))
+        }
+        BridgeErrorKind::InvalidJson { message, .. } => {
+            Failure::input(format!("invalid JSON for {type_name}{at}: {message}"))
+        }
+        _ => Failure::input(format!("cannot {verb} {type_name}: {error}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_str(direction: Direction, type_name: &str, json: &str) -> Result<String, String> {
+        convert(direction, type_name, json.as_bytes(), false)
+            .map(|(out, _)| String::from_utf8(out).unwrap())
+            .map_err(|f| f.line())
+    }
+
+    #[test]
+    fn upgrade_and_downgrade_a_part() {
+        let v1 = run_str(
+            Direction::Upgrade,
+            "Part",
+            r#"{"kind":"file","file":{"uri":"https://x.test/a.pdf","mimeType":"application/pdf"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            v1,
+            "{\"mediaType\":\"application/pdf\",\"url\":\"https://x.test/a.pdf\"}\n"
+        );
+        let v0_3 = run_str(Direction::Downgrade, "lf.a2a.v1.Part", &v1).unwrap();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&v0_3).unwrap(),
+            serde_json::json!({"kind": "file", "file": {"uri": "https://x.test/a.pdf", "mimeType": "application/pdf"}})
+        );
+    }
+
+    #[test]
+    fn errors_name_the_path() {
+        let error = run_str(
+            Direction::Upgrade,
+            "Task",
+            r#"{"id":"t","contextId":"c","status":{"state":"paused"}}"#,
+        )
+        .unwrap_err();
+        assert!(
+            error.starts_with("invalid JSON for Task at `status.state`"),
+            "{error}"
+        );
+        let error = run_str(Direction::Downgrade, "lf.a2a.v1.Part", "{}").unwrap_err();
+        assert!(error.contains("no content"), "{error}");
+    }
+}
