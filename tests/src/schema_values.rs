@@ -14,11 +14,63 @@ use crate::strategy;
 /// Strategies for the definitions of one schema (draft-07 `definitions`).
 pub struct SchemaValues {
     root: Value,
+    /// Strategies for members by name, replacing what the schema says (for strings that must be
+    /// timestamps, integers that must fit 32 bits, ...).
+    members: Vec<(String, BoxedStrategy<Value>)>,
+    /// Members always generated, even where the schema makes them optional.
+    always: Vec<String>,
 }
 
 impl SchemaValues {
     pub fn new(root: Value) -> Self {
-        Self { root }
+        Self {
+            root,
+            members: Vec::new(),
+            always: Vec::new(),
+        }
+    }
+
+    /// Always generates members called `name`, optional or not.
+    pub fn always(mut self, name: &str) -> Self {
+        self.always.push(name.to_owned());
+        self
+    }
+
+    /// Generates every member called `name` with `strategy` instead of from its schema.
+    pub fn with_member(mut self, name: &str, strategy: BoxedStrategy<Value>) -> Self {
+        self.members.push((name.to_owned(), strategy));
+        self
+    }
+
+    /// Documents of a schema location: a definition (`Task`), a member of one
+    /// (`SendMessageSuccessResponse.result`), the items of an array member (`AgentCard.security[]`), or
+    /// the values of those items' maps (`AgentCard.security[].*`).
+    pub fn location(&self, location: &str) -> BoxedStrategy<Value> {
+        let mut parts = location.split('.');
+        let definition = parts.next().unwrap_or_default();
+        let mut schema = self.root["definitions"][definition].clone();
+        assert!(!schema.is_null(), "no definition {definition}");
+        for part in parts {
+            schema = if part == "*" {
+                schema["additionalProperties"].clone()
+            } else if let Some(member) = part.strip_suffix("[]") {
+                self.resolve(&schema)["properties"][member]["items"].clone()
+            } else {
+                self.resolve(&schema)["properties"][part].clone()
+            };
+            assert!(!schema.is_null(), "no schema at {location}");
+        }
+        self.schema(&schema)
+    }
+
+    fn resolve(&self, schema: &Value) -> Value {
+        match schema.get("$ref").and_then(Value::as_str) {
+            Some(reference) => {
+                let name = reference.trim_start_matches("#/definitions/");
+                self.root["definitions"][name].clone()
+            }
+            None => schema.clone(),
+        }
     }
 
     /// The v0.3 JSON-RPC schema of this workspace.
@@ -103,8 +155,12 @@ impl SchemaValues {
         let mut members: Vec<BoxedStrategy<Option<(String, Value)>>> = Vec::new();
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             for (name, property) in properties {
-                let value = self.schema(property);
+                let value = match self.members.iter().find(|(member, _)| member == name) {
+                    Some((_, strategy)) => strategy.clone(),
+                    None => self.schema(property),
+                };
                 let present = required.contains(&name.as_str())
+                    || self.always.contains(name)
                     || property.get("default").is_some()
                     || property.get("const").is_some();
                 let name = name.clone();
