@@ -145,3 +145,53 @@ fn constructors_write_the_expected_protojson() {
     assert!(json["status"]["timestamp"].as_str().unwrap().ends_with('Z'));
     assert_eq!(json["artifacts"][0]["name"], "booking");
 }
+
+/// A card built for v1 with a v0.3 interface renders as a v0.3 card that the v0.3 JSON Schema accepts;
+/// without one it has no v0.3 form, and the error says where.
+#[test]
+fn a_built_card_renders_for_v0_3_clients() {
+    let card = AgentCard::builder("Wayfarer", "Plans and books trips.", "1.4.0")
+        .jsonrpc("https://agents.example.com/a2a")
+        .grpc("https://agents.example.com/grpc")
+        .jsonrpc_v0_3("https://agents.example.com/a2a/v0.3")
+        .interface("https://agents.example.com/rest/v0.3", "HTTP+JSON", "0.3")
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .extended_agent_card(true)
+        .security_scheme("bearer", bearer())
+        .skill(skill("find-hotels"))
+        .build()
+        .unwrap();
+    let legacy = serde_json::to_value(card.to_v0_3().unwrap()).unwrap();
+    assert_eq!(legacy["url"], "https://agents.example.com/a2a/v0.3");
+    assert_eq!(legacy["preferredTransport"], "JSONRPC");
+    assert_eq!(legacy["protocolVersion"], "0.3");
+    assert_eq!(
+        legacy["additionalInterfaces"],
+        json!([{"url": "https://agents.example.com/rest/v0.3", "transport": "HTTP+JSON"}])
+    );
+    assert_eq!(legacy["supportsAuthenticatedExtendedCard"], true);
+    assert_eq!(legacy["securitySchemes"]["bearer"]["type"], "http");
+
+    let schema = a2a_tests::schema_values::SchemaValues::v0_3();
+    let mut root = schema.root().clone();
+    root["$ref"] = "#/definitions/AgentCard".into();
+    let validator = jsonschema::draft7::new(&root).unwrap();
+    if let Err(error) = validator.validate(&legacy) {
+        panic!("the v0.3 card is invalid: {error}: {legacy}");
+    }
+
+    let v1_only = AgentCard::builder("Wayfarer", "Plans and books trips.", "1.4.0")
+        .jsonrpc("https://agents.example.com/a2a")
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .skill(skill("find-hotels"))
+        .build()
+        .unwrap();
+    let error = v1_only.to_v0_3().unwrap_err();
+    assert_eq!(error.path(), "supportedInterfaces");
+    assert!(matches!(
+        error.kind(),
+        a2a_types::bridge::BridgeErrorKind::NoCompatibleInterface
+    ));
+}
