@@ -674,7 +674,7 @@ impl From<v1::ListTaskPushNotificationConfigsResponse> for Vec<v0_3::TaskPushNot
 }
 
 // Success responses: the result, without the JSON-RPC id; v1 results become success responses with
-// no id (set `id` to answer a request).
+// no id (written as `"id": null`; set `id` to answer a request).
 
 macro_rules! success_response {
     ($($(#[$doc:meta])* $resp:ident, $union:ident <=> $v1:ty, $up:ident, $down:ident;)*) => {$(
@@ -683,7 +683,7 @@ macro_rules! success_response {
             success_response!(@up_body $up $resp);
         }
 
-        /// A success response with no JSON-RPC id (set `id` to answer a request).
+        /// A success response with no JSON-RPC id (written as `"id": null`; set `id` to answer a request).
         impl $down<$v1> for v0_3::$resp {
             success_response!(@down_body $down $resp $v1);
         }

@@ -99,7 +99,8 @@ mod wire;
 pub use card::{V0_3_PROTOCOL_VERSION, oauth_flows_to_v1};
 pub use errors::{ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorCode, V1Error};
 pub use json::{
-    DOWNGRADES, NO_V0_3_COUNTERPART, NO_V1_COUNTERPART, UPGRADES, downgrade_json, upgrade_json,
+    DOWNGRADES, NO_V0_3_COUNTERPART, NO_V1_COUNTERPART, UPGRADES, downgrade_json,
+    downgrade_json_as, upgrade_json,
 };
 pub use methods::{
     Method, V1Request, V1Response, downgrade_request, downgrade_response, upgrade_request,
