@@ -55,6 +55,13 @@ fn schema() -> SchemaValues {
                 })
                 .boxed(),
         )
+        // A v0.3 card's version decides which interfaces v0.3 clients see (the SDK keeps 0.3 up to 1.0).
+        .with_member(
+            "protocolVersion",
+            proptest::sample::select(vec!["0.3.0", "0.3", "0.3.1"])
+                .prop_map(Value::from)
+                .boxed(),
+        )
         .with_member(
             "historyLength",
             (0i64..=i64::from(i32::MAX)).prop_map(Value::from).boxed(),
@@ -135,6 +142,107 @@ fn every_proto_pair_is_stable_after_one_round_trip() {
                 "{} ({}): only {} of {} documents converted; for example: {}",
                 pair.proto,
                 pair.jsonrpc,
+                accepted.get(),
+                cases(),
+                rejected
+                    .borrow()
+                    .first()
+                    .map(String::as_str)
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The v0.3 request type whose `method` is `method`.
+fn request_type(schema: &SchemaValues, method: &str) -> &'static str {
+    a2a_types::v0_3::SCHEMA_TYPES
+        .iter()
+        .copied()
+        .find(|t| schema.root()["definitions"][*t]["properties"]["method"]["const"] == method)
+        .unwrap_or_else(|| panic!("no request type for method {method}"))
+}
+
+/// One trip through the bridge and back, then a second one: the second changes nothing on either
+/// side. Types that only exist as part of a union in v1 (a `TextPart` becomes a v1 `Part`) come back
+/// as the type the bridge names, and the second trip starts from there.
+#[test]
+fn every_bridge_pair_is_stable_after_one_round_trip() {
+    use a2a_types::bridge::{
+        BridgeErrorKind, UPGRADES, downgrade_json, downgrade_json_as, upgrade_json,
+    };
+    let schema = schema();
+    let mut failures = Vec::new();
+    for (schema_type, _) in UPGRADES {
+        let accepted = std::cell::Cell::new(0u32);
+        let rejected = std::cell::RefCell::new(Vec::new());
+        let result = runner().run(&schema.location(schema_type), |document| {
+            let document_id: Option<a2a_types::v0_3::JsonRpcId> = document
+                .get("id")
+                .and_then(|id| serde_json::from_value(id.clone()).ok());
+            let document_method = document
+                .get("method")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let (v1_name, v1) = match upgrade_json(schema_type, document) {
+                Ok(upgraded) => upgraded,
+                Err(error) => {
+                    rejected.borrow_mut().push(error.to_string());
+                    return Ok(());
+                }
+            };
+            accepted.set(accepted.get() + 1);
+            // Back to the type we started from where the bridge can (a v1 request becomes the v0.3
+            // request envelope, with the request's id), else to the type it picks.
+            let request_id = document_id.clone();
+            // An `A2ARequest` goes back to the request type of its method.
+            let target = match document_method.as_deref() {
+                Some(method) if *schema_type == "A2ARequest" => request_type(&schema, method),
+                _ => schema_type,
+            };
+            let (v0_3_type, v0_3) = match downgrade_json_as(v1_name, v1.clone(), target, request_id)
+            {
+                Ok(v0_3) => (target, v0_3),
+                Err(e) if matches!(e.kind(), BridgeErrorKind::NoCounterpart { .. }) => {
+                    downgrade_json(v1_name, v1.clone()).map_err(|e| {
+                        TestCaseError::fail(format!(
+                            "our own {v1_name} does not downgrade: {e}: {v1}"
+                        ))
+                    })?
+                }
+                Err(e) => {
+                    return Err(TestCaseError::fail(format!(
+                        "our own {v1_name} does not downgrade to {schema_type}: {e}: {v1}"
+                    )));
+                }
+            };
+            let (v1_name_again, v1_again) = upgrade_json(v0_3_type, v0_3.clone()).map_err(|e| {
+                TestCaseError::fail(format!("our own {v0_3_type} does not upgrade: {e}: {v0_3}"))
+            })?;
+            prop_assert_eq!(v1_name_again, v1_name);
+            prop_assert_eq!(&v1_again, &v1);
+            let v0_3_again = match downgrade_json_as(
+                v1_name,
+                v1_again.clone(),
+                v0_3_type,
+                document_id.clone(),
+            ) {
+                Ok(again) => again,
+                Err(_) => {
+                    downgrade_json(v1_name, v1_again)
+                        .expect("downgraded once already")
+                        .1
+                }
+            };
+            prop_assert_eq!(v0_3_again, v0_3);
+            Ok(())
+        });
+        if let Err(error) = result {
+            failures.push(format!("{schema_type}: {error}"));
+        } else if accepted.get() < cases() / 4 {
+            failures.push(format!(
+                "{schema_type}: only {} of {} documents upgraded; for example: {}",
                 accepted.get(),
                 cases(),
                 rejected
