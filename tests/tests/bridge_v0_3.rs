@@ -1170,6 +1170,11 @@ fn every_request_upgrades_and_downgrades_with_its_id() {
         // upgrade_json on A2ARequest gives the request message's ProtoJSON.
         let (_, params) = upgrade_json("A2ARequest", json.clone()).unwrap();
         assert_eq!(params, v1_request.params_json());
+        // A v1 server reads the same params back by method.
+        assert_eq!(
+            V1Request::from_params_json(method, params).unwrap(),
+            v1_request
+        );
         let back = bridge::downgrade_request(id, v1_request).unwrap();
         assert_eq!(to_json(&back), json, "{method}");
     }
@@ -1866,6 +1871,14 @@ fn invalid_input_names_the_field() {
         error.kind(),
         BridgeErrorKind::InvalidTimestamp { .. }
     ));
+
+    // v1 params of the wrong shape for their method.
+    let error = V1Request::from_params_json(Method::GetTask, json!({"id": 5})).unwrap_err();
+    assert_eq!(error.path(), "params");
+    assert!(
+        matches!(error.kind(), BridgeErrorKind::InvalidJson { type_name, .. }
+                     if type_name == "lf.a2a.v1.GetTaskRequest")
+    );
 
     // On JSON: the schema type's JSON is checked, names are checked.
     let error = upgrade_json("Task", json!({"id": 5})).unwrap_err();

@@ -428,6 +428,63 @@ impl V1Request {
         }
     }
 
+    /// Reads the v1 JSON-RPC `params` of `method` (ProtoJSON of its request message).
+    pub fn from_params_json(
+        method: Method,
+        params: serde_json::Value,
+    ) -> Result<V1Request, BridgeError> {
+        fn read<T: serde::de::DeserializeOwned>(
+            name: &str,
+            params: serde_json::Value,
+        ) -> Result<T, BridgeError> {
+            serde_json::from_value(params).map_err(|e| {
+                BridgeError::new(BridgeErrorKind::InvalidJson {
+                    type_name: name.to_owned(),
+                    message: e.to_string(),
+                })
+                .at("params")
+            })
+        }
+        Ok(match method {
+            Method::SendMessage => {
+                V1Request::SendMessage(read("lf.a2a.v1.SendMessageRequest", params)?)
+            }
+            Method::SendStreamingMessage => {
+                V1Request::SendStreamingMessage(read("lf.a2a.v1.SendMessageRequest", params)?)
+            }
+            Method::GetTask => V1Request::GetTask(read("lf.a2a.v1.GetTaskRequest", params)?),
+            Method::ListTasks => V1Request::ListTasks(read("lf.a2a.v1.ListTasksRequest", params)?),
+            Method::CancelTask => {
+                V1Request::CancelTask(read("lf.a2a.v1.CancelTaskRequest", params)?)
+            }
+            Method::CreateTaskPushNotificationConfig => {
+                V1Request::CreateTaskPushNotificationConfig(read(
+                    "lf.a2a.v1.TaskPushNotificationConfig",
+                    params,
+                )?)
+            }
+            Method::GetTaskPushNotificationConfig => V1Request::GetTaskPushNotificationConfig(
+                read("lf.a2a.v1.GetTaskPushNotificationConfigRequest", params)?,
+            ),
+            Method::ListTaskPushNotificationConfigs => V1Request::ListTaskPushNotificationConfigs(
+                read("lf.a2a.v1.ListTaskPushNotificationConfigsRequest", params)?,
+            ),
+            Method::DeleteTaskPushNotificationConfig => {
+                V1Request::DeleteTaskPushNotificationConfig(read(
+                    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
+                    params,
+                )?)
+            }
+            Method::SubscribeToTask => {
+                V1Request::SubscribeToTask(read("lf.a2a.v1.SubscribeToTaskRequest", params)?)
+            }
+            Method::GetExtendedAgentCard => V1Request::GetExtendedAgentCard(read(
+                "lf.a2a.v1.GetExtendedAgentCardRequest",
+                params,
+            )?),
+        })
+    }
+
     /// The request message as ProtoJSON (the v1 JSON-RPC `params`).
     pub fn params_json(&self) -> serde_json::Value {
         let value = match self {

@@ -102,6 +102,11 @@ pub fn is_v0_3_version(version: &str) -> bool {
 /// v1 (a v1 card may also carry v0.3's fields for old clients; they are ignored); otherwise a card with
 /// `url` is v0.3; otherwise it is read as v1.
 ///
+/// A v0.3 card converts to v1 as [`v1::AgentCard::from`] says (the SDK's `to_core_agent_card`). The
+/// SDK's card resolver maps a fetched v0.3 card with rules of its own that differ in two details: it
+/// gives every additional interface the card's `protocolVersion` (not `"0.3"`), and it moves
+/// `supportsAuthenticatedExtendedCard` only when true.
+///
 /// ```
 /// use a2a_types::bridge::{AnyAgentCard, ProtocolVersion};
 ///
