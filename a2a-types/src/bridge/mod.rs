@@ -71,8 +71,11 @@
 //!
 //! Where the bridge differs from the SDK, on purpose: it keeps numbers exactly (above); a v0.3 error
 //! response given where a result is expected is an error ([`BridgeErrorKind::ErrorResponse`]) where the
-//! SDK returns an empty message; v0.3 `OAuthFlows` with no flow is [`BridgeErrorKind::EmptyOneof`] when
-//! converted alone (inside `OAuth2SecurityScheme` it leaves `flows` unset, where the SDK writes `{}`).
+//! SDK returns an empty `SendMessageResponse` or an empty list; v0.3 `OAuthFlows` with no flow is
+//! [`BridgeErrorKind::EmptyOneof`] when converted alone as a typed value ([`upgrade_json`] writes `{}`,
+//! as the SDK does), and inside `OAuth2SecurityScheme` leaves `flows` unset, where the SDK writes
+//! `"flows": {}`; a downgraded result with no request id is written with `"id": null` (JSON-RPC requires
+//! the member; the SDK leaves it out).
 //!
 //! # Types without a counterpart
 //!
