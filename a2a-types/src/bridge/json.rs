@@ -396,12 +396,15 @@ pub const NO_V0_3_COUNTERPART: &[(&str, &str)] = &[
     ),
 ];
 
+/// Reads `json` as `T`; an error names the member at fault (`status.state`).
 fn read<T: DeserializeOwned>(type_name: &str, json: Value) -> Result<T, BridgeError> {
-    serde_json::from_value(json).map_err(|e| {
-        BridgeError::new(BridgeErrorKind::InvalidJson {
+    serde_path_to_error::deserialize(&json).map_err(|e| {
+        let path = e.path().to_string();
+        let error = BridgeError::new(BridgeErrorKind::InvalidJson {
             type_name: type_name.to_owned(),
-            message: e.to_string(),
-        })
+            message: e.into_inner().to_string(),
+        });
+        if path == "." { error } else { error.at(&path) }
     })
 }
 
