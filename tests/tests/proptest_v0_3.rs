@@ -90,10 +90,10 @@ fn proto_json(name: &str, bytes: &[u8]) -> Value {
 fn without_empty_messages(mut value: Value) -> Value {
     match &mut value {
         Value::Object(members) => {
-            members.retain(|_, v| v.as_object().is_none_or(|o| !o.is_empty()));
             for member in members.values_mut() {
                 *member = without_empty_messages(member.take());
             }
+            members.retain(|_, v| v.as_object().is_none_or(|o| !o.is_empty()));
         }
         Value::Array(items) => {
             for item in items.iter_mut() {
