@@ -82,13 +82,20 @@ pub struct AgentCardBuilder {
 /// every difference.
 ///
 /// ```
-/// use a2a_types::v1::AgentCard;
+/// use a2a_types::v1::{AgentCard, AgentSkill};
 ///
 /// let card = AgentCard::builder("Wayfarer", "Plans and books trips.", "1.4.0")
 ///     .jsonrpc("https://agents.example.com/a2a")
 ///     .jsonrpc_v0_3("https://agents.example.com/a2a/v0.3")
 ///     .default_input_modes(["text/plain"])
 ///     .default_output_modes(["text/plain"])
+///     .skill(AgentSkill {
+///         id: "book-hotel".into(),
+///         name: "Book a hotel".into(),
+///         description: "Finds and books rooms.".into(),
+///         tags: vec!["travel".into()],
+///         ..Default::default()
+///     })
 ///     .build()
 ///     .unwrap();
 /// let legacy = card.to_v0_3().unwrap();
