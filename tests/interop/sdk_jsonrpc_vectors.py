@@ -159,6 +159,8 @@ from a2a.compat.v0_3 import types as T
 from a2a.compat.v0_3.proto_utils import FromProto, ToProto
 from a2a.types import a2a_pb2 as pb_v1
 
+from json_diff import differences
+
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE.parent.parent / 'spec' / 'v0_3' / 'a2a.json'
 
@@ -1460,32 +1462,6 @@ def generate(outdir):
     return 0
 
 
-def _short(value):
-    return json.dumps(value, ensure_ascii=False)[:200]
-
-
-def _differences(expected, actual, path=''):
-    """Paths where two JSON values differ, for failure messages (numbers compare as numbers)."""
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        out = []
-        for key in sorted(expected.keys() | actual.keys()):
-            if key not in actual:
-                out.append(f'{path}.{key}: missing in ours (SDK {_short(expected[key])})')
-            elif key not in expected:
-                out.append(f'{path}.{key}: only in ours ({_short(actual[key])})')
-            else:
-                out.extend(_differences(expected[key], actual[key], f'{path}.{key}'))
-        return out
-    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        out = []
-        for index, (e, a) in enumerate(zip(expected, actual)):
-            out.extend(_differences(e, a, f'{path}[{index}]'))
-        return out
-    if expected == actual and isinstance(expected, bool) == isinstance(actual, bool):
-        return []
-    return [f'{path or "."}: SDK {_short(expected)}, ours {_short(actual)}']
-
-
 def unknown_members(value, known, path=''):
     """Members of our JSON the parsed model has no field for (pydantic drops them silently): `known` is the
     model's dump with every field, null or not, under its alias."""
@@ -1515,7 +1491,7 @@ def judge(label, cls, expected_model, ours):
     if extra:
         problems.append(f'{label}: members the SDK does not know: {", ".join(extra[:8])}')
     if parsed != expected_model:
-        details = _differences(wire(expected_model), wire(parsed))
+        details = differences(wire(expected_model), wire(parsed), numbers_by_value=True)
         if not details:
             details = [f'SDK parsed {type(getattr(expected_model, "root", expected_model)).__name__}, ours '
                        f'{type(getattr(parsed, "root", parsed)).__name__}']

@@ -43,7 +43,6 @@ import base64
 import importlib
 import importlib.metadata
 import json
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -54,6 +53,8 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from a2a.types import a2a_pb2
+
+from json_diff import differences
 
 PACKAGE = 'lf.a2a.v1'
 # The package of each --package choice: its protobuf package and the module with its generated classes.
@@ -1096,29 +1097,6 @@ def generate(outdir):
     return 0
 
 
-def _differences(expected, actual, path=''):
-    """Paths where two JSON-like values differ, for failure messages."""
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        out = []
-        for key in sorted(expected.keys() | actual.keys()):
-            if key not in actual:
-                out.append(f'{path}.{key}: missing in ours (SDK {json.dumps(expected[key])[:200]})')
-            elif key not in expected:
-                out.append(f'{path}.{key}: only in ours ({json.dumps(actual[key])[:200]})')
-            else:
-                out.extend(_differences(expected[key], actual[key], f'{path}.{key}'))
-        return out
-    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        out = []
-        for index, (e, a) in enumerate(zip(expected, actual)):
-            out.extend(_differences(e, a, f'{path}[{index}]'))
-        return out
-    if expected == actual and type(expected) is type(actual):
-        if not isinstance(expected, float) or math.copysign(1, expected) == math.copysign(1, actual):
-            return []
-    return [f'{path or "."}: SDK {json.dumps(expected)[:200]}, ours {json.dumps(actual)[:200]}']
-
-
 def has_unknown_fields(message):
     known = type(message)()
     known.CopyFrom(message)
@@ -1132,7 +1110,7 @@ def compare(label, expected, actual):
         if has_unknown_fields(actual):
             return [f'{label}: holds fields the SDK does not know']
         return []
-    details = _differences(json_format.MessageToDict(expected), json_format.MessageToDict(actual))
+    details = differences(json_format.MessageToDict(expected), json_format.MessageToDict(actual))
     if not details and has_unknown_fields(actual):
         details = ['holds fields the SDK does not know']
     if not details:

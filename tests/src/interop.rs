@@ -237,18 +237,25 @@ pub fn python(suite: &Suite) -> Option<PathBuf> {
 
 /// Runs `sdk_vectors.py COMMAND [--package …] DIR`, returning its exit success and standard output.
 pub fn sdk_vectors(suite: &Suite, python: &Path, command: &str, dir: &Path) -> (bool, String) {
-    let script = workspace_root().join("tests/interop/sdk_vectors.py");
+    let mut args = vec![command];
+    args.extend(suite.package_args);
+    run_script(python, "sdk_vectors.py", &args, dir)
+}
+
+/// Runs `python tests/interop/SCRIPT ARGS… DIR` with no stdin, echoing its stderr, and returns its exit
+/// success and standard output.
+pub fn run_script(python: &Path, script: &str, args: &[&str], dir: &Path) -> (bool, String) {
+    let path = workspace_root().join("tests/interop").join(script);
     let output = Command::new(python)
-        .arg(&script)
-        .arg(command)
-        .args(suite.package_args)
+        .arg(&path)
+        .args(args)
         .arg(dir)
         .stdin(Stdio::null())
         .output()
-        .unwrap_or_else(|e| panic!("running {} {}: {e}", python.display(), script.display()));
+        .unwrap_or_else(|e| panic!("running {} {}: {e}", python.display(), path.display()));
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !stderr.trim().is_empty() {
-        eprintln!("sdk_vectors.py {command} (stderr):\n{stderr}");
+        eprintln!("{script} {args:?} (stderr):\n{stderr}");
     }
     (
         output.status.success(),

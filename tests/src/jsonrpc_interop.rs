@@ -3,12 +3,10 @@
 //! finding the interpreter, generating the manifest, and having the SDK judge our outputs.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::interop::{Suite, python};
-use crate::workspace_root;
+use crate::interop::{Suite, python, run_script};
 
 /// The SDK module the vectors need.
 pub const SUITE: Suite = Suite {
@@ -23,22 +21,7 @@ pub fn interpreter() -> Option<PathBuf> {
 }
 
 fn script(python: &Path, args: &[&str], dir: &Path) -> (bool, String) {
-    let script = workspace_root().join("tests/interop/sdk_jsonrpc_vectors.py");
-    let output = Command::new(python)
-        .arg(&script)
-        .args(args)
-        .arg(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("running {} {}: {e}", python.display(), script.display()));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !stderr.trim().is_empty() {
-        eprintln!("sdk_jsonrpc_vectors.py {args:?} (stderr):\n{stderr}");
-    }
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-    )
+    run_script(python, "sdk_jsonrpc_vectors.py", args, dir)
 }
 
 /// Has the SDK write its vectors into `dir` and returns the manifest's cases.
