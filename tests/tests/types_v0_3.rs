@@ -134,6 +134,12 @@ fn part_kind_selects_the_variant_and_a_wrong_one_says_what_was_expected() {
     );
     let e = error_of::<Part>(json!({"kind": 3, "text": "x"}));
     assert!(e.contains("unknown kind 3"), "{e}");
+    // Inside a variant, the error names the member, through nested unions too.
+    let e = error_of::<Part>(json!({"kind": "file", "file": {"uri": 5}}));
+    assert!(
+        e.contains("Part (FilePart): at `file`: FileContent (FileWithUri): at `uri`: invalid type: integer `5`"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -73,12 +73,23 @@ pub struct Variant<T> {
     pub tag: Option<Tag>,
     /// Members only this variant has; any of them present selects it.
     pub keys: &'static [&'static str],
-    pub parse: fn(Value) -> Result<T, serde_json::Error>,
+    pub parse: fn(Value) -> Result<T, String>,
 }
 
-/// Parses `value` as `V` and wraps it in the union `U`.
-pub fn parse_as<V: DeserializeOwned, U: From<V>>(value: Value) -> Result<U, serde_json::Error> {
-    serde_json::from_value::<V>(value).map(U::from)
+/// Parses `value` as `V` and wraps it in the union `U`; an error names the member inside `V` at fault
+/// (the outer path, up to the union, is the caller's).
+pub fn parse_as<V: DeserializeOwned, U: From<V>>(value: Value) -> Result<U, String> {
+    serde_path_to_error::deserialize::<_, V>(&value)
+        .map(U::from)
+        .map_err(|e| {
+            let path = e.path().to_string();
+            let error = e.into_inner();
+            if path == "." {
+                error.to_string()
+            } else {
+                format!("at `{path}`: {error}")
+            }
+        })
 }
 
 /// A union: how to pick its variant.
