@@ -26,7 +26,8 @@
 
 use a2a_tests::interop::{Decoder, Outcome, ProtoRoundTrip, Suite, Vector, run_suite};
 
-/// The implementation under test (the serde types of v0.3 are not generated yet).
+/// The implementation under test. The serde types of v0.3 (`a2a_types::v0_3`) are JSON-RPC types, not
+/// protobuf ones: `interop_jsonrpc_v0_3.rs` and `proto_v0_3.rs` test them against the SDK.
 const DECODERS: &[Decoder] = &[Decoder {
     name: "a2a-proto",
     message_names: a2a_proto::v0_3::MESSAGE_NAMES,
