@@ -132,7 +132,7 @@ impl AgentCardBuilder {
 
     /// Adds a JSON-RPC endpoint speaking A2A v0.3 (protocol version `0.3`), for the many clients that
     /// have not moved to v1. A card needs one for its v0.3 form: with the `v0_3` feature,
-    /// [`AgentCard::to_v0_3`] gives the card such clients fetch.
+    /// `AgentCard::to_v0_3` gives the card such clients fetch.
     pub fn jsonrpc_v0_3(self, url: impl Into<String>) -> Self {
         self.interface(url, binding::JSONRPC, "0.3")
     }
