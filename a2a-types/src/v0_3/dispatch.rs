@@ -79,17 +79,17 @@ pub struct Variant<T> {
 /// Parses `value` as `V` and wraps it in the union `U`; an error names the member inside `V` at fault
 /// (the outer path, up to the union, is the caller's).
 pub fn parse_as<V: DeserializeOwned, U: From<V>>(value: Value) -> Result<U, String> {
-    serde_path_to_error::deserialize::<_, V>(&value)
-        .map(U::from)
-        .map_err(|e| {
-            let path = e.path().to_string();
-            let error = e.into_inner();
-            if path == "." {
-                error.to_string()
-            } else {
-                format!("at `{path}`: {error}")
+    // Tracking the path slows every read down, so it is done only to explain a failure.
+    match V::deserialize(&value) {
+        Ok(parsed) => Ok(U::from(parsed)),
+        Err(plain) => match serde_path_to_error::deserialize::<_, V>(&value) {
+            Err(e) if e.path().to_string() != "." => {
+                let path = e.path().to_string();
+                Err(format!("at `{path}`: {}", e.into_inner()))
             }
-        })
+            _ => Err(plain.to_string()),
+        },
+    }
 }
 
 /// A union: how to pick its variant.
