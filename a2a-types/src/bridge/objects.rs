@@ -5,8 +5,7 @@ use serde_json::Value;
 
 use super::wire::{
     decode_base64_like_python, encode_base64, format_timestamp, nonempty, nonempty_list,
-    nonempty_string, nonempty_struct, parse_timestamp_like_sdk, python_truthy, to_struct, to_value,
-    true_or_unset,
+    nonempty_string, nonempty_struct, python_truthy, to_struct, to_value, true_or_unset,
 };
 use super::{BridgeError, BridgeErrorKind, convert_list};
 use crate::v1::PartContent;
@@ -272,13 +271,15 @@ impl TryFrom<v0_3::TaskStatus> for v1::TaskStatus {
     fn try_from(status: v0_3::TaskStatus) -> Result<Self, BridgeError> {
         let timestamp = match status.timestamp.filter(|t| !t.is_empty()) {
             None => None,
-            Some(text) => Some(parse_timestamp_like_sdk(&text).map_err(|reason| {
-                BridgeError::new(BridgeErrorKind::InvalidTimestamp {
-                    value: text.clone(),
-                    reason,
-                })
-                .at("timestamp")
-            })?),
+            Some(text) => Some(crate::v0_3::timestamp::parse_like_sdk(&text).map_err(
+                |reason| {
+                    BridgeError::new(BridgeErrorKind::InvalidTimestamp {
+                        value: text.clone(),
+                        reason,
+                    })
+                    .at("timestamp")
+                },
+            )?),
         };
         Ok(v1::TaskStatus {
             state: status.state.into(),

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use base64::Engine as _;
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::JsonObject;
@@ -76,96 +76,6 @@ fn sextet(byte: u8) -> Option<u8> {
 /// Standard padded base64, as the SDK writes `FileWithBytes.bytes`.
 pub(crate) fn encode_base64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-/// Reads a v0.3 `TaskStatus.timestamp` the way the SDK does: `+00:00` is first rewritten to `Z`, then
-/// the text must be `YYYY-MM-DDTHH:MM:SS[.fraction]` (an upper-case `T`, at most nine fraction digits)
-/// followed by `Z` or a `±HH:MM` offset, within years 0001 to 9999 in UTC.
-pub(crate) fn parse_timestamp_like_sdk(original: &str) -> Result<DateTime<Utc>, String> {
-    let text = original.replace("+00:00", "Z");
-    let zone_at = text
-        .find('Z')
-        .or_else(|| text.find('+'))
-        .or_else(|| text.rfind('-'))
-        .ok_or("no time zone offset (`Z` or `±HH:MM`)")?;
-    let time_part = &text[..zone_at];
-    let (seconds_part, fraction) = match time_part.find('.') {
-        Some(dot) => (&time_part[..dot], &time_part[dot + 1..]),
-        None => (time_part, ""),
-    };
-    if seconds_part.contains('t') {
-        return Err("a lower-case `t` separates date and time".to_owned());
-    }
-    let naive = parse_date_time(seconds_part).ok_or_else(|| {
-        format!("{seconds_part:?} is not a date and time of the form YYYY-MM-DDTHH:MM:SS")
-    })?;
-    if fraction.len() > 9 {
-        return Err(format!("{fraction:?} has more than 9 fraction digits"));
-    }
-    let nanos = if fraction.is_empty() {
-        0
-    } else if fraction.bytes().all(|b| b.is_ascii_digit()) {
-        format!("{fraction:0<9}")
-            .parse::<u32>()
-            .map_err(|e| e.to_string())?
-    } else {
-        return Err(format!("{fraction:?} is not a fraction of a second"));
-    };
-    let mut seconds = naive.and_utc().timestamp();
-    let zone = &text[zone_at..];
-    if let Some(trailing) = zone.strip_prefix('Z') {
-        if !trailing.is_empty() {
-            return Err(format!("text after the `Z`: {trailing:?}"));
-        }
-    } else {
-        let colon = zone
-            .find(':')
-            .ok_or_else(|| format!("the offset {zone:?} has no `:`"))?;
-        let number = |digits: &str| {
-            digits
-                .parse::<u32>()
-                .map_err(|_| format!("the offset {zone:?} is not ±HH:MM"))
-        };
-        let offset = i64::from(number(&zone[1..colon])?) * 3600
-            + i64::from(number(&zone[colon + 1..])?) * 60;
-        if zone.starts_with('+') {
-            seconds -= offset;
-        } else {
-            seconds += offset;
-        }
-    }
-    // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, the range of google.protobuf.Timestamp.
-    if !(-62_135_596_800..=253_402_300_799).contains(&seconds) {
-        return Err("outside years 0001 to 9999".to_owned());
-    }
-    DateTime::from_timestamp(seconds, nanos).ok_or_else(|| "not a valid time".to_owned())
-}
-
-/// `%Y-%m-%dT%H:%M:%S` as Python's `strptime` reads it: a four-digit year, the other fields one or two
-/// digits.
-fn parse_date_time(text: &str) -> Option<chrono::NaiveDateTime> {
-    let (date, time) = text.split_once('T')?;
-    let mut date = date.splitn(3, '-');
-    let year = date.next().filter(|y| y.len() == 4)?;
-    let field = |part: Option<&str>| -> Option<u32> {
-        let part = part?;
-        (!part.is_empty() && part.len() <= 2 && part.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| part.parse().ok())
-            .flatten()
-    };
-    let year: i32 = year
-        .bytes()
-        .all(|b| b.is_ascii_digit())
-        .then(|| year.parse().ok())
-        .flatten()?;
-    let (month, day) = (field(date.next())?, field(date.next())?);
-    let mut time = time.splitn(3, ':');
-    let (hour, minute, second) = (
-        field(time.next())?,
-        field(time.next())?,
-        field(time.next())?,
-    );
-    NaiveDate::from_ymd_opt(year, month, day)?.and_hms_opt(hour, minute, second)
 }
 
 /// Writes a timestamp as the SDK writes `TaskStatus.timestamp` (protobuf's `ToJsonString`): UTC, `Z`,
@@ -403,7 +313,9 @@ mod tests {
 
     #[test]
     fn timestamps_like_the_sdk() {
-        let t = |s: &str| parse_timestamp_like_sdk(s).map(|t| format_timestamp(&t).unwrap());
+        let t = |s: &str| {
+            crate::v0_3::timestamp::parse_like_sdk(s).map(|t| format_timestamp(&t).unwrap())
+        };
         assert_eq!(t("2025-01-31T12:00:00Z").unwrap(), "2025-01-31T12:00:00Z");
         assert_eq!(
             t("2025-01-31T12:00:00+00:00").unwrap(),
