@@ -271,15 +271,15 @@ impl TryFrom<v0_3::TaskStatus> for v1::TaskStatus {
     fn try_from(status: v0_3::TaskStatus) -> Result<Self, BridgeError> {
         let timestamp = match status.timestamp.filter(|t| !t.is_empty()) {
             None => None,
-            Some(text) => Some(crate::v0_3::timestamp::parse_like_sdk(&text).map_err(
-                |reason| {
+            Some(text) => Some(
+                crate::v0_3::sdk_values::parse_timestamp_like_sdk(&text).map_err(|reason| {
                     BridgeError::new(BridgeErrorKind::InvalidTimestamp {
                         value: text.clone(),
                         reason,
                     })
                     .at("timestamp")
-                },
-            )?),
+                })?,
+            ),
         };
         Ok(v1::TaskStatus {
             state: status.state.into(),

@@ -1,5 +1,6 @@
-//! Value-level rules the bridge shares: base64 and timestamps read the way the official Python SDK
-//! reads them, PEP 440 version comparison, and small "empty means absent" helpers.
+//! Value-level rules the bridge shares: base64 read the way the official Python SDK reads it, PEP 440
+//! version comparison, and small "empty means absent" helpers (those v0.3's protobuf conversion needs
+//! too live in `v0_3::sdk_values`, with the timestamp reader).
 
 use std::cmp::Ordering;
 
@@ -122,15 +123,7 @@ pub(crate) fn nonempty(text: Option<String>) -> Option<String> {
     text.filter(|s| !s.is_empty())
 }
 
-/// `Some` of a non-empty string.
-pub(crate) fn nonempty_string(text: String) -> Option<String> {
-    (!text.is_empty()).then_some(text)
-}
-
-/// `Some` of a non-empty list (`list(x) if x else None`).
-pub(crate) fn nonempty_list<T>(items: Vec<T>) -> Option<Vec<T>> {
-    (!items.is_empty()).then_some(items)
-}
+pub(crate) use crate::v0_3::sdk_values::{nonempty_list, nonempty_string};
 
 /// `Some(true)` for true, `None` for false: a v1 `bool` without presence.
 pub(crate) fn true_or_unset(flag: Option<bool>) -> Option<bool> {
@@ -314,7 +307,8 @@ mod tests {
     #[test]
     fn timestamps_like_the_sdk() {
         let t = |s: &str| {
-            crate::v0_3::timestamp::parse_like_sdk(s).map(|t| format_timestamp(&t).unwrap())
+            crate::v0_3::sdk_values::parse_timestamp_like_sdk(s)
+                .map(|t| format_timestamp(&t).unwrap())
         };
         assert_eq!(t("2025-01-31T12:00:00Z").unwrap(), "2025-01-31T12:00:00Z");
         assert_eq!(

@@ -58,7 +58,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[doc(hidden)]
 pub mod dispatch;
 pub mod proto;
-pub(crate) mod timestamp;
+pub(crate) mod sdk_values;
 
 include!("types.rs");
 include!("unions.rs");

@@ -147,6 +147,7 @@ use a2a_proto::wkt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::sdk_values::{nonempty_list, nonempty_string, parse_timestamp_like_sdk};
 use super::*;
 use crate::JsonObject;
 pub use crate::proto::ConversionError;
@@ -155,16 +156,6 @@ use crate::proto::{struct_from_proto, struct_to_proto};
 // ---------------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------------
-
-/// `None` for the empty string, as the SDK's `value or None`.
-fn non_empty(text: String) -> Option<String> {
-    (!text.is_empty()).then_some(text)
-}
-
-/// `None` for the empty list, as the SDK's `list or None`.
-fn non_empty_list<T>(items: Vec<T>) -> Option<Vec<T>> {
-    (!items.is_empty()).then_some(items)
-}
 
 /// Converts every element, naming the index of the first that fails.
 fn try_list<T, U>(
@@ -274,9 +265,9 @@ fn push_config_ids_field(name: &str, field: &str) -> Result<(String, String), Co
 // ---------------------------------------------------------------------------------------------------
 
 /// Reads a `TaskStatus.timestamp` as the SDK does before putting it in a `google.protobuf.Timestamp`
-/// (see [`super::timestamp::parse_like_sdk`]).
+/// (see [`super::sdk_values::parse_timestamp_like_sdk`]).
 fn timestamp_to_proto(text: &str) -> Result<wkt::Timestamp, String> {
-    super::timestamp::parse_like_sdk(text).map(crate::proto::timestamp_to_proto)
+    parse_timestamp_like_sdk(text).map(crate::proto::timestamp_to_proto)
 }
 
 fn timestamp_from_proto(timestamp: wkt::Timestamp) -> Result<String, ConversionError> {
@@ -394,8 +385,8 @@ impl TryFrom<pb::FilePart> for FileContent {
     /// `fileWithBytes` must be UTF-8 (it holds base64 text); with neither member the result is
     /// `{"bytes": ""}`. Empty `mimeType` and `name` become absent.
     fn try_from(file: pb::FilePart) -> Result<Self, ConversionError> {
-        let mime_type = non_empty(file.mime_type);
-        let name = non_empty(file.name);
+        let mime_type = nonempty_string(file.mime_type);
+        let name = nonempty_string(file.name);
         Ok(match file.file {
             Some(pb::file_part::File::FileWithUri(uri)) => FileContent::Uri(FileWithUri {
                 mime_type,
@@ -495,15 +486,15 @@ impl TryFrom<pb::Message> for Message {
     /// than `ROLE_USER` is `agent`.
     fn try_from(message: pb::Message) -> Result<Self, ConversionError> {
         Ok(Self {
-            context_id: non_empty(message.context_id),
-            extensions: non_empty_list(message.extensions),
+            context_id: nonempty_string(message.context_id),
+            extensions: nonempty_list(message.extensions),
             kind: MessageKind,
             message_id: message.message_id,
             metadata: Some(metadata_from_proto(message.metadata, "metadata")?),
             parts: try_list(message.content, "content", Part::try_from)?,
             reference_task_ids: None,
             role: role_from_number(message.role),
-            task_id: non_empty(message.task_id),
+            task_id: nonempty_string(message.task_id),
         })
     }
 }
@@ -617,7 +608,7 @@ impl TryFrom<pb::Artifact> for Artifact {
         Ok(Self {
             artifact_id: artifact.artifact_id,
             description: Some(artifact.description),
-            extensions: non_empty_list(artifact.extensions),
+            extensions: nonempty_list(artifact.extensions),
             metadata: Some(metadata_from_proto(artifact.metadata, "metadata")?),
             name: Some(artifact.name),
             parts: try_list(artifact.parts, "parts", Part::try_from)?,
@@ -1197,7 +1188,7 @@ pub fn security_from_proto(security: pb::Security) -> SecurityRequirement {
 
 /// A list of requirements, absent when empty (the SDK's `security`).
 fn security_list_from_proto(list: Vec<pb::Security>) -> Option<Vec<SecurityRequirement>> {
-    non_empty_list(list.into_iter().map(security_from_proto).collect())
+    nonempty_list(list.into_iter().map(security_from_proto).collect())
 }
 
 impl From<AgentProvider> for pb::AgentProvider {
@@ -1562,7 +1553,7 @@ impl From<pb::OAuth2SecurityScheme> for OAuth2SecurityScheme {
         Self {
             description: Some(scheme.description),
             flows: scheme.flows.unwrap_or_default().into(),
-            oauth2_metadata_url: non_empty(scheme.oauth2_metadata_url),
+            oauth2_metadata_url: nonempty_string(scheme.oauth2_metadata_url),
             type_: OAuth2SecuritySchemeType,
         }
     }
@@ -1701,7 +1692,7 @@ impl TryFrom<pb::AgentCard> for AgentCard {
     /// See the module docs for the members that come back present though the proto had them empty.
     fn try_from(card: pb::AgentCard) -> Result<Self, ConversionError> {
         Ok(Self {
-            additional_interfaces: non_empty_list(
+            additional_interfaces: nonempty_list(
                 card.additional_interfaces
                     .into_iter()
                     .map(Into::into)
@@ -1713,7 +1704,7 @@ impl TryFrom<pb::AgentCard> for AgentCard {
             default_output_modes: card.default_output_modes,
             description: card.description,
             documentation_url: Some(card.documentation_url),
-            icon_url: non_empty(card.icon_url),
+            icon_url: nonempty_string(card.icon_url),
             name: card.name,
             preferred_transport: card.preferred_transport,
             protocol_version: card.protocol_version,
@@ -1724,7 +1715,7 @@ impl TryFrom<pb::AgentCard> for AgentCard {
                 "securitySchemes",
                 SecurityScheme::try_from,
             )?),
-            signatures: non_empty_list(try_list(
+            signatures: nonempty_list(try_list(
                 card.signatures,
                 "signatures",
                 AgentCardSignature::try_from,

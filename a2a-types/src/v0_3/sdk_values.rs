@@ -1,13 +1,13 @@
-//! Reading a v0.3 `TaskStatus.timestamp` exactly as the official SDK does, for both of its converters
-//! (to the v0.3 protobuf and to v1): `+00:00` is first rewritten to `Z`, then protobuf-python's
-//! `Timestamp.FromJsonString` rules apply.
+//! Value-level rules both of v0.3's converters (to its protobuf, `v0_3::proto`, and to v1, `bridge`)
+//! apply as the official SDK does: reading a `TaskStatus.timestamp` (`+00:00` is first rewritten to
+//! `Z`, then protobuf-python's `Timestamp.FromJsonString` rules apply), and empty meaning absent.
 
 use chrono::{DateTime, Utc};
 
 /// Parses `original`: `YYYY-MM-DDTHH:MM:SS[.fraction]` (an upper-case `T`, at most nine fraction digits,
 /// the date and time fields as Python's `strptime` reads them) followed by `Z` or a `±HH:MM` offset,
 /// within years 0001 to 9999 in UTC. The error says what is wrong.
-pub(crate) fn parse_like_sdk(original: &str) -> Result<DateTime<Utc>, String> {
+pub(crate) fn parse_timestamp_like_sdk(original: &str) -> Result<DateTime<Utc>, String> {
     let text = original.replace("+00:00", "Z");
     let offset_at = text
         .find('Z')
@@ -51,6 +51,16 @@ pub(crate) fn parse_like_sdk(original: &str) -> Result<DateTime<Utc>, String> {
         return Err("outside years 0001 to 9999".to_owned());
     }
     DateTime::from_timestamp(seconds, nanos).ok_or_else(|| "not a valid time".to_owned())
+}
+
+/// `None` for the empty string, as the SDK's `value or None`.
+pub(crate) fn nonempty_string(text: String) -> Option<String> {
+    (!text.is_empty()).then_some(text)
+}
+
+/// `None` for the empty list, as the SDK's `list(x) if x else None`.
+pub(crate) fn nonempty_list<T>(items: Vec<T>) -> Option<Vec<T>> {
+    (!items.is_empty()).then_some(items)
 }
 
 /// Digits only, one to `max` of them.
