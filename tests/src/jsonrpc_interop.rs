@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::interop::{Suite, python, run_script};
+use crate::{json_differences, json_equivalent};
 
 /// The SDK module the vectors need.
 pub const SUITE: Suite = Suite {
@@ -50,4 +51,48 @@ pub fn check(python: &Path, dir: &Path, parts: &str, cases: &[Value]) -> (bool, 
     )
     .expect("writing our manifest");
     script(python, &["check", "--parts", parts], dir)
+}
+
+/// How one of our outputs compares with the SDK's.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Match {
+    Exact,
+    /// Equal when numbers compare by value (`12` for Python's `12.0`).
+    NumbersByValue,
+    /// Equal once the nulls JSON-RPC requires and the SDK's writer drops are left out (see
+    /// [`without_required_nulls`]); numbers by value.
+    RequiredNulls,
+    /// Different: the paths where.
+    Different(String),
+}
+
+/// Compares our JSON with the SDK's, saying how close they are.
+pub fn compare(ours: &Value, sdk: &Value) -> Match {
+    if ours == sdk {
+        return Match::Exact;
+    }
+    if json_equivalent(ours, sdk) {
+        return Match::NumbersByValue;
+    }
+    let (without, dropped) = without_required_nulls(ours.clone(), sdk);
+    if dropped && json_equivalent(&without, sdk) {
+        return Match::RequiredNulls;
+    }
+    Match::Different(json_differences(ours, sdk).join("; "))
+}
+
+/// Our output without the members JSON-RPC 2.0 requires and the SDK's `exclude_none` writer drops: a
+/// null `id` (error responses) and a null `result` (delete responses), where the SDK's JSON has neither;
+/// with whether any was there.
+pub fn without_required_nulls(mut ours: Value, sdk: &Value) -> (Value, bool) {
+    let mut dropped = false;
+    for member in ["id", "result"] {
+        if ours.get(member) == Some(&Value::Null) && sdk.get(member).is_none() {
+            ours.as_object_mut()
+                .expect("a member was found, so an object")
+                .remove(member);
+            dropped = true;
+        }
+    }
+    (ours, dropped)
 }

@@ -13,7 +13,8 @@
 
 use std::collections::BTreeMap;
 
-use a2a_tests::{json_differences, json_equivalent, jsonrpc_interop};
+use a2a_tests::json_differences;
+use a2a_tests::jsonrpc_interop::{self, Match};
 use a2a_types::bridge::{
     self, AnyAgentCard, BridgeError, BridgeErrorKind, ErrorCode, Method, ProtocolVersion, V1Error,
     V1Request, V1Response, downgrade_json, downgrade_json_as, upgrade_json,
@@ -322,14 +323,14 @@ const DECLINED: &[(&str, &str, &str)] = &[
 
 /// Equal JSON, or equal numbers written differently (the SDK's `Struct` writes every number as a double,
 /// 3.0, where we write 3), which is counted.
-fn compare(ours: &Value, sdk: &Value, number_format: &mut usize) -> Result<(), String> {
-    if ours == sdk {
-        Ok(())
-    } else if json_equivalent(ours, sdk) {
-        *number_format += 1;
-        Ok(())
-    } else {
-        Err(json_differences(ours, sdk).join("; "))
+fn same_as_sdk(ours: &Value, sdk: &Value, number_format: &mut usize) -> Result<(), String> {
+    match jsonrpc_interop::compare(ours, sdk) {
+        Match::Exact => Ok(()),
+        Match::NumbersByValue => {
+            *number_format += 1;
+            Ok(())
+        }
+        Match::RequiredNulls | Match::Different(_) => Err(json_differences(ours, sdk).join("; ")),
     }
 }
 
@@ -383,7 +384,7 @@ fn the_sdks_vectors_convert_as_the_sdk_converts_them() {
                         "{label}: upgraded to {name_out}, the SDK to {v1_type}"
                     ));
                 } else {
-                    match compare(&v1_json, &case["v1_json"], &mut number_format) {
+                    match same_as_sdk(&v1_json, &case["v1_json"], &mut number_format) {
                         Ok(()) => upgrades += 1,
                         Err(diff) => failures.push(format!("{label}: v1_json: {diff}")),
                     }
@@ -400,7 +401,7 @@ fn the_sdks_vectors_convert_as_the_sdk_converts_them() {
         match downgrade_json_as(v1_type, case["v1_json"].clone(), from_v1_type, id) {
             Err(error) => failures.push(format!("{label}: downgrade failed: {error}")),
             Ok(back) => {
-                match compare(&back, &case["from_v1_json"], &mut number_format) {
+                match same_as_sdk(&back, &case["from_v1_json"], &mut number_format) {
                     Ok(()) => downgrades += 1,
                     Err(diff) => failures.push(format!("{label}: from_v1_json: {diff}")),
                 }

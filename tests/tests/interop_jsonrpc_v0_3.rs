@@ -58,19 +58,6 @@ impl SchemaTypeVisitor for ReadWrite<'_> {
     }
 }
 
-/// Our output without the members JSON-RPC requires and the SDK's writer drops: a null `id` (error
-/// responses) and a null `result` (delete responses), where the SDK's canonical JSON has neither.
-fn without_required_nulls(mut ours: Value, sdk: &Value) -> (Value, bool) {
-    let mut dropped = false;
-    for member in ["id", "result"] {
-        if ours.get(member) == Some(&Value::Null) && sdk.get(member).is_none() {
-            ours.as_object_mut().unwrap().remove(member);
-            dropped = true;
-        }
-    }
-    (ours, dropped)
-}
-
 #[test]
 fn every_jsonrpc_vector_of_the_python_sdk_reads_and_writes_back_and_the_sdk_reads_our_output() {
     let Some(python) = jsonrpc_interop::interpreter() else {
@@ -109,8 +96,10 @@ fn every_jsonrpc_vector_of_the_python_sdk_reads_and_writes_back_and_the_sdk_read
             )),
             (Err(error), None) => failures.push(format!("{label}: {error}")),
             (Ok(written), None) => {
-                let (comparable, dropped) =
-                    without_required_nulls(written.clone(), &case["expected_json"]);
+                let (comparable, dropped) = jsonrpc_interop::without_required_nulls(
+                    written.clone(),
+                    &case["expected_json"],
+                );
                 if dropped {
                     required_nulls.push(label.clone());
                 }

@@ -15,7 +15,8 @@ use std::collections::BTreeSet;
 
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
 use a2a_proto::v0_3 as pb;
-use a2a_tests::{json_differences, json_equivalent, jsonrpc_interop};
+use a2a_tests::json_differences;
+use a2a_tests::jsonrpc_interop::{self, Match, compare};
 use a2a_types::v0_3::proto::{
     ConversionError, NO_JSONRPC_COUNTERPART, PROTO_PAIRS, TranscodeError, jsonrpc_schema_type,
     jsonrpc_to_proto, proto_to_jsonrpc,
@@ -1745,33 +1746,6 @@ fn vector_from_proto(proto_type: &str, from_type: &str, case: &Value) -> Result<
     proto_to_jsonrpc(proto_type, &binary).map_err(|e| e.to_string())
 }
 
-/// How one of our outputs compares with the SDK's.
-enum Match {
-    Exact,
-    /// Equal when numbers compare by value (`12` for Python's `12.0`).
-    NumbersByValue,
-    /// Equal once the `"id": null` JSON-RPC requires, which the SDK's writer drops, is left out.
-    RequiredNullId,
-    Different(String),
-}
-
-fn compare(ours: &Value, sdk: &Value) -> Match {
-    if ours == sdk {
-        return Match::Exact;
-    }
-    if json_equivalent(ours, sdk) {
-        return Match::NumbersByValue;
-    }
-    if ours.get("id") == Some(&Value::Null) && sdk.get("id").is_none() {
-        let mut without = ours.clone();
-        without.as_object_mut().unwrap().remove("id");
-        if json_equivalent(&without, sdk) {
-            return Match::RequiredNullId;
-        }
-    }
-    Match::Different(json_differences(ours, sdk).join("; "))
-}
-
 #[test]
 fn the_sdks_proto_utils_vectors_are_reproduced_and_the_sdk_reads_our_output() {
     let Some(python) = jsonrpc_interop::interpreter() else {
@@ -1835,7 +1809,7 @@ fn the_sdks_proto_utils_vectors_are_reproduced_and_the_sdk_reads_our_output() {
                         to_passed += 1;
                         numbers_by_value.push(format!("{label} (to proto)"));
                     }
-                    Match::RequiredNullId => {
+                    Match::RequiredNulls => {
                         failures.push(format!("{label}: to proto: an id in a message"))
                     }
                     Match::Different(d) => failures.push(format!("{label}: to proto: {d}")),
@@ -1858,7 +1832,7 @@ fn the_sdks_proto_utils_vectors_are_reproduced_and_the_sdk_reads_our_output() {
                             back_passed += 1;
                             numbers_by_value.push(format!("{label} (back)"));
                         }
-                        Match::RequiredNullId => {
+                        Match::RequiredNulls => {
                             back_passed += 1;
                             required_null_id.push(label.clone());
                         }
