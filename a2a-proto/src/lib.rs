@@ -45,7 +45,7 @@
 //!
 //! # Generated code
 //!
-//! `src/gen/` is written by `cargo xtask codegen` from `spec/v1/a2a.proto` (protox, prost-build,
+//! `src/generated/` is written by `cargo xtask codegen` from `spec/v1/a2a.proto` (protox, prost-build,
 //! pbjson-build, then our ProtoJSON adjustments) and checked in, so building this crate needs neither
 //! `protoc` nor the generator. Never edit it by hand: CI fails when it differs from a fresh generation.
 
@@ -64,13 +64,13 @@ pub use pbjson_types;
 pub mod v1 {
     #![allow(clippy::doc_lazy_continuation, clippy::large_enum_variant)]
 
-    include!("gen/lf.a2a.v1.rs");
-    include!("gen/lf.a2a.v1.serde.rs");
-    include!("gen/lf.a2a.v1.registry.rs");
+    include!("generated/lf.a2a.v1.rs");
+    include!("generated/lf.a2a.v1.serde.rs");
+    include!("generated/lf.a2a.v1.registry.rs");
 
     /// The compiled `FileDescriptorSet` of `spec/v1/a2a.proto` and everything it imports, encoded in
     /// the protobuf binary format: for gRPC reflection and descriptor-driven tools.
-    pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("gen/lf.a2a.v1.fds.binpb");
+    pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("generated/lf.a2a.v1.fds.binpb");
 }
 
 /// A2A protocol v0.3, gRPC binding: package `a2a.v1` (feature `v0_3`).
@@ -81,10 +81,10 @@ pub mod v1 {
 pub mod v0_3 {
     #![allow(clippy::doc_lazy_continuation, clippy::large_enum_variant)]
 
-    include!("gen/a2a.v1.rs");
-    include!("gen/a2a.v1.serde.rs");
-    include!("gen/a2a.v1.registry.rs");
+    include!("generated/a2a.v1.rs");
+    include!("generated/a2a.v1.serde.rs");
+    include!("generated/a2a.v1.registry.rs");
 
     /// The compiled `FileDescriptorSet` of `spec/v0_3/a2a.proto` and everything it imports.
-    pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("gen/a2a.v1.fds.binpb");
+    pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("generated/a2a.v1.fds.binpb");
 }

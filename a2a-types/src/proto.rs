@@ -2,7 +2,7 @@
 //!
 //! Every message converts both ways: `From<a2a_types::v1::X> for a2a_proto::v1::X`, and
 //! `TryFrom<a2a_proto::v1::X> for a2a_types::v1::X` with a [`ConversionError`] naming the field path.
-//! The impls are generated (`src/v1/proto_conversions.rs`); this module holds the error type and the
+//! The impls are generated (`src/v1/generated/proto_conversions.rs`); this module holds the error type and the
 //! well-known-type conversions they call.
 //!
 //! # What does not survive

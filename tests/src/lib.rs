@@ -161,7 +161,7 @@ pub trait RoundTrip {
 /// Generated proptest strategies for every `a2a_types::v1` message (`cargo xtask codegen`).
 #[allow(clippy::all)]
 pub mod strategies_v1 {
-    include!("strategies_v1.rs");
+    include!("generated/strategies_v1.rs");
 }
 
 /// The leaf strategies the generated ones are built from: canonical scalars, open enums, timestamps in

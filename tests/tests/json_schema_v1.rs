@@ -1,4 +1,4 @@
-//! `spec/v1/a2a.json` is a working JSON Schema: a standard validator (the `jsonschema` crate, draft
+//! `spec/v1/generated/a2a.json` is a working JSON Schema: a standard validator (the `jsonschema` crate, draft
 //! 2020-12, formats checked) accepts every canonical fixture and rejects realistic broken documents,
 //! pointing at the offending member.
 
@@ -6,7 +6,7 @@ use a2a_tests::{fixture, workspace_root};
 use serde_json::{Value, json};
 
 fn bundle() -> Value {
-    let text = std::fs::read_to_string(workspace_root().join("spec/v1/a2a.json")).unwrap();
+    let text = std::fs::read_to_string(workspace_root().join("spec/v1/generated/a2a.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 

@@ -43,7 +43,7 @@ fn python() -> Option<PathBuf> {
 /// (type, document) pairs: each fixture, and each fixture without one of its REQUIRED fields.
 fn corpus() -> Vec<(String, Value)> {
     let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace_root().join("spec/v1/a2a.json")).unwrap(),
+        &std::fs::read_to_string(workspace_root().join("spec/v1/generated/a2a.json")).unwrap(),
     )
     .unwrap();
     let mut corpus = Vec::new();

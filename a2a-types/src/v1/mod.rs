@@ -14,10 +14,10 @@
     clippy::doc_overindented_list_items
 )]
 
-include!("types.rs");
-include!("unions.rs");
-include!("registry.rs");
-include!("validate.rs");
+include!("generated/types.rs");
+include!("generated/unions.rs");
+include!("generated/registry.rs");
+include!("generated/validate.rs");
 
 #[cfg(feature = "proto")]
 // The deprecated OAuth flows still need converting.
@@ -25,7 +25,7 @@ include!("validate.rs");
 mod proto_conversions {
     use super::*;
 
-    include!("proto_conversions.rs");
+    include!("generated/proto_conversions.rs");
 }
 
 #[cfg(feature = "proto")]

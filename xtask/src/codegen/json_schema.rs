@@ -1,4 +1,4 @@
-//! `spec/v1/a2a.json`: a self-contained JSON Schema 2020-12 bundle for A2A v1 JSON, derived from the
+//! `spec/v1/generated/a2a.json`: a self-contained JSON Schema 2020-12 bundle for A2A v1 JSON, derived from the
 //! proto descriptor.
 //!
 //! Upstream's JSON Schema is a non-normative by-product of the proto (with broken references at the
@@ -40,7 +40,7 @@ pub(crate) struct SchemaTarget {
 pub(crate) const V1: SchemaTarget = SchemaTarget {
     spec_file: "v1/a2a.proto",
     package: "lf.a2a.v1",
-    out_file: "spec/v1/a2a.json",
+    out_file: "spec/v1/generated/a2a.json",
     title: "A2A protocol v1.0 (lf.a2a.v1), canonical ProtoJSON",
 };
 

@@ -1,5 +1,5 @@
 //! Protobuf bindings: `spec/**/*.proto` → protox → prost-build (messages) + pbjson-build (ProtoJSON)
-//! → our ProtoJSON adjustments → `a2a-proto/src/gen/`.
+//! → our ProtoJSON adjustments → `a2a-proto/src/generated/`.
 //!
 //! No `protoc` is involved: `protox` compiles the protos in pure Rust and has the `google.protobuf`
 //! well-known types built in; the `google.api` annotation protos come from `spec/google/api`.
@@ -39,7 +39,7 @@ impl ProtoPackage {
         Self {
             spec_file,
             package,
-            out_dir: "a2a-proto/src/gen",
+            out_dir: "a2a-proto/src/generated",
             support_path: "crate::protojson",
         }
     }
@@ -60,7 +60,7 @@ impl ProtoPackage {
 
 /// A2A v1.0.
 pub(crate) const V1: ProtoPackage =
-    ProtoPackage::new("v1/a2a.proto", "lf.a2a.v1").out_dir("a2a-proto/src/gen");
+    ProtoPackage::new("v1/a2a.proto", "lf.a2a.v1").out_dir("a2a-proto/src/generated");
 
 /// A2A v0.3, the gRPC binding the official SDKs ship as their compatibility layer (package `a2a.v1`).
 pub(crate) const V0_3: ProtoPackage = ProtoPackage::new("v0_3/a2a.proto", "a2a.v1");

@@ -1,4 +1,4 @@
-//! `tests/src/strategies_v1.rs`: a proptest strategy for every `a2a_types::v1` message, generated from
+//! `tests/src/generated/strategies_v1.rs`: a proptest strategy for every `a2a_types::v1` message, generated from
 //! the descriptor with the same field classification as the types themselves ([`super::field_shape`]),
 //! and `for_each_message`, which hands each (serde type, protobuf type, strategy) to a round-trip runner.
 //!

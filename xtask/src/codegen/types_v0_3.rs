@@ -30,7 +30,7 @@ use syn::parse_quote;
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, project_root};
 
 const SPEC_FILE: &str = "spec/v0_3/a2a.json";
-const OUT_DIR: &str = "a2a-types/src/v0_3";
+const OUT_DIR: &str = "a2a-types/src/v0_3/generated";
 /// Where the generated types live inside `a2a-types`.
 const MODULE: &str = "crate::v0_3";
 
@@ -149,7 +149,7 @@ fn generate_files() -> Result<Vec<GeneratedFile>> {
     let registry: syn::File =
         syn::parse2(emit_registry(&plan)).context("parsing the emitted v0.3 registry")?;
 
-    let label = format!("{OUT_DIR} (via {SPEC_FILE})");
+    let label = format!("{SPEC_FILE} (rewritten for typify, then typify and our union emitter)");
     let rust_file = |name: &str, code: &syn::File| GeneratedFile {
         path: format!("{OUT_DIR}/{name}").into(),
         contents: format!("{}{}", header(&label), format_rust(code)).into_bytes(),

@@ -1,4 +1,4 @@
-//! `a2a-types/src/v1/validate.rs`: a `Validate` impl for every message, generated from the descriptor's
+//! `a2a-types/src/v1/generated/validate.rs`: a `Validate` impl for every message, generated from the descriptor's
 //! `google.api.field_behavior = REQUIRED` annotations.
 //!
 //! The rules and wording follow the official Python SDK's validator, so a server built on these types
