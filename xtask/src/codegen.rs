@@ -43,8 +43,12 @@ pub(crate) fn run(mode: Mode) -> Result<()> {
     types_v0_3::generate(mode)
 }
 
-/// The workspace root (the parent of `xtask/`).
+/// The workspace root: `A2A_XTASK_ROOT` when set (the bump rehearsal points the generator at a scratch
+/// copy of the workspace), otherwise the parent of `xtask/`.
 pub(crate) fn project_root() -> PathBuf {
+    if let Some(root) = std::env::var_os("A2A_XTASK_ROOT") {
+        return PathBuf::from(root);
+    }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives one level below the workspace root")
