@@ -12,7 +12,10 @@
 //!    through both crates, JSON and binary, with its int64 values as ProtoJSON strings.
 //!
 //! The copy builds in `target/bump-rehearsal/target`, never in the workspace's own target directory: two
-//! copies of one workspace in one target directory share artifact names, and cargo would mix them up.
+//! copies of one workspace in one target directory share artifact names, and cargo would mix them up. To
+//! keep the rehearsal to a few minutes, that directory starts as a copy of the workspace's `target/debug`
+//! (when it has none yet): dependencies are then reused, while every workspace crate is rebuilt, because
+//! its freshly copied sources are newer than any artifact.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -89,6 +92,9 @@ pub(crate) fn run() -> Result<()> {
     let target_dir = base.join("target");
 
     step("copy the workspace", || copy_tracked_files(&root, &scratch))?;
+    step("seed the copy's target directory", || {
+        seed_target_dir(&root.join("target/debug"), &target_dir)
+    })?;
     step("grow spec/v1/a2a.proto", || {
         grow_spec(&scratch.join("spec/v1/a2a.proto"))
     })?;
@@ -190,12 +196,40 @@ fn copy_tracked_files(root: &Path, scratch: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Copies the workspace's built dependencies, unless the rehearsal already has a target directory.
+fn seed_target_dir(built: &Path, target_dir: &Path) -> Result<()> {
+    if target_dir.exists() || !built.is_dir() {
+        eprintln!("    nothing to seed");
+        return Ok(());
+    }
+    std::fs::create_dir_all(target_dir)?;
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(built)
+        .arg(target_dir.join("debug"))
+        .status()
+        .context("running cp")?;
+    if !status.success() {
+        // Only slower, not wrong: cargo builds the dependencies itself.
+        eprintln!(
+            "    copying {} failed; building from scratch",
+            built.display()
+        );
+        std::fs::remove_dir_all(target_dir.join("debug")).ok();
+    }
+    Ok(())
+}
+
 fn grow_spec(path: &Path) -> Result<()> {
     let mut proto = std::fs::read_to_string(path)?;
     insert_before_block_end(&mut proto, &["message Task {"], TASK_FIELDS)?;
     insert_before_block_end(&mut proto, &["message Message {"], MESSAGE_FIELD)?;
     insert_before_block_end(&mut proto, &["enum TaskState {"], TASK_STATE_VALUE)?;
-    insert_before_block_end(&mut proto, &["message Part {", "oneof content {"], PART_MEMBER)?;
+    insert_before_block_end(
+        &mut proto,
+        &["message Part {", "oneof content {"],
+        PART_MEMBER,
+    )?;
     insert_before_block_end(&mut proto, &["service A2AService {"], NEW_RPC)?;
     proto.push_str(NEW_MESSAGE);
     std::fs::write(path, proto)?;
@@ -208,12 +242,13 @@ fn insert_before_block_end(text: &mut String, openers: &[&str], lines: &str) -> 
     let mut from = 0;
     let mut end = text.len();
     for opener in openers {
-        let found = text[from..end]
-            .find(opener)
-            .with_context(|| format!("`{opener}` not found in the spec (has upstream renamed it?)"))?;
+        let found = text[from..end].find(opener).with_context(|| {
+            format!("`{opener}` not found in the spec (has upstream renamed it?)")
+        })?;
         let open = from + found + opener.len();
-        end = open + matching_brace(&text[open..])
-            .with_context(|| format!("no closing brace for `{opener}`"))?;
+        end = open
+            + matching_brace(&text[open..])
+                .with_context(|| format!("no closing brace for `{opener}`"))?;
         from = open;
     }
     // Insert at the start of the line holding the closing brace.
@@ -275,10 +310,17 @@ fn check_generated(scratch: &Path) -> Result<()> {
                 "pub rehearsal_note:",
             ],
         ),
-        ("a2a-types/src/v1/generated/unions.rs", &["Rehearsal", "RehearsalRef("]),
+        (
+            "a2a-types/src/v1/generated/unions.rs",
+            &["Rehearsal", "RehearsalRef("],
+        ),
         (
             "spec/v1/generated/a2a.json",
-            &["\"RehearsalProbe\"", "\"rehearsalGeneration\"", "\"rehearsalRef\""],
+            &[
+                "\"RehearsalProbe\"",
+                "\"rehearsalGeneration\"",
+                "\"rehearsalRef\"",
+            ],
         ),
         ("tests/src/generated/strategies_v1.rs", &["RehearsalProbe"]),
     ];
