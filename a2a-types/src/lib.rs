@@ -50,6 +50,29 @@
 //!   and the v1 types; with `proto` as well, `v0_3::proto` converts them to and from the v0.3 protobuf
 //!   types of `a2a-proto` (package `a2a.v1`).
 //!
+//! # Stability across spec updates
+//!
+//! The protocol grows: upstream's next release already adds fields, an error and more. A release of this
+//! crate that follows a spec update which only *adds* (a field, an enum value, a oneof member, a message,
+//! an RPC, an error) is a minor release, and code written as below keeps compiling:
+//!
+//! - **Enums are `#[non_exhaustive]`**: the open enums ([`v1::TaskState`], [`v1::Role`]), whose
+//!   `Unrecognized(i32)` variant also keeps values a newer peer sends; the oneof enums
+//!   ([`v1::PartContent`], [`v1::StreamResponse`], [`v1::SendMessageResponse`], [`v1::SecurityScheme`],
+//!   [`v1::OAuthFlows`]); and the protocol-surface enums (operations, errors). Match them with a `_`
+//!   arm.
+//! - **Message structs are not `#[non_exhaustive]`**, so that they can be written as literals, but only
+//!   with a rest: `Task { id, status, ..Default::default() }`. A literal naming every field, or a
+//!   pattern without `..`, breaks when a field is added; such code is outside this promise. The
+//!   constructors and builders (`Part::text`, `Message::user`, `Task::new`, `AgentCard::builder`) never
+//!   break.
+//! - A new field is an `Option`, an empty collection or a default value, and reading older or newer JSON
+//!   never fails because of it (unknown members are ignored; absent ones read as the default).
+//! - The A2A v0.3 types (`v0_3`) describe a finished protocol version: they change only to fix bugs.
+//!
+//! The workspace proves the promise for itself on every CI run: `cargo xtask bump-rehearsal` grows a copy
+//! of the spec by each kind of addition, regenerates, and builds and tests everything hand-written.
+//!
 //! # Generated code
 //!
 //! Everything under a `generated/` folder is written by `cargo xtask codegen` and checked in; the rest
