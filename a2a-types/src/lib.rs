@@ -62,8 +62,10 @@
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
 pub mod builders;
+pub mod json;
 pub mod registry;
 pub mod skills;
+pub mod sse;
 pub mod v1;
 pub mod validate;
 
@@ -79,6 +81,7 @@ pub mod proto;
 pub mod protojson;
 
 pub use chrono;
+pub use serde;
 pub use serde_json;
 
 #[cfg(feature = "derive")]
