@@ -29,7 +29,6 @@
 
 use std::fmt;
 
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 

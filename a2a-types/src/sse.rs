@@ -41,21 +41,25 @@
 //! # Errors inside a stream
 //!
 //! The A2A specification says what a stream carries but not how a server reports a failure once the
-//! stream has begun. The official Python SDK (a2a-sdk 1.3.0) does this, and this module follows it:
+//! stream has begun. The official Python SDK (a2a-sdk 1.3.0, checked against its server in the
+//! workspace's interop tests) does this, and this module follows it:
 //!
 //! - **Before the first event** (the request is invalid, the task does not exist, the handler fails at
-//!   once) no stream starts: the server answers with an ordinary JSON response instead of
-//!   `text/event-stream`, for the HTTP+JSON binding with an HTTP error status and the binding's error
-//!   body, for JSON-RPC a JSON-RPC error response. A client must look at the response's content type
-//!   before handing the body to a decoder.
-//! - **After the stream has begun**, the server sends one more event with the event type `error`
-//!   (`event: error`) and ends the stream. For HTTP+JSON its data is the binding's error body,
-//!   `{"error": {"code": 500, "status": "INTERNAL", "message": "...", "details": [...]}}`; for JSON-RPC
-//!   it is a JSON-RPC error response (`{"jsonrpc": "2.0", "id": ..., "error": {"code": ..., "message":
-//!   ...}}`) carrying the request's id. The SDK's JSON-RPC server may also put an error response in an
-//!   ordinary event (no `event:` line), so a JSON-RPC client must check every response for `error`.
-//! - The SDK's clients raise the mapped error on an `error` event, skip events whose data is empty, and
-//!   treat every other event, whatever its type, as a stream item.
+//!   once) no stream starts: the server answers with an ordinary `application/json` response. For
+//!   HTTP+JSON it has the error's HTTP status (404 for a missing task) and the binding's error body; for
+//!   JSON-RPC it is HTTP 200 with a JSON-RPC error response. A client must look at the content type
+//!   before handing the body to a decoder (fed one by mistake, a decoder reports it as truncated).
+//! - **After the stream has begun**, the server sends one last event of type `error` (`event: error`)
+//!   and ends the stream. For HTTP+JSON its data is the binding's error body, `{"error": {"code": 404,
+//!   "status": "NOT_FOUND", "message": "...", "details": [{"@type":
+//!   "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", ...}]}}`, where an
+//!   unexpected failure is `500`, `INTERNAL`, `unknown exception`. For JSON-RPC it is a whole JSON-RPC
+//!   error response with the request's id, `{"jsonrpc": "2.0", "id": ..., "error": {"code": -32001,
+//!   "message": "...", "data": [...]}}`, where an unexpected failure is `-32603` with the exception's
+//!   text as message.
+//! - The SDK's clients turn an `error` event into the mapped error, skip events whose data is empty,
+//!   and take every other event, whatever its type, as a stream item; the JSON-RPC client also checks
+//!   each ordinary event's response for an `error` member.
 //!
 //! [`JsonDecoder`] does the same: an `error` event becomes [`StreamItem::Error`], parsed as the
 //! decoder's error type `E` (by default any JSON, [`serde_json::Value`]); events with empty data are
