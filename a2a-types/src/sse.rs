@@ -745,12 +745,20 @@ mod tests {
 
     #[test]
     fn a_crlf_split_across_chunks_is_one_line_end() {
+        // Read as two line ends, each CR LF would be a blank line and split the event in three.
         let mut decoder = Decoder::new();
         let got = decode_all(
             &mut decoder,
-            &[b"data: a\r", b"\n", b"\r", b"", b"\ndata: b\r\n\r\n"],
+            &[
+                b"data: a\r",
+                b"\n",
+                b"data: b\r",
+                b"",
+                b"\ndata: c\r\n\r",
+                b"\n",
+            ],
         );
-        assert_eq!(got, [Ok(Event::new("a")), Ok(Event::new("b"))]);
+        assert_eq!(got, [Ok(Event::new("a\nb\nc"))]);
         decoder.finish().unwrap();
     }
 
