@@ -608,7 +608,34 @@ impl From<DecodeError> for StreamError {
 /// error `E`; events with empty data are skipped (see the [module docs](self)).
 ///
 /// For the HTTP+JSON binding `T` is [`StreamResponse`] ([`HttpJsonDecoder`]); for JSON-RPC it is the
-/// JSON-RPC response type whose `result` is a `StreamResponse`, and `E` the same type.
+/// JSON-RPC response type whose `result` is a `StreamResponse`, and `E` the same type:
+///
+/// ```
+/// use a2a_types::serde::Deserialize;
+/// use a2a_types::sse::{JsonDecoder, StreamItem};
+/// use a2a_types::v1::StreamResponse;
+///
+/// #[derive(Debug, Deserialize)]
+/// #[serde(crate = "a2a_types::serde")] // derive through the re-export, without depending on serde
+/// struct RpcResponse {
+///     id: a2a_types::serde_json::Value,
+///     result: Option<StreamResponse>,
+///     error: Option<a2a_types::serde_json::Value>,
+/// }
+///
+/// let mut decoder = JsonDecoder::<RpcResponse, RpcResponse>::new();
+/// let items = decoder.feed(
+///     b"data: {\"jsonrpc\": \"2.0\", \"id\": 7, \"result\": {\"message\": {\"messageId\": \"m-2\", \
+///       \"role\": \"ROLE_AGENT\", \"parts\": [{\"text\": \"Booked.\"}]}}}\r\n\r\n\
+///       event: error\r\n\
+///       data: {\"jsonrpc\": \"2.0\", \"id\": 7, \"error\": {\"code\": -32603, \"message\": \"lost\"}}\r\n\r\n",
+/// );
+/// let Ok(StreamItem::Data(first)) = &items[0] else { panic!() };
+/// let Some(StreamResponse::Message(message)) = &first.result else { panic!() };
+/// assert_eq!(message.text(), "Booked.");
+/// let Ok(StreamItem::Error(last)) = &items[1] else { panic!() };
+/// assert_eq!(last.error.as_ref().unwrap()["code"], -32603);
+/// ```
 #[derive(Debug)]
 pub struct JsonDecoder<T, E = serde_json::Value> {
     sse: Decoder,
