@@ -14,7 +14,8 @@
 //!   [`encode_json`] writes any `T: Serialize` as one event. [`HttpJsonDecoder`] and
 //!   [`encode_stream_response`] are the HTTP+JSON binding's form, where each event is a
 //!   [`StreamResponse`] in ProtoJSON. For the JSON-RPC binding each event is a whole JSON-RPC response
-//!   whose `result` is a `StreamResponse`: use `JsonDecoder<R>` and `encode_json` with the response type.
+//!   whose `result` is a `StreamResponse`: use `JsonDecoder<R, R>` and `encode_json` with the response
+//!   type (see [`JsonDecoder`]'s example).
 //!
 //! ```
 //! use a2a_types::sse::{self, HttpJsonDecoder, StreamItem};
@@ -89,7 +90,7 @@ pub const DEFAULT_MAX_EVENT_SIZE: usize = 16 * 1024 * 1024;
 /// The event type a `data`-only event has, and the one an `event:` line with an empty value means.
 pub const DEFAULT_EVENT_TYPE: &str = "message";
 
-/// The event type the official SDKs give an error reported inside a stream.
+/// The event type the official Python SDK gives an error it reports inside a stream.
 pub const ERROR_EVENT_TYPE: &str = "error";
 
 /// One server-sent event, as written by [`Event::encode`] or read by a [`Decoder`].
