@@ -85,8 +85,10 @@
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
 pub mod builders;
+pub mod json;
 pub mod registry;
 pub mod skills;
+pub mod sse;
 pub mod v1;
 pub mod validate;
 
@@ -102,6 +104,7 @@ pub mod proto;
 pub mod protojson;
 
 pub use chrono;
+pub use serde;
 pub use serde_json;
 
 #[cfg(feature = "derive")]

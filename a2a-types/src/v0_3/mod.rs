@@ -55,6 +55,7 @@ use std::fmt;
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+mod conveniences;
 #[doc(hidden)]
 pub mod dispatch;
 pub mod proto;

@@ -14,6 +14,8 @@
     clippy::doc_overindented_list_items
 )]
 
+mod conveniences;
+
 include!("generated/types.rs");
 include!("generated/unions.rs");
 include!("generated/registry.rs");
