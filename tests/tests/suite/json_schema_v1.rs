@@ -6,7 +6,8 @@ use a2a_tests::{fixture, workspace_root};
 use serde_json::{Value, json};
 
 fn bundle() -> Value {
-    let text = std::fs::read_to_string(workspace_root().join("spec/v1/generated/a2a.json")).unwrap();
+    let text =
+        std::fs::read_to_string(workspace_root().join("spec/v1/generated/a2a.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 

@@ -18,7 +18,8 @@ fn descriptor(full_name: &str) -> MessageDescriptor {
 /// REQUIRED fields of a message, as (JSON name, proto name), read from the published JSON Schema.
 fn required_fields(full_name: &str) -> Vec<(String, String)> {
     let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(a2a_tests::workspace_root().join("spec/v1/generated/a2a.json")).unwrap(),
+        &std::fs::read_to_string(a2a_tests::workspace_root().join("spec/v1/generated/a2a.json"))
+            .unwrap(),
     )
     .unwrap();
     let name = full_name.trim_start_matches("lf.a2a.v1.");
