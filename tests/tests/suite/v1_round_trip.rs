@@ -78,7 +78,7 @@ fn registry_and_fixtures_cover_every_message_of_the_descriptor() {
 
     assert!(
         problems.is_empty(),
-        "the v1 message types, the registry and tests/fixtures/v1/ disagree ({} problems):\n{}",
+        "the v1 message types, the registry and tests/fixtures/v1/ disagree ({} found):\n{}",
         problems.len(),
         problems.join("\n")
     );
