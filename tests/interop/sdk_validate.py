@@ -4,7 +4,7 @@ Reads a JSON list of {"type": "lf.a2a.v1.<Name>", "json": <document>} on standar
 document with the SDK's protobuf classes (unknown fields ignored) and runs the SDK's own validator
 (`a2a.utils.proto_utils.validate_proto_required_fields`). Writes a JSON list with, per document, the
 field paths the SDK reports (in its order), or an error string when the SDK cannot parse it.
-Used by tests/tests/validate_interop_v1.rs as an oracle for the Rust validation.
+Used by tests/tests/suite/validate_interop_v1.rs as an oracle for the Rust validation.
 """
 
 import json

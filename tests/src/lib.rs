@@ -1,5 +1,6 @@
-//! Shared helpers for the workspace's integration tests (`tests/tests/*.rs`): where the spec and the
-//! reference files are, compiling protos with protox, and comparing JSON documents with readable paths.
+//! Shared helpers for the workspace's integration tests (the `suite` test binary, `tests/tests/suite/`):
+//! where the spec, the reference files and the fixtures are, compiling protos with protox, and comparing
+//! JSON documents with readable paths.
 
 use std::path::{Path, PathBuf};
 
@@ -136,10 +137,17 @@ pub fn json_equivalent(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Reads a fixture file below `tests/fixtures/`.
+/// Reads a fixture file below `tests/fixtures/`, panicking with the file's path when it cannot.
 pub fn fixture(relative: &str) -> String {
     let path = workspace_root().join("tests/fixtures").join(relative);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// Reads a JSON fixture below `tests/fixtures/` as `T` (a [`Value`], or a test's table of cases),
+/// panicking with the file's path, and where in it, when it is missing or does not read as `T`.
+pub fn fixture_json<T: serde::de::DeserializeOwned>(relative: &str) -> T {
+    let text = fixture(relative);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("reading tests/fixtures/{relative}: {e}"))
 }
 
 pub mod interop;

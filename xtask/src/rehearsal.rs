@@ -67,13 +67,14 @@ const COVERAGE_TEST: &[&str] = &[
     "--all-features",
     "--locked",
     "--test",
-    "v1_round_trip",
+    "suite",
     "--",
-    "registry_and_fixtures_cover_every_message_of_the_descriptor",
+    "v1_round_trip::registry_and_fixtures_cover_every_message_of_the_descriptor",
     "--exact",
 ];
 
-/// Runs every v1 round trip (JSON and binary, both crates) over all fixtures.
+/// Runs every fixture round trip (JSON and binary, through both crates, and the conversions between
+/// them) and the v1 property tests, whose generated strategies now fill the new fields too.
 const ROUND_TRIP_TESTS: &[&str] = &[
     "test",
     "-p",
@@ -81,7 +82,11 @@ const ROUND_TRIP_TESTS: &[&str] = &[
     "--all-features",
     "--locked",
     "--test",
-    "v1_round_trip",
+    "suite",
+    "--",
+    "v1_round_trip::",
+    "types_v1::",
+    "proptest_v1::",
 ];
 
 pub(crate) fn run() -> Result<()> {

@@ -30,6 +30,9 @@ fn fixture_name(full_name: &str) -> String {
     format!("v1/{}.json", full_name.trim_start_matches("lf.a2a.v1."))
 }
 
+/// Fails on a message type of the descriptor that the registry does not know or that has no fixture,
+/// and on a fixture of no message type, naming each by its full proto name and the file concerned, all
+/// at once: a spec bump that adds messages gets the whole to-do list from one run of this test.
 #[test]
 fn registry_and_fixtures_cover_every_message_of_the_descriptor() {
     let in_descriptor = descriptor_message_names();
@@ -37,34 +40,47 @@ fn registry_and_fixtures_cover_every_message_of_the_descriptor() {
         .iter()
         .map(|n| n.to_string())
         .collect();
-    assert_eq!(
-        in_registry, in_descriptor,
-        "visit_message must know every message type"
-    );
+    let mut problems = Vec::new();
+    for name in in_descriptor.difference(&in_registry) {
+        problems.push(format!(
+            "{name}: in the descriptor but not in a2a_proto::v1::MESSAGE_NAMES, so visit_message \
+             does not know it (run `cargo xtask codegen`)"
+        ));
+    }
+    for name in in_registry.difference(&in_descriptor) {
+        problems.push(format!(
+            "{name}: in a2a_proto::v1::MESSAGE_NAMES but not in the descriptor"
+        ));
+    }
 
-    let missing: Vec<_> = in_descriptor
-        .iter()
-        .filter(|name| {
-            !workspace_root()
-                .join("tests/fixtures")
-                .join(fixture_name(name))
-                .is_file()
-        })
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "message types without a fixture in tests/fixtures/v1/: {missing:?}"
-    );
+    for name in &in_descriptor {
+        let path = format!("tests/fixtures/{}", fixture_name(name));
+        if !workspace_root().join(&path).is_file() {
+            problems.push(format!(
+                "{name}: no fixture; add {path} (see tests/fixtures/v1/README.md)"
+            ));
+        }
+    }
 
-    let strays: Vec<_> = std::fs::read_dir(workspace_root().join("tests/fixtures/v1"))
+    let mut strays: Vec<_> = std::fs::read_dir(workspace_root().join("tests/fixtures/v1"))
         .unwrap()
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
         .filter_map(|file| file.strip_suffix(".json").map(str::to_owned))
         .filter(|stem| !in_descriptor.contains(&format!("lf.a2a.v1.{stem}")))
         .collect();
+    strays.sort();
+    for stem in strays {
+        problems.push(format!(
+            "tests/fixtures/v1/{stem}.json: a fixture for no message type (lf.a2a.v1.{stem} is not \
+             in the descriptor)"
+        ));
+    }
+
     assert!(
-        strays.is_empty(),
-        "fixtures for no message type: {strays:?}"
+        problems.is_empty(),
+        "the v1 message types, the registry and tests/fixtures/v1/ disagree ({} found):\n{}",
+        problems.len(),
+        problems.join("\n")
     );
 }
 
