@@ -43,12 +43,19 @@ pub(crate) fn run(mode: Mode) -> Result<()> {
     types_v0_3::generate(mode)
 }
 
-/// The workspace root (the parent of `xtask/`).
+/// Environment variable that points the generators at another copy of the workspace (a scratch copy
+/// with an edited spec, for instance), so an already-built xtask can regenerate it.
+pub(crate) const ROOT_VARIABLE: &str = "A2A_XTASK_ROOT";
+
+/// The workspace root: `$A2A_XTASK_ROOT` when set and not empty, else the parent of `xtask/`.
 pub(crate) fn project_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives one level below the workspace root")
-        .to_path_buf()
+    match std::env::var_os(ROOT_VARIABLE) {
+        Some(root) if !root.is_empty() => PathBuf::from(root),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask lives one level below the workspace root")
+            .to_path_buf(),
+    }
 }
 
 /// Makes every file hold exactly its generated contents, or, in check mode, fails naming each file that

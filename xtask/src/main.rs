@@ -9,7 +9,10 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask codegen [--check]
 
   codegen          regenerate every generated file from spec/
-  codegen --check  regenerate in memory and fail if any checked-in file differs";
+  codegen --check  regenerate in memory and fail if any checked-in file differs
+
+environment:
+  A2A_XTASK_ROOT   the workspace to read spec/ from and write into (default: the one xtask was built in)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
