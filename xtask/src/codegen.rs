@@ -8,6 +8,8 @@ mod field_shape;
 mod json_schema;
 mod proto;
 mod protojson;
+#[cfg(test)]
+mod scalar_tests;
 mod strategies;
 mod types;
 mod types_convert;

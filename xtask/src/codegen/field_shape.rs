@@ -12,7 +12,8 @@ use prost_types::{DescriptorProto, FieldDescriptorProto};
 pub(crate) enum Elem {
     String,
     Bool,
-    Int32,
+    /// Any numeric scalar, by the Rust type it is held in.
+    Number(Number),
     Bytes,
     /// A proto enum, by Rust name.
     Enum(String),
@@ -23,6 +24,51 @@ pub(crate) enum Elem {
     Timestamp,
     Struct,
     Value,
+}
+
+/// A numeric protobuf scalar, by the Rust type that both prost and `a2a-types` hold it in (the JSON form
+/// follows from it: 64-bit integers are strings, floats may be `"NaN"` and the infinities).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Number {
+    /// `int32`, `sint32`, `sfixed32`.
+    I32,
+    /// `uint32`, `fixed32`.
+    U32,
+    /// `int64`, `sint64`, `sfixed64`.
+    I64,
+    /// `uint64`, `fixed64`.
+    U64,
+    /// `float`.
+    F32,
+    /// `double`.
+    F64,
+}
+
+impl Number {
+    /// The numeric kind of a protobuf field type; `None` for every other type.
+    pub(crate) fn of(ty: Type) -> Option<Self> {
+        Some(match ty {
+            Type::Int32 | Type::Sint32 | Type::Sfixed32 => Self::I32,
+            Type::Uint32 | Type::Fixed32 => Self::U32,
+            Type::Int64 | Type::Sint64 | Type::Sfixed64 => Self::I64,
+            Type::Uint64 | Type::Fixed64 => Self::U64,
+            Type::Float => Self::F32,
+            Type::Double => Self::F64,
+            _ => return None,
+        })
+    }
+
+    /// The Rust type, on both sides (prost and `a2a-types`).
+    pub(crate) fn rust_type(self) -> proc_macro2::TokenStream {
+        match self {
+            Self::I32 => quote::quote!(i32),
+            Self::U32 => quote::quote!(u32),
+            Self::I64 => quote::quote!(i64),
+            Self::U64 => quote::quote!(u64),
+            Self::F32 => quote::quote!(f32),
+            Self::F64 => quote::quote!(f64),
+        }
+    }
 }
 
 /// How a field is held in an `a2a-types` struct.
@@ -140,7 +186,6 @@ impl Package<'_> {
         Ok(match field.r#type() {
             Type::String => Elem::String,
             Type::Bool => Elem::Bool,
-            Type::Int32 => Elem::Int32,
             Type::Bytes => Elem::Bytes,
             Type::Enum => Elem::Enum(last_segment(field.type_name())),
             Type::Message => match field.type_name() {
@@ -164,10 +209,13 @@ impl Package<'_> {
                     }
                 }
             },
-            other => bail!(
-                "fields of type {other:?} are not supported yet ({})",
-                field.name()
-            ),
+            other => match Number::of(other) {
+                Some(number) => Elem::Number(number),
+                None => bail!(
+                    "fields of type {other:?} are not supported yet ({})",
+                    field.name()
+                ),
+            },
         })
     }
 }

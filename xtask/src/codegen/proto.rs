@@ -22,9 +22,14 @@ const OWN_WELL_KNOWN_TYPES: &[(&str, &str)] = &[
     (".google.protobuf.NullValue", "crate::wkt::NullValue"),
 ];
 
+/// Where protox looks for `.proto` files (and their imports), relative to the workspace root.
+pub(crate) const SPEC_INCLUDES: &[&str] = &["spec"];
+
 /// What to generate for one protobuf package.
 pub(crate) struct ProtoPackage {
-    /// The file to compile, relative to `spec/`.
+    /// Where to find the file and its imports, relative to the workspace root; the first is the file's.
+    includes: &'static [&'static str],
+    /// The file to compile, relative to the first include directory.
     spec_file: &'static str,
     /// The protobuf package to emit code for.
     package: &'static str,
@@ -37,6 +42,7 @@ pub(crate) struct ProtoPackage {
 impl ProtoPackage {
     pub(crate) const fn new(spec_file: &'static str, package: &'static str) -> Self {
         Self {
+            includes: SPEC_INCLUDES,
             spec_file,
             package,
             out_dir: "a2a-proto/src/generated",
@@ -49,12 +55,22 @@ impl ProtoPackage {
         self
     }
 
+    /// Compiles the file from other include directories (the first one holding the file).
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests compile other protos yet")
+    )]
+    pub(crate) const fn includes(mut self, includes: &'static [&'static str]) -> Self {
+        self.includes = includes;
+        self
+    }
+
     fn output(&self, suffix: &str) -> PathBuf {
         PathBuf::from(self.out_dir).join(format!("{}.{suffix}", self.package))
     }
 
     fn source_label(&self) -> String {
-        format!("spec/{}", self.spec_file)
+        source_label(self.includes, self.spec_file)
     }
 }
 
@@ -72,24 +88,48 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
 }
 
 /// Compiles `spec/<spec_file>` with every import, optionally with comments (source info).
+#[allow(
+    dead_code,
+    reason = "the shorthand generators over `spec/` use; the targets here name their includes"
+)]
 pub(crate) fn compile(spec_file: &str, with_source_info: bool) -> Result<protox::Compiler> {
-    let spec_dir = project_root().join("spec");
-    let mut compiler = protox::Compiler::new([&spec_dir])
-        .with_context(|| format!("setting up protox with include path {}", spec_dir.display()))?;
+    compile_in(SPEC_INCLUDES, spec_file, with_source_info)
+}
+
+/// Compiles `spec_file`, found in the first of `includes` (directories relative to the workspace root)
+/// that has it, with every import, optionally with comments (source info).
+pub(crate) fn compile_in(
+    includes: &[&str],
+    spec_file: &str,
+    with_source_info: bool,
+) -> Result<protox::Compiler> {
+    let root = project_root();
+    let dirs: Vec<PathBuf> = includes.iter().map(|dir| root.join(dir)).collect();
+    let mut compiler = protox::Compiler::new(&dirs)
+        .with_context(|| format!("setting up protox with include paths {dirs:?}"))?;
     compiler
         .include_source_info(with_source_info)
         .include_imports(true)
         .open_file(spec_file)
-        .map_err(|e| anyhow!("compiling spec/{spec_file}: {e}"))?;
+        .map_err(|e| anyhow!("compiling {}: {e}", source_label(includes, spec_file)))?;
     Ok(compiler)
 }
 
-fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFile>> {
-    let documented = compile(target.spec_file, true)?;
+/// How generated files name their source: the spec file's path from the workspace root.
+pub(crate) fn source_label(includes: &[&str], spec_file: &str) -> String {
+    match includes.first() {
+        Some(dir) => format!("{dir}/{spec_file}"),
+        None => spec_file.to_owned(),
+    }
+}
+
+pub(crate) fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFile>> {
+    let documented = compile_in(target.includes, target.spec_file, true)?;
     let descriptors = documented.file_descriptor_set();
     let encoded = documented.encode_file_descriptor_set();
     // The embedded descriptor set carries no comments: tools need names, numbers and options, not prose.
-    let embedded = compile(target.spec_file, false)?.encode_file_descriptor_set();
+    let embedded =
+        compile_in(target.includes, target.spec_file, false)?.encode_file_descriptor_set();
 
     let messages = generate_messages(target, &descriptors)?;
     let rust_names = rust_message_names(&messages)?;

@@ -20,7 +20,7 @@ use quote::ToTokens as _;
 
 use super::field_shape::Package;
 use super::json_schema::{self, Comments};
-use super::proto::{self, compile, package_file};
+use super::proto::{self, compile_in, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
 use super::{strategies, types_convert, types_fields, types_unions, validation};
 
@@ -64,8 +64,8 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
     ensure_files(&files, mode)
 }
 
-fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
-    let compiler = compile(target.schema.spec_file, true)?;
+pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
+    let compiler = compile_in(target.schema.includes, target.schema.spec_file, true)?;
     let descriptors = compiler.file_descriptor_set();
     let file = package_file(&descriptors, target.schema.package)?;
     let required = json_schema::required_fields(
@@ -75,7 +75,10 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
     let schema = json_schema::build(target.schema)?;
     let (input, replacements) = typify_input(&schema, &descriptors, target.schema.package)?;
     // The same Rust names as the protobuf types, so `a2a_types::v1::X` pairs with `a2a_proto::v1::X`.
-    let prost = proto::generate_messages(&proto::V1, &descriptors)?;
+    let prost = proto::generate_messages(
+        &proto::ProtoPackage::new(target.schema.spec_file, target.schema.package),
+        &descriptors,
+    )?;
     let rust_names: BTreeMap<String, String> = proto::rust_message_names(&prost)?
         .into_iter()
         .map(|(full_name, path)| {
@@ -107,8 +110,9 @@ fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
             .context("parsing the emitted unions")?;
 
     let label = format!(
-        "spec/{} (typify over the JSON Schema derived from it, {})",
-        target.schema.spec_file, target.schema.out_file
+        "{} (typify over the JSON Schema derived from it, {})",
+        proto::source_label(target.schema.includes, target.schema.spec_file),
+        target.schema.out_file
     );
     let rust_file = |name: &str, code: &syn::File| GeneratedFile {
         path: format!("{}/{name}", target.out_dir).into(),
@@ -207,7 +211,10 @@ pub(crate) fn typify_input(
         for member in &oneof_members {
             properties.remove(*member);
         }
-        for oneof in &message.oneof_decl {
+        for (index, oneof) in message.oneof_decl.iter().enumerate() {
+            if Package::oneof_members(message, index).is_empty() {
+                continue; // the synthetic oneof of a proto3 `optional` field
+            }
             let enum_name = oneof_type_name(message.name(), oneof.name());
             properties.insert(
                 lower_camel(oneof.name()),
@@ -292,11 +299,32 @@ fn lower_camel(snake: &str) -> String {
     out
 }
 
+/// The numeric `format`s of the published schema, with the JSON type typify must see for each (the
+/// published schema also admits the string forms, which typify would turn into an untagged enum).
+const NUMBER_FORMATS: &[(&str, &str)] = &[
+    ("uint32", "integer"),
+    ("int64", "integer"),
+    ("uint64", "integer"),
+    ("float", "number"),
+    ("double", "number"),
+];
+
 /// Removes what typify would turn into validating newtypes or cannot read (validation is a separate step
 /// in this crate; parsing stays as lenient as ProtoJSON), and points references at `definitions`.
 fn strip_for_typify(value: &mut Value) {
     match value {
         Value::Object(object) => {
+            let number_format = object.get("format").and_then(|format| {
+                NUMBER_FORMATS
+                    .iter()
+                    .find(|(name, _)| format == name)
+                    .copied()
+            });
+            if let Some((_, json_type)) = number_format {
+                // The Rust type follows from `format` alone (typify: `int64` → `i64`, `float` → `f32`).
+                object.insert("type".into(), json_type.into());
+                object.remove("anyOf");
+            }
             for keyword in [
                 "minLength",
                 "minItems",
@@ -309,17 +337,20 @@ fn strip_for_typify(value: &mut Value) {
             ] {
                 object.remove(keyword);
             }
-            // typify maps `date-time` to a time type; other formats would only add validation.
+            // typify maps `date-time` to a time type, and numeric formats to Rust number types; other
+            // formats would only add validation.
             if object
                 .get("format")
-                .is_some_and(|format| format != "date-time")
+                .is_some_and(|format| format != "date-time" && number_format.is_none())
             {
                 object.remove("format");
             }
             if object.get("type") == Some(&json!("integer")) {
                 object.remove("minimum");
                 object.remove("maximum");
-                object.insert("format".into(), "int32".into());
+                if number_format.is_none() {
+                    object.insert("format".into(), "int32".into());
+                }
             }
             if let Some(Value::String(reference)) = object.get_mut("$ref") {
                 *reference = reference.replace("#/$defs/", "#/definitions/");

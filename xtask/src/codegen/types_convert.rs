@@ -137,7 +137,9 @@ fn prost_tag(attrs: &[syn::Attribute]) -> Option<i32> {
 /// A function converting one value of kind `elem` into its protobuf form.
 fn elem_to_proto_fn(elem: &Elem) -> TokenStream {
     match elem {
-        Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes => quote!(::std::convert::identity),
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes => {
+            quote!(::std::convert::identity)
+        }
         Elem::Enum(_) => quote!(crate::ProtoEnum::number),
         Elem::Message(_) | Elem::OneofMessage(_) => quote!(::std::convert::Into::into),
         Elem::Timestamp => quote!(crate::proto::timestamp_to_proto),
@@ -158,7 +160,7 @@ fn elem_to_proto(elem: &Elem, value: TokenStream) -> TokenStream {
 /// A function converting one protobuf value of kind `elem` back, returning `Result<_, ConversionError>`.
 fn elem_from_proto_fn(elem: &Elem) -> TokenStream {
     match elem {
-        Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes => {
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes => {
             quote!(::std::result::Result::<_, crate::proto::ConversionError>::Ok)
         }
         Elem::Enum(name) => {
@@ -178,7 +180,7 @@ fn elem_from_proto_fn(elem: &Elem) -> TokenStream {
 /// Converts one protobuf value of kind `elem` back, as an expression of type `Result<_, ConversionError>`.
 fn elem_from_proto(elem: &Elem, value: TokenStream) -> TokenStream {
     match elem {
-        Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes => {
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes => {
             quote!(::std::result::Result::<_, crate::proto::ConversionError>::Ok(#value))
         }
         Elem::Enum(name) => {
@@ -192,9 +194,13 @@ fn elem_from_proto(elem: &Elem, value: TokenStream) -> TokenStream {
     }
 }
 
-/// Whether a value of this kind is the same Rust type on both sides.
+/// Whether a value of this kind is the same Rust type on both sides (prost holds every numeric scalar in
+/// the same Rust type as `a2a-types`: `i32`, `u32`, `i64`, `u64`, `f32`, `f64`).
 fn is_identity(elem: &Elem) -> bool {
-    matches!(elem, Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes)
+    matches!(
+        elem,
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes
+    )
 }
 
 fn field_to_proto(shape: &Shape, value: TokenStream) -> TokenStream {

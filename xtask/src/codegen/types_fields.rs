@@ -11,7 +11,10 @@
 //! | other scalar or enum (no presence) | `Option<T>` | `null` and the default read as `None`; `None` and `Some(default)` omitted |
 //! | the oneof of a message with other fields | `Option<Oneof>` | flattened: the member is a key of the message |
 //!
-//! Every field also accepts its proto (snake_case) name on input; `int32` accepts numbers and strings.
+//! Every field also accepts its proto (snake_case) name on input. Numeric fields follow ProtoJSON through
+//! `crate::protojson`: every kind is read from numbers and strings, 64-bit integers are written as
+//! decimal strings, and floats as numbers or `"NaN"`, `"Infinity"`, `"-Infinity"`. (Singular `int32`
+//! fields keep their older, read-only helpers: a 32-bit integer is written by serde as it is.)
 
 use std::collections::BTreeMap;
 
@@ -20,7 +23,7 @@ use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::ToTokens;
 use syn::{Attribute, parse_quote};
 
-use super::field_shape::{Elem, Package, Shape};
+use super::field_shape::{Elem, Number, Package, Shape};
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
@@ -202,6 +205,16 @@ fn field_attribute(
     let wants_option = matches!(shape, Shape::Presence(_) | Shape::UnlessDefault(_));
     expect(is_option == wants_option, &format!("a {shape:?} field"), ty)?;
     let rules = match shape {
+        Shape::Repeated(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::repeated_numbers",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
+        Shape::Map(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::number_map",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
         Shape::Repeated(_) | Shape::Map(_) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::null_as_default",
@@ -212,9 +225,14 @@ fn field_attribute(
             default,
             deserialize_with = "crate::protojson::null_as_default"
         ),
-        Shape::Plain(Elem::Int32) => quote::quote!(
+        Shape::Plain(Elem::Number(Number::I32)) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::int32",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
+        Shape::Plain(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::number",
             skip_serializing_if = "crate::protojson::is_default"
         ),
         Shape::Plain(_) => quote::quote!(
@@ -232,18 +250,28 @@ fn field_attribute(
             with = "crate::protojson::optional_struct",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
-        Shape::Presence(Elem::Int32) => quote::quote!(
+        Shape::Presence(Elem::Number(Number::I32)) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::optional_int32",
+            skip_serializing_if = "::std::option::Option::is_none"
+        ),
+        Shape::Presence(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::optional_number",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
         Shape::Presence(_) => quote::quote!(
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         ),
-        Shape::UnlessDefault(Elem::Int32) => quote::quote!(
+        Shape::UnlessDefault(Elem::Number(Number::I32)) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::int32_unless_default",
+            skip_serializing_if = "crate::protojson::is_unset"
+        ),
+        Shape::UnlessDefault(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::number_unless_default",
             skip_serializing_if = "crate::protojson::is_unset"
         ),
         Shape::UnlessDefault(_) => quote::quote!(

@@ -15,7 +15,7 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
-use super::field_shape::Package;
+use super::field_shape::{Number, Package};
 use super::json_schema::Comments;
 use super::types::oneof_type_name;
 
@@ -220,11 +220,6 @@ fn member_type(
             (ty.clone(), optional(ty), quote!(value))
         }
         Type::Bool => (quote!(bool), optional(quote!(bool)), quote!(value)),
-        Type::Int32 => (
-            quote!(i32),
-            optional(quote!(crate::protojson::Int32)),
-            quote!(&value),
-        ),
         Type::Bytes => (
             quote!(::std::vec::Vec<u8>),
             quote!(
@@ -257,10 +252,26 @@ fn member_type(
                 (ty.clone(), optional(ty), quote!(value))
             }
         },
-        other => bail!(
-            "oneof member {} of type {other:?} is not supported yet",
-            field.name()
-        ),
+        other => match Number::of(other) {
+            // 32-bit integers are written by serde as they are; only reading needs help.
+            Some(Number::I32) => {
+                let read = optional(quote!(crate::protojson::Int32));
+                (quote!(i32), quote!(#read.map(|v| v.0)), quote!(&value))
+            }
+            Some(number) => {
+                let ty = number.rust_type();
+                let read = optional(quote!(crate::protojson::Number<#ty>));
+                (
+                    ty,
+                    quote!(#read.map(|v| v.0)),
+                    quote!(&crate::protojson::Number(*value)),
+                )
+            }
+            None => bail!(
+                "oneof member {} of type {other:?} is not supported yet",
+                field.name()
+            ),
+        },
     })
 }
 
@@ -288,12 +299,6 @@ fn oneof_enum(
             .get(&[message_path, &[2, *index as i32]].concat())
             .unwrap_or_default();
         let field_doc = doc_attrs(&format!("`{json_name}`: {text}"));
-        let int32 = field.r#type() == Type::Int32;
-        let read = if int32 {
-            quote!(#read.map(|v| v.0))
-        } else {
-            read
-        };
         let patterns = if json_name == proto_name {
             quote!(#json_name)
         } else {
