@@ -6,6 +6,7 @@
 
 mod field_shape;
 mod json_schema;
+mod naming;
 mod proto;
 mod protojson;
 #[cfg(test)]

@@ -22,8 +22,8 @@ use prost_types::{
 use serde_json::{Map, Value, json};
 
 use super::field_shape::map_entry;
+use super::naming::enum_unspecified_value;
 use super::proto::{SPEC_INCLUDES, compile_in, package_file, source_label};
-use super::types_unions::screaming;
 use super::{GeneratedFile, Mode, REGENERATE, ensure_files};
 
 /// The `google.api.FieldBehavior` value that marks a field required.
@@ -285,7 +285,7 @@ fn require_non_empty(schema: &mut Value, field: &FieldDescriptorProto) {
         }
         Type::Enum => {
             let enum_name = field.type_name().rsplit('.').next().unwrap_or_default();
-            let unspecified = format!("{}_UNSPECIFIED", screaming(enum_name));
+            let unspecified = enum_unspecified_value(enum_name);
             object.insert("not".into(), json!({ "const": unspecified }));
         }
         _ => {}

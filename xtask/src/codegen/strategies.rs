@@ -17,8 +17,7 @@ use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
 use super::field_shape::{Elem, Number, Package, Shape};
-use super::types::oneof_type_name;
-use super::types_unions::upper_camel;
+use super::naming::{oneof_type_name, oneof_variant_name, strategy_function};
 
 /// Largest number of fields in one proptest tuple (proptest implements `Strategy` up to 12).
 const CHUNK: usize = 10;
@@ -59,16 +58,9 @@ pub(crate) fn emit(file: &FileDescriptorProto, package: &Package<'_>) -> Result<
     })
 }
 
-/// `AgentCard` → `agent_card`.
-fn strategy_fn(rust: &str) -> syn::Ident {
-    let mut name = String::new();
-    for (i, c) in rust.char_indices() {
-        if c.is_uppercase() && i > 0 && !rust[..i].ends_with(|p: char| p.is_uppercase()) {
-            name.push('_');
-        }
-        name.push(c.to_ascii_lowercase());
-    }
-    format_ident!("{name}")
+/// The function returning the strategy of `rust_type`.
+fn strategy_fn(rust_type: &str) -> syn::Ident {
+    format_ident!("{}", strategy_function(rust_type))
 }
 
 /// Strategies are built by direct recursion, which would never end on a recursive message.
@@ -250,7 +242,7 @@ fn oneof_strategy(
     let arms = Package::oneof_members(message, oneof)
         .into_iter()
         .map(|field| {
-            let variant = format_ident!("{}", upper_camel(field.name()));
+            let variant = format_ident!("{}", oneof_variant_name(field.name()));
             let strategy = elem_strategy(&package.elem(field)?);
             Ok(quote!(#strategy.prop_map(::a2a_types::v1::#ident::#variant)))
         })

@@ -20,6 +20,7 @@ use quote::ToTokens as _;
 
 use super::field_shape::Package;
 use super::json_schema::{self, Comments};
+use super::naming::{lower_camel, oneof_type_name};
 use super::proto::{self, compile_in, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
 use super::{strategies, types_convert, types_fields, types_unions, validation};
@@ -268,35 +269,6 @@ fn oneof_messages(replacements: &BTreeMap<String, Replacement>, package: &str) -
         .filter(|(_, r)| matches!(r, Replacement::OneofMessage))
         .map(|(name, _)| format!("{package}.{name}"))
         .collect()
-}
-
-/// The Rust name of a oneof's enum: message name plus oneof name (`Part` + `content` → `PartContent`).
-pub(crate) fn oneof_type_name(message: &str, oneof: &str) -> String {
-    let mut name = message.to_owned();
-    for word in oneof.split('_') {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            name.extend(first.to_uppercase());
-            name.push_str(chars.as_str());
-        }
-    }
-    name
-}
-
-fn lower_camel(snake: &str) -> String {
-    let mut out = String::new();
-    for (i, word) in snake.split('_').enumerate() {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            if i == 0 {
-                out.push(first);
-            } else {
-                out.extend(first.to_uppercase());
-            }
-            out.push_str(chars.as_str());
-        }
-    }
-    out
 }
 
 /// The numeric `format`s of the published schema, with the JSON type typify must see for each (the

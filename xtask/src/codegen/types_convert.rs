@@ -7,14 +7,13 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{ToTokens, format_ident, quote};
 
 use super::field_shape::{Elem, Package, Shape};
-use super::types::oneof_type_name;
-use super::types_unions::upper_camel;
+use super::naming::{checked_field_ident, oneof_type_name, oneof_variant_name};
 
 /// The protobuf crate's module the conversions point at.
 const PROTO: &str = "::a2a_proto::v1";
@@ -294,7 +293,7 @@ fn message_conversions(
         .iter()
         .filter(|f| !Package::is_oneof_member(f))
     {
-        let name = format_ident!("{}", checked_ident(field.name())?);
+        let name = format_ident!("{}", checked_field_ident(field.name())?);
         let shape = package.shape(message, field)?;
         let to = field_to_proto(&shape, quote!(value.#name));
         let from = field_from_proto(&shape, quote!(value.#name), field.json_name());
@@ -305,7 +304,7 @@ fn message_conversions(
         if Package::oneof_members(message, index).is_empty() {
             continue;
         }
-        let name = format_ident!("{}", checked_ident(oneof.name())?);
+        let name = format_ident!("{}", checked_field_ident(oneof.name())?);
         let enum_name = oneof_type_name(message.name(), oneof.name());
         extra.extend(oneof_conversions(
             message,
@@ -368,7 +367,7 @@ fn oneof_conversions(
     let mut from_arms = Vec::new();
     let mut names = Vec::new();
     for field in &members {
-        let ours = format_ident!("{}", upper_camel(field.name()));
+        let ours = format_ident!("{}", oneof_variant_name(field.name()));
         let theirs = variants_by_tag
             .get(&field.number())
             .ok_or_else(|| anyhow!("prost-build has no variant for {}", field.name()))?;
@@ -402,7 +401,7 @@ fn oneof_conversions(
             }
         });
     }
-    let field = format_ident!("{}", checked_ident(oneof_name)?);
+    let field = format_ident!("{}", checked_field_ident(oneof_name)?);
     let expected = format!("expected exactly one of {names:?}, found none");
     Ok(quote! {
         impl ::std::convert::From<#ident> for #proto::#ident {
@@ -422,18 +421,4 @@ fn oneof_conversions(
             }
         }
     })
-}
-
-/// Field names that are Rust keywords are spelled differently by typify and prost; none exist in A2A yet.
-fn checked_ident(name: &str) -> Result<&str> {
-    const KEYWORDS: &[&str] = &[
-        "as", "async", "await", "box", "break", "const", "continue", "crate", "dyn", "else",
-        "enum", "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match",
-        "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
-        "true", "type", "unsafe", "use", "where", "while", "yield",
-    ];
-    if KEYWORDS.contains(&name) {
-        bail!("field `{name}` is a Rust keyword, which the conversions do not support yet");
-    }
-    Ok(name)
 }

@@ -24,6 +24,7 @@ use quote::ToTokens;
 use syn::{Attribute, parse_quote};
 
 use super::field_shape::{Elem, Number, Package, Shape};
+use super::naming::field_name_of_ident;
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
@@ -161,7 +162,7 @@ impl Position {
 }
 
 fn field_position(message: &DescriptorProto, ident: &str) -> Option<Position> {
-    let bare = ident.trim_start_matches("r#").trim_end_matches('_');
+    let bare = field_name_of_ident(ident);
     let is_member = |f: &FieldDescriptorProto| f.oneof_index.is_some() && !f.proto3_optional();
     if let Some(index) = message
         .field

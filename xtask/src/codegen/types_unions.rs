@@ -17,7 +17,7 @@ use quote::{format_ident, quote};
 
 use super::field_shape::{Number, Package};
 use super::json_schema::Comments;
-use super::types::oneof_type_name;
+use super::naming::{enum_variant_name, oneof_type_name, oneof_variant_name};
 
 /// Emits every enum and oneof type of `file`.
 /// `rust_names` maps full protobuf names to the Rust idents of the message types.
@@ -85,41 +85,6 @@ fn doc_attrs(text: &str) -> TokenStream {
     quote! { #(#[doc = #lines])* }
 }
 
-/// `TASK_STATE_INPUT_REQUIRED` of enum `TaskState` → `InputRequired`.
-fn variant_name(enum_name: &str, value_name: &str) -> String {
-    let prefix = format!("{}_", screaming(enum_name));
-    let bare = value_name.strip_prefix(&prefix).unwrap_or(value_name);
-    upper_camel(bare)
-}
-
-/// `TaskState` → `TASK_STATE`.
-pub(crate) fn screaming(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_uppercase());
-    }
-    out
-}
-
-/// `INPUT_REQUIRED` or `input_required` → `InputRequired`.
-pub(crate) fn upper_camel(snake: &str) -> String {
-    snake
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .map(|word| {
-            let lower = word.to_ascii_lowercase();
-            let mut chars = lower.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 fn open_enum(
     package: &str,
     enumeration: &EnumDescriptorProto,
@@ -134,7 +99,7 @@ fn open_enum(
     let mut from_number = Vec::new();
     let mut values = Vec::new();
     for (index, value) in enumeration.value.iter().enumerate() {
-        let variant = format_ident!("{}", variant_name(enumeration.name(), value.name()));
+        let variant = format_ident!("{}", enum_variant_name(enumeration.name(), value.name()));
         let number = value.number();
         let value_name = value.name();
         let text = comments
@@ -291,7 +256,7 @@ fn oneof_enum(
     let mut writes = Vec::new();
     let mut member_names = Vec::new();
     for (index, field) in members {
-        let variant = format_ident!("{}", upper_camel(field.name()));
+        let variant = format_ident!("{}", oneof_variant_name(field.name()));
         let (ty, read, write) = member_type(field, rust_names)?;
         let json_name = field.json_name();
         let proto_name = field.name();

@@ -27,6 +27,7 @@ use quote::{ToTokens, format_ident, quote};
 use serde_json::{Map, Value, json};
 use syn::parse_quote;
 
+use super::naming::{v0_3_marker_name, v0_3_type_name, v0_3_union_variant_names};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, project_root};
 
 const SPEC_FILE: &str = "spec/v0_3/a2a.json";
@@ -161,32 +162,6 @@ fn generate_files() -> Result<Vec<GeneratedFile>> {
     ])
 }
 
-/// The Rust name of a schema definition: acronyms in Rust's camel case (`JSONRPCError` →
-/// `JsonRpcError`, `APIKeySecurityScheme` → `ApiKeySecurityScheme`).
-fn rust_name(definition: &str) -> String {
-    const ACRONYMS: &[(&str, &str)] = &[
-        ("JSONRPC", "JsonRpc"),
-        ("JSON", "Json"),
-        ("A2A", "A2a"),
-        ("API", "Api"),
-        ("HTTP", "Http"),
-        ("TLS", "Tls"),
-    ];
-    let mut name = definition.to_owned();
-    for (acronym, word) in ACRONYMS {
-        name = name.replace(acronym, word);
-    }
-    name
-}
-
-fn upper_first(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
-        .unwrap_or_default()
-}
-
 fn definition_ref(name: &str) -> Value {
     json!({ "$ref": format!("#/definitions/{name}") })
 }
@@ -206,7 +181,7 @@ fn plan(schema: &Value) -> Result<(Value, Plan)> {
         .ok_or_else(|| anyhow!("{SPEC_FILE} has no definitions"))?;
     let names: BTreeMap<String, String> = source
         .keys()
-        .map(|name| (name.clone(), rust_name(name)))
+        .map(|name| (name.clone(), v0_3_type_name(name)))
         .collect();
     let mut plan = Plan {
         names,
@@ -258,11 +233,7 @@ fn plan(schema: &Value) -> Result<(Value, Plan)> {
                     FieldRule::Optional
                 };
                 if let Some(value) = schema.get("const").cloned() {
-                    let marker = if property == "jsonrpc" {
-                        "JsonRpcVersion".to_owned()
-                    } else {
-                        format!("{owner}{}", upper_first(property))
-                    };
+                    let marker = v0_3_marker_name(&owner, property);
                     if marker_names.insert(marker.clone()) {
                         plan.markers.push(Marker {
                             rust_name: marker.clone(),
@@ -400,7 +371,7 @@ fn union(
             .all(|t| property(t, tag).is_some_and(|p| p.get("const").is_some()))
     });
     let rust_types: Vec<String> = targets.iter().map(|t| names[*t].clone()).collect();
-    let variant_names = variant_names(&rust_types);
+    let variant_names = v0_3_union_variant_names(&rust_types);
     let mut out = Vec::new();
     for (index, target) in targets.iter().enumerate() {
         let members: Vec<String> = definitions[*target]["properties"]
@@ -432,61 +403,6 @@ fn union(
         tag,
         variants: out,
     })
-}
-
-/// Variant idents: the wrapped types' names without the words they all share (`TextPart`, `FilePart` →
-/// `Text`, `File`); a JSON-RPC response's are `Error` and `Success` (or the method's name).
-fn variant_names(types: &[String]) -> Vec<String> {
-    let error_response = "JsonRpcErrorResponse";
-    if types.iter().any(|t| t == error_response) {
-        let successes = types.len() - 1;
-        return types
-            .iter()
-            .map(|t| {
-                if t == error_response {
-                    "Error".to_owned()
-                } else if successes == 1 {
-                    "Success".to_owned()
-                } else {
-                    t.trim_end_matches("SuccessResponse").to_owned()
-                }
-            })
-            .collect();
-    }
-    let words: Vec<Vec<String>> = types.iter().map(|t| camel_words(t)).collect();
-    let shortest = words.iter().map(Vec::len).min().unwrap_or(0);
-    let common_prefix = (0..shortest)
-        .take_while(|&i| words.iter().all(|w| w[i] == words[0][i]))
-        .count();
-    let common_suffix = (0..shortest)
-        .take_while(|&i| {
-            words
-                .iter()
-                .all(|w| w[w.len() - 1 - i] == words[0][words[0].len() - 1 - i])
-        })
-        .count();
-    words
-        .iter()
-        .map(|w| {
-            let end = w.len() - common_suffix;
-            if common_prefix >= end {
-                w.concat()
-            } else {
-                w[common_prefix..end].concat()
-            }
-        })
-        .collect()
-}
-
-fn camel_words(name: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    for c in name.chars() {
-        match words.last_mut() {
-            Some(word) if !c.is_uppercase() => word.push(c),
-            _ => words.push(c.to_string()),
-        }
-    }
-    words
 }
 
 /// Sets every struct field's serde attributes from its [`FieldRule`], making optional fields `Option`s.

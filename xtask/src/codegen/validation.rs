@@ -20,8 +20,7 @@ use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
 use super::field_shape::{Elem, Package, Shape};
-use super::types::oneof_type_name;
-use super::types_unions::upper_camel;
+use super::naming::{oneof_type_name, oneof_variant_name};
 
 const REQUIRED: &str = "Field is required.";
 const NOT_EMPTY: &str = "Field must contain at least one element.";
@@ -196,7 +195,7 @@ fn member_arms(
     members
         .iter()
         .map(|field| {
-            let variant = format_ident!("{}", upper_camel(field.name()));
+            let variant = format_ident!("{}", oneof_variant_name(field.name()));
             let path = field.name();
             Ok(if is_message(&package.elem(field)?) {
                 quote!(#enum_path::#variant(item) => item.collect_violations(&crate::validate::join(prefix, #path), out),)
