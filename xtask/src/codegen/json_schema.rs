@@ -16,11 +16,10 @@ use std::collections::BTreeMap;
 
 use anyhow::{Result, anyhow, bail};
 use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{
-    DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
-};
+use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 use serde_json::{Map, Value, json};
 
+use super::docs::Comments;
 use super::field_shape::map_entry;
 use super::naming::enum_unspecified_value;
 use super::proto::{SPEC_INCLUDES, compile_in, package_file, source_label};
@@ -158,34 +157,6 @@ pub(crate) fn required_fields(encoded_set: &[u8], package: &str) -> Result<Vec<S
         ));
     }
     Ok(required)
-}
-
-/// Leading comments of the proto file, keyed by source-info path.
-pub(crate) struct Comments(BTreeMap<Vec<i32>, String>);
-
-impl Comments {
-    pub(crate) fn of(file: &FileDescriptorProto) -> Self {
-        let mut map = BTreeMap::new();
-        for location in file.source_code_info.iter().flat_map(|info| &info.location) {
-            if let Some(text) = &location.leading_comments {
-                let text = text
-                    .lines()
-                    .map(str::trim)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-                    .trim()
-                    .to_owned();
-                if !text.is_empty() {
-                    map.insert(location.path.clone(), text);
-                }
-            }
-        }
-        Self(map)
-    }
-
-    pub(crate) fn get(&self, path: &[i32]) -> Option<&str> {
-        self.0.get(path).map(String::as_str)
-    }
 }
 
 fn with_description(mut schema: Value, description: Option<&str>) -> Value {

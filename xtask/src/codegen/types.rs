@@ -18,8 +18,9 @@ use serde_json::{Map, Value, json};
 
 use quote::ToTokens as _;
 
+use super::docs::Comments;
 use super::field_shape::Package;
-use super::json_schema::{self, Comments};
+use super::json_schema;
 use super::naming::{lower_camel, oneof_type_name};
 use super::proto::{self, compile_in, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};

@@ -23,6 +23,7 @@ use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::ToTokens;
 use syn::{Attribute, parse_quote};
 
+use super::docs::fix_docs;
 use super::field_shape::{Elem, Number, Package, Shape};
 use super::naming::field_name_of_ident;
 
@@ -283,92 +284,4 @@ fn field_attribute(
     };
     parts.push(rules);
     Ok(parse_quote!(#[serde(#(#parts),*)]))
-}
-
-/// Doc text as rustdoc wants it: each line starting with a space (typify writes `///Text`), and bare
-/// URLs in angle brackets so they become links instead of `rustdoc::bare_urls` warnings.
-pub(crate) fn doc_text(text: &str) -> String {
-    text.lines()
-        .map(|line| {
-            let line = link_bare_urls(line);
-            if line.is_empty() || line.starts_with(' ') {
-                line
-            } else {
-                format!(" {line}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn link_bare_urls(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(start) = rest
-        .find("http://")
-        .or_else(|| rest.find("https://"))
-        .map(|i| {
-            // Take whichever scheme comes first.
-            match (rest.find("http://"), rest.find("https://")) {
-                (Some(a), Some(b)) => a.min(b),
-                _ => i,
-            }
-        })
-    {
-        let (before, from_url) = rest.split_at(start);
-        out.push_str(before);
-        let length = from_url
-            .find(|c: char| {
-                c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')' | ']')
-            })
-            .unwrap_or(from_url.len());
-        let url = from_url[..length].trim_end_matches(['.', ',', ';', ':']);
-        let already_marked = before.ends_with(['<', '`', '(', '[']);
-        if already_marked {
-            out.push_str(url);
-        } else {
-            out.push('<');
-            out.push_str(url);
-            out.push('>');
-        }
-        rest = &from_url[url.len()..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Rewrites every `#[doc = "..."]` inside `attrs` with [`doc_text`].
-pub(crate) fn fix_docs(attrs: &mut [Attribute]) {
-    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("doc")) {
-        if let syn::Meta::NameValue(pair) = &attr.meta
-            && let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(text),
-                ..
-            }) = &pair.value
-        {
-            let fixed = doc_text(&text.value());
-            *attr = parse_quote!(#[doc = #fixed]);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn docs_get_a_leading_space_and_linked_urls() {
-        assert_eq!(
-            doc_text("Base URL, e.g. \"https://agent.example.org/a2a\"."),
-            " Base URL, e.g. \"<https://agent.example.org/a2a>\"."
-        );
-        assert_eq!(
-            doc_text(" See <https://a.example> and `http://b.example`."),
-            " See <https://a.example> and `http://b.example`."
-        );
-        assert_eq!(
-            doc_text("http://x.example/a, then https://y.example."),
-            " <http://x.example/a>, then <https://y.example>."
-        );
-    }
 }

@@ -15,8 +15,8 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
+use super::docs::{Comments, doc_attrs};
 use super::field_shape::{Number, Package};
-use super::json_schema::Comments;
 use super::naming::{enum_variant_name, oneof_type_name, oneof_variant_name};
 
 /// Emits every enum and oneof type of `file`.
@@ -78,11 +78,6 @@ pub(crate) fn emit(
         }
     }
     Ok(out)
-}
-
-fn doc_attrs(text: &str) -> TokenStream {
-    let lines = text.lines().map(super::types_fields::doc_text);
-    quote! { #(#[doc = #lines])* }
 }
 
 fn open_enum(

@@ -27,6 +27,7 @@ use quote::{ToTokens, format_ident, quote};
 use serde_json::{Map, Value, json};
 use syn::parse_quote;
 
+use super::docs::verbatim_doc_attrs;
 use super::naming::{v0_3_marker_name, v0_3_type_name, v0_3_union_variant_names};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, project_root};
 
@@ -541,11 +542,6 @@ fn option_inner(ty: &syn::Type) -> Option<syn::Type> {
     }
 }
 
-fn doc_attrs(doc: &str) -> TokenStream {
-    let lines = doc.lines().map(|line| format!(" {line}"));
-    quote!(#(#[doc = #lines])*)
-}
-
 fn value_literal(value: &Value) -> Result<TokenStream> {
     Ok(match value {
         Value::String(s) => quote!(crate::v0_3::dispatch::Tag::Str(#s)),
@@ -585,7 +581,7 @@ fn emit_unions(plan: &Plan) -> Result<TokenStream> {
             other => bail!("{}: a const of unsupported type: {other}", marker.rust_name),
         };
         let shown = marker.value.to_string();
-        let doc = doc_attrs(&format!(
+        let doc = verbatim_doc_attrs(&format!(
             "Always `{shown}`: {}\n\nWritten on every output; read from `{shown}`, or from nothing (the member may be left out). Any other value is an error that names the expected one.",
             marker.doc.trim_end_matches('.')
         ));
@@ -625,7 +621,7 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
         Some(tag) => format!("Its variant is chosen by `{tag}`."),
         None => "Its variant is chosen by the members present.".to_owned(),
     };
-    let doc = doc_attrs(&format!(
+    let doc = verbatim_doc_attrs(&format!(
         "{}\n\nSchema: `{schema_name}`. {how}",
         union.doc.trim_end()
     ));
