@@ -4,6 +4,7 @@
 //! that writes generated files. In check mode nothing is written; every stale file is reported together
 //! with the command that fixes it.
 
+mod descriptor;
 mod docs;
 mod field_shape;
 mod json_schema;

@@ -7,6 +7,8 @@ use anyhow::{Result, bail};
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, FieldDescriptorProto};
 
+use super::descriptor::{is_oneof_member, last_segment, map_entry};
+
 /// The value kind of a field (or of the elements of a repeated field or the values of a map).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Elem {
@@ -110,29 +112,6 @@ impl Package<'_> {
         Ok((full_name, rust))
     }
 
-    /// Whether a field is a member of a real oneof (not the synthetic oneof of a proto3 `optional`).
-    pub(crate) fn is_oneof_member(field: &FieldDescriptorProto) -> bool {
-        field.oneof_index.is_some() && !field.proto3_optional()
-    }
-
-    /// Whether a field is a member of the real oneof number `oneof` of its message.
-    pub(crate) fn is_member_of(field: &FieldDescriptorProto, oneof: usize) -> bool {
-        field.oneof_index == Some(oneof as i32) && Self::is_oneof_member(field)
-    }
-
-    /// The members of oneof number `oneof` of `message`, in declaration order; empty for the synthetic
-    /// oneof of a proto3 `optional` field.
-    pub(crate) fn oneof_members(
-        message: &DescriptorProto,
-        oneof: usize,
-    ) -> Vec<&FieldDescriptorProto> {
-        message
-            .field
-            .iter()
-            .filter(|f| Self::is_member_of(f, oneof))
-            .collect()
-    }
-
     /// The shape of `field` of `message`; errors name what the generator does not support yet.
     pub(crate) fn shape(
         &self,
@@ -168,7 +147,7 @@ impl Package<'_> {
                 "{full_name}.{}: google.protobuf.Value fields outside a oneof are not supported yet",
                 field.name()
             ),
-            Elem::Bytes if !Self::is_oneof_member(field) => {
+            Elem::Bytes if !is_oneof_member(field) => {
                 bail!(
                     "{full_name}.{}: bytes fields outside a oneof are not supported yet",
                     field.name()
@@ -187,7 +166,7 @@ impl Package<'_> {
             Type::String => Elem::String,
             Type::Bool => Elem::Bool,
             Type::Bytes => Elem::Bytes,
-            Type::Enum => Elem::Enum(last_segment(field.type_name())),
+            Type::Enum => Elem::Enum(last_segment(field.type_name()).to_owned()),
             Type::Message => match field.type_name() {
                 ".google.protobuf.Timestamp" => Elem::Timestamp,
                 ".google.protobuf.Struct" => Elem::Struct,
@@ -201,7 +180,7 @@ impl Package<'_> {
                         .rust_names
                         .get(full_name)
                         .cloned()
-                        .unwrap_or_else(|| last_segment(other));
+                        .unwrap_or_else(|| last_segment(other).to_owned());
                     if self.oneof_messages.iter().any(|m| m == full_name) {
                         Elem::OneofMessage(rust)
                     } else {
@@ -218,23 +197,4 @@ impl Package<'_> {
             },
         })
     }
-}
-
-fn last_segment(type_name: &str) -> String {
-    type_name.rsplit('.').next().unwrap_or(type_name).to_owned()
-}
-
-/// The synthetic map-entry message of a map field.
-pub(crate) fn map_entry<'a>(
-    message: &'a DescriptorProto,
-    field: &FieldDescriptorProto,
-) -> Option<&'a DescriptorProto> {
-    if field.r#type() != Type::Message {
-        return None;
-    }
-    let entry_name = field.type_name().rsplit('.').next()?;
-    message
-        .nested_type
-        .iter()
-        .find(|n| n.name() == entry_name && n.options.as_ref().is_some_and(|o| o.map_entry()))
 }

@@ -19,16 +19,13 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 use serde_json::{Map, Value, json};
 
+use super::descriptor::{
+    is_map_entry, is_oneof_member, last_segment, map_entry, package_file, required_fields,
+};
 use super::docs::Comments;
-use super::field_shape::map_entry;
 use super::naming::enum_unspecified_value;
-use super::proto::{SPEC_INCLUDES, compile_in, package_file, source_label};
+use super::proto::{SPEC_INCLUDES, compile_in, source_label};
 use super::{GeneratedFile, Mode, REGENERATE, ensure_files};
-
-/// The `google.api.FieldBehavior` value that marks a field required.
-const REQUIRED: i32 = 2;
-/// Field number of the `google.api.field_behavior` extension on `FieldOptions`.
-const FIELD_BEHAVIOR_EXTENSION: u32 = 1052;
 
 /// What to derive a schema from, and where it goes.
 pub(crate) struct SchemaTarget {
@@ -132,33 +129,6 @@ fn insert(defs: &mut Map<String, Value>, name: &str, schema: Value) -> Result<()
     Ok(())
 }
 
-/// Full names (`lf.a2a.v1.Task.id`) of the fields marked `google.api.field_behavior = REQUIRED`.
-pub(crate) fn required_fields(encoded_set: &[u8], package: &str) -> Result<Vec<String>> {
-    let pool = prost_reflect::DescriptorPool::decode(encoded_set)?;
-    let mut required = Vec::new();
-    for message in pool.all_messages().filter(|m| m.package_name() == package) {
-        for field in message.fields() {
-            let options = field.options();
-            let behaviors = options.extensions().find_map(|(extension, value)| {
-                (extension.number() == FIELD_BEHAVIOR_EXTENSION).then(|| value.clone())
-            });
-            let is_required = behaviors
-                .as_ref()
-                .and_then(|v| v.as_list())
-                .is_some_and(|list| list.iter().any(|b| b.as_enum_number() == Some(REQUIRED)));
-            if is_required {
-                required.push(field.full_name().to_owned());
-            }
-        }
-    }
-    if required.is_empty() {
-        return Err(anyhow!(
-            "no REQUIRED field found in {package}: is the google.api.field_behavior extension compiled?"
-        ));
-    }
-    Ok(required)
-}
-
 fn with_description(mut schema: Value, description: Option<&str>) -> Value {
     if let (Some(text), Some(object)) = (description, schema.as_object_mut()) {
         object.insert("description".into(), text.into());
@@ -176,7 +146,7 @@ fn message_schema(
 ) -> Result<()> {
     let full_name = format!("{prefix}.{}", message.name());
     for nested in &message.nested_type {
-        if !nested.options.as_ref().is_some_and(|o| o.map_entry()) {
+        if !is_map_entry(nested) {
             bail!(
                 "{full_name}: nested message {} is not supported yet",
                 nested.name()
@@ -204,7 +174,7 @@ fn message_schema(
             with_description(schema, comments.get(&field_path)),
         );
         if let Some(oneof) = field.oneof_index
-            && !field.proto3_optional()
+            && is_oneof_member(field)
         {
             oneofs.entry(oneof).or_default().push(json_name);
         }
@@ -255,7 +225,7 @@ fn require_non_empty(schema: &mut Value, field: &FieldDescriptorProto) {
             object.insert("minLength".into(), 1.into());
         }
         Type::Enum => {
-            let enum_name = field.type_name().rsplit('.').next().unwrap_or_default();
+            let enum_name = last_segment(field.type_name());
             let unspecified = enum_unspecified_value(enum_name);
             object.insert("not".into(), json!({ "const": unspecified }));
         }
@@ -327,7 +297,7 @@ fn singular_schema(field: &FieldDescriptorProto) -> Result<Value> {
                 other if other.starts_with(".google.") => {
                     bail!("well-known type {other} is not supported yet")
                 }
-                other => other.rsplit('.').next().unwrap_or(other),
+                other => last_segment(other),
             };
             json!({ "$ref": format!("#/$defs/{name}") })
         }

@@ -8,9 +8,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
-use prost_types::{FileDescriptorProto, FileDescriptorSet, field_descriptor_proto::Type};
+use prost_types::{FileDescriptorProto, FileDescriptorSet};
 use quote::{format_ident, quote};
 
+use super::descriptor::{message_names, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, parse_rust, project_root};
 
 /// Well-known types replaced by `a2a_proto::wkt`, whose ProtoJSON `pbjson-types` gets wrong.
@@ -287,10 +288,7 @@ pub(crate) fn registry(
     rust_names: &BTreeMap<String, syn::Path>,
     name_trait: Option<proc_macro2::TokenStream>,
 ) -> Result<syn::File> {
-    let mut names = Vec::new();
-    for message in &file.message_type {
-        collect_message_names(file.package(), message, &mut names);
-    }
+    let names = message_names(file);
     let paths = names
         .iter()
         .map(|name| {
@@ -321,37 +319,4 @@ pub(crate) fn registry(
         #name_impls
     };
     syn::parse2(tokens).context("parsing the generated registry")
-}
-
-fn collect_message_names(
-    prefix: &str,
-    message: &prost_types::DescriptorProto,
-    names: &mut Vec<String>,
-) {
-    if message.options.as_ref().is_some_and(|o| o.map_entry()) {
-        return;
-    }
-    let name = format!("{prefix}.{}", message.name());
-    names.push(name.clone());
-    for nested in &message.nested_type {
-        collect_message_names(&name, nested, names);
-    }
-}
-
-pub(crate) fn package_file<'a>(
-    descriptors: &'a FileDescriptorSet,
-    package: &str,
-) -> Result<&'a FileDescriptorProto> {
-    descriptors
-        .file
-        .iter()
-        .find(|f| f.package() == package)
-        .ok_or_else(|| anyhow!("no file of package {package} in the descriptor set"))
-}
-
-/// Whether a field holds a `google.protobuf.Value` directly (not in a list or map).
-pub(crate) fn is_singular_value(field: &prost_types::FieldDescriptorProto) -> bool {
-    field.r#type() == Type::Message
-        && field.type_name() == ".google.protobuf.Value"
-        && field.label() != prost_types::field_descriptor_proto::Label::Repeated
 }

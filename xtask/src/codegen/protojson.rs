@@ -24,8 +24,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, parse_quote};
 
-use super::field_shape::map_entry;
-use super::proto::is_singular_value;
+use super::descriptor::{is_singular_value, map_entry};
 
 /// The descriptor's fields, found from a Rust message type and a field's JSON name.
 pub(crate) struct FieldIndex {

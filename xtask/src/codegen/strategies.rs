@@ -16,6 +16,7 @@ use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
+use super::descriptor::{is_oneof_member, oneof_members};
 use super::field_shape::{Elem, Number, Package, Shape};
 use super::naming::{oneof_type_name, oneof_variant_name, strategy_function};
 
@@ -192,16 +193,12 @@ fn struct_strategy(
 ) -> Result<TokenStream> {
     let mut names = Vec::new();
     let mut strategies = Vec::new();
-    for field in message
-        .field
-        .iter()
-        .filter(|f| !Package::is_oneof_member(f))
-    {
+    for field in message.field.iter().filter(|f| !is_oneof_member(f)) {
         names.push(format_ident!("{}", field.name()));
         strategies.push(field_strategy(&package.shape(message, field)?)?);
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        if Package::oneof_members(message, index).is_empty() {
+        if oneof_members(message, index).is_empty() {
             continue;
         }
         let enum_name = oneof_type_name(message.name(), oneof.name());
@@ -239,7 +236,7 @@ fn oneof_strategy(
     ident: &syn::Ident,
     oneof: usize,
 ) -> Result<TokenStream> {
-    let arms = Package::oneof_members(message, oneof)
+    let arms = oneof_members(message, oneof)
         .into_iter()
         .map(|field| {
             let variant = format_ident!("{}", oneof_variant_name(field.name()));

@@ -18,11 +18,12 @@ use serde_json::{Map, Value, json};
 
 use quote::ToTokens as _;
 
+use super::descriptor::{is_oneof_member, oneof_members, package_file, required_fields};
 use super::docs::Comments;
 use super::field_shape::Package;
 use super::json_schema;
 use super::naming::{lower_camel, oneof_type_name};
-use super::proto::{self, compile_in, package_file};
+use super::proto::{self, compile_in};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
 use super::{strategies, types_convert, types_fields, types_unions, validation};
 
@@ -70,7 +71,7 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
     let compiler = compile_in(target.schema.includes, target.schema.spec_file, true)?;
     let descriptors = compiler.file_descriptor_set();
     let file = package_file(&descriptors, target.schema.package)?;
-    let required = json_schema::required_fields(
+    let required = required_fields(
         &compiler.encode_file_descriptor_set(),
         target.schema.package,
     )?;
@@ -188,16 +189,16 @@ pub(crate) fn typify_input(
         replacements.insert(enumeration.name().to_owned(), Replacement::Enum);
     }
     for message in &file.message_type {
-        let oneof_members: Vec<&str> = message
+        let member_json_names: Vec<&str> = message
             .field
             .iter()
-            .filter(|f| f.oneof_index.is_some() && !f.proto3_optional())
+            .filter(|f| is_oneof_member(f))
             .map(|f| f.json_name())
             .collect();
-        if oneof_members.is_empty() {
+        if member_json_names.is_empty() {
             continue;
         }
-        if oneof_members.len() == message.field.len() && message.oneof_decl.len() == 1 {
+        if member_json_names.len() == message.field.len() && message.oneof_decl.len() == 1 {
             replacements.insert(message.name().to_owned(), Replacement::OneofMessage);
             continue;
         }
@@ -210,11 +211,11 @@ pub(crate) fn typify_input(
         let properties = def["properties"]
             .as_object_mut()
             .expect("message schemas have properties");
-        for member in &oneof_members {
+        for member in &member_json_names {
             properties.remove(*member);
         }
         for (index, oneof) in message.oneof_decl.iter().enumerate() {
-            if Package::oneof_members(message, index).is_empty() {
+            if oneof_members(message, index).is_empty() {
                 continue; // the synthetic oneof of a proto3 `optional` field
             }
             let enum_name = oneof_type_name(message.name(), oneof.name());

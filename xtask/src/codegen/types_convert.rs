@@ -12,6 +12,7 @@ use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{ToTokens, format_ident, quote};
 
+use super::descriptor::{is_oneof_member, oneof_members};
 use super::field_shape::{Elem, Package, Shape};
 use super::naming::{checked_field_ident, oneof_type_name, oneof_variant_name};
 
@@ -288,11 +289,7 @@ fn message_conversions(
     let mut to_fields = Vec::new();
     let mut from_fields = Vec::new();
     let mut extra = TokenStream::new();
-    for field in message
-        .field
-        .iter()
-        .filter(|f| !Package::is_oneof_member(f))
-    {
+    for field in message.field.iter().filter(|f| !is_oneof_member(f)) {
         let name = format_ident!("{}", checked_field_ident(field.name())?);
         let shape = package.shape(message, field)?;
         let to = field_to_proto(&shape, quote!(value.#name));
@@ -301,7 +298,7 @@ fn message_conversions(
         from_fields.push(quote!(#name: #from));
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        if Package::oneof_members(message, index).is_empty() {
+        if oneof_members(message, index).is_empty() {
             continue;
         }
         let name = format_ident!("{}", checked_field_ident(oneof.name())?);
@@ -362,7 +359,7 @@ fn oneof_conversions(
         .ok_or_else(|| anyhow!("prost-build has no enum {module}::{enum_name}"))?;
     let module = format_ident!("{module}");
     let proto_enum = format_ident!("{enum_name}");
-    let members = Package::oneof_members(message, oneof_index);
+    let members = oneof_members(message, oneof_index);
     let mut to_arms = Vec::new();
     let mut from_arms = Vec::new();
     let mut names = Vec::new();

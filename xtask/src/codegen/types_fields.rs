@@ -23,6 +23,7 @@ use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::ToTokens;
 use syn::{Attribute, parse_quote};
 
+use super::descriptor::{is_member_of, is_oneof_member};
 use super::docs::fix_docs;
 use super::field_shape::{Elem, Number, Package, Shape};
 use super::naming::field_name_of_ident;
@@ -156,7 +157,7 @@ impl Position {
             Self::Oneof(oneof) => message
                 .field
                 .iter()
-                .position(|f| Package::is_member_of(f, *oneof))
+                .position(|f| is_member_of(f, *oneof))
                 .unwrap_or(usize::MAX),
         }
     }
@@ -164,11 +165,10 @@ impl Position {
 
 fn field_position(message: &DescriptorProto, ident: &str) -> Option<Position> {
     let bare = field_name_of_ident(ident);
-    let is_member = |f: &FieldDescriptorProto| f.oneof_index.is_some() && !f.proto3_optional();
     if let Some(index) = message
         .field
         .iter()
-        .position(|f| f.name() == bare && !is_member(f))
+        .position(|f| f.name() == bare && !is_oneof_member(f))
     {
         return Some(Position::Field(index));
     }

@@ -15,8 +15,9 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
+use super::descriptor::is_member_of;
 use super::docs::{Comments, doc_attrs};
-use super::field_shape::{Number, Package};
+use super::field_shape::Number;
 use super::naming::{enum_variant_name, oneof_type_name, oneof_variant_name};
 
 /// Emits every enum and oneof type of `file`.
@@ -42,7 +43,7 @@ pub(crate) fn emit(
                 .field
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| Package::is_member_of(f, oneof_index))
+                .filter(|(_, f)| is_member_of(f, oneof_index))
                 .collect();
             if members.is_empty() {
                 continue; // the synthetic oneof of a proto3 `optional` field

@@ -19,6 +19,7 @@ use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
+use super::descriptor::{is_oneof_member, oneof_members};
 use super::field_shape::{Elem, Package, Shape};
 use super::naming::{oneof_type_name, oneof_variant_name};
 
@@ -81,11 +82,7 @@ fn struct_body(
     with_required: &BTreeSet<String>,
 ) -> Result<TokenStream> {
     let mut checks = Vec::new();
-    for field in message
-        .field
-        .iter()
-        .filter(|f| !Package::is_oneof_member(f))
-    {
+    for field in message.field.iter().filter(|f| !is_oneof_member(f)) {
         let name = format_ident!("{}", field.name());
         let path = field.name();
         let shape = package.shape(message, field)?;
@@ -159,7 +156,7 @@ fn struct_body(
         }
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        let members = Package::oneof_members(message, index);
+        let members = oneof_members(message, index);
         if members.is_empty() {
             continue;
         }
@@ -214,7 +211,7 @@ fn oneof_only_body(
     let members: Vec<&FieldDescriptorProto> = message
         .field
         .iter()
-        .filter(|f| Package::is_oneof_member(f))
+        .filter(|f| is_oneof_member(f))
         .collect();
     // A Rust enum always has its member: nothing to report for the oneof itself, only inside it.
     let any_message = members
