@@ -14,6 +14,7 @@ mod protojson;
 #[cfg(test)]
 mod scalar_tests;
 mod strategies;
+mod syntax;
 mod types;
 mod types_convert;
 mod types_fields;

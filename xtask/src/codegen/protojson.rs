@@ -25,6 +25,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Expr, parse_quote};
 
 use super::descriptor::{is_singular_value, map_entry};
+use super::syntax::{is_named_type, path_string};
 
 /// The descriptor's fields, found from a Rust message type and a field's JSON name.
 pub(crate) struct FieldIndex {
@@ -56,7 +57,7 @@ impl FieldIndex {
             .iter()
             .filter_map(|(full_name, path)| {
                 let fields = by_full_name.remove(full_name)?;
-                Some((path_key(path), fields))
+                Some((path_string(path), fields))
             })
             .collect();
         Self { messages }
@@ -64,7 +65,7 @@ impl FieldIndex {
 
     fn message(&self, rust_type: &syn::Type) -> Option<&MessageFields> {
         match rust_type {
-            syn::Type::Path(path) => self.messages.get(&path_key(&path.path)),
+            syn::Type::Path(path) => self.messages.get(&path_string(&path.path)),
             _ => None,
         }
     }
@@ -106,14 +107,6 @@ fn index_message(
             floats,
         },
     );
-}
-
-fn path_key(path: &syn::Path) -> String {
-    path.segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect::<Vec<_>>()
-        .join("::")
 }
 
 /// Applies every adjustment to pbjson's output for one package.
@@ -385,7 +378,7 @@ fn open_enum_reads(expr: &mut Expr, support: &syn::Path) {
     impl VisitMut for Rewriter<'_> {
         fn visit_expr_mut(&mut self, expr: &mut Expr) {
             if let Expr::Cast(cast) = expr
-                && cast.ty.to_token_stream().to_string() == "i32"
+                && is_named_type(&cast.ty, "i32")
                 && let Some(NextValue {
                     receiver,
                     ty: Some(enum_ty),

@@ -16,14 +16,13 @@ use anyhow::{Context, Result, anyhow};
 use prost_types::FileDescriptorSet;
 use serde_json::{Map, Value, json};
 
-use quote::ToTokens as _;
-
 use super::descriptor::{is_oneof_member, oneof_members, package_file, required_fields};
 use super::docs::Comments;
 use super::field_shape::Package;
 use super::json_schema;
 use super::naming::{lower_camel, oneof_type_name};
 use super::proto::{self, compile_in};
+use super::syntax::path_string;
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
 use super::{strategies, types_convert, types_fields, types_unions, validation};
 
@@ -84,12 +83,7 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
     )?;
     let rust_names: BTreeMap<String, String> = proto::rust_message_names(&prost)?
         .into_iter()
-        .map(|(full_name, path)| {
-            (
-                full_name,
-                path.to_token_stream().to_string().replace(' ', ""),
-            )
-        })
+        .map(|(full_name, path)| (full_name, path_string(&path)))
         .collect();
 
     let settings = typify_settings(target, &replacements);

@@ -10,11 +10,12 @@ use std::collections::BTreeMap;
 use anyhow::{Result, anyhow};
 use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
-use quote::{ToTokens, format_ident, quote};
+use quote::{format_ident, quote};
 
 use super::descriptor::{is_oneof_member, oneof_members};
 use super::field_shape::{Elem, Package, Shape};
 use super::naming::{checked_field_ident, oneof_type_name, oneof_variant_name};
+use super::syntax::{attribute_value, option_inner, path_idents, type_text};
 
 /// The protobuf crate's module the conversions point at.
 const PROTO: &str = "::a2a_proto::v1";
@@ -108,30 +109,23 @@ impl ProstNames {
             .field_types
             .get(&(rust_struct.to_owned(), field.to_owned()))
             .ok_or_else(|| anyhow!("prost-build has no field {rust_struct}.{field}"))?;
-        let text = ty.to_token_stream().to_string().replace(' ', "");
-        let inner = text
-            .strip_prefix("::core::option::Option<")
-            .and_then(|t| t.strip_suffix('>'))
-            .ok_or_else(|| {
-                anyhow!("prost-build typed the oneof {rust_struct}.{field} as {text}")
-            })?;
-        let (module, name) = inner
-            .split_once("::")
-            .ok_or_else(|| anyhow!("unexpected oneof type {inner}"))?;
-        Ok((module.to_owned(), name.to_owned()))
+        let unexpected = || {
+            anyhow!(
+                "prost-build typed the oneof {rust_struct}.{field} as {}",
+                type_text(ty)
+            )
+        };
+        let inner = option_inner(ty).ok_or_else(unexpected)?;
+        match path_idents(inner).as_deref() {
+            Some([module, name]) => Ok((module.clone(), name.clone())),
+            _ => Err(unexpected()),
+        }
     }
 }
 
 /// The `tag = "N"` of a `#[prost(...)]` attribute.
 fn prost_tag(attrs: &[syn::Attribute]) -> Option<i32> {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("prost"))
-        .find_map(|a| {
-            let text = a.meta.to_token_stream().to_string();
-            let after = text.split("tag = \"").nth(1)?;
-            after.split('"').next()?.parse().ok()
-        })
+    attribute_value(attrs, "prost", "tag")?.parse().ok()
 }
 
 /// A function converting one value of kind `elem` into its protobuf form.

@@ -20,13 +20,13 @@ use std::collections::BTreeMap;
 
 use anyhow::{Result, anyhow, bail};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
-use quote::ToTokens;
 use syn::{Attribute, parse_quote};
 
 use super::descriptor::{is_member_of, is_oneof_member};
 use super::docs::fix_docs;
 use super::field_shape::{Elem, Number, Package, Shape};
 use super::naming::field_name_of_ident;
+use super::syntax::{derives, option_inner, type_text};
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
@@ -103,19 +103,18 @@ fn adjust_struct(
         let position = field_position(message, &ident).ok_or_else(|| {
             anyhow!("field `{ident}` matches no field or oneof of the descriptor")
         })?;
-        let ty = field.ty.to_token_stream().to_string().replace(' ', "");
         let serde = match position {
             Position::Field(index) => {
                 let proto = &message.field[index];
                 let shape = package.shape(message, proto)?;
-                field_attribute(proto, &shape, &ident, &ty)
+                field_attribute(proto, &shape, &ident, &field.ty)
                     .map_err(|e| anyhow!("{}: {e}", proto.name()))?
             }
             Position::Oneof(_) => {
                 expect(
-                    ty.starts_with("::std::option::Option<"),
+                    option_inner(&field.ty).is_some(),
                     "the oneof field",
-                    &ty,
+                    &field.ty,
                 )?;
                 parse_quote!(#[serde(flatten, with = "crate::protojson::flat_oneof")])
             }
@@ -130,17 +129,17 @@ fn adjust_struct(
 }
 
 fn add_default_derive(attrs: &mut [Attribute]) {
-    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
-        let derives = attr.meta.to_token_stream().to_string();
-        if !derives.contains("Default") {
-            let list: syn::MetaList = attr
-                .meta
-                .require_list()
-                .expect("derive takes a list")
-                .clone();
-            let tokens = list.tokens;
-            *attr = parse_quote!(#[derive(#tokens, Default)]);
-        }
+    if derives(attrs, "Default") {
+        return;
+    }
+    if let Some(attr) = attrs.iter_mut().find(|a| a.path().is_ident("derive")) {
+        let list: syn::MetaList = attr
+            .meta
+            .require_list()
+            .expect("derive takes a list")
+            .clone();
+        let tokens = list.tokens;
+        *attr = parse_quote!(#[derive(#tokens, Default)]);
     }
 }
 
@@ -179,11 +178,11 @@ fn field_position(message: &DescriptorProto, ident: &str) -> Option<Position> {
         .map(Position::Oneof)
 }
 
-fn expect(condition: bool, what: &str, ty: &str) -> Result<()> {
+fn expect(condition: bool, what: &str, ty: &syn::Type) -> Result<()> {
     if condition {
         Ok(())
     } else {
-        bail!("typify gave {what} the unexpected type `{ty}`")
+        bail!("typify gave {what} the unexpected type `{}`", type_text(ty))
     }
 }
 
@@ -192,7 +191,7 @@ fn field_attribute(
     field: &FieldDescriptorProto,
     shape: &Shape,
     ident: &str,
-    ty: &str,
+    ty: &syn::Type,
 ) -> Result<Attribute> {
     let json = field.json_name();
     let mut parts: Vec<proc_macro2::TokenStream> = Vec::new();
@@ -203,7 +202,7 @@ fn field_attribute(
         let alias = field.name();
         parts.push(quote::quote!(alias = #alias));
     }
-    let is_option = ty.starts_with("::std::option::Option<");
+    let is_option = option_inner(ty).is_some();
     let wants_option = matches!(shape, Shape::Presence(_) | Shape::UnlessDefault(_));
     expect(is_option == wants_option, &format!("a {shape:?} field"), ty)?;
     let rules = match shape {

@@ -23,12 +23,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context, Result, anyhow, bail};
 use proc_macro2::TokenStream;
-use quote::{ToTokens, format_ident, quote};
+use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
 use syn::parse_quote;
 
 use super::docs::verbatim_doc_attrs;
 use super::naming::{v0_3_marker_name, v0_3_type_name, v0_3_union_variant_names};
+use super::syntax::{attribute_value, last_ident, option_inner, type_text};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, project_root};
 
 const SPEC_FILE: &str = "spec/v0_3/a2a.json";
@@ -425,14 +426,15 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            let property = serde_rename(&field.attrs).unwrap_or_else(|| ident.clone());
+            let property =
+                attribute_value(&field.attrs, "serde", "rename").unwrap_or_else(|| ident.clone());
             let Some(rule) = plan.fields.get(&(owner.clone(), property.clone())) else {
                 errors.push(format!("{owner}.{property}: not in the schema"));
                 continue;
             };
             seen.insert((owner.clone(), property.clone()));
-            let ty = field.ty.to_token_stream().to_string().replace(' ', "");
-            let inner = option_inner(&field.ty);
+            let ty = type_text(&field.ty);
+            let inner = option_inner(&field.ty).cloned();
             let rename = (property != ident).then(|| quote!(rename = #property,));
             let serde: syn::Attribute = match rule {
                 FieldRule::Required => match rename {
@@ -444,13 +446,7 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
                 },
                 FieldRule::Marker => {
                     let Some(inner) = inner.filter(|t| {
-                        marker_names.contains(
-                            t.to_token_stream()
-                                .to_string()
-                                .rsplit(' ')
-                                .next()
-                                .unwrap_or_default(),
-                        )
+                        last_ident(t).is_some_and(|name| marker_names.contains(name.as_str()))
                     }) else {
                         errors.push(format!("{owner}.{property}: a marker field of type {ty}"));
                         continue;
@@ -505,41 +501,6 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
 fn snake_case_alias(property: &str, ident: &str) -> Option<syn::Attribute> {
     let raw = ident.trim_start_matches("r#");
     (property != raw && !raw.ends_with('_')).then(|| parse_quote!(#[serde(alias = #raw)]))
-}
-
-/// The `rename = "…"` of a field's serde attribute.
-fn serde_rename(attrs: &[syn::Attribute]) -> Option<String> {
-    let mut rename = None;
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                let value: syn::LitStr = meta.value()?.parse()?;
-                rename = Some(value.value());
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            }
-            Ok(())
-        });
-    }
-    rename
-}
-
-/// `T` of an `Option<T>` type (typify writes `::std::option::Option<T>`).
-fn option_inner(ty: &syn::Type) -> Option<syn::Type> {
-    let syn::Type::Path(path) = ty else {
-        return None;
-    };
-    let last = path.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(inner) => Some(inner.clone()),
-        _ => None,
-    }
 }
 
 fn value_literal(value: &Value) -> Result<TokenStream> {
