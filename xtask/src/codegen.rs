@@ -6,21 +6,14 @@
 
 mod descriptor;
 mod docs;
-mod field_shape;
 mod json_schema;
 mod naming;
 mod proto;
-mod protojson;
 #[cfg(test)]
 mod scalar_tests;
-mod strategies;
 mod syntax;
 mod types;
-mod types_convert;
-mod types_fields;
-mod types_unions;
 mod types_v0_3;
-mod validation;
 
 use std::path::{Path, PathBuf};
 

@@ -4,6 +4,8 @@
 //! No `protoc` is involved: `protox` compiles the protos in pure Rust and has the `google.protobuf`
 //! well-known types built in; the `google.api` annotation protos come from `spec/google/api`.
 
+mod protojson;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -244,7 +246,7 @@ fn collect_name_impls(items: &[syn::Item], names: &mut BTreeMap<String, syn::Pat
     }
 }
 
-/// The ProtoJSON impls, from pbjson-build, adjusted by [`super::protojson`].
+/// The ProtoJSON impls, from pbjson-build, adjusted by [`protojson`].
 fn generate_serde(
     target: &ProtoPackage,
     encoded: &[u8],
@@ -266,8 +268,8 @@ fn generate_serde(
         .collect::<Result<String, _>>()
         .context("pbjson-build wrote invalid UTF-8")?;
     let mut file = parse_rust(&source, "pbjson-build output")?;
-    let fields = super::protojson::FieldIndex::new(descriptors, rust_names);
-    super::protojson::adjust(&mut file, &fields, target.support_path)?;
+    let fields = protojson::FieldIndex::new(descriptors, rust_names);
+    protojson::adjust(&mut file, &fields, target.support_path)?;
     Ok(file)
 }
 

@@ -5,10 +5,17 @@
 //!    `definitions`, no validation-only keywords, oneofs and enums as named placeholders);
 //! 2. typify generates the message structs, with docs, names and derives (settings in
 //!    [`typify_settings`]); enums and oneofs are typify *replacements* pointing at types that
-//!    [`super::types_unions`] emits itself (open enums that keep unknown numbers, oneof enums whose serde
+//!    [`unions`] emits itself (open enums that keep unknown numbers, oneof enums whose serde
 //!    follows ProtoJSON);
-//! 3. [`super::types_fields`] sets each struct field's serde attributes from the descriptor, so defaults
+//! 3. [`fields`] sets each struct field's serde attributes from the descriptor, so defaults
 //!    are omitted, `null` means absent and snake_case names are accepted, exactly as ProtoJSON does.
+
+mod convert;
+mod field_shape;
+mod fields;
+mod strategies;
+mod unions;
+mod validation;
 
 use std::collections::BTreeMap;
 
@@ -18,13 +25,12 @@ use serde_json::{Map, Value, json};
 
 use super::descriptor::{is_oneof_member, oneof_members, package_file, required_fields};
 use super::docs::Comments;
-use super::field_shape::Package;
 use super::json_schema;
 use super::naming::{lower_camel, oneof_type_name};
 use super::proto::{self, compile_in};
 use super::syntax::path_string;
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
-use super::{strategies, types_convert, types_fields, types_unions, validation};
+use field_shape::Package;
 
 /// What typify should generate for one protobuf package.
 pub(crate) struct TypesTarget {
@@ -45,11 +51,11 @@ pub(crate) const V1: TypesTarget = TypesTarget {
 
 /// How each schema definition that typify must not generate itself is mapped.
 pub(crate) enum Replacement {
-    /// A proto enum: an open enum emitted by `types_unions`.
+    /// A proto enum: an open enum emitted by [`unions`].
     Enum,
-    /// A message that is only a oneof: an enum emitted by `types_unions`.
+    /// A message that is only a oneof: an enum emitted by [`unions`].
     OneofMessage,
-    /// The oneof inside a message with other fields: an enum emitted by `types_unions`.
+    /// The oneof inside a message with other fields: an enum emitted by [`unions`].
     Oneof,
     /// A well-known type mapped to a hand-written or library type.
     WellKnown(&'static str),
@@ -101,10 +107,9 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
         oneof_messages: &oneof_messages,
         rust_names: &rust_names,
     };
-    types_fields::adjust(&mut structs, file, &package)?;
-    let unions: syn::File =
-        syn::parse2(types_unions::emit(file, &Comments::of(file), &rust_names)?)
-            .context("parsing the emitted unions")?;
+    fields::adjust(&mut structs, file, &package)?;
+    let unions: syn::File = syn::parse2(unions::emit(file, &Comments::of(file), &rust_names)?)
+        .context("parsing the emitted unions")?;
 
     let label = format!(
         "{} (typify over the JSON Schema derived from it, {})",
@@ -128,7 +133,7 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
         syn::parse2(validation::emit(file, &package)?).context("parsing the emitted validation")?;
     let strategies: syn::File =
         syn::parse2(strategies::emit(file, &package)?).context("parsing the emitted strategies")?;
-    let conversions: syn::File = syn::parse2(types_convert::emit(file, &package, &prost)?)
+    let conversions: syn::File = syn::parse2(convert::emit(file, &package, &prost)?)
         .context("parsing the emitted conversions")?;
     Ok(vec![
         rust_file("types.rs", &structs),

@@ -1,5 +1,5 @@
 //! The types typify cannot generate for A2A's ProtoJSON: open enums and oneof enums, emitted from the
-//! descriptor and plugged into typify's output as replacements (see [`super::types`]).
+//! descriptor and plugged into typify's output as replacements (see [`super`]).
 //!
 //! - A proto enum becomes a Rust enum with one variant per value plus `Unrecognized(i32)`, so a value
 //!   from a newer peer survives a round trip (ProtoJSON enums are open).
@@ -15,10 +15,10 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
-use super::descriptor::is_member_of;
-use super::docs::{Comments, doc_attrs};
 use super::field_shape::Number;
-use super::naming::{enum_variant_name, oneof_type_name, oneof_variant_name};
+use crate::codegen::descriptor::is_member_of;
+use crate::codegen::docs::{Comments, doc_attrs};
+use crate::codegen::naming::{enum_variant_name, oneof_type_name, oneof_variant_name};
 
 /// Emits every enum and oneof type of `file`.
 /// `rust_names` maps full protobuf names to the Rust idents of the message types.

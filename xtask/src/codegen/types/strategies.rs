@@ -16,9 +16,9 @@ use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
-use super::descriptor::{is_oneof_member, oneof_members};
 use super::field_shape::{Elem, Number, Package, Shape};
-use super::naming::{oneof_type_name, oneof_variant_name, strategy_function};
+use crate::codegen::descriptor::{is_oneof_member, oneof_members};
+use crate::codegen::naming::{oneof_type_name, oneof_variant_name, strategy_function};
 
 /// Largest number of fields in one proptest tuple (proptest implements `Strategy` up to 12).
 const CHUNK: usize = 10;

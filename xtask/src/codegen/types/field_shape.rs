@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, FieldDescriptorProto};
 
-use super::descriptor::{is_oneof_member, last_segment, map_entry};
+use crate::codegen::descriptor::{is_oneof_member, last_segment, map_entry};
 
 /// The value kind of a field (or of the elements of a repeated field or the values of a map).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,9 +19,9 @@ use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
-use super::descriptor::{is_oneof_member, oneof_members};
 use super::field_shape::{Elem, Package, Shape};
-use super::naming::{oneof_type_name, oneof_variant_name};
+use crate::codegen::descriptor::{is_oneof_member, oneof_members};
+use crate::codegen::naming::{oneof_type_name, oneof_variant_name};
 
 const REQUIRED: &str = "Field is required.";
 const NOT_EMPTY: &str = "Field must contain at least one element.";

@@ -12,10 +12,10 @@ use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
-use super::descriptor::{is_oneof_member, oneof_members};
 use super::field_shape::{Elem, Package, Shape};
-use super::naming::{checked_field_ident, oneof_type_name, oneof_variant_name};
-use super::syntax::{attribute_value, option_inner, path_idents, type_text};
+use crate::codegen::descriptor::{is_oneof_member, oneof_members};
+use crate::codegen::naming::{checked_field_ident, oneof_type_name, oneof_variant_name};
+use crate::codegen::syntax::{attribute_value, option_inner, path_idents, type_text};
 
 /// The protobuf crate's module the conversions point at.
 const PROTO: &str = "::a2a_proto::v1";

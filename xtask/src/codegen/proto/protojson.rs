@@ -24,8 +24,8 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, parse_quote};
 
-use super::descriptor::{is_singular_value, map_entry};
-use super::syntax::{is_named_type, path_string};
+use crate::codegen::descriptor::{is_singular_value, map_entry};
+use crate::codegen::syntax::{is_named_type, path_string};
 
 /// The descriptor's fields, found from a Rust message type and a field's JSON name.
 pub(crate) struct FieldIndex {

@@ -22,11 +22,11 @@ use anyhow::{Result, anyhow, bail};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use syn::{Attribute, parse_quote};
 
-use super::descriptor::{is_member_of, is_oneof_member};
-use super::docs::fix_docs;
 use super::field_shape::{Elem, Number, Package, Shape};
-use super::naming::field_name_of_ident;
-use super::syntax::{derives, option_inner, type_text};
+use crate::codegen::descriptor::{is_member_of, is_oneof_member};
+use crate::codegen::docs::fix_docs;
+use crate::codegen::naming::field_name_of_ident;
+use crate::codegen::syntax::{derives, option_inner, type_text};
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
