@@ -14,6 +14,7 @@ mod scalar_tests;
 mod syntax;
 mod types;
 mod types_v0_3;
+mod typify;
 
 use std::path::{Path, PathBuf};
 
@@ -35,11 +36,60 @@ pub(crate) struct GeneratedFile {
     pub(crate) contents: Vec<u8>,
 }
 
-pub(crate) fn run(mode: Mode) -> Result<()> {
-    proto::generate(mode)?;
-    json_schema::generate(mode)?;
-    types::generate(mode)?;
-    types_v0_3::generate(mode)
+/// One set of generated files `cargo xtask codegen` can regenerate on its own.
+pub(crate) struct Target {
+    /// What to name on the command line.
+    pub(crate) name: &'static str,
+    /// What it generates, for the usage text.
+    pub(crate) about: &'static str,
+    generate: fn(Mode) -> Result<()>,
+}
+
+/// Every target, in the order a full run regenerates them.
+pub(crate) static TARGETS: &[Target] = &[
+    Target {
+        name: "proto-v1",
+        about: "a2a-proto/src/generated/lf.a2a.v1.* (prost, pbjson, registry, descriptors) from spec/v1/a2a.proto",
+        generate: |mode| proto::generate(&proto::V1, mode),
+    },
+    Target {
+        name: "proto-v0_3",
+        about: "a2a-proto/src/generated/a2a.v1.* from spec/v0_3/a2a.proto",
+        generate: |mode| proto::generate(&proto::V0_3, mode),
+    },
+    Target {
+        name: "schema-v1",
+        about: "spec/v1/generated/a2a.json, the JSON Schema of spec/v1/a2a.proto",
+        generate: |mode| json_schema::generate(&json_schema::V1, mode),
+    },
+    Target {
+        name: "types-v1",
+        about: "a2a-types/src/v1/generated/ and tests/src/generated/strategies_v1.rs from spec/v1/a2a.proto",
+        generate: |mode| types::generate(&types::V1, mode),
+    },
+    Target {
+        name: "types-v0_3",
+        about: "a2a-types/src/v0_3/generated/ from spec/v0_3/a2a.json",
+        generate: |mode| types_v0_3::generate(&types_v0_3::V0_3, mode),
+    },
+];
+
+impl Target {
+    /// The target called `name` on the command line.
+    pub(crate) fn named(name: &str) -> Option<&'static Target> {
+        TARGETS.iter().find(|target| target.name == name)
+    }
+}
+
+/// Regenerates (or checks) the `selected` targets, in the order of [`TARGETS`]; all of them when
+/// `selected` is empty.
+pub(crate) fn run(mode: Mode, selected: &[&Target]) -> Result<()> {
+    for target in TARGETS {
+        if selected.is_empty() || selected.iter().any(|s| s.name == target.name) {
+            (target.generate)(mode)?;
+        }
+    }
+    Ok(())
 }
 
 /// Environment variable that points the generators at another copy of the workspace (a scratch copy
@@ -124,6 +174,14 @@ mod tests {
     /// The checked-in generated files match what the generator produces from `spec/` today.
     #[test]
     fn codegen_is_fresh() {
-        run(Mode::Check).unwrap();
+        run(Mode::Check, &[]).unwrap();
+    }
+
+    #[test]
+    fn targets_have_distinct_names_and_are_found_by_them() {
+        for target in TARGETS {
+            assert!(std::ptr::eq(Target::named(target.name).unwrap(), target));
+        }
+        assert!(Target::named("types").is_none());
     }
 }

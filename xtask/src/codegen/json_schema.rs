@@ -30,28 +30,77 @@ use super::{GeneratedFile, Mode, REGENERATE, ensure_files};
 /// What to derive a schema from, and where it goes.
 pub(crate) struct SchemaTarget {
     /// Where to find the proto and its imports, relative to the workspace root; the first is the proto's.
-    pub(crate) includes: &'static [&'static str],
-    pub(crate) spec_file: &'static str,
-    pub(crate) package: &'static str,
-    pub(crate) out_file: &'static str,
-    pub(crate) title: &'static str,
+    includes: &'static [&'static str],
+    /// The proto, relative to the first include directory.
+    spec_file: &'static str,
+    /// The protobuf package whose messages the schema describes.
+    package: &'static str,
+    /// Where the schema goes, relative to the workspace root.
+    out_file: &'static str,
+    /// The schema's `title`.
+    title: &'static str,
 }
 
-pub(crate) const V1: SchemaTarget = SchemaTarget {
-    includes: SPEC_INCLUDES,
-    spec_file: "v1/a2a.proto",
-    package: "lf.a2a.v1",
-    out_file: "spec/v1/generated/a2a.json",
-    title: "A2A protocol v1.0 (lf.a2a.v1), canonical ProtoJSON",
-};
+impl SchemaTarget {
+    /// The schema of `package` in `spec/<spec_file>`, written to `out_file`.
+    pub(crate) const fn new(
+        spec_file: &'static str,
+        package: &'static str,
+        out_file: &'static str,
+        title: &'static str,
+    ) -> Self {
+        Self {
+            includes: SPEC_INCLUDES,
+            spec_file,
+            package,
+            out_file,
+            title,
+        }
+    }
 
-pub(crate) fn generate(mode: Mode) -> Result<()> {
-    let schema = build(&V1)?;
+    /// Finds the proto in other include directories (the first one holding it).
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests compile other protos yet")
+    )]
+    pub(crate) const fn includes(mut self, includes: &'static [&'static str]) -> Self {
+        self.includes = includes;
+        self
+    }
+
+    pub(crate) const fn include_dirs(&self) -> &'static [&'static str] {
+        self.includes
+    }
+
+    pub(crate) const fn spec_file(&self) -> &'static str {
+        self.spec_file
+    }
+
+    pub(crate) const fn package(&self) -> &'static str {
+        self.package
+    }
+
+    pub(crate) const fn out_file(&self) -> &'static str {
+        self.out_file
+    }
+}
+
+/// A2A v1.0: `spec/v1/generated/a2a.json`.
+pub(crate) const V1: SchemaTarget = SchemaTarget::new(
+    "v1/a2a.proto",
+    "lf.a2a.v1",
+    "spec/v1/generated/a2a.json",
+    "A2A protocol v1.0 (lf.a2a.v1), canonical ProtoJSON",
+);
+
+/// Regenerates (or, in check mode, checks) the schema of `target`.
+pub(crate) fn generate(target: &SchemaTarget, mode: Mode) -> Result<()> {
+    let schema = build(target)?;
     let mut text = serde_json::to_string_pretty(&schema)?;
     text.push('\n');
     ensure_files(
         &[GeneratedFile {
-            path: V1.out_file.into(),
+            path: target.out_file.into(),
             contents: text.into_bytes(),
         }],
         mode,

@@ -28,8 +28,9 @@ const OWN_WELL_KNOWN_TYPES: &[(&str, &str)] = &[
 /// Where protox looks for `.proto` files (and their imports), relative to the workspace root.
 pub(crate) const SPEC_INCLUDES: &[&str] = &["spec"];
 
-/// What to generate for one protobuf package.
-pub(crate) struct ProtoPackage {
+/// What to generate for one protobuf package: prost messages, ProtoJSON impls, the registry and the
+/// embedded descriptor set.
+pub(crate) struct ProtoTarget {
     /// Where to find the file and its imports, relative to the workspace root; the first is the file's.
     includes: &'static [&'static str],
     /// The file to compile, relative to the first include directory.
@@ -42,7 +43,8 @@ pub(crate) struct ProtoPackage {
     support_path: &'static str,
 }
 
-impl ProtoPackage {
+impl ProtoTarget {
+    /// The bindings of `package` in `spec/<spec_file>`, into `a2a-proto/src/generated`.
     pub(crate) const fn new(spec_file: &'static str, package: &'static str) -> Self {
         Self {
             includes: SPEC_INCLUDES,
@@ -53,6 +55,11 @@ impl ProtoPackage {
         }
     }
 
+    /// Where the generated files go, relative to the workspace root.
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests generate elsewhere yet")
+    )]
     pub(crate) const fn out_dir(mut self, out_dir: &'static str) -> Self {
         self.out_dir = out_dir;
         self
@@ -77,17 +84,15 @@ impl ProtoPackage {
     }
 }
 
-/// A2A v1.0.
-pub(crate) const V1: ProtoPackage =
-    ProtoPackage::new("v1/a2a.proto", "lf.a2a.v1").out_dir("a2a-proto/src/generated");
+/// A2A v1.0 (package `lf.a2a.v1`).
+pub(crate) const V1: ProtoTarget = ProtoTarget::new("v1/a2a.proto", "lf.a2a.v1");
 
 /// A2A v0.3, the gRPC binding the official SDKs ship as their compatibility layer (package `a2a.v1`).
-pub(crate) const V0_3: ProtoPackage = ProtoPackage::new("v0_3/a2a.proto", "a2a.v1");
+pub(crate) const V0_3: ProtoTarget = ProtoTarget::new("v0_3/a2a.proto", "a2a.v1");
 
-pub(crate) fn generate(mode: Mode) -> Result<()> {
-    let mut files = generate_package(&V1)?;
-    files.extend(generate_package(&V0_3)?);
-    ensure_files(&files, mode)
+/// Regenerates (or, in check mode, checks) the files of `target`.
+pub(crate) fn generate(target: &ProtoTarget, mode: Mode) -> Result<()> {
+    ensure_files(&generate_package(target)?, mode)
 }
 
 /// Compiles `spec/<spec_file>` with every import, optionally with comments (source info).
@@ -126,7 +131,7 @@ pub(crate) fn source_label(includes: &[&str], spec_file: &str) -> String {
     }
 }
 
-pub(crate) fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFile>> {
+pub(crate) fn generate_package(target: &ProtoTarget) -> Result<Vec<GeneratedFile>> {
     let documented = compile_in(target.includes, target.spec_file, true)?;
     let descriptors = documented.file_descriptor_set();
     let encoded = documented.encode_file_descriptor_set();
@@ -157,7 +162,7 @@ pub(crate) fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFil
 
 /// The message structs and enums, from prost-build.
 pub(crate) fn generate_messages(
-    target: &ProtoPackage,
+    target: &ProtoTarget,
     descriptors: &FileDescriptorSet,
 ) -> Result<syn::File> {
     let mut config = prost_build::Config::new();
@@ -248,7 +253,7 @@ fn collect_name_impls(items: &[syn::Item], names: &mut BTreeMap<String, syn::Pat
 
 /// The ProtoJSON impls, from pbjson-build, adjusted by [`protojson`].
 fn generate_serde(
-    target: &ProtoPackage,
+    target: &ProtoTarget,
     encoded: &[u8],
     descriptors: &FileDescriptorSet,
     rust_names: &BTreeMap<String, syn::Path>,
@@ -275,7 +280,7 @@ fn generate_serde(
 
 /// `MESSAGE_NAMES` and `visit_message`, dispatching a full name to its Rust type.
 fn generate_registry(
-    target: &ProtoPackage,
+    target: &ProtoTarget,
     descriptors: &FileDescriptorSet,
     rust_names: &BTreeMap<String, syn::Path>,
 ) -> Result<syn::File> {

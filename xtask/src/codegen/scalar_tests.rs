@@ -9,28 +9,26 @@ use serde_json::{Value, json};
 
 use super::GeneratedFile;
 use super::json_schema::{self, SchemaTarget};
-use super::proto::{self, ProtoPackage};
+use super::proto::{self, ProtoTarget};
 use super::types::{self, TypesTarget};
 
 const INCLUDES: &[&str] = &["xtask/testdata", "spec"];
 const PACKAGE: &str = "xtask.testdata.scalars";
 
-const SCHEMA: SchemaTarget = SchemaTarget {
-    includes: INCLUDES,
-    spec_file: "scalars.proto",
-    package: PACKAGE,
-    out_file: "xtask/testdata/generated/scalars.json",
-    title: "xtask test scalars",
-};
+const SCHEMA: SchemaTarget = SchemaTarget::new(
+    "scalars.proto",
+    PACKAGE,
+    "xtask/testdata/generated/scalars.json",
+    "xtask test scalars",
+)
+.includes(INCLUDES);
 
-const TYPES: TypesTarget = TypesTarget {
-    schema: &SCHEMA,
-    module: "crate::v1",
-    out_dir: "xtask/testdata/generated",
-    strategies_file: "xtask/testdata/generated/strategies.rs",
-};
+const TYPES: TypesTarget = TypesTarget::new(&SCHEMA)
+    .module("crate::v1")
+    .out_dir("xtask/testdata/generated")
+    .strategies_file("xtask/testdata/generated/strategies.rs");
 
-const PROTO: ProtoPackage = ProtoPackage::new("scalars.proto", PACKAGE)
+const PROTO: ProtoTarget = ProtoTarget::new("scalars.proto", PACKAGE)
     .includes(INCLUDES)
     .out_dir("xtask/testdata/generated");
 

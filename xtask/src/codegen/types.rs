@@ -25,29 +25,70 @@ use serde_json::{Map, Value, json};
 
 use super::descriptor::{is_oneof_member, oneof_members, package_file, required_fields};
 use super::docs::Comments;
-use super::json_schema;
+use super::json_schema::{self, SchemaTarget};
 use super::naming::{lower_camel, oneof_type_name};
 use super::proto::{self, compile_in};
 use super::syntax::path_string;
+use super::typify::Typify;
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header};
 use field_shape::Package;
 
-/// What typify should generate for one protobuf package.
+/// What to generate for one protobuf package: the serde types and everything paired with them.
 pub(crate) struct TypesTarget {
-    pub(crate) schema: &'static json_schema::SchemaTarget,
+    /// The schema the types are generated from (and its proto).
+    schema: &'static SchemaTarget,
     /// Rust module (inside `a2a-types`) the generated code lives in.
-    pub(crate) module: &'static str,
-    pub(crate) out_dir: &'static str,
+    module: &'static str,
+    /// Where the generated files go, relative to the workspace root.
+    out_dir: &'static str,
     /// Where the property-test strategies go (in the workspace's tests crate).
-    pub(crate) strategies_file: &'static str,
+    strategies_file: &'static str,
 }
 
-pub(crate) const V1: TypesTarget = TypesTarget {
-    schema: &json_schema::V1,
-    module: "crate::v1",
-    out_dir: "a2a-types/src/v1/generated",
-    strategies_file: "tests/src/generated/strategies_v1.rs",
-};
+impl TypesTarget {
+    /// The types of `schema`'s package, as `a2a_types::v1`.
+    pub(crate) const fn new(schema: &'static SchemaTarget) -> Self {
+        Self {
+            schema,
+            module: "crate::v1",
+            out_dir: "a2a-types/src/v1/generated",
+            strategies_file: "tests/src/generated/strategies_v1.rs",
+        }
+    }
+
+    /// The Rust module (inside `a2a-types`) the generated code lives in.
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests generate another package yet")
+    )]
+    pub(crate) const fn module(mut self, module: &'static str) -> Self {
+        self.module = module;
+        self
+    }
+
+    /// Where the generated files go, relative to the workspace root.
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests generate another package yet")
+    )]
+    pub(crate) const fn out_dir(mut self, out_dir: &'static str) -> Self {
+        self.out_dir = out_dir;
+        self
+    }
+
+    /// Where the property-test strategies go.
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests generate another package yet")
+    )]
+    pub(crate) const fn strategies_file(mut self, strategies_file: &'static str) -> Self {
+        self.strategies_file = strategies_file;
+        self
+    }
+}
+
+/// A2A v1: `a2a_types::v1`.
+pub(crate) const V1: TypesTarget = TypesTarget::new(&json_schema::V1);
 
 /// How each schema definition that typify must not generate itself is mapped.
 pub(crate) enum Replacement {
@@ -67,24 +108,28 @@ const WELL_KNOWN: &[(&str, &str)] = &[
     ("Value", "::serde_json::Value"),
 ];
 
-pub(crate) fn generate(mode: Mode) -> Result<()> {
-    let files = generate_files(&V1)?;
-    ensure_files(&files, mode)
+/// Regenerates (or, in check mode, checks) the files of `target`.
+pub(crate) fn generate(target: &TypesTarget, mode: Mode) -> Result<()> {
+    ensure_files(&generate_files(target)?, mode)
 }
 
 pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>> {
-    let compiler = compile_in(target.schema.includes, target.schema.spec_file, true)?;
+    let compiler = compile_in(
+        target.schema.include_dirs(),
+        target.schema.spec_file(),
+        true,
+    )?;
     let descriptors = compiler.file_descriptor_set();
-    let file = package_file(&descriptors, target.schema.package)?;
+    let file = package_file(&descriptors, target.schema.package())?;
     let required = required_fields(
         &compiler.encode_file_descriptor_set(),
-        target.schema.package,
+        target.schema.package(),
     )?;
     let schema = json_schema::build(target.schema)?;
-    let (input, replacements) = typify_input(&schema, &descriptors, target.schema.package)?;
+    let (input, replacements) = typify_input(&schema, &descriptors, target.schema.package())?;
     // The same Rust names as the protobuf types, so `a2a_types::v1::X` pairs with `a2a_proto::v1::X`.
     let prost = proto::generate_messages(
-        &proto::ProtoPackage::new(target.schema.spec_file, target.schema.package),
+        &proto::ProtoTarget::new(target.schema.spec_file(), target.schema.package()),
         &descriptors,
     )?;
     let rust_names: BTreeMap<String, String> = proto::rust_message_names(&prost)?
@@ -92,17 +137,10 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
         .map(|(full_name, path)| (full_name, path_string(&path)))
         .collect();
 
-    let settings = typify_settings(target, &replacements);
-    let mut space = typify::TypeSpace::new(&settings);
-    let root: schemars::schema::RootSchema = serde_json::from_value(input)
-        .context("the rewritten schema is not a schemars RootSchema")?;
-    space
-        .add_root_schema(root)
-        .map_err(|e| anyhow!("typify: {e}"))?;
-    let mut structs: syn::File = syn::parse2(space.to_stream()).context("parsing typify output")?;
-    let oneof_messages = oneof_messages(&replacements, target.schema.package);
+    let mut structs = typify(target, &replacements).generate(input, "the rewritten schema")?;
+    let oneof_messages = oneof_messages(&replacements, target.schema.package());
     let package = Package {
-        name: target.schema.package,
+        name: target.schema.package(),
         required: &required,
         oneof_messages: &oneof_messages,
         rust_names: &rust_names,
@@ -113,8 +151,8 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
 
     let label = format!(
         "{} (typify over the JSON Schema derived from it, {})",
-        proto::source_label(target.schema.includes, target.schema.spec_file),
-        target.schema.out_file
+        proto::source_label(target.schema.include_dirs(), target.schema.spec_file()),
+        target.schema.out_file()
     );
     let rust_file = |name: &str, code: &syn::File| GeneratedFile {
         path: format!("{}/{name}", target.out_dir).into(),
@@ -148,24 +186,18 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
     ])
 }
 
-/// typify settings: derives, map type, and the replacements.
-fn typify_settings(
-    target: &TypesTarget,
-    replacements: &BTreeMap<String, Replacement>,
-) -> typify::TypeSpaceSettings {
-    let mut settings = typify::TypeSpaceSettings::default();
-    settings
-        .with_struct_builder(false)
-        .with_derive("PartialEq".to_owned())
-        .with_map_type("::std::collections::BTreeMap");
-    for (name, replacement) in replacements {
-        let path = match replacement {
-            Replacement::WellKnown(path) => (*path).to_owned(),
-            _ => format!("{}::{name}", target.module),
-        };
-        settings.with_replacement(name, path, std::iter::empty());
-    }
-    settings
+/// typify with the replacements: well-known types by their Rust paths, the rest by the types
+/// [`unions`] emits into the target's module.
+fn typify(target: &TypesTarget, replacements: &BTreeMap<String, Replacement>) -> Typify {
+    replacements
+        .iter()
+        .fold(Typify::new(), |typify, (name, replacement)| {
+            let path = match replacement {
+                Replacement::WellKnown(path) => (*path).to_owned(),
+                _ => format!("{}::{name}", target.module),
+            };
+            typify.replace(name, &path)
+        })
 }
 
 /// Rewrites the published schema into typify's input, returning it with the definitions typify must

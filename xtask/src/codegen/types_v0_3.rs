@@ -30,15 +30,44 @@ use syn::parse_quote;
 use super::docs::verbatim_doc_attrs;
 use super::naming::{v0_3_marker_name, v0_3_type_name, v0_3_union_variant_names};
 use super::syntax::{attribute_value, last_ident, option_inner, type_text};
+use super::typify::Typify;
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, project_root};
 
-const SPEC_FILE: &str = "spec/v0_3/a2a.json";
-const OUT_DIR: &str = "a2a-types/src/v0_3/generated";
-/// Where the generated types live inside `a2a-types`.
-const MODULE: &str = "crate::v0_3";
+/// What to generate from one JSON Schema of the JSON-RPC binding.
+pub(crate) struct TypesV0_3Target {
+    /// The schema, relative to the workspace root.
+    spec_file: &'static str,
+    /// Where the generated files go, relative to the workspace root.
+    out_dir: &'static str,
+    /// Where the generated types live inside `a2a-types`.
+    module: &'static str,
+    /// Unions the schema writes inline, hoisted to a named type: (definition, property) → Rust name.
+    hoisted: &'static [(&'static str, &'static str, &'static str)],
+}
 
-/// Unions the schema writes inline, hoisted to a named type: (definition, property) → Rust name.
-const HOISTED: &[(&str, &str, &str)] = &[
+impl TypesV0_3Target {
+    /// The types of the schema `spec_file`, as `a2a_types::v0_3`.
+    pub(crate) const fn new(spec_file: &'static str) -> Self {
+        Self {
+            spec_file,
+            out_dir: "a2a-types/src/v0_3/generated",
+            module: "crate::v0_3",
+            hoisted: &[],
+        }
+    }
+
+    /// Names the inline unions of the schema: (definition, property) → Rust name.
+    pub(crate) const fn hoisted(
+        mut self,
+        hoisted: &'static [(&'static str, &'static str, &'static str)],
+    ) -> Self {
+        self.hoisted = hoisted;
+        self
+    }
+}
+
+/// A2A v0.3's JSON-RPC binding: `a2a_types::v0_3`.
+pub(crate) const V0_3: TypesV0_3Target = TypesV0_3Target::new("spec/v0_3/a2a.json").hoisted(&[
     ("FilePart", "file", "FileContent"),
     ("SendMessageSuccessResponse", "result", "SendMessageResult"),
     (
@@ -51,15 +80,16 @@ const HOISTED: &[(&str, &str, &str)] = &[
         "params",
         "GetTaskPushNotificationConfigRequestParams",
     ),
-];
+]);
 
 /// Properties whose `const` selects a union's variant, in order of preference.
 const DISCRIMINATORS: &[&str] = &["kind", "type", "method", "code"];
 /// Discriminators a union cannot do without: JSON-RPC requires `method`, and error shapes are identical.
 const REQUIRED_DISCRIMINATORS: &[&str] = &["method", "code"];
 
-pub(crate) fn generate(mode: Mode) -> Result<()> {
-    ensure_files(&generate_files()?, mode)
+/// Regenerates (or, in check mode, checks) the files of `target`.
+pub(crate) fn generate(target: &TypesV0_3Target, mode: Mode) -> Result<()> {
+    ensure_files(&generate_files(target)?, mode)
 }
 
 /// A `const` property turned into a unit type.
@@ -116,45 +146,34 @@ struct Plan {
     fields: BTreeMap<(String, String), FieldRule>,
 }
 
-fn generate_files() -> Result<Vec<GeneratedFile>> {
-    let path = project_root().join(SPEC_FILE);
+fn generate_files(target: &TypesV0_3Target) -> Result<Vec<GeneratedFile>> {
+    let spec_file = target.spec_file;
+    let path = project_root().join(spec_file);
     let schema: Value = serde_json::from_slice(
         &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
     )
-    .with_context(|| format!("parsing {SPEC_FILE}"))?;
-    let (input, plan) = plan(&schema)?;
+    .with_context(|| format!("parsing {spec_file}"))?;
+    let (input, plan) = plan(target, &schema)?;
 
-    let mut settings = typify::TypeSpaceSettings::default();
-    settings
-        .with_struct_builder(false)
-        .with_derive("PartialEq".to_owned())
-        .with_map_type("::std::collections::BTreeMap");
-    for name in plan
+    let typify = plan
         .markers
         .iter()
-        .map(|m| &m.rust_name)
-        .chain(plan.unions.iter().map(|u| &u.rust_name))
-        .chain(std::iter::once(&"JsonRpcId".to_owned()))
-    {
-        settings.with_replacement(name, format!("{MODULE}::{name}"), std::iter::empty());
-    }
-    let mut space = typify::TypeSpace::new(&settings);
-    let root: schemars::schema::RootSchema = serde_json::from_value(input)
-        .context("the rewritten v0.3 schema is not a schemars RootSchema")?;
-    space
-        .add_root_schema(root)
-        .map_err(|e| anyhow!("typify: {e}"))?;
-    let mut structs: syn::File =
-        syn::parse2(space.to_stream()).context("parsing typify's v0.3 output")?;
+        .map(|m| m.rust_name.as_str())
+        .chain(plan.unions.iter().map(|u| u.rust_name.as_str()))
+        .chain(["JsonRpcId"])
+        .fold(Typify::new(), |typify, name| {
+            typify.replace(name, &format!("{}::{name}", target.module))
+        });
+    let mut structs = typify.generate(input, "the rewritten v0.3 schema")?;
     adjust_fields(&mut structs, &plan)?;
     let unions: syn::File =
         syn::parse2(emit_unions(&plan)?).context("parsing the emitted v0.3 unions")?;
     let registry: syn::File =
         syn::parse2(emit_registry(&plan)).context("parsing the emitted v0.3 registry")?;
 
-    let label = format!("{SPEC_FILE} (rewritten for typify, then typify and our union emitter)");
+    let label = format!("{spec_file} (rewritten for typify, then typify and our union emitter)");
     let rust_file = |name: &str, code: &syn::File| GeneratedFile {
-        path: format!("{OUT_DIR}/{name}").into(),
+        path: format!("{}/{name}", target.out_dir).into(),
         contents: format!("{}{}", header(&label), format_rust(code)).into_bytes(),
     };
     Ok(vec![
@@ -177,10 +196,10 @@ fn ref_target(schema: &Value) -> Option<&str> {
 
 /// Rewrites the schema for typify (definitions renamed to their Rust names) and decides the markers,
 /// unions and field rules.
-fn plan(schema: &Value) -> Result<(Value, Plan)> {
+fn plan(target: &TypesV0_3Target, schema: &Value) -> Result<(Value, Plan)> {
     let source = schema["definitions"]
         .as_object()
-        .ok_or_else(|| anyhow!("{SPEC_FILE} has no definitions"))?;
+        .ok_or_else(|| anyhow!("{} has no definitions", target.spec_file))?;
     let names: BTreeMap<String, String> = source
         .keys()
         .map(|name| (name.clone(), v0_3_type_name(name)))
@@ -264,13 +283,14 @@ fn plan(schema: &Value) -> Result<(Value, Plan)> {
                     if name == "JSONRPCErrorResponse" && property == "error" {
                         *schema = definition_ref("JsonRpcError");
                     } else {
-                        let hoisted = HOISTED
+                        let hoisted = target
+                            .hoisted
                             .iter()
                             .find(|(d, p, _)| d == name && p == property)
                             .map(|(_, _, rust)| (*rust).to_owned())
                             .ok_or_else(|| {
                                 anyhow!(
-                                    "{name}.{property}: an inline union with no name in HOISTED"
+                                    "{name}.{property}: an inline union the target names no type for (TypesV0_3Target::hoisted)"
                                 )
                             })?;
                         unions.push((
