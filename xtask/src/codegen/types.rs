@@ -181,7 +181,16 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
         rust_file("validate.rs", &validation),
         GeneratedFile {
             path: target.strategies_file.into(),
-            contents: format!("{}{}", header(&label), format_rust(&strategies)).into_bytes(),
+            // Derived from the descriptor alone, not from typify's output.
+            contents: format!(
+                "{}{}",
+                header(&proto::source_label(
+                    target.schema.include_dirs(),
+                    target.schema.spec_file()
+                )),
+                format_rust(&strategies)
+            )
+            .into_bytes(),
         },
     ])
 }
