@@ -1,8 +1,13 @@
-//! `cargo xtask codegen`: regenerates every generated file of the workspace from `spec/`.
+//! `cargo xtask codegen [--check] [TARGET...]`: regenerates the generated files of the workspace from
+//! `spec/`, every [`Target`] or only those named.
 //!
-//! Each generator module computes its files in memory and hands them to [`ensure_files`], the only code
-//! that writes generated files. In check mode nothing is written; every stale file is reported together
-//! with the command that fixes it.
+//! Each generator module ([`proto`], [`json_schema`], [`types`], [`types_v0_3`]) has a settings struct
+//! with builder methods, one constant per target, and a `generate(target, mode)` that computes the
+//! files in memory and hands them to [`ensure_files`], the only code that writes generated files. In
+//! check mode nothing is written; every stale file is reported together with the command that fixes it.
+//! The generators share leaves that know nothing of any generator: [`naming`] (every name rule),
+//! [`docs`] (doc comments), [`descriptor`] (descriptor queries), [`syntax`] (syn helpers) and
+//! [`typify`] (typify's settings).
 
 mod descriptor;
 mod docs;

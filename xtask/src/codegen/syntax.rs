@@ -24,6 +24,14 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// The structs of a syntax tree's top level (typify writes every type there), for rewriting.
+pub(crate) fn structs_mut(file: &mut syn::File) -> impl Iterator<Item = &mut syn::ItemStruct> {
+    file.items.iter_mut().filter_map(|item| match item {
+        syn::Item::Struct(structure) => Some(structure),
+        _ => None,
+    })
+}
+
 /// The idents of a path's segments joined with `::` (`part::Content`), generic arguments left out.
 pub(crate) fn path_string(path: &syn::Path) -> String {
     path.segments

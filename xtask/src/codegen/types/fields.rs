@@ -26,7 +26,7 @@ use super::field_shape::{Elem, Number, Package, Shape};
 use crate::codegen::descriptor::{is_member_of, is_oneof_member};
 use crate::codegen::docs::fix_docs;
 use crate::codegen::naming::field_name_of_ident;
-use crate::codegen::syntax::{derives, option_inner, type_text};
+use crate::codegen::syntax::{derives, option_inner, structs_mut, type_text};
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
@@ -50,10 +50,7 @@ pub(crate) fn adjust(
     generated
         .items
         .retain(|item| !matches!(item, syn::Item::Mod(m) if m.ident == "error"));
-    for item in &mut generated.items {
-        let syn::Item::Struct(structure) = item else {
-            continue;
-        };
+    for structure in structs_mut(generated) {
         let ident = structure.ident.to_string();
         fix_docs(&mut structure.attrs);
         if let syn::Fields::Named(fields) = &mut structure.fields {
