@@ -91,7 +91,9 @@ macro_rules! integer_number {
 
             fn from_f64(value: f64) -> Option<Self> {
                 // Integral and in range: the cast is exact (a float beyond 2^53 is an integer already).
-                let in_range = value >= <$ty>::MIN as f64 && value <= <$ty>::MAX as f64;
+                // The upper bound is exclusive: `MAX as f64` rounds up to 2^63 or 2^64 for the 64-bit
+                // types, which they cannot hold (the cast would saturate).
+                let in_range = value >= <$ty>::MIN as f64 && value < <$ty>::MAX as f64 + 1.0;
                 (value.fract() == 0.0 && in_range).then(|| value as $ty)
             }
         }
@@ -168,5 +170,107 @@ impl<'de, T: ProtoNumber> Deserialize<'de> for NumberDeserialize<T> {
         }
 
         deserializer.deserialize_any(NumberVisitor(PhantomData))
+    }
+}
+
+/// Float fields (`float`, `double`, repeated or as map values) as ProtoJSON writes them: finite values as
+/// JSON numbers, the others as `"NaN"`, `"Infinity"` and `"-Infinity"`, where `pbjson` would write
+/// `null`.
+pub struct Floats<'a, T: ?Sized>(pub &'a T);
+
+/// What [`Floats`] can write.
+pub trait ProtoFloats {
+    /// Writes the value or values in their ProtoJSON form.
+    fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>;
+}
+
+macro_rules! proto_float {
+    ($($ty:ty => $write:ident),*) => {$(
+        impl ProtoFloats for $ty {
+            fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                if self.is_nan() {
+                    serializer.serialize_str("NaN")
+                } else if self.is_infinite() {
+                    serializer.serialize_str(if *self > 0.0 { "Infinity" } else { "-Infinity" })
+                } else {
+                    serializer.$write(*self)
+                }
+            }
+        }
+    )*};
+}
+
+proto_float!(f32 => serialize_f32, f64 => serialize_f64);
+
+impl<F: ProtoFloats> ProtoFloats for Vec<F> {
+    fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter().map(Floats))
+    }
+}
+
+impl<K: Serialize, F: ProtoFloats> ProtoFloats for std::collections::BTreeMap<K, F> {
+    fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter().map(|(key, value)| (key, Floats(value))))
+    }
+}
+
+impl<T: ProtoFloats + ?Sized> Serialize for Floats<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.write(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn read<T: ProtoNumber>(json: &str) -> Result<T, serde_json::Error> {
+        serde_json::from_str::<NumberDeserialize<T>>(json).map(|n| n.0)
+    }
+
+    #[test]
+    fn sixty_four_bit_integers_read_exactly_and_reject_what_they_cannot_hold() {
+        assert_eq!(
+            read::<i64>("\"9007199254740993\"").unwrap(),
+            9_007_199_254_740_993
+        );
+        assert_eq!(
+            read::<i64>("9007199254740993").unwrap(),
+            9_007_199_254_740_993
+        );
+        assert_eq!(read::<u64>("\"18446744073709551615\"").unwrap(), u64::MAX);
+        assert_eq!(read::<i64>("1e3").unwrap(), 1000);
+        // 2^63 and 2^64 as floats: the casts would saturate to MAX.
+        assert!(read::<i64>("9.223372036854775808e18").is_err());
+        assert!(read::<u64>("1.8446744073709551616e19").is_err());
+        assert!(read::<i64>("1.5").is_err());
+        assert!(read::<u64>("-1").is_err());
+    }
+
+    #[test]
+    fn non_finite_floats_are_written_by_name() {
+        let write = |value: &dyn Fn(&mut serde_json::Serializer<&mut Vec<u8>>)| {
+            let mut out = Vec::new();
+            value(&mut serde_json::Serializer::new(&mut out));
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            write(&|s| Floats(&f64::NAN).serialize(s).unwrap()),
+            "\"NaN\""
+        );
+        assert_eq!(
+            write(&|s| Floats(&vec![f32::INFINITY, 1.5, f32::NEG_INFINITY])
+                .serialize(s)
+                .unwrap()),
+            "[\"Infinity\",1.5,\"-Infinity\"]"
+        );
+        let map = BTreeMap::from([("a".to_owned(), 0.25f64), ("b".to_owned(), f64::NAN)]);
+        assert_eq!(
+            write(&|s| Floats(&map).serialize(s).unwrap()),
+            "{\"a\":0.25,\"b\":\"NaN\"}"
+        );
+        assert_eq!(read::<f64>("\"-Infinity\"").unwrap(), f64::NEG_INFINITY);
     }
 }

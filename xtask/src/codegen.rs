@@ -1,20 +1,25 @@
-//! `cargo xtask codegen`: regenerates every generated file of the workspace from `spec/`.
+//! `cargo xtask codegen [--check] [TARGET...]`: regenerates the generated files of the workspace from
+//! `spec/`, every [`Target`] or only those named.
 //!
-//! Each generator module computes its files in memory and hands them to [`ensure_files`], the only code
-//! that writes generated files. In check mode nothing is written; every stale file is reported together
-//! with the command that fixes it.
+//! Each generator module ([`proto`], [`json_schema`], [`types`], [`types_v0_3`]) has a settings struct
+//! with builder methods, one constant per target, and a `generate(target, mode)` that computes the
+//! files in memory and hands them to [`ensure_files`], the only code that writes generated files. In
+//! check mode nothing is written; every stale file is reported together with the command that fixes it.
+//! The generators share leaves that know nothing of any generator: [`naming`] (every name rule),
+//! [`docs`] (doc comments), [`descriptor`] (descriptor queries), [`syntax`] (syn helpers) and
+//! [`typify`] (typify's settings).
 
-mod field_shape;
+mod descriptor;
+mod docs;
 mod json_schema;
+mod naming;
 mod proto;
-mod protojson;
-mod strategies;
+#[cfg(test)]
+mod scalar_tests;
+mod syntax;
 mod types;
-mod types_convert;
-mod types_fields;
-mod types_unions;
 mod types_v0_3;
-mod validation;
+mod typify;
 
 use std::path::{Path, PathBuf};
 
@@ -36,23 +41,75 @@ pub(crate) struct GeneratedFile {
     pub(crate) contents: Vec<u8>,
 }
 
-pub(crate) fn run(mode: Mode) -> Result<()> {
-    proto::generate(mode)?;
-    json_schema::generate(mode)?;
-    types::generate(mode)?;
-    types_v0_3::generate(mode)
+/// One set of generated files `cargo xtask codegen` can regenerate on its own.
+pub(crate) struct Target {
+    /// What to name on the command line.
+    pub(crate) name: &'static str,
+    /// What it generates, for the usage text.
+    pub(crate) about: &'static str,
+    generate: fn(Mode) -> Result<()>,
 }
 
-/// The workspace root: `A2A_XTASK_ROOT` when set (the bump rehearsal points the generator at a scratch
-/// copy of the workspace), otherwise the parent of `xtask/`.
-pub(crate) fn project_root() -> PathBuf {
-    if let Some(root) = std::env::var_os("A2A_XTASK_ROOT") {
-        return PathBuf::from(root);
+/// Every target, in the order a full run regenerates them.
+pub(crate) static TARGETS: &[Target] = &[
+    Target {
+        name: "proto-v1",
+        about: "a2a-proto/src/generated/lf.a2a.v1.* (prost, pbjson, registry, descriptors) from spec/v1/a2a.proto",
+        generate: |mode| proto::generate(&proto::V1, mode),
+    },
+    Target {
+        name: "proto-v0_3",
+        about: "a2a-proto/src/generated/a2a.v1.* from spec/v0_3/a2a.proto",
+        generate: |mode| proto::generate(&proto::V0_3, mode),
+    },
+    Target {
+        name: "schema-v1",
+        about: "spec/v1/generated/a2a.json, the JSON Schema of spec/v1/a2a.proto",
+        generate: |mode| json_schema::generate(&json_schema::V1, mode),
+    },
+    Target {
+        name: "types-v1",
+        about: "a2a-types/src/v1/generated/ and tests/src/generated/strategies_v1.rs from spec/v1/a2a.proto",
+        generate: |mode| types::generate(&types::V1, mode),
+    },
+    Target {
+        name: "types-v0_3",
+        about: "a2a-types/src/v0_3/generated/ from spec/v0_3/a2a.json",
+        generate: |mode| types_v0_3::generate(&types_v0_3::V0_3, mode),
+    },
+];
+
+impl Target {
+    /// The target called `name` on the command line.
+    pub(crate) fn named(name: &str) -> Option<&'static Target> {
+        TARGETS.iter().find(|target| target.name == name)
     }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives one level below the workspace root")
-        .to_path_buf()
+}
+
+/// Regenerates (or checks) the `selected` targets, in the order of [`TARGETS`]; all of them when
+/// `selected` is empty.
+pub(crate) fn run(mode: Mode, selected: &[&Target]) -> Result<()> {
+    for target in TARGETS {
+        if selected.is_empty() || selected.iter().any(|s| s.name == target.name) {
+            (target.generate)(mode)?;
+        }
+    }
+    Ok(())
+}
+
+/// Environment variable that points the generators at another copy of the workspace (a scratch copy
+/// with an edited spec, for instance), so an already-built xtask can regenerate it.
+pub(crate) const ROOT_VARIABLE: &str = "A2A_XTASK_ROOT";
+
+/// The workspace root: `$A2A_XTASK_ROOT` when set and not empty, else the parent of `xtask/`.
+pub(crate) fn project_root() -> PathBuf {
+    match std::env::var_os(ROOT_VARIABLE) {
+        Some(root) if !root.is_empty() => PathBuf::from(root),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask lives one level below the workspace root")
+            .to_path_buf(),
+    }
 }
 
 /// Makes every file hold exactly its generated contents, or, in check mode, fails naming each file that
@@ -122,6 +179,14 @@ mod tests {
     /// The checked-in generated files match what the generator produces from `spec/` today.
     #[test]
     fn codegen_is_fresh() {
-        run(Mode::Check).unwrap();
+        run(Mode::Check, &[]).unwrap();
+    }
+
+    #[test]
+    fn targets_have_distinct_names_and_are_found_by_them() {
+        for target in TARGETS {
+            assert!(std::ptr::eq(Target::named(target.name).unwrap(), target));
+        }
+        assert!(Target::named("types").is_none());
     }
 }

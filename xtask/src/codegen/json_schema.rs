@@ -3,7 +3,9 @@
 //!
 //! Upstream's JSON Schema is a non-normative by-product of the proto (with broken references at the
 //! v1.0.x tags), so we derive our own from `spec/v1/a2a.proto`, which is normative. The schema describes
-//! canonical ProtoJSON: camelCase names, enums by name, bytes as base64, timestamps as RFC 3339, and:
+//! canonical ProtoJSON: camelCase names, enums by name, bytes as base64, timestamps as RFC 3339, 64-bit
+//! integers as decimal strings (integers accepted too), floats as numbers or `"NaN"`, `"Infinity"`,
+//! `"-Infinity"`, and:
 //! - `google.api.field_behavior = REQUIRED` becomes `required`, plus non-empty for strings, lists and maps
 //!   and "not unspecified" for enums (ProtoJSON omits empty values, so a present required value is never
 //!   empty);
@@ -14,43 +16,91 @@ use std::collections::BTreeMap;
 
 use anyhow::{Result, anyhow, bail};
 use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{
-    DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
-};
+use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto};
 use serde_json::{Map, Value, json};
 
-use super::field_shape::map_entry;
-use super::proto::{compile, package_file};
-use super::types_unions::screaming;
+use super::descriptor::{
+    is_map_entry, is_oneof_member, last_segment, map_entry, package_file, required_fields,
+};
+use super::docs::Comments;
+use super::naming::enum_unspecified_value;
+use super::proto::{SPEC_INCLUDES, compile_in, source_label};
 use super::{GeneratedFile, Mode, REGENERATE, ensure_files};
-
-/// The `google.api.FieldBehavior` value that marks a field required.
-const REQUIRED: i32 = 2;
-/// Field number of the `google.api.field_behavior` extension on `FieldOptions`.
-const FIELD_BEHAVIOR_EXTENSION: u32 = 1052;
 
 /// What to derive a schema from, and where it goes.
 pub(crate) struct SchemaTarget {
-    pub(crate) spec_file: &'static str,
-    pub(crate) package: &'static str,
-    pub(crate) out_file: &'static str,
-    pub(crate) title: &'static str,
+    /// Where to find the proto and its imports, relative to the workspace root; the first is the proto's.
+    includes: &'static [&'static str],
+    /// The proto, relative to the first include directory.
+    spec_file: &'static str,
+    /// The protobuf package whose messages the schema describes.
+    package: &'static str,
+    /// Where the schema goes, relative to the workspace root.
+    out_file: &'static str,
+    /// The schema's `title`.
+    title: &'static str,
 }
 
-pub(crate) const V1: SchemaTarget = SchemaTarget {
-    spec_file: "v1/a2a.proto",
-    package: "lf.a2a.v1",
-    out_file: "spec/v1/generated/a2a.json",
-    title: "A2A protocol v1.0 (lf.a2a.v1), canonical ProtoJSON",
-};
+impl SchemaTarget {
+    /// The schema of `package` in `spec/<spec_file>`, written to `out_file`.
+    pub(crate) const fn new(
+        spec_file: &'static str,
+        package: &'static str,
+        out_file: &'static str,
+        title: &'static str,
+    ) -> Self {
+        Self {
+            includes: SPEC_INCLUDES,
+            spec_file,
+            package,
+            out_file,
+            title,
+        }
+    }
 
-pub(crate) fn generate(mode: Mode) -> Result<()> {
-    let schema = build(&V1)?;
+    /// Finds the proto in other include directories (the first one holding it).
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests compile other protos yet")
+    )]
+    pub(crate) const fn includes(mut self, includes: &'static [&'static str]) -> Self {
+        self.includes = includes;
+        self
+    }
+
+    pub(crate) const fn include_dirs(&self) -> &'static [&'static str] {
+        self.includes
+    }
+
+    pub(crate) const fn spec_file(&self) -> &'static str {
+        self.spec_file
+    }
+
+    pub(crate) const fn package(&self) -> &'static str {
+        self.package
+    }
+
+    pub(crate) const fn out_file(&self) -> &'static str {
+        self.out_file
+    }
+}
+
+/// A2A v1.0: `spec/v1/generated/a2a.json`.
+pub(crate) const V1: SchemaTarget = SchemaTarget::new(
+    "v1/a2a.proto",
+    "lf.a2a.v1",
+    "spec/v1/generated/a2a.json",
+    "A2A protocol v1.0 (lf.a2a.v1), canonical ProtoJSON",
+);
+
+/// Regenerates (or, in check mode, checks) the schema of `target`.
+pub(crate) fn generate(target: &SchemaTarget, mode: Mode) -> Result<()> {
+    let schema = build(target)?;
     let mut text = serde_json::to_string_pretty(&schema)?;
     text.push('\n');
     ensure_files(
         &[GeneratedFile {
-            path: V1.out_file.into(),
+            path: target.out_file.into(),
             contents: text.into_bytes(),
         }],
         mode,
@@ -59,7 +109,7 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
 
 /// Builds the schema for `target` as a JSON value.
 pub(crate) fn build(target: &SchemaTarget) -> Result<Value> {
-    let compiler = compile(target.spec_file, true)?;
+    let compiler = compile_in(target.includes, target.spec_file, true)?;
     let set = compiler.file_descriptor_set();
     let file = package_file(&set, target.package)?;
     // Field options with extensions are only visible in the encoded set: prost_types drops extensions.
@@ -111,7 +161,7 @@ pub(crate) fn build(target: &SchemaTarget) -> Result<Value> {
     )?;
     Ok(json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$comment": format!("@generated by `{REGENERATE}` from spec/{}. Do not edit by hand.", target.spec_file),
+        "$comment": format!("@generated by `{REGENERATE}` from {}. Do not edit by hand.", source_label(target.includes, target.spec_file)),
         "title": target.title,
         "description": format!(
             "JSON Schema for every message of protobuf package {} in its ProtoJSON form. Each entry of $defs is one message or enum; validate a document against {{\"$ref\": \"#/$defs/<Name>\"}}.",
@@ -126,61 +176,6 @@ fn insert(defs: &mut Map<String, Value>, name: &str, schema: Value) -> Result<()
         bail!("two definitions named {name}: give nested or well-known types distinct names");
     }
     Ok(())
-}
-
-/// Full names (`lf.a2a.v1.Task.id`) of the fields marked `google.api.field_behavior = REQUIRED`.
-pub(crate) fn required_fields(encoded_set: &[u8], package: &str) -> Result<Vec<String>> {
-    let pool = prost_reflect::DescriptorPool::decode(encoded_set)?;
-    let mut required = Vec::new();
-    for message in pool.all_messages().filter(|m| m.package_name() == package) {
-        for field in message.fields() {
-            let options = field.options();
-            let behaviors = options.extensions().find_map(|(extension, value)| {
-                (extension.number() == FIELD_BEHAVIOR_EXTENSION).then(|| value.clone())
-            });
-            let is_required = behaviors
-                .as_ref()
-                .and_then(|v| v.as_list())
-                .is_some_and(|list| list.iter().any(|b| b.as_enum_number() == Some(REQUIRED)));
-            if is_required {
-                required.push(field.full_name().to_owned());
-            }
-        }
-    }
-    if required.is_empty() {
-        return Err(anyhow!(
-            "no REQUIRED field found in {package}: is the google.api.field_behavior extension compiled?"
-        ));
-    }
-    Ok(required)
-}
-
-/// Leading comments of the proto file, keyed by source-info path.
-pub(crate) struct Comments(BTreeMap<Vec<i32>, String>);
-
-impl Comments {
-    pub(crate) fn of(file: &FileDescriptorProto) -> Self {
-        let mut map = BTreeMap::new();
-        for location in file.source_code_info.iter().flat_map(|info| &info.location) {
-            if let Some(text) = &location.leading_comments {
-                let text = text
-                    .lines()
-                    .map(str::trim)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-                    .trim()
-                    .to_owned();
-                if !text.is_empty() {
-                    map.insert(location.path.clone(), text);
-                }
-            }
-        }
-        Self(map)
-    }
-
-    pub(crate) fn get(&self, path: &[i32]) -> Option<&str> {
-        self.0.get(path).map(String::as_str)
-    }
 }
 
 fn with_description(mut schema: Value, description: Option<&str>) -> Value {
@@ -200,7 +195,7 @@ fn message_schema(
 ) -> Result<()> {
     let full_name = format!("{prefix}.{}", message.name());
     for nested in &message.nested_type {
-        if !nested.options.as_ref().is_some_and(|o| o.map_entry()) {
+        if !is_map_entry(nested) {
             bail!(
                 "{full_name}: nested message {} is not supported yet",
                 nested.name()
@@ -228,7 +223,7 @@ fn message_schema(
             with_description(schema, comments.get(&field_path)),
         );
         if let Some(oneof) = field.oneof_index
-            && !field.proto3_optional()
+            && is_oneof_member(field)
         {
             oneofs.entry(oneof).or_default().push(json_name);
         }
@@ -279,8 +274,8 @@ fn require_non_empty(schema: &mut Value, field: &FieldDescriptorProto) {
             object.insert("minLength".into(), 1.into());
         }
         Type::Enum => {
-            let enum_name = field.type_name().rsplit('.').next().unwrap_or_default();
-            let unspecified = format!("{}_UNSPECIFIED", screaming(enum_name));
+            let enum_name = last_segment(field.type_name());
+            let unspecified = enum_unspecified_value(enum_name);
             object.insert("not".into(), json!({ "const": unspecified }));
         }
         _ => {}
@@ -319,6 +314,25 @@ fn singular_schema(field: &FieldDescriptorProto) -> Result<Value> {
         Type::Int32 | Type::Sint32 | Type::Sfixed32 => {
             json!({ "type": "integer", "minimum": i32::MIN, "maximum": i32::MAX })
         }
+        Type::Uint32 | Type::Fixed32 => {
+            json!({ "type": "integer", "format": "uint32", "minimum": 0, "maximum": u32::MAX })
+        }
+        Type::Int64 | Type::Sint64 | Type::Sfixed64 => json!({
+            "type": ["string", "integer"],
+            "format": "int64",
+            "pattern": "^-?[0-9]+$",
+            "minimum": i64::MIN,
+            "maximum": i64::MAX
+        }),
+        Type::Uint64 | Type::Fixed64 => json!({
+            "type": ["string", "integer"],
+            "format": "uint64",
+            "pattern": "^[0-9]+$",
+            "minimum": 0,
+            "maximum": u64::MAX
+        }),
+        Type::Double => float_schema("double"),
+        Type::Float => float_schema("float"),
         Type::Bytes => json!({
             "type": "string",
             "contentEncoding": "base64",
@@ -332,11 +346,22 @@ fn singular_schema(field: &FieldDescriptorProto) -> Result<Value> {
                 other if other.starts_with(".google.") => {
                     bail!("well-known type {other} is not supported yet")
                 }
-                other => other.rsplit('.').next().unwrap_or(other),
+                other => last_segment(other),
             };
             json!({ "$ref": format!("#/$defs/{name}") })
         }
         other => bail!("fields of type {other:?} are not supported yet"),
+    })
+}
+
+/// A float: a JSON number, or the name of a value JSON numbers cannot spell.
+fn float_schema(format: &str) -> Value {
+    json!({
+        "format": format,
+        "anyOf": [
+            { "type": "number" },
+            { "type": "string", "enum": ["NaN", "Infinity", "-Infinity"] }
+        ]
     })
 }
 

@@ -4,13 +4,16 @@
 //! No `protoc` is involved: `protox` compiles the protos in pure Rust and has the `google.protobuf`
 //! well-known types built in; the `google.api` annotation protos come from `spec/google/api`.
 
+mod protojson;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
-use prost_types::{FileDescriptorProto, FileDescriptorSet, field_descriptor_proto::Type};
+use prost_types::{FileDescriptorProto, FileDescriptorSet};
 use quote::{format_ident, quote};
 
+use super::descriptor::{message_names, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, parse_rust, project_root};
 
 /// Well-known types replaced by `a2a_proto::wkt`, whose ProtoJSON `pbjson-types` gets wrong.
@@ -22,9 +25,15 @@ const OWN_WELL_KNOWN_TYPES: &[(&str, &str)] = &[
     (".google.protobuf.NullValue", "crate::wkt::NullValue"),
 ];
 
-/// What to generate for one protobuf package.
-pub(crate) struct ProtoPackage {
-    /// The file to compile, relative to `spec/`.
+/// Where protox looks for `.proto` files (and their imports), relative to the workspace root.
+pub(crate) const SPEC_INCLUDES: &[&str] = &["spec"];
+
+/// What to generate for one protobuf package: prost messages, ProtoJSON impls, the registry and the
+/// embedded descriptor set.
+pub(crate) struct ProtoTarget {
+    /// Where to find the file and its imports, relative to the workspace root; the first is the file's.
+    includes: &'static [&'static str],
+    /// The file to compile, relative to the first include directory.
     spec_file: &'static str,
     /// The protobuf package to emit code for.
     package: &'static str,
@@ -34,9 +43,11 @@ pub(crate) struct ProtoPackage {
     support_path: &'static str,
 }
 
-impl ProtoPackage {
+impl ProtoTarget {
+    /// The bindings of `package` in `spec/<spec_file>`, into `a2a-proto/src/generated`.
     pub(crate) const fn new(spec_file: &'static str, package: &'static str) -> Self {
         Self {
+            includes: SPEC_INCLUDES,
             spec_file,
             package,
             out_dir: "a2a-proto/src/generated",
@@ -44,8 +55,23 @@ impl ProtoPackage {
         }
     }
 
+    /// Where the generated files go, relative to the workspace root.
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests generate elsewhere yet")
+    )]
     pub(crate) const fn out_dir(mut self, out_dir: &'static str) -> Self {
         self.out_dir = out_dir;
+        self
+    }
+
+    /// Compiles the file from other include directories (the first one holding the file).
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "only the tests compile other protos yet")
+    )]
+    pub(crate) const fn includes(mut self, includes: &'static [&'static str]) -> Self {
+        self.includes = includes;
         self
     }
 
@@ -54,42 +80,64 @@ impl ProtoPackage {
     }
 
     fn source_label(&self) -> String {
-        format!("spec/{}", self.spec_file)
+        source_label(self.includes, self.spec_file)
     }
 }
 
-/// A2A v1.0.
-pub(crate) const V1: ProtoPackage =
-    ProtoPackage::new("v1/a2a.proto", "lf.a2a.v1").out_dir("a2a-proto/src/generated");
+/// A2A v1.0 (package `lf.a2a.v1`).
+pub(crate) const V1: ProtoTarget = ProtoTarget::new("v1/a2a.proto", "lf.a2a.v1");
 
 /// A2A v0.3, the gRPC binding the official SDKs ship as their compatibility layer (package `a2a.v1`).
-pub(crate) const V0_3: ProtoPackage = ProtoPackage::new("v0_3/a2a.proto", "a2a.v1");
+pub(crate) const V0_3: ProtoTarget = ProtoTarget::new("v0_3/a2a.proto", "a2a.v1");
 
-pub(crate) fn generate(mode: Mode) -> Result<()> {
-    let mut files = generate_package(&V1)?;
-    files.extend(generate_package(&V0_3)?);
-    ensure_files(&files, mode)
+/// Regenerates (or, in check mode, checks) the files of `target`.
+pub(crate) fn generate(target: &ProtoTarget, mode: Mode) -> Result<()> {
+    ensure_files(&generate_package(target)?, mode)
 }
 
 /// Compiles `spec/<spec_file>` with every import, optionally with comments (source info).
+#[allow(
+    dead_code,
+    reason = "the shorthand generators over `spec/` use; the targets here name their includes"
+)]
 pub(crate) fn compile(spec_file: &str, with_source_info: bool) -> Result<protox::Compiler> {
-    let spec_dir = project_root().join("spec");
-    let mut compiler = protox::Compiler::new([&spec_dir])
-        .with_context(|| format!("setting up protox with include path {}", spec_dir.display()))?;
+    compile_in(SPEC_INCLUDES, spec_file, with_source_info)
+}
+
+/// Compiles `spec_file`, found in the first of `includes` (directories relative to the workspace root)
+/// that has it, with every import, optionally with comments (source info).
+pub(crate) fn compile_in(
+    includes: &[&str],
+    spec_file: &str,
+    with_source_info: bool,
+) -> Result<protox::Compiler> {
+    let root = project_root();
+    let dirs: Vec<PathBuf> = includes.iter().map(|dir| root.join(dir)).collect();
+    let mut compiler = protox::Compiler::new(&dirs)
+        .with_context(|| format!("setting up protox with include paths {dirs:?}"))?;
     compiler
         .include_source_info(with_source_info)
         .include_imports(true)
         .open_file(spec_file)
-        .map_err(|e| anyhow!("compiling spec/{spec_file}: {e}"))?;
+        .map_err(|e| anyhow!("compiling {}: {e}", source_label(includes, spec_file)))?;
     Ok(compiler)
 }
 
-fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFile>> {
-    let documented = compile(target.spec_file, true)?;
+/// How generated files name their source: the spec file's path from the workspace root.
+pub(crate) fn source_label(includes: &[&str], spec_file: &str) -> String {
+    match includes.first() {
+        Some(dir) => format!("{dir}/{spec_file}"),
+        None => spec_file.to_owned(),
+    }
+}
+
+pub(crate) fn generate_package(target: &ProtoTarget) -> Result<Vec<GeneratedFile>> {
+    let documented = compile_in(target.includes, target.spec_file, true)?;
     let descriptors = documented.file_descriptor_set();
     let encoded = documented.encode_file_descriptor_set();
     // The embedded descriptor set carries no comments: tools need names, numbers and options, not prose.
-    let embedded = compile(target.spec_file, false)?.encode_file_descriptor_set();
+    let embedded =
+        compile_in(target.includes, target.spec_file, false)?.encode_file_descriptor_set();
 
     let messages = generate_messages(target, &descriptors)?;
     let rust_names = rust_message_names(&messages)?;
@@ -114,7 +162,7 @@ fn generate_package(target: &ProtoPackage) -> Result<Vec<GeneratedFile>> {
 
 /// The message structs and enums, from prost-build.
 pub(crate) fn generate_messages(
-    target: &ProtoPackage,
+    target: &ProtoTarget,
     descriptors: &FileDescriptorSet,
 ) -> Result<syn::File> {
     let mut config = prost_build::Config::new();
@@ -203,9 +251,9 @@ fn collect_name_impls(items: &[syn::Item], names: &mut BTreeMap<String, syn::Pat
     }
 }
 
-/// The ProtoJSON impls, from pbjson-build, adjusted by [`super::protojson`].
+/// The ProtoJSON impls, from pbjson-build, adjusted by [`protojson`].
 fn generate_serde(
-    target: &ProtoPackage,
+    target: &ProtoTarget,
     encoded: &[u8],
     descriptors: &FileDescriptorSet,
     rust_names: &BTreeMap<String, syn::Path>,
@@ -225,14 +273,14 @@ fn generate_serde(
         .collect::<Result<String, _>>()
         .context("pbjson-build wrote invalid UTF-8")?;
     let mut file = parse_rust(&source, "pbjson-build output")?;
-    let fields = super::protojson::FieldIndex::new(descriptors, rust_names);
-    super::protojson::adjust(&mut file, &fields, target.support_path)?;
+    let fields = protojson::FieldIndex::new(descriptors, rust_names);
+    protojson::adjust(&mut file, &fields, target.support_path)?;
     Ok(file)
 }
 
 /// `MESSAGE_NAMES` and `visit_message`, dispatching a full name to its Rust type.
 fn generate_registry(
-    target: &ProtoPackage,
+    target: &ProtoTarget,
     descriptors: &FileDescriptorSet,
     rust_names: &BTreeMap<String, syn::Path>,
 ) -> Result<syn::File> {
@@ -247,10 +295,7 @@ pub(crate) fn registry(
     rust_names: &BTreeMap<String, syn::Path>,
     name_trait: Option<proc_macro2::TokenStream>,
 ) -> Result<syn::File> {
-    let mut names = Vec::new();
-    for message in &file.message_type {
-        collect_message_names(file.package(), message, &mut names);
-    }
+    let names = message_names(file);
     let paths = names
         .iter()
         .map(|name| {
@@ -281,37 +326,4 @@ pub(crate) fn registry(
         #name_impls
     };
     syn::parse2(tokens).context("parsing the generated registry")
-}
-
-fn collect_message_names(
-    prefix: &str,
-    message: &prost_types::DescriptorProto,
-    names: &mut Vec<String>,
-) {
-    if message.options.as_ref().is_some_and(|o| o.map_entry()) {
-        return;
-    }
-    let name = format!("{prefix}.{}", message.name());
-    names.push(name.clone());
-    for nested in &message.nested_type {
-        collect_message_names(&name, nested, names);
-    }
-}
-
-pub(crate) fn package_file<'a>(
-    descriptors: &'a FileDescriptorSet,
-    package: &str,
-) -> Result<&'a FileDescriptorProto> {
-    descriptors
-        .file
-        .iter()
-        .find(|f| f.package() == package)
-        .ok_or_else(|| anyhow!("no file of package {package} in the descriptor set"))
-}
-
-/// Whether a field holds a `google.protobuf.Value` directly (not in a list or map).
-pub(crate) fn is_singular_value(field: &prost_types::FieldDescriptorProto) -> bool {
-    field.r#type() == Type::Message
-        && field.type_name() == ".google.protobuf.Value"
-        && field.label() != prost_types::field_descriptor_proto::Label::Repeated
 }

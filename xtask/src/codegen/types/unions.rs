@@ -1,5 +1,5 @@
 //! The types typify cannot generate for A2A's ProtoJSON: open enums and oneof enums, emitted from the
-//! descriptor and plugged into typify's output as replacements (see [`super::types`]).
+//! descriptor and plugged into typify's output as replacements (see [`super`]).
 //!
 //! - A proto enum becomes a Rust enum with one variant per value plus `Unrecognized(i32)`, so a value
 //!   from a newer peer survives a round trip (ProtoJSON enums are open).
@@ -15,9 +15,10 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
-use super::field_shape::Package;
-use super::json_schema::Comments;
-use super::types::oneof_type_name;
+use super::field_shape::Number;
+use crate::codegen::descriptor::is_member_of;
+use crate::codegen::docs::{Comments, doc_attrs};
+use crate::codegen::naming::{enum_variant_name, oneof_type_name, oneof_variant_name};
 
 /// Emits every enum and oneof type of `file`.
 /// `rust_names` maps full protobuf names to the Rust idents of the message types.
@@ -42,7 +43,7 @@ pub(crate) fn emit(
                 .field
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| Package::is_member_of(f, oneof_index))
+                .filter(|(_, f)| is_member_of(f, oneof_index))
                 .collect();
             if members.is_empty() {
                 continue; // the synthetic oneof of a proto3 `optional` field
@@ -80,46 +81,6 @@ pub(crate) fn emit(
     Ok(out)
 }
 
-fn doc_attrs(text: &str) -> TokenStream {
-    let lines = text.lines().map(super::types_fields::doc_text);
-    quote! { #(#[doc = #lines])* }
-}
-
-/// `TASK_STATE_INPUT_REQUIRED` of enum `TaskState` → `InputRequired`.
-fn variant_name(enum_name: &str, value_name: &str) -> String {
-    let prefix = format!("{}_", screaming(enum_name));
-    let bare = value_name.strip_prefix(&prefix).unwrap_or(value_name);
-    upper_camel(bare)
-}
-
-/// `TaskState` → `TASK_STATE`.
-pub(crate) fn screaming(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_uppercase());
-    }
-    out
-}
-
-/// `INPUT_REQUIRED` or `input_required` → `InputRequired`.
-pub(crate) fn upper_camel(snake: &str) -> String {
-    snake
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .map(|word| {
-            let lower = word.to_ascii_lowercase();
-            let mut chars = lower.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 fn open_enum(
     package: &str,
     enumeration: &EnumDescriptorProto,
@@ -134,7 +95,7 @@ fn open_enum(
     let mut from_number = Vec::new();
     let mut values = Vec::new();
     for (index, value) in enumeration.value.iter().enumerate() {
-        let variant = format_ident!("{}", variant_name(enumeration.name(), value.name()));
+        let variant = format_ident!("{}", enum_variant_name(enumeration.name(), value.name()));
         let number = value.number();
         let value_name = value.name();
         let text = comments
@@ -220,11 +181,6 @@ fn member_type(
             (ty.clone(), optional(ty), quote!(value))
         }
         Type::Bool => (quote!(bool), optional(quote!(bool)), quote!(value)),
-        Type::Int32 => (
-            quote!(i32),
-            optional(quote!(crate::protojson::Int32)),
-            quote!(&value),
-        ),
         Type::Bytes => (
             quote!(::std::vec::Vec<u8>),
             quote!(
@@ -257,10 +213,26 @@ fn member_type(
                 (ty.clone(), optional(ty), quote!(value))
             }
         },
-        other => bail!(
-            "oneof member {} of type {other:?} is not supported yet",
-            field.name()
-        ),
+        other => match Number::of(other) {
+            // 32-bit integers are written by serde as they are; only reading needs help.
+            Some(Number::I32) => {
+                let read = optional(quote!(crate::protojson::Int32));
+                (quote!(i32), quote!(#read.map(|v| v.0)), quote!(&value))
+            }
+            Some(number) => {
+                let ty = number.rust_type();
+                let read = optional(quote!(crate::protojson::Number<#ty>));
+                (
+                    ty,
+                    quote!(#read.map(|v| v.0)),
+                    quote!(&crate::protojson::Number(*value)),
+                )
+            }
+            None => bail!(
+                "oneof member {} of type {other:?} is not supported yet",
+                field.name()
+            ),
+        },
     })
 }
 
@@ -280,7 +252,7 @@ fn oneof_enum(
     let mut writes = Vec::new();
     let mut member_names = Vec::new();
     for (index, field) in members {
-        let variant = format_ident!("{}", upper_camel(field.name()));
+        let variant = format_ident!("{}", oneof_variant_name(field.name()));
         let (ty, read, write) = member_type(field, rust_names)?;
         let json_name = field.json_name();
         let proto_name = field.name();
@@ -288,12 +260,6 @@ fn oneof_enum(
             .get(&[message_path, &[2, *index as i32]].concat())
             .unwrap_or_default();
         let field_doc = doc_attrs(&format!("`{json_name}`: {text}"));
-        let int32 = field.r#type() == Type::Int32;
-        let read = if int32 {
-            quote!(#read.map(|v| v.0))
-        } else {
-            read
-        };
         let patterns = if json_name == proto_name {
             quote!(#json_name)
         } else {

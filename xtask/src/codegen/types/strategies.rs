@@ -4,7 +4,10 @@
 //!
 //! Strategies produce canonical values only (what reading canonical ProtoJSON gives back): fields without
 //! presence are `None` rather than `Some(default)`, and JSON numbers are integers within 2^53 or
-//! non-integral doubles, the values a `google.protobuf.Value` holds exactly.
+//! non-integral doubles, the values a `google.protobuf.Value` holds exactly. Integer fields range over
+//! their whole type (64-bit ones beyond 2^53, which only their string form carries); float fields get
+//! short decimals, which survive the trip through JSON text exactly (serde_json's default float parser
+//! may miss the last bit of a 17-digit one, and NaN equals nothing).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,9 +16,9 @@ use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
-use super::field_shape::{Elem, Package, Shape};
-use super::types::oneof_type_name;
-use super::types_unions::upper_camel;
+use super::field_shape::{Elem, Number, Package, Shape};
+use crate::codegen::descriptor::{is_oneof_member, oneof_members};
+use crate::codegen::naming::{oneof_type_name, oneof_variant_name, strategy_function};
 
 /// Largest number of fields in one proptest tuple (proptest implements `Strategy` up to 12).
 const CHUNK: usize = 10;
@@ -56,16 +59,9 @@ pub(crate) fn emit(file: &FileDescriptorProto, package: &Package<'_>) -> Result<
     })
 }
 
-/// `AgentCard` → `agent_card`.
-fn strategy_fn(rust: &str) -> syn::Ident {
-    let mut name = String::new();
-    for (i, c) in rust.char_indices() {
-        if c.is_uppercase() && i > 0 && !rust[..i].ends_with(|p: char| p.is_uppercase()) {
-            name.push('_');
-        }
-        name.push(c.to_ascii_lowercase());
-    }
-    format_ident!("{name}")
+/// The function returning the strategy of `rust_type`.
+fn strategy_fn(rust_type: &str) -> syn::Ident {
+    format_ident!("{}", strategy_function(rust_type))
 }
 
 /// Strategies are built by direct recursion, which would never end on a recursive message.
@@ -111,7 +107,7 @@ fn elem_strategy(elem: &Elem) -> TokenStream {
     match elem {
         Elem::String => quote!(crate::strategy::string()),
         Elem::Bool => quote!(any::<bool>()),
-        Elem::Int32 => quote!(any::<i32>()),
+        Elem::Number(number) => number_strategy(*number),
         Elem::Bytes => quote!(crate::strategy::bytes()),
         Elem::Enum(name) => {
             let ident = format_ident!("{name}");
@@ -127,12 +123,38 @@ fn elem_strategy(elem: &Elem) -> TokenStream {
     }
 }
 
+/// Any value of a numeric kind: the full range for integers, decimals of up to 10 (`f64`) or 5 (`f32`)
+/// significant digits for floats.
+fn number_strategy(number: Number) -> TokenStream {
+    match number {
+        Number::F64 => quote!(
+            (any::<i32>(), 0..6i32)
+                .prop_map(|(digits, scale)| f64::from(digits) / 10f64.powi(scale))
+        ),
+        Number::F32 => quote!(
+            (any::<i16>(), 0..4i32)
+                .prop_map(|(digits, scale)| f32::from(digits) / 10f32.powi(scale))
+        ),
+        integer => {
+            let ty = integer.rust_type();
+            quote!(any::<#ty>())
+        }
+    }
+}
+
 /// Values other than the default, for fields where the default reads back as `None`.
 fn non_default_strategy(elem: &Elem) -> Result<TokenStream> {
     Ok(match elem {
         Elem::String => quote!(crate::strategy::non_empty_string()),
         Elem::Bool => quote!(Just(true)),
-        Elem::Int32 => quote!(any::<i32>().prop_filter("not the default", |v| *v != 0)),
+        Elem::Number(number) => {
+            let each = number_strategy(*number);
+            let zero = match number {
+                Number::F32 | Number::F64 => quote!(0.0),
+                _ => quote!(0),
+            };
+            quote!(#each.prop_filter("not the default", |v| *v != #zero))
+        }
         Elem::Enum(name) => {
             let ident = format_ident!("{name}");
             quote!(crate::strategy::non_default_enum::<::a2a_types::v1::#ident>())
@@ -171,16 +193,12 @@ fn struct_strategy(
 ) -> Result<TokenStream> {
     let mut names = Vec::new();
     let mut strategies = Vec::new();
-    for field in message
-        .field
-        .iter()
-        .filter(|f| !Package::is_oneof_member(f))
-    {
+    for field in message.field.iter().filter(|f| !is_oneof_member(f)) {
         names.push(format_ident!("{}", field.name()));
         strategies.push(field_strategy(&package.shape(message, field)?)?);
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        if Package::oneof_members(message, index).is_empty() {
+        if oneof_members(message, index).is_empty() {
             continue;
         }
         let enum_name = oneof_type_name(message.name(), oneof.name());
@@ -218,10 +236,10 @@ fn oneof_strategy(
     ident: &syn::Ident,
     oneof: usize,
 ) -> Result<TokenStream> {
-    let arms = Package::oneof_members(message, oneof)
+    let arms = oneof_members(message, oneof)
         .into_iter()
         .map(|field| {
-            let variant = format_ident!("{}", upper_camel(field.name()));
+            let variant = format_ident!("{}", oneof_variant_name(field.name()));
             let strategy = elem_strategy(&package.elem(field)?);
             Ok(quote!(#strategy.prop_map(::a2a_types::v1::#ident::#variant)))
         })

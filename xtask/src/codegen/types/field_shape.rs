@@ -7,12 +7,15 @@ use anyhow::{Result, bail};
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, FieldDescriptorProto};
 
+use crate::codegen::descriptor::{is_oneof_member, last_segment, map_entry};
+
 /// The value kind of a field (or of the elements of a repeated field or the values of a map).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Elem {
     String,
     Bool,
-    Int32,
+    /// Any numeric scalar, by the Rust type it is held in.
+    Number(Number),
     Bytes,
     /// A proto enum, by Rust name.
     Enum(String),
@@ -23,6 +26,51 @@ pub(crate) enum Elem {
     Timestamp,
     Struct,
     Value,
+}
+
+/// A numeric protobuf scalar, by the Rust type that both prost and `a2a-types` hold it in (the JSON form
+/// follows from it: 64-bit integers are strings, floats may be `"NaN"` and the infinities).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Number {
+    /// `int32`, `sint32`, `sfixed32`.
+    I32,
+    /// `uint32`, `fixed32`.
+    U32,
+    /// `int64`, `sint64`, `sfixed64`.
+    I64,
+    /// `uint64`, `fixed64`.
+    U64,
+    /// `float`.
+    F32,
+    /// `double`.
+    F64,
+}
+
+impl Number {
+    /// The numeric kind of a protobuf field type; `None` for every other type.
+    pub(crate) fn of(ty: Type) -> Option<Self> {
+        Some(match ty {
+            Type::Int32 | Type::Sint32 | Type::Sfixed32 => Self::I32,
+            Type::Uint32 | Type::Fixed32 => Self::U32,
+            Type::Int64 | Type::Sint64 | Type::Sfixed64 => Self::I64,
+            Type::Uint64 | Type::Fixed64 => Self::U64,
+            Type::Float => Self::F32,
+            Type::Double => Self::F64,
+            _ => return None,
+        })
+    }
+
+    /// The Rust type, on both sides (prost and `a2a-types`).
+    pub(crate) fn rust_type(self) -> proc_macro2::TokenStream {
+        match self {
+            Self::I32 => quote::quote!(i32),
+            Self::U32 => quote::quote!(u32),
+            Self::I64 => quote::quote!(i64),
+            Self::U64 => quote::quote!(u64),
+            Self::F32 => quote::quote!(f32),
+            Self::F64 => quote::quote!(f64),
+        }
+    }
 }
 
 /// How a field is held in an `a2a-types` struct.
@@ -64,29 +112,6 @@ impl Package<'_> {
         Ok((full_name, rust))
     }
 
-    /// Whether a field is a member of a real oneof (not the synthetic oneof of a proto3 `optional`).
-    pub(crate) fn is_oneof_member(field: &FieldDescriptorProto) -> bool {
-        field.oneof_index.is_some() && !field.proto3_optional()
-    }
-
-    /// Whether a field is a member of the real oneof number `oneof` of its message.
-    pub(crate) fn is_member_of(field: &FieldDescriptorProto, oneof: usize) -> bool {
-        field.oneof_index == Some(oneof as i32) && Self::is_oneof_member(field)
-    }
-
-    /// The members of oneof number `oneof` of `message`, in declaration order; empty for the synthetic
-    /// oneof of a proto3 `optional` field.
-    pub(crate) fn oneof_members(
-        message: &DescriptorProto,
-        oneof: usize,
-    ) -> Vec<&FieldDescriptorProto> {
-        message
-            .field
-            .iter()
-            .filter(|f| Self::is_member_of(f, oneof))
-            .collect()
-    }
-
     /// The shape of `field` of `message`; errors name what the generator does not support yet.
     pub(crate) fn shape(
         &self,
@@ -122,7 +147,7 @@ impl Package<'_> {
                 "{full_name}.{}: google.protobuf.Value fields outside a oneof are not supported yet",
                 field.name()
             ),
-            Elem::Bytes if !Self::is_oneof_member(field) => {
+            Elem::Bytes if !is_oneof_member(field) => {
                 bail!(
                     "{full_name}.{}: bytes fields outside a oneof are not supported yet",
                     field.name()
@@ -140,9 +165,8 @@ impl Package<'_> {
         Ok(match field.r#type() {
             Type::String => Elem::String,
             Type::Bool => Elem::Bool,
-            Type::Int32 => Elem::Int32,
             Type::Bytes => Elem::Bytes,
-            Type::Enum => Elem::Enum(last_segment(field.type_name())),
+            Type::Enum => Elem::Enum(last_segment(field.type_name()).to_owned()),
             Type::Message => match field.type_name() {
                 ".google.protobuf.Timestamp" => Elem::Timestamp,
                 ".google.protobuf.Struct" => Elem::Struct,
@@ -156,7 +180,7 @@ impl Package<'_> {
                         .rust_names
                         .get(full_name)
                         .cloned()
-                        .unwrap_or_else(|| last_segment(other));
+                        .unwrap_or_else(|| last_segment(other).to_owned());
                     if self.oneof_messages.iter().any(|m| m == full_name) {
                         Elem::OneofMessage(rust)
                     } else {
@@ -164,29 +188,13 @@ impl Package<'_> {
                     }
                 }
             },
-            other => bail!(
-                "fields of type {other:?} are not supported yet ({})",
-                field.name()
-            ),
+            other => match Number::of(other) {
+                Some(number) => Elem::Number(number),
+                None => bail!(
+                    "fields of type {other:?} are not supported yet ({})",
+                    field.name()
+                ),
+            },
         })
     }
-}
-
-fn last_segment(type_name: &str) -> String {
-    type_name.rsplit('.').next().unwrap_or(type_name).to_owned()
-}
-
-/// The synthetic map-entry message of a map field.
-pub(crate) fn map_entry<'a>(
-    message: &'a DescriptorProto,
-    field: &FieldDescriptorProto,
-) -> Option<&'a DescriptorProto> {
-    if field.r#type() != Type::Message {
-        return None;
-    }
-    let entry_name = field.type_name().rsplit('.').next()?;
-    message
-        .nested_type
-        .iter()
-        .find(|n| n.name() == entry_name && n.options.as_ref().is_some_and(|o| o.map_entry()))
 }

@@ -20,8 +20,8 @@ use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{format_ident, quote};
 
 use super::field_shape::{Elem, Package, Shape};
-use super::types::oneof_type_name;
-use super::types_unions::upper_camel;
+use crate::codegen::descriptor::{is_oneof_member, oneof_members};
+use crate::codegen::naming::{oneof_type_name, oneof_variant_name};
 
 const REQUIRED: &str = "Field is required.";
 const NOT_EMPTY: &str = "Field must contain at least one element.";
@@ -82,11 +82,7 @@ fn struct_body(
     with_required: &BTreeSet<String>,
 ) -> Result<TokenStream> {
     let mut checks = Vec::new();
-    for field in message
-        .field
-        .iter()
-        .filter(|f| !Package::is_oneof_member(f))
-    {
+    for field in message.field.iter().filter(|f| !is_oneof_member(f)) {
         let name = format_ident!("{}", field.name());
         let path = field.name();
         let shape = package.shape(message, field)?;
@@ -160,7 +156,7 @@ fn struct_body(
         }
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        let members = Package::oneof_members(message, index);
+        let members = oneof_members(message, index);
         if members.is_empty() {
             continue;
         }
@@ -196,7 +192,7 @@ fn member_arms(
     members
         .iter()
         .map(|field| {
-            let variant = format_ident!("{}", upper_camel(field.name()));
+            let variant = format_ident!("{}", oneof_variant_name(field.name()));
             let path = field.name();
             Ok(if is_message(&package.elem(field)?) {
                 quote!(#enum_path::#variant(item) => item.collect_violations(&crate::validate::join(prefix, #path), out),)
@@ -215,7 +211,7 @@ fn oneof_only_body(
     let members: Vec<&FieldDescriptorProto> = message
         .field
         .iter()
-        .filter(|f| Package::is_oneof_member(f))
+        .filter(|f| is_oneof_member(f))
         .collect();
     // A Rust enum always has its member: nothing to report for the oneof itself, only inside it.
     let any_message = members

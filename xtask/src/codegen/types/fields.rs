@@ -11,16 +11,22 @@
 //! | other scalar or enum (no presence) | `Option<T>` | `null` and the default read as `None`; `None` and `Some(default)` omitted |
 //! | the oneof of a message with other fields | `Option<Oneof>` | flattened: the member is a key of the message |
 //!
-//! Every field also accepts its proto (snake_case) name on input; `int32` accepts numbers and strings.
+//! Every field also accepts its proto (snake_case) name on input. Numeric fields follow ProtoJSON through
+//! `crate::protojson`: every kind is read from numbers and strings, 64-bit integers are written as
+//! decimal strings, and floats as numbers or `"NaN"`, `"Infinity"`, `"-Infinity"`. (Singular `int32`
+//! fields keep their older, read-only helpers: a 32-bit integer is written by serde as it is.)
 
 use std::collections::BTreeMap;
 
 use anyhow::{Result, anyhow, bail};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
-use quote::ToTokens;
 use syn::{Attribute, parse_quote};
 
-use super::field_shape::{Elem, Package, Shape};
+use super::field_shape::{Elem, Number, Package, Shape};
+use crate::codegen::descriptor::{is_member_of, is_oneof_member};
+use crate::codegen::docs::fix_docs;
+use crate::codegen::naming::field_name_of_ident;
+use crate::codegen::syntax::{derives, option_inner, structs_mut, type_text};
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
@@ -44,10 +50,7 @@ pub(crate) fn adjust(
     generated
         .items
         .retain(|item| !matches!(item, syn::Item::Mod(m) if m.ident == "error"));
-    for item in &mut generated.items {
-        let syn::Item::Struct(structure) = item else {
-            continue;
-        };
+    for structure in structs_mut(generated) {
         let ident = structure.ident.to_string();
         fix_docs(&mut structure.attrs);
         if let syn::Fields::Named(fields) = &mut structure.fields {
@@ -97,19 +100,18 @@ fn adjust_struct(
         let position = field_position(message, &ident).ok_or_else(|| {
             anyhow!("field `{ident}` matches no field or oneof of the descriptor")
         })?;
-        let ty = field.ty.to_token_stream().to_string().replace(' ', "");
         let serde = match position {
             Position::Field(index) => {
                 let proto = &message.field[index];
                 let shape = package.shape(message, proto)?;
-                field_attribute(proto, &shape, &ident, &ty)
+                field_attribute(proto, &shape, &ident, &field.ty)
                     .map_err(|e| anyhow!("{}: {e}", proto.name()))?
             }
             Position::Oneof(_) => {
                 expect(
-                    ty.starts_with("::std::option::Option<"),
+                    option_inner(&field.ty).is_some(),
                     "the oneof field",
-                    &ty,
+                    &field.ty,
                 )?;
                 parse_quote!(#[serde(flatten, with = "crate::protojson::flat_oneof")])
             }
@@ -124,17 +126,17 @@ fn adjust_struct(
 }
 
 fn add_default_derive(attrs: &mut [Attribute]) {
-    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
-        let derives = attr.meta.to_token_stream().to_string();
-        if !derives.contains("Default") {
-            let list: syn::MetaList = attr
-                .meta
-                .require_list()
-                .expect("derive takes a list")
-                .clone();
-            let tokens = list.tokens;
-            *attr = parse_quote!(#[derive(#tokens, Default)]);
-        }
+    if derives(attrs, "Default") {
+        return;
+    }
+    if let Some(attr) = attrs.iter_mut().find(|a| a.path().is_ident("derive")) {
+        let list: syn::MetaList = attr
+            .meta
+            .require_list()
+            .expect("derive takes a list")
+            .clone();
+        let tokens = list.tokens;
+        *attr = parse_quote!(#[derive(#tokens, Default)]);
     }
 }
 
@@ -151,19 +153,18 @@ impl Position {
             Self::Oneof(oneof) => message
                 .field
                 .iter()
-                .position(|f| Package::is_member_of(f, *oneof))
+                .position(|f| is_member_of(f, *oneof))
                 .unwrap_or(usize::MAX),
         }
     }
 }
 
 fn field_position(message: &DescriptorProto, ident: &str) -> Option<Position> {
-    let bare = ident.trim_start_matches("r#").trim_end_matches('_');
-    let is_member = |f: &FieldDescriptorProto| f.oneof_index.is_some() && !f.proto3_optional();
+    let bare = field_name_of_ident(ident);
     if let Some(index) = message
         .field
         .iter()
-        .position(|f| f.name() == bare && !is_member(f))
+        .position(|f| f.name() == bare && !is_oneof_member(f))
     {
         return Some(Position::Field(index));
     }
@@ -174,11 +175,11 @@ fn field_position(message: &DescriptorProto, ident: &str) -> Option<Position> {
         .map(Position::Oneof)
 }
 
-fn expect(condition: bool, what: &str, ty: &str) -> Result<()> {
+fn expect(condition: bool, what: &str, ty: &syn::Type) -> Result<()> {
     if condition {
         Ok(())
     } else {
-        bail!("typify gave {what} the unexpected type `{ty}`")
+        bail!("typify gave {what} the unexpected type `{}`", type_text(ty))
     }
 }
 
@@ -187,7 +188,7 @@ fn field_attribute(
     field: &FieldDescriptorProto,
     shape: &Shape,
     ident: &str,
-    ty: &str,
+    ty: &syn::Type,
 ) -> Result<Attribute> {
     let json = field.json_name();
     let mut parts: Vec<proc_macro2::TokenStream> = Vec::new();
@@ -198,10 +199,20 @@ fn field_attribute(
         let alias = field.name();
         parts.push(quote::quote!(alias = #alias));
     }
-    let is_option = ty.starts_with("::std::option::Option<");
+    let is_option = option_inner(ty).is_some();
     let wants_option = matches!(shape, Shape::Presence(_) | Shape::UnlessDefault(_));
     expect(is_option == wants_option, &format!("a {shape:?} field"), ty)?;
     let rules = match shape {
+        Shape::Repeated(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::repeated_numbers",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
+        Shape::Map(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::number_map",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
         Shape::Repeated(_) | Shape::Map(_) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::null_as_default",
@@ -212,9 +223,14 @@ fn field_attribute(
             default,
             deserialize_with = "crate::protojson::null_as_default"
         ),
-        Shape::Plain(Elem::Int32) => quote::quote!(
+        Shape::Plain(Elem::Number(Number::I32)) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::int32",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
+        Shape::Plain(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::number",
             skip_serializing_if = "crate::protojson::is_default"
         ),
         Shape::Plain(_) => quote::quote!(
@@ -232,18 +248,28 @@ fn field_attribute(
             with = "crate::protojson::optional_struct",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
-        Shape::Presence(Elem::Int32) => quote::quote!(
+        Shape::Presence(Elem::Number(Number::I32)) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::optional_int32",
+            skip_serializing_if = "::std::option::Option::is_none"
+        ),
+        Shape::Presence(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::optional_number",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
         Shape::Presence(_) => quote::quote!(
             default,
             skip_serializing_if = "::std::option::Option::is_none"
         ),
-        Shape::UnlessDefault(Elem::Int32) => quote::quote!(
+        Shape::UnlessDefault(Elem::Number(Number::I32)) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::int32_unless_default",
+            skip_serializing_if = "crate::protojson::is_unset"
+        ),
+        Shape::UnlessDefault(Elem::Number(_)) => quote::quote!(
+            default,
+            with = "crate::protojson::number_unless_default",
             skip_serializing_if = "crate::protojson::is_unset"
         ),
         Shape::UnlessDefault(_) => quote::quote!(
@@ -254,92 +280,4 @@ fn field_attribute(
     };
     parts.push(rules);
     Ok(parse_quote!(#[serde(#(#parts),*)]))
-}
-
-/// Doc text as rustdoc wants it: each line starting with a space (typify writes `///Text`), and bare
-/// URLs in angle brackets so they become links instead of `rustdoc::bare_urls` warnings.
-pub(crate) fn doc_text(text: &str) -> String {
-    text.lines()
-        .map(|line| {
-            let line = link_bare_urls(line);
-            if line.is_empty() || line.starts_with(' ') {
-                line
-            } else {
-                format!(" {line}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn link_bare_urls(line: &str) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(start) = rest
-        .find("http://")
-        .or_else(|| rest.find("https://"))
-        .map(|i| {
-            // Take whichever scheme comes first.
-            match (rest.find("http://"), rest.find("https://")) {
-                (Some(a), Some(b)) => a.min(b),
-                _ => i,
-            }
-        })
-    {
-        let (before, from_url) = rest.split_at(start);
-        out.push_str(before);
-        let length = from_url
-            .find(|c: char| {
-                c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')' | ']')
-            })
-            .unwrap_or(from_url.len());
-        let url = from_url[..length].trim_end_matches(['.', ',', ';', ':']);
-        let already_marked = before.ends_with(['<', '`', '(', '[']);
-        if already_marked {
-            out.push_str(url);
-        } else {
-            out.push('<');
-            out.push_str(url);
-            out.push('>');
-        }
-        rest = &from_url[url.len()..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Rewrites every `#[doc = "..."]` inside `attrs` with [`doc_text`].
-pub(crate) fn fix_docs(attrs: &mut [Attribute]) {
-    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("doc")) {
-        if let syn::Meta::NameValue(pair) = &attr.meta
-            && let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(text),
-                ..
-            }) = &pair.value
-        {
-            let fixed = doc_text(&text.value());
-            *attr = parse_quote!(#[doc = #fixed]);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn docs_get_a_leading_space_and_linked_urls() {
-        assert_eq!(
-            doc_text("Base URL, e.g. \"https://agent.example.org/a2a\"."),
-            " Base URL, e.g. \"<https://agent.example.org/a2a>\"."
-        );
-        assert_eq!(
-            doc_text(" See <https://a.example> and `http://b.example`."),
-            " See <https://a.example> and `http://b.example`."
-        );
-        assert_eq!(
-            doc_text("http://x.example/a, then https://y.example."),
-            " <http://x.example/a>, then <https://y.example>."
-        );
-    }
 }

@@ -7,14 +7,15 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use proc_macro2::TokenStream;
 use prost_types::{DescriptorProto, FileDescriptorProto};
-use quote::{ToTokens, format_ident, quote};
+use quote::{format_ident, quote};
 
 use super::field_shape::{Elem, Package, Shape};
-use super::types::oneof_type_name;
-use super::types_unions::upper_camel;
+use crate::codegen::descriptor::{is_oneof_member, oneof_members};
+use crate::codegen::naming::{checked_field_ident, oneof_type_name, oneof_variant_name};
+use crate::codegen::syntax::{attribute_value, option_inner, path_idents, type_text};
 
 /// The protobuf crate's module the conversions point at.
 const PROTO: &str = "::a2a_proto::v1";
@@ -108,36 +109,31 @@ impl ProstNames {
             .field_types
             .get(&(rust_struct.to_owned(), field.to_owned()))
             .ok_or_else(|| anyhow!("prost-build has no field {rust_struct}.{field}"))?;
-        let text = ty.to_token_stream().to_string().replace(' ', "");
-        let inner = text
-            .strip_prefix("::core::option::Option<")
-            .and_then(|t| t.strip_suffix('>'))
-            .ok_or_else(|| {
-                anyhow!("prost-build typed the oneof {rust_struct}.{field} as {text}")
-            })?;
-        let (module, name) = inner
-            .split_once("::")
-            .ok_or_else(|| anyhow!("unexpected oneof type {inner}"))?;
-        Ok((module.to_owned(), name.to_owned()))
+        let unexpected = || {
+            anyhow!(
+                "prost-build typed the oneof {rust_struct}.{field} as {}",
+                type_text(ty)
+            )
+        };
+        let inner = option_inner(ty).ok_or_else(unexpected)?;
+        match path_idents(inner).as_deref() {
+            Some([module, name]) => Ok((module.clone(), name.clone())),
+            _ => Err(unexpected()),
+        }
     }
 }
 
 /// The `tag = "N"` of a `#[prost(...)]` attribute.
 fn prost_tag(attrs: &[syn::Attribute]) -> Option<i32> {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("prost"))
-        .find_map(|a| {
-            let text = a.meta.to_token_stream().to_string();
-            let after = text.split("tag = \"").nth(1)?;
-            after.split('"').next()?.parse().ok()
-        })
+    attribute_value(attrs, "prost", "tag")?.parse().ok()
 }
 
 /// A function converting one value of kind `elem` into its protobuf form.
 fn elem_to_proto_fn(elem: &Elem) -> TokenStream {
     match elem {
-        Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes => quote!(::std::convert::identity),
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes => {
+            quote!(::std::convert::identity)
+        }
         Elem::Enum(_) => quote!(crate::ProtoEnum::number),
         Elem::Message(_) | Elem::OneofMessage(_) => quote!(::std::convert::Into::into),
         Elem::Timestamp => quote!(crate::proto::timestamp_to_proto),
@@ -158,7 +154,7 @@ fn elem_to_proto(elem: &Elem, value: TokenStream) -> TokenStream {
 /// A function converting one protobuf value of kind `elem` back, returning `Result<_, ConversionError>`.
 fn elem_from_proto_fn(elem: &Elem) -> TokenStream {
     match elem {
-        Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes => {
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes => {
             quote!(::std::result::Result::<_, crate::proto::ConversionError>::Ok)
         }
         Elem::Enum(name) => {
@@ -178,7 +174,7 @@ fn elem_from_proto_fn(elem: &Elem) -> TokenStream {
 /// Converts one protobuf value of kind `elem` back, as an expression of type `Result<_, ConversionError>`.
 fn elem_from_proto(elem: &Elem, value: TokenStream) -> TokenStream {
     match elem {
-        Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes => {
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes => {
             quote!(::std::result::Result::<_, crate::proto::ConversionError>::Ok(#value))
         }
         Elem::Enum(name) => {
@@ -192,9 +188,13 @@ fn elem_from_proto(elem: &Elem, value: TokenStream) -> TokenStream {
     }
 }
 
-/// Whether a value of this kind is the same Rust type on both sides.
+/// Whether a value of this kind is the same Rust type on both sides (prost holds every numeric scalar in
+/// the same Rust type as `a2a-types`: `i32`, `u32`, `i64`, `u64`, `f32`, `f64`).
 fn is_identity(elem: &Elem) -> bool {
-    matches!(elem, Elem::String | Elem::Bool | Elem::Int32 | Elem::Bytes)
+    matches!(
+        elem,
+        Elem::String | Elem::Bool | Elem::Number(_) | Elem::Bytes
+    )
 }
 
 fn field_to_proto(shape: &Shape, value: TokenStream) -> TokenStream {
@@ -283,12 +283,8 @@ fn message_conversions(
     let mut to_fields = Vec::new();
     let mut from_fields = Vec::new();
     let mut extra = TokenStream::new();
-    for field in message
-        .field
-        .iter()
-        .filter(|f| !Package::is_oneof_member(f))
-    {
-        let name = format_ident!("{}", checked_ident(field.name())?);
+    for field in message.field.iter().filter(|f| !is_oneof_member(f)) {
+        let name = format_ident!("{}", checked_field_ident(field.name())?);
         let shape = package.shape(message, field)?;
         let to = field_to_proto(&shape, quote!(value.#name));
         let from = field_from_proto(&shape, quote!(value.#name), field.json_name());
@@ -296,10 +292,10 @@ fn message_conversions(
         from_fields.push(quote!(#name: #from));
     }
     for (index, oneof) in message.oneof_decl.iter().enumerate() {
-        if Package::oneof_members(message, index).is_empty() {
+        if oneof_members(message, index).is_empty() {
             continue;
         }
-        let name = format_ident!("{}", checked_ident(oneof.name())?);
+        let name = format_ident!("{}", checked_field_ident(oneof.name())?);
         let enum_name = oneof_type_name(message.name(), oneof.name());
         extra.extend(oneof_conversions(
             message,
@@ -357,12 +353,12 @@ fn oneof_conversions(
         .ok_or_else(|| anyhow!("prost-build has no enum {module}::{enum_name}"))?;
     let module = format_ident!("{module}");
     let proto_enum = format_ident!("{enum_name}");
-    let members = Package::oneof_members(message, oneof_index);
+    let members = oneof_members(message, oneof_index);
     let mut to_arms = Vec::new();
     let mut from_arms = Vec::new();
     let mut names = Vec::new();
     for field in &members {
-        let ours = format_ident!("{}", upper_camel(field.name()));
+        let ours = format_ident!("{}", oneof_variant_name(field.name()));
         let theirs = variants_by_tag
             .get(&field.number())
             .ok_or_else(|| anyhow!("prost-build has no variant for {}", field.name()))?;
@@ -396,7 +392,7 @@ fn oneof_conversions(
             }
         });
     }
-    let field = format_ident!("{}", checked_ident(oneof_name)?);
+    let field = format_ident!("{}", checked_field_ident(oneof_name)?);
     let expected = format!("expected exactly one of {names:?}, found none");
     Ok(quote! {
         impl ::std::convert::From<#ident> for #proto::#ident {
@@ -416,18 +412,4 @@ fn oneof_conversions(
             }
         }
     })
-}
-
-/// Field names that are Rust keywords are spelled differently by typify and prost; none exist in A2A yet.
-fn checked_ident(name: &str) -> Result<&str> {
-    const KEYWORDS: &[&str] = &[
-        "as", "async", "await", "box", "break", "const", "continue", "crate", "dyn", "else",
-        "enum", "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match",
-        "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
-        "true", "type", "unsafe", "use", "where", "while", "yield",
-    ];
-    if KEYWORDS.contains(&name) {
-        bail!("field `{name}` is a Rust keyword, which the conversions do not support yet");
-    }
-    Ok(name)
 }

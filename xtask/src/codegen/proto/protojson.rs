@@ -9,22 +9,37 @@
 //!   absence; pbjson reads them through `Option`, losing it (`"data": null` in a Part vanished).
 //! - **open enums.** pbjson rejects enum numbers the schema does not know and fails to serialize them. Enum
 //!   fields go through `OpenEnum`, which keeps any `i32` and writes unknown ones back as numbers.
+//! - **numbers.** pbjson's number reader becomes ours, which also takes integral floats for integers.
+//!   64-bit integers need nothing more: pbjson writes them as decimal strings and reads both forms.
+//! - **non-finite floats.** pbjson writes NaN and the infinities through serde_json, as `null`; every
+//!   `float` and `double` field is written through `Floats`, which names them as ProtoJSON does.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Result, anyhow};
+use prost_types::field_descriptor_proto::Type;
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorSet};
 use quote::ToTokens;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, parse_quote};
 
-use super::proto::is_singular_value;
+use crate::codegen::descriptor::{is_singular_value, map_entry};
+use crate::codegen::syntax::{is_named_type, path_string};
 
 /// The descriptor's fields, found from a Rust message type and a field's JSON name.
 pub(crate) struct FieldIndex {
-    /// Rust path (as `a::B`) → (full protobuf name, JSON name → field).
-    messages: BTreeMap<String, (String, BTreeMap<String, FieldDescriptorProto>)>,
+    /// Rust path (as `a::B`) → its fields.
+    messages: BTreeMap<String, MessageFields>,
+}
+
+/// The fields of one message.
+struct MessageFields {
+    full_name: String,
+    /// JSON name → field.
+    by_json_name: BTreeMap<String, FieldDescriptorProto>,
+    /// JSON names of the fields holding `float`s or `double`s: singular, repeated or as map values.
+    floats: BTreeSet<String>,
 }
 
 impl FieldIndex {
@@ -42,18 +57,15 @@ impl FieldIndex {
             .iter()
             .filter_map(|(full_name, path)| {
                 let fields = by_full_name.remove(full_name)?;
-                Some((path_key(path), (full_name.clone(), fields)))
+                Some((path_string(path), fields))
             })
             .collect();
         Self { messages }
     }
 
-    fn message(
-        &self,
-        rust_type: &syn::Type,
-    ) -> Option<&(String, BTreeMap<String, FieldDescriptorProto>)> {
+    fn message(&self, rust_type: &syn::Type) -> Option<&MessageFields> {
         match rust_type {
-            syn::Type::Path(path) => self.messages.get(&path_key(&path.path)),
+            syn::Type::Path(path) => self.messages.get(&path_string(&path.path)),
             _ => None,
         }
     }
@@ -62,26 +74,39 @@ impl FieldIndex {
 fn index_message(
     prefix: &str,
     message: &DescriptorProto,
-    out: &mut BTreeMap<String, BTreeMap<String, FieldDescriptorProto>>,
+    out: &mut BTreeMap<String, MessageFields>,
 ) {
     let full_name = format!("{prefix}.{}", message.name());
-    let fields = message
+    let by_json_name = message
         .field
         .iter()
         .map(|field| (field.json_name().to_owned(), field.clone()))
         .collect();
+    let is_float =
+        |field: &FieldDescriptorProto| matches!(field.r#type(), Type::Float | Type::Double);
+    let floats = message
+        .field
+        .iter()
+        .filter(|field| match map_entry(message, field) {
+            Some(entry) => entry
+                .field
+                .iter()
+                .any(|value| value.number() == 2 && is_float(value)),
+            None => is_float(field),
+        })
+        .map(|field| field.json_name().to_owned())
+        .collect();
     for nested in &message.nested_type {
         index_message(&full_name, nested, out);
     }
-    out.insert(full_name, fields);
-}
-
-fn path_key(path: &syn::Path) -> String {
-    path.segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect::<Vec<_>>()
-        .join("::")
+    out.insert(
+        full_name.clone(),
+        MessageFields {
+            full_name,
+            by_json_name,
+            floats,
+        },
+    );
 }
 
 /// Applies every adjustment to pbjson's output for one package.
@@ -96,18 +121,23 @@ pub(crate) fn adjust(file: &mut syn::File, fields: &FieldIndex, support_path: &s
         let Some(trait_name) = trait_path.segments.last().map(|s| s.ident.to_string()) else {
             continue;
         };
-        let Some((message, message_fields)) = fields.message(&imp.self_ty) else {
+        let Some(message) = fields.message(&imp.self_ty) else {
             continue; // enums: pbjson's impls for the enum types themselves are correct
         };
         match trait_name.as_str() {
             "Serialize" => {
                 let mut rewriter = EnumSerialization { support: &support };
                 rewriter.visit_item_impl_mut(imp);
+                FloatWrites {
+                    floats: &message.floats,
+                    support: &support,
+                }
+                .visit_item_impl_mut(imp);
             }
             "Deserialize" => {
                 let mut rewriter = FieldReads {
-                    message,
-                    fields: message_fields,
+                    message: &message.full_name,
+                    fields: &message.by_json_name,
                     support: &support,
                     errors: &mut errors,
                 };
@@ -192,6 +222,34 @@ impl VisitMut for EnumSerialization<'_> {
             return;
         }
         syn::visit_mut::visit_expr_mut(self, expr);
+    }
+}
+
+/// `struct_ser.serialize_field("f", value)` → `struct_ser.serialize_field("f", &Floats(value))` for
+/// `float` and `double` fields (singular, optional, repeated, map values and oneof members alike: the
+/// value is a reference to the field either way).
+struct FloatWrites<'a> {
+    /// JSON names of the float fields.
+    floats: &'a BTreeSet<String>,
+    support: &'a syn::Path,
+}
+
+impl VisitMut for FloatWrites<'_> {
+    fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
+        if call.method == "serialize_field"
+            && call.args.len() == 2
+            && let Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(json_name),
+                ..
+            }) = &call.args[0]
+            && self.floats.contains(&json_name.value())
+        {
+            let value = &call.args[1];
+            let support = self.support;
+            call.args[1] = parse_quote!(&#support::Floats(#value));
+            return;
+        }
+        syn::visit_mut::visit_expr_method_call_mut(self, call);
     }
 }
 
@@ -320,7 +378,7 @@ fn open_enum_reads(expr: &mut Expr, support: &syn::Path) {
     impl VisitMut for Rewriter<'_> {
         fn visit_expr_mut(&mut self, expr: &mut Expr) {
             if let Expr::Cast(cast) = expr
-                && cast.ty.to_token_stream().to_string() == "i32"
+                && is_named_type(&cast.ty, "i32")
                 && let Some(NextValue {
                     receiver,
                     ty: Some(enum_ty),
@@ -490,6 +548,28 @@ mod tests {
         assert!(keep_null_value(&read).is_err());
         let without_read: Expr = parse_quote!(Some(Default::default()));
         assert!(null_means_absent(&without_read).is_err());
+    }
+
+    #[test]
+    fn float_writes_name_non_finite_values() {
+        let floats = BTreeSet::from(["ratio".to_owned()]);
+        let mut body: syn::Block = parse_quote!({
+            struct_ser.serialize_field("ratio", &self.ratio)?;
+            struct_ser.serialize_field("count", ToString::to_string(&self.count).as_str())?;
+        });
+        FloatWrites {
+            floats: &floats,
+            support: &parse_quote!(crate::protojson),
+        }
+        .visit_block_mut(&mut body);
+        let expected: syn::Block = parse_quote!({
+            struct_ser.serialize_field("ratio", &crate::protojson::Floats(&self.ratio))?;
+            struct_ser.serialize_field("count", ToString::to_string(&self.count).as_str())?;
+        });
+        assert_eq!(
+            body.to_token_stream().to_string(),
+            expected.to_token_stream().to_string()
+        );
     }
 
     #[test]
