@@ -114,6 +114,7 @@ pub struct Part {
 /// Nested message and enum types in `Part`.
 pub mod part {
     /// The payload; exactly one kind is set.
+    #[non_exhaustive]
     #[derive(Clone, PartialEq, ::prost::Oneof)]
     pub enum Content {
         /// Plain text.
@@ -606,6 +607,7 @@ pub struct SecurityScheme {
 /// Nested message and enum types in `SecurityScheme`.
 pub mod security_scheme {
     /// The kind of scheme.
+    #[non_exhaustive]
     #[derive(Clone, PartialEq, ::prost::Oneof)]
     pub enum Scheme {
         /// `apiKeySecurityScheme`: a key sent in a header, query or cookie.
@@ -752,6 +754,7 @@ pub struct OAuthFlows {
 /// Nested message and enum types in `OAuthFlows`.
 pub mod o_auth_flows {
     /// The flow variant.
+    #[non_exhaustive]
     #[derive(Clone, PartialEq, ::prost::Oneof)]
     pub enum Flow {
         /// `authorizationCode`: authorization code grant.
@@ -1190,6 +1193,7 @@ pub struct SendMessageResponse {
 /// Nested message and enum types in `SendMessageResponse`.
 pub mod send_message_response {
     /// Exactly one is set.
+    #[non_exhaustive]
     #[derive(Clone, PartialEq, ::prost::Oneof)]
     pub enum Payload {
         /// The task the message created or advanced.
@@ -1220,6 +1224,7 @@ pub struct StreamResponse {
 /// Nested message and enum types in `StreamResponse`.
 pub mod stream_response {
     /// Exactly one is set.
+    #[non_exhaustive]
     #[derive(Clone, PartialEq, ::prost::Oneof)]
     pub enum Payload {
         /// A full snapshot of the task.
@@ -1269,6 +1274,7 @@ impl ::prost::Name for ListTaskPushNotificationConfigsResponse {
 }
 /// Lifecycle state of a task. Terminal: COMPLETED, FAILED, CANCELED, REJECTED.
 /// Interrupted (waiting on the client): INPUT_REQUIRED, AUTH_REQUIRED.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
 pub enum TaskState {
@@ -1326,6 +1332,7 @@ impl TaskState {
     }
 }
 /// Who wrote a message.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
 pub enum Role {

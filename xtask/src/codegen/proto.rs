@@ -41,6 +41,9 @@ pub(crate) struct ProtoTarget {
     out_dir: &'static str,
     /// Rust path of the support module the adjusted ProtoJSON code calls.
     support_path: &'static str,
+    /// Marks every enum and oneof enum `#[non_exhaustive]`, so that a value or member a later spec adds
+    /// is not a breaking change for code matching on them.
+    non_exhaustive: bool,
 }
 
 impl ProtoTarget {
@@ -52,7 +55,15 @@ impl ProtoTarget {
             package,
             out_dir: "a2a-proto/src/generated",
             support_path: "crate::protojson",
+            non_exhaustive: false,
         }
+    }
+
+    /// Marks the package's enums and oneof enums `#[non_exhaustive]` (for a protocol version that
+    /// still grows).
+    pub(crate) const fn non_exhaustive(mut self) -> Self {
+        self.non_exhaustive = true;
+        self
     }
 
     /// Where the generated files go, relative to the workspace root.
@@ -85,7 +96,7 @@ impl ProtoTarget {
 }
 
 /// A2A v1.0 (package `lf.a2a.v1`).
-pub(crate) const V1: ProtoTarget = ProtoTarget::new("v1/a2a.proto", "lf.a2a.v1");
+pub(crate) const V1: ProtoTarget = ProtoTarget::new("v1/a2a.proto", "lf.a2a.v1").non_exhaustive();
 
 /// A2A v0.3, the gRPC binding the official SDKs ship as their compatibility layer (package `a2a.v1`).
 pub(crate) const V0_3: ProtoTarget = ProtoTarget::new("v0_3/a2a.proto", "a2a.v1");
@@ -173,6 +184,10 @@ pub(crate) fn generate_messages(
         .btree_map(["."]);
     for (proto, rust) in OWN_WELL_KNOWN_TYPES {
         config.extern_path(*proto, *rust);
+    }
+    if target.non_exhaustive {
+        // prost-build applies this to the package's enums and to its oneof enums.
+        config.enum_attribute(format!(".{}", target.package), "#[non_exhaustive]");
     }
     config
         .extern_path(".google.protobuf", "::pbjson_types")

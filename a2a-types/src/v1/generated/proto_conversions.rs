@@ -250,6 +250,13 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::part::Content> for PartContent {
                         crate::proto::value_from_proto(item).map_err(|e| e.at("data"))?,
                     )
                 }
+                _ => {
+                    return ::std::result::Result::Err(
+                        crate::proto::ConversionError::new(
+                            "a member of `content` that this version of a2a-types does not know",
+                        ),
+                    );
+                }
             },
         )
     }
@@ -1090,6 +1097,13 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::SecurityScheme> for SecurityScheme
                         ),
                     );
                 }
+                ::std::option::Option::Some(_) => {
+                    return ::std::result::Result::Err(
+                        crate::proto::ConversionError::new(
+                            "a member of `scheme` that this version of a2a-types does not know",
+                        ),
+                    );
+                }
             },
         )
     }
@@ -1382,6 +1396,13 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::OAuthFlows> for OAuthFlows {
                     return ::std::result::Result::Err(
                         crate::proto::ConversionError::new(
                             "expected exactly one of [\"authorizationCode\", \"clientCredentials\", \"implicit\", \"password\", \"deviceCode\"], found none",
+                        ),
+                    );
+                }
+                ::std::option::Option::Some(_) => {
+                    return ::std::result::Result::Err(
+                        crate::proto::ConversionError::new(
+                            "a member of `flow` that this version of a2a-types does not know",
                         ),
                     );
                 }
@@ -2105,6 +2126,13 @@ for SendMessageResponse {
                         ),
                     );
                 }
+                ::std::option::Option::Some(_) => {
+                    return ::std::result::Result::Err(
+                        crate::proto::ConversionError::new(
+                            "a member of `payload` that this version of a2a-types does not know",
+                        ),
+                    );
+                }
             },
         )
     }
@@ -2178,6 +2206,13 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::StreamResponse> for StreamResponse
                     return ::std::result::Result::Err(
                         crate::proto::ConversionError::new(
                             "expected exactly one of [\"task\", \"message\", \"statusUpdate\", \"artifactUpdate\"], found none",
+                        ),
+                    );
+                }
+                ::std::option::Option::Some(_) => {
+                    return ::std::result::Result::Err(
+                        crate::proto::ConversionError::new(
+                            "a member of `payload` that this version of a2a-types does not know",
                         ),
                     );
                 }

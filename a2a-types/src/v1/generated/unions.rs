@@ -161,6 +161,7 @@ impl ::std::fmt::Display for Role {
 }
 /// The `content` oneof of [`Part`]: The payload; exactly one kind is set.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PartContent {
     /// `text`: Plain text.
     Text(::std::string::String),
@@ -228,6 +229,7 @@ impl crate::protojson::ProtoOneof for PartContent {
 /// An authentication scheme the agent supports; mirrors the Security Scheme
 /// Object of OpenAPI 3.2. Exactly one variant is set.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SecurityScheme {
     /// `apiKeySecurityScheme`: `apiKeySecurityScheme`: a key sent in a header, query or cookie.
     ApiKeySecurityScheme(ApiKeySecurityScheme),
@@ -332,6 +334,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
 }
 /// The OAuth 2.0 flow an OAuth2 scheme uses. Exactly one is set.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum OAuthFlows {
     /// `authorizationCode`: `authorizationCode`: authorization code grant.
     AuthorizationCode(AuthorizationCodeOAuthFlow),
@@ -428,6 +431,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
 }
 /// Output of SendMessage: a task, or a direct message when no task is needed.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SendMessageResponse {
     /// `task`: The task the message created or advanced.
     Task(Task),
@@ -485,6 +489,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
 }
 /// One item of a SendStreamingMessage or SubscribeToTask stream.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum StreamResponse {
     /// `task`: A full snapshot of the task.
     Task(Task),

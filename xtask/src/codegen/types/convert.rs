@@ -375,6 +375,8 @@ fn oneof_conversions(
         names.push(json_name.to_owned());
     }
     let (from_patterns, from_values): (Vec<_>, Vec<_>) = from_arms.into_iter().unzip();
+    // prost's oneof enums are `#[non_exhaustive]`; a member this version lacks is a typed error.
+    let unknown = format!("a member of `{oneof_name}` that this version of a2a-types does not know");
     if oneof.is_some() {
         return Ok(quote! {
             impl ::std::convert::From<#ident> for #proto::#module::#proto_enum {
@@ -387,7 +389,10 @@ fn oneof_conversions(
                 type Error = crate::proto::ConversionError;
 
                 fn try_from(value: #proto::#module::#proto_enum) -> ::std::result::Result<Self, Self::Error> {
-                    ::std::result::Result::Ok(match value { #(#from_patterns => #from_values,)* })
+                    ::std::result::Result::Ok(match value {
+                        #(#from_patterns => #from_values,)*
+                        _ => return ::std::result::Result::Err(crate::proto::ConversionError::new(#unknown)),
+                    })
                 }
             }
         });
@@ -408,6 +413,7 @@ fn oneof_conversions(
                 ::std::result::Result::Ok(match value.#field {
                     #(::std::option::Option::Some(#from_patterns) => #from_values,)*
                     ::std::option::Option::None => return ::std::result::Result::Err(crate::proto::ConversionError::new(#expected)),
+                    ::std::option::Option::Some(_) => return ::std::result::Result::Err(crate::proto::ConversionError::new(#unknown)),
                 })
             }
         }

@@ -294,6 +294,7 @@ fn oneof_enum(
     Ok(quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
         pub enum #ident {
             #(#variants,)*
         }
