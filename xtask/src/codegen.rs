@@ -5,6 +5,7 @@
 //! with the command that fixes it.
 
 mod field_shape;
+mod grpc;
 mod json_schema;
 mod proto;
 mod protojson;
@@ -38,6 +39,7 @@ pub(crate) struct GeneratedFile {
 
 pub(crate) fn run(mode: Mode) -> Result<()> {
     proto::generate(mode)?;
+    grpc::generate(mode)?;
     json_schema::generate(mode)?;
     types::generate(mode)?;
     types_v0_3::generate(mode)

@@ -1,0 +1,161 @@
+//! gRPC stubs: the services of `spec/**/*.proto` → protox → prost-build with tonic's service generator
+//! (`tonic-prost-build`) → `a2a-proto/src/generated/<package>.tonic.rs`.
+//!
+//! prost-build resolves every method's Rust name and message types, and tonic's generator turns each
+//! service into a client (`<service>_client`) and a server trait with its tower service
+//! (`<service>_server`). Only the service code is kept: the message types of the same run are thrown away,
+//! because `a2a-proto` already has them from the proto generator, and the stubs refer to them through
+//! `super::`. No transport code is generated (no `connect`), so the stubs need only tonic's `codegen`.
+//! Server methods default to UNIMPLEMENTED (tonic's default stubs; streams are then boxed), so an agent's
+//! implementation of the trait survives a new RPC.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use anyhow::{Context, Result, bail};
+use prost_types::FileDescriptorSet;
+
+use super::proto::{compile, package_file};
+use super::{GeneratedFile, Mode, ensure_files, format_rust, header, parse_rust};
+
+/// A protobuf package whose services get stubs: the spec file declaring it (relative to `spec/`) and
+/// the package name.
+struct ServicePackage {
+    spec_file: &'static str,
+    package: &'static str,
+}
+
+/// A2A v1.0 (`lf.a2a.v1.A2AService`) and v0.3 (`a2a.v1.A2AService`).
+const PACKAGES: &[ServicePackage] = &[
+    ServicePackage {
+        spec_file: "v1/a2a.proto",
+        package: "lf.a2a.v1",
+    },
+    ServicePackage {
+        spec_file: "v0_3/a2a.proto",
+        package: "a2a.v1",
+    },
+];
+
+const OUT_DIR: &str = "a2a-proto/src/generated";
+
+pub(crate) fn generate(mode: Mode) -> Result<()> {
+    let files = PACKAGES
+        .iter()
+        .map(|target| {
+            // Comments (source info) become the stubs' documentation.
+            let descriptors = compile(target.spec_file, true)?.file_descriptor_set();
+            let stubs = service_stubs(&descriptors, target.package)?;
+            let label = format!("spec/{}", target.spec_file);
+            Ok(GeneratedFile {
+                path: PathBuf::from(OUT_DIR).join(format!("{}.tonic.rs", target.package)),
+                contents: format!("{}{}", header(&label), format_rust(&stubs)).into_bytes(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    ensure_files(&files, mode)
+}
+
+/// Client and server code for every service of `package` in `descriptors` (which holds the package's
+/// file and everything it imports).
+fn service_stubs(descriptors: &FileDescriptorSet, package: &str) -> Result<syn::File> {
+    if package_file(descriptors, package)?.service.is_empty() {
+        bail!("package {package} declares no service to generate gRPC stubs for");
+    }
+    let captured = Rc::new(RefCell::new(String::new()));
+    let mut config = prost_build::Config::new();
+    config
+        .compile_well_known_types()
+        // As the message generator maps them, so `google.protobuf.Empty` resolves to a type a2a-proto has.
+        .extern_path(".google.protobuf", "::pbjson_types")
+        .extern_path(".google.api", "::google_api_types_are_not_generated")
+        .service_generator(Box::new(CaptureServices {
+            package: package.to_owned(),
+            tonic: tonic_prost_build::configure()
+                .build_transport(false)
+                // Every server method has a body answering UNIMPLEMENTED: an agent implements the RPCs
+                // it supports, and an RPC added to the spec does not break its code.
+                .generate_default_stubs(true)
+                .service_generator(),
+            code: Rc::clone(&captured),
+        }));
+    // Like the message generator, prost-build gets the whole set: its message graph follows imports.
+    let requests = descriptors
+        .file
+        .iter()
+        .map(|file| {
+            let module = prost_build::Module::from_protobuf_package_name(file.package());
+            (module, file.clone())
+        })
+        .collect();
+    config
+        .generate(requests)
+        .context("prost-build failed on the descriptor set")?;
+    drop(config);
+    let code = captured.take();
+    parse_rust(&code, "tonic service stubs")
+}
+
+/// Runs tonic's service generator on the services of one package and keeps its code apart from
+/// prost-build's message output, which is discarded.
+struct CaptureServices {
+    package: String,
+    tonic: Box<dyn prost_build::ServiceGenerator>,
+    code: Rc<RefCell<String>>,
+}
+
+impl prost_build::ServiceGenerator for CaptureServices {
+    fn generate(&mut self, service: prost_build::Service, _messages: &mut String) {
+        if service.package == self.package {
+            self.tonic.generate(service, &mut self.code.borrow_mut());
+        }
+    }
+
+    fn finalize(&mut self, _messages: &mut String) {
+        self.tonic.finalize(&mut self.code.borrow_mut());
+    }
+
+    fn finalize_package(&mut self, package: &str, _messages: &mut String) {
+        if package == self.package {
+            self.tonic
+                .finalize_package(package, &mut self.code.borrow_mut());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prost_types::MethodDescriptorProto;
+
+    /// An RPC added to the proto shows up in both stubs with no hand-written change: a client method,
+    /// a server trait method and a route under the full gRPC method name.
+    #[test]
+    fn new_rpc_appears_in_client_and_server() {
+        let mut descriptors = compile("v1/a2a.proto", false).unwrap().file_descriptor_set();
+        let file = descriptors
+            .file
+            .iter_mut()
+            .find(|f| f.package() == "lf.a2a.v1")
+            .unwrap();
+        file.service[0].method.push(MethodDescriptorProto {
+            name: Some("ArchiveTask".into()),
+            input_type: Some(".lf.a2a.v1.GetTaskRequest".into()),
+            output_type: Some(".lf.a2a.v1.Task".into()),
+            ..Default::default()
+        });
+        let code = format_rust(&service_stubs(&descriptors, "lf.a2a.v1").unwrap());
+        assert!(code.contains("\"/lf.a2a.v1.A2AService/ArchiveTask\""), "{code}");
+        assert!(code.contains("pub async fn archive_task("), "client method");
+        assert!(code.contains("async fn archive_task("), "server trait method");
+        assert!(code.contains("tonic::Request<super::GetTaskRequest>"), "request type");
+    }
+
+    #[test]
+    fn package_without_service_is_an_error() {
+        let descriptors = compile("v1/a2a.proto", false).unwrap().file_descriptor_set();
+        let error = service_stubs(&descriptors, "google.protobuf").unwrap_err();
+        assert!(error.to_string().contains("declares no service"), "{error}");
+    }
+}
