@@ -43,32 +43,58 @@
 //! - `v0_3` (off by default): [`v0_3`], the protobuf types of A2A v0.3 (package `a2a.v1`), for
 //!   talking to agents that have not moved to v1.
 //! - `grpc` (off by default): [tonic](https://docs.rs/tonic) 0.14 client and server stubs of the A2A
-//!   gRPC service, using this crate's messages: `v1::a2a_service_client::A2aServiceClient` and
-//!   `v1::a2a_service_server::{A2aService, A2aServiceServer}` for `lf.a2a.v1.A2AService`, and with
-//!   `v0_3` the same two modules in `v0_3` for `a2a.v1.A2AService`. An agent implements the
-//!   `A2aService` trait (one async method per RPC, a stream type per streaming RPC). The stubs carry
-//!   no transport: serve and connect with tonic's `transport` feature in your own dependency on
-//!   tonic 0.14, or any HTTP/2 tower service. Without this feature the crate depends on neither tonic
-//!   nor any async runtime.
+//!   gRPC service over this crate's messages. For `lf.a2a.v1.A2AService`:
+//!   `v1::a2a_service_client::A2aServiceClient` and `v1::a2a_service_server::{A2aService,
+//!   A2aServiceServer}`; with `v0_3` as well, the same two modules in `v0_3` for `a2a.v1.A2AService`.
+//!   An agent implements the `A2aService` trait: one async method per RPC, streaming RPCs returning a
+//!   boxed stream. Every method has a default answering `UNIMPLEMENTED`, so an agent writes only the
+//!   RPCs it supports and an RPC added to the protocol does not break it. The stubs carry no
+//!   transport: serve and connect with tonic's default features (`transport`, `router`) in your own
+//!   dependency on tonic 0.14, or with any HTTP/2 tower service. Without this feature the crate
+//!   depends on neither tonic nor any async runtime.
 //!
-//! ```ignore
-//! // With `tonic = { version = "0.14", features = ["transport"] }` in your Cargo.toml.
-//! use a2a_proto::v1::{a2a_service_client::A2aServiceClient, a2a_service_server::A2aServiceServer};
+//! ```no_run
+//! # #[cfg(feature = "grpc")]
+//! # mod example {
+//! use a2a_proto::v1::a2a_service_client::A2aServiceClient;
+//! use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
+//! use a2a_proto::v1::{GetTaskRequest, Task};
+//! use tonic::{Request, Response, Status};
 //!
-//! tonic::transport::Server::builder()
-//!     .add_service(A2aServiceServer::new(my_agent))
-//!     .serve("127.0.0.1:50051".parse()?)
-//!     .await?;
+//! /// Answers GetTask; every other RPC is UNIMPLEMENTED.
+//! struct Agent;
 //!
-//! let channel = tonic::transport::Endpoint::from_static("http://127.0.0.1:50051").connect().await?;
-//! let task = A2aServiceClient::new(channel).get_task(request).await?.into_inner();
+//! #[tonic::async_trait]
+//! impl A2aService for Agent {
+//!     async fn get_task(&self, request: Request<GetTaskRequest>) -> Result<Response<Task>, Status> {
+//!         Err(Status::not_found(format!("no task {}", request.into_inner().id)))
+//!     }
+//! }
+//!
+//! async fn serve() -> Result<(), Box<dyn std::error::Error>> {
+//!     tonic::transport::Server::builder()
+//!         .add_service(A2aServiceServer::new(Agent))
+//!         .serve("127.0.0.1:50051".parse()?)
+//!         .await?;
+//!     Ok(())
+//! }
+//!
+//! async fn ask() -> Result<Task, Box<dyn std::error::Error>> {
+//!     let channel = tonic::transport::Endpoint::from_static("http://127.0.0.1:50051")
+//!         .connect()
+//!         .await?;
+//!     let request = GetTaskRequest { id: "t-1".into(), ..Default::default() };
+//!     Ok(A2aServiceClient::new(channel).get_task(request).await?.into_inner())
+//! }
+//! # }
 //! ```
 //!
 //! # Generated code
 //!
 //! `src/generated/` is written by `cargo xtask codegen` from `spec/v1/a2a.proto` (protox, prost-build,
-//! pbjson-build, then our ProtoJSON adjustments; the gRPC stubs with tonic-prost-build) and checked in, so building this crate needs neither
-//! `protoc` nor the generator. Never edit it by hand: CI fails when it differs from a fresh generation.
+//! pbjson-build, then our ProtoJSON adjustments; the gRPC stubs with tonic-prost-build) and checked in,
+//! so building this crate needs neither `protoc` nor the generator. Never edit it by hand: CI fails when
+//! it differs from a fresh generation.
 
 pub mod json;
 #[doc(hidden)]

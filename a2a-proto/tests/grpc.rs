@@ -147,7 +147,10 @@ mod v1 {
             ))))
         }
 
-        async fn get_task(&self, request: Request<GetTaskRequest>) -> Result<Response<Task>, Status> {
+        async fn get_task(
+            &self,
+            request: Request<GetTaskRequest>,
+        ) -> Result<Response<Task>, Status> {
             Err(Status::not_found(format!(
                 "no task with id {}",
                 request.into_inner().id

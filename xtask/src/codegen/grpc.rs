@@ -133,7 +133,9 @@ mod tests {
     /// a server trait method and a route under the full gRPC method name.
     #[test]
     fn new_rpc_appears_in_client_and_server() {
-        let mut descriptors = compile("v1/a2a.proto", false).unwrap().file_descriptor_set();
+        let mut descriptors = compile("v1/a2a.proto", false)
+            .unwrap()
+            .file_descriptor_set();
         let file = descriptors
             .file
             .iter_mut()
@@ -146,15 +148,26 @@ mod tests {
             ..Default::default()
         });
         let code = format_rust(&service_stubs(&descriptors, "lf.a2a.v1").unwrap());
-        assert!(code.contains("\"/lf.a2a.v1.A2AService/ArchiveTask\""), "{code}");
+        assert!(
+            code.contains("\"/lf.a2a.v1.A2AService/ArchiveTask\""),
+            "{code}"
+        );
         assert!(code.contains("pub async fn archive_task("), "client method");
-        assert!(code.contains("async fn archive_task("), "server trait method");
-        assert!(code.contains("tonic::Request<super::GetTaskRequest>"), "request type");
+        assert!(
+            code.contains("async fn archive_task("),
+            "server trait method"
+        );
+        assert!(
+            code.contains("tonic::Request<super::GetTaskRequest>"),
+            "request type"
+        );
     }
 
     #[test]
     fn package_without_service_is_an_error() {
-        let descriptors = compile("v1/a2a.proto", false).unwrap().file_descriptor_set();
+        let descriptors = compile("v1/a2a.proto", false)
+            .unwrap()
+            .file_descriptor_set();
         let error = service_stubs(&descriptors, "google.protobuf").unwrap_err();
         assert!(error.to_string().contains("declares no service"), "{error}");
     }
