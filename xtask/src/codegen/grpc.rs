@@ -3,18 +3,17 @@
 //!
 //! prost-build resolves every method's Rust name and message types, and tonic's generator turns each
 //! service into a client (`<service>_client`) and a server trait with its tower service
-//! (`<service>_server`). Only the service code is kept: the message types of the same run are thrown away,
-//! because `a2a-proto` already has them from the proto generator, and the stubs refer to them through
-//! `super::`. No transport code is generated (no `connect`), so the stubs need only tonic's `codegen`.
-//! Server methods default to UNIMPLEMENTED (tonic's default stubs; streams are then boxed), so an agent's
-//! implementation of the trait survives a new RPC.
+//! (`<service>_server`). prost-build sees only the services, not the messages: `a2a-proto` already has
+//! those from the proto generator, and the stubs refer to them through `super::`.
+//!
+//! No transport code is generated (no `connect`), so the stubs need only tonic's `codegen` feature.
+//! Server methods default to UNIMPLEMENTED (tonic's default stubs; streams are then boxed), so an
+//! agent's implementation of the trait survives a new RPC.
 
-use std::cell::RefCell;
 use std::path::PathBuf;
-use std::rc::Rc;
 
-use anyhow::{Context, Result, bail};
-use prost_types::FileDescriptorSet;
+use anyhow::{Context, Result, anyhow, bail};
+use prost_types::{FileDescriptorProto, FileDescriptorSet};
 
 use super::proto::{compile, package_file};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, parse_rust};
@@ -60,68 +59,40 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
 /// Client and server code for every service of `package` in `descriptors` (which holds the package's
 /// file and everything it imports).
 fn service_stubs(descriptors: &FileDescriptorSet, package: &str) -> Result<syn::File> {
-    if package_file(descriptors, package)?.service.is_empty() {
+    let file = package_file(descriptors, package)?;
+    if file.service.is_empty() {
         bail!("package {package} declares no service to generate gRPC stubs for");
     }
-    let captured = Rc::new(RefCell::new(String::new()));
+    // prost-build refers to message types by name only, so a copy of the package's file holding just
+    // its services is all it needs. Its output is then the service code alone, with no message code
+    // generated only to be thrown away.
+    let services_only = FileDescriptorProto {
+        message_type: Vec::new(),
+        enum_type: Vec::new(),
+        extension: Vec::new(),
+        ..file.clone()
+    };
     let mut config = prost_build::Config::new();
     config
         .compile_well_known_types()
-        // As the message generator maps them, so `google.protobuf.Empty` resolves to a type a2a-proto has.
+        // As the message generator maps it, so `google.protobuf.Empty` is a type a2a-proto has.
         .extern_path(".google.protobuf", "::pbjson_types")
-        .extern_path(".google.api", "::google_api_types_are_not_generated")
-        .service_generator(Box::new(CaptureServices {
-            package: package.to_owned(),
-            tonic: tonic_prost_build::configure()
+        .service_generator(
+            tonic_prost_build::configure()
                 .build_transport(false)
                 // Every server method has a body answering UNIMPLEMENTED: an agent implements the RPCs
                 // it supports, and an RPC added to the spec does not break its code.
                 .generate_default_stubs(true)
                 .service_generator(),
-            code: Rc::clone(&captured),
-        }));
-    // Like the message generator, prost-build gets the whole set: its message graph follows imports.
-    let requests = descriptors
-        .file
-        .iter()
-        .map(|file| {
-            let module = prost_build::Module::from_protobuf_package_name(file.package());
-            (module, file.clone())
-        })
-        .collect();
-    config
-        .generate(requests)
-        .context("prost-build failed on the descriptor set")?;
-    drop(config);
-    let code = captured.take();
-    parse_rust(&code, "tonic service stubs")
-}
-
-/// Runs tonic's service generator on the services of one package and keeps its code apart from
-/// prost-build's message output, which is discarded.
-struct CaptureServices {
-    package: String,
-    tonic: Box<dyn prost_build::ServiceGenerator>,
-    code: Rc<RefCell<String>>,
-}
-
-impl prost_build::ServiceGenerator for CaptureServices {
-    fn generate(&mut self, service: prost_build::Service, _messages: &mut String) {
-        if service.package == self.package {
-            self.tonic.generate(service, &mut self.code.borrow_mut());
-        }
-    }
-
-    fn finalize(&mut self, _messages: &mut String) {
-        self.tonic.finalize(&mut self.code.borrow_mut());
-    }
-
-    fn finalize_package(&mut self, package: &str, _messages: &mut String) {
-        if package == self.package {
-            self.tonic
-                .finalize_package(package, &mut self.code.borrow_mut());
-        }
-    }
+        );
+    let module = prost_build::Module::from_protobuf_package_name(package);
+    let mut modules = config
+        .generate(vec![(module.clone(), services_only)])
+        .context("prost-build failed on the services")?;
+    let source = modules
+        .remove(&module)
+        .ok_or_else(|| anyhow!("prost-build produced nothing for the services of {package}"))?;
+    parse_rust(&source, "tonic service stubs")
 }
 
 #[cfg(test)]
