@@ -42,12 +42,59 @@
 //!
 //! - `v0_3` (off by default): [`v0_3`], the protobuf types of A2A v0.3 (package `a2a.v1`), for
 //!   talking to agents that have not moved to v1.
+//! - `grpc` (off by default): [tonic](https://docs.rs/tonic) 0.14 client and server stubs of the A2A
+//!   gRPC service over this crate's messages. For `lf.a2a.v1.A2AService`:
+//!   `v1::a2a_service_client::A2aServiceClient` and `v1::a2a_service_server::{A2aService,
+//!   A2aServiceServer}`; with `v0_3` as well, the same two modules in `v0_3` for `a2a.v1.A2AService`.
+//!   An agent implements the `A2aService` trait: one async method per RPC, streaming RPCs returning a
+//!   boxed stream. Every method has a default answering `UNIMPLEMENTED`, so an agent writes only the
+//!   RPCs it supports and an RPC added to the protocol does not break it. The stubs carry no
+//!   transport: serve and connect with tonic's default features (`transport`, `router`) in your own
+//!   dependency on tonic 0.14, or with any HTTP/2 tower service. Without this feature the crate
+//!   depends on neither tonic nor any async runtime.
+//!
+//! ```no_run
+//! # #[cfg(feature = "grpc")]
+//! # mod example {
+//! use a2a_proto::v1::a2a_service_client::A2aServiceClient;
+//! use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
+//! use a2a_proto::v1::{GetTaskRequest, Task};
+//! use tonic::{Request, Response, Status};
+//!
+//! /// Answers GetTask; every other RPC is UNIMPLEMENTED.
+//! struct Agent;
+//!
+//! #[tonic::async_trait]
+//! impl A2aService for Agent {
+//!     async fn get_task(&self, request: Request<GetTaskRequest>) -> Result<Response<Task>, Status> {
+//!         Err(Status::not_found(format!("no task {}", request.into_inner().id)))
+//!     }
+//! }
+//!
+//! async fn serve() -> Result<(), Box<dyn std::error::Error>> {
+//!     tonic::transport::Server::builder()
+//!         .add_service(A2aServiceServer::new(Agent))
+//!         .serve("127.0.0.1:50051".parse()?)
+//!         .await?;
+//!     Ok(())
+//! }
+//!
+//! async fn ask() -> Result<Task, Box<dyn std::error::Error>> {
+//!     let channel = tonic::transport::Endpoint::from_static("http://127.0.0.1:50051")
+//!         .connect()
+//!         .await?;
+//!     let request = GetTaskRequest { id: "t-1".into(), ..Default::default() };
+//!     Ok(A2aServiceClient::new(channel).get_task(request).await?.into_inner())
+//! }
+//! # }
+//! ```
 //!
 //! # Generated code
 //!
 //! `src/generated/` is written by `cargo xtask codegen` from `spec/v1/a2a.proto` (protox, prost-build,
-//! pbjson-build, then our ProtoJSON adjustments) and checked in, so building this crate needs neither
-//! `protoc` nor the generator. Never edit it by hand: CI fails when it differs from a fresh generation.
+//! pbjson-build, then our ProtoJSON adjustments; the gRPC stubs with tonic-prost-build) and checked in,
+//! so building this crate needs neither `protoc` nor the generator. Never edit it by hand: CI fails when
+//! it differs from a fresh generation.
 
 pub mod json;
 #[doc(hidden)]
@@ -67,6 +114,8 @@ pub mod v1 {
     include!("generated/lf.a2a.v1.rs");
     include!("generated/lf.a2a.v1.serde.rs");
     include!("generated/lf.a2a.v1.registry.rs");
+    #[cfg(feature = "grpc")]
+    include!("generated/lf.a2a.v1.tonic.rs");
 
     /// The compiled `FileDescriptorSet` of `spec/v1/a2a.proto` and everything it imports, encoded in
     /// the protobuf binary format: for gRPC reflection and descriptor-driven tools.
@@ -84,6 +133,8 @@ pub mod v0_3 {
     include!("generated/a2a.v1.rs");
     include!("generated/a2a.v1.serde.rs");
     include!("generated/a2a.v1.registry.rs");
+    #[cfg(feature = "grpc")]
+    include!("generated/a2a.v1.tonic.rs");
 
     /// The compiled `FileDescriptorSet` of `spec/v0_3/a2a.proto` and everything it imports.
     pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("generated/a2a.v1.fds.binpb");

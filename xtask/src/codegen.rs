@@ -1,7 +1,7 @@
 //! `cargo xtask codegen [--check] [TARGET...]`: regenerates the generated files of the workspace from
 //! `spec/`, every [`Target`] or only those named.
 //!
-//! Each generator module ([`proto`], [`json_schema`], [`types`], [`types_v0_3`]) has a settings struct
+//! Each generator module ([`proto`], [`grpc`], [`json_schema`], [`types`], [`types_v0_3`]) has a settings struct
 //! with builder methods, one constant per target, and a `generate(target, mode)` that computes the
 //! files in memory and hands them to [`ensure_files`], the only code that writes generated files. In
 //! check mode nothing is written; every stale file is reported together with the command that fixes it.
@@ -11,6 +11,7 @@
 
 mod descriptor;
 mod docs;
+mod grpc;
 mod json_schema;
 mod naming;
 mod proto;
@@ -61,6 +62,16 @@ pub(crate) static TARGETS: &[Target] = &[
         name: "proto-v0_3",
         about: "a2a-proto/src/generated/a2a.v1.* from spec/v0_3/a2a.proto",
         generate: |mode| proto::generate(&proto::V0_3, mode),
+    },
+    Target {
+        name: "grpc-v1",
+        about: "a2a-proto/src/generated/lf.a2a.v1.tonic.rs, tonic client and server stubs of lf.a2a.v1.A2AService",
+        generate: |mode| grpc::generate(&grpc::V1, mode),
+    },
+    Target {
+        name: "grpc-v0_3",
+        about: "a2a-proto/src/generated/a2a.v1.tonic.rs, tonic stubs of a2a.v1.A2AService",
+        generate: |mode| grpc::generate(&grpc::V0_3, mode),
     },
     Target {
         name: "schema-v1",

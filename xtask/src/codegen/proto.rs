@@ -107,10 +107,6 @@ pub(crate) fn generate(target: &ProtoTarget, mode: Mode) -> Result<()> {
 }
 
 /// Compiles `spec/<spec_file>` with every import, optionally with comments (source info).
-#[allow(
-    dead_code,
-    reason = "the shorthand generators over `spec/` use; the targets here name their includes"
-)]
 pub(crate) fn compile(spec_file: &str, with_source_info: bool) -> Result<protox::Compiler> {
     compile_in(SPEC_INCLUDES, spec_file, with_source_info)
 }
