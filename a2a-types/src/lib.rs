@@ -62,7 +62,11 @@
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
 pub mod builders;
+pub mod errors;
+pub mod jsonrpc;
+pub mod operations;
 pub mod registry;
+pub mod service;
 pub mod skills;
 pub mod v1;
 pub mod validate;

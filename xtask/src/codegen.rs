@@ -6,6 +6,7 @@
 
 mod field_shape;
 mod json_schema;
+mod operations;
 mod proto;
 mod protojson;
 mod strategies;
@@ -40,7 +41,8 @@ pub(crate) fn run(mode: Mode) -> Result<()> {
     proto::generate(mode)?;
     json_schema::generate(mode)?;
     types::generate(mode)?;
-    types_v0_3::generate(mode)
+    types_v0_3::generate(mode)?;
+    operations::generate(mode)
 }
 
 /// The workspace root (the parent of `xtask/`).
