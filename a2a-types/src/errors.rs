@@ -410,8 +410,9 @@ impl Error {
             .get("code")
             .and_then(Value::as_i64)
             .ok_or_else(|| ErrorShapeError::at("code", "missing or not an integer"))?;
-        let kind = A2aError::from_jsonrpc_code(code)
-            .ok_or_else(|| ErrorShapeError::at("code", format!("{code} is not an A2A error code")))?;
+        let kind = A2aError::from_jsonrpc_code(code).ok_or_else(|| {
+            ErrorShapeError::at("code", format!("{code} is not an A2A error code"))
+        })?;
         let message = read_message(object, "message")?;
         let mut error = Error::with_message(kind, message);
         match object.get("data") {
@@ -445,7 +446,10 @@ impl Error {
                 ErrorShapeError::at("error.details", "no google.rpc.ErrorInfo with a reason")
             })?;
         let kind = A2aError::from_reason(reason).ok_or_else(|| {
-            ErrorShapeError::at("error.details", format!("{reason:?} is not an A2A error reason"))
+            ErrorShapeError::at(
+                "error.details",
+                format!("{reason:?} is not an A2A error reason"),
+            )
         })?;
         let mut error = Error::with_message(kind, message);
         error.read_details(details, "error.details")?;
@@ -584,14 +588,49 @@ mod tests {
     fn a2a_errors_map_as_the_spec_table_says() {
         let table = [
             (A2aError::TaskNotFound, -32001, "NOT_FOUND", 404),
-            (A2aError::TaskNotCancelable, -32002, "FAILED_PRECONDITION", 400),
-            (A2aError::PushNotificationNotSupported, -32003, "FAILED_PRECONDITION", 400),
-            (A2aError::UnsupportedOperation, -32004, "FAILED_PRECONDITION", 400),
-            (A2aError::ContentTypeNotSupported, -32005, "INVALID_ARGUMENT", 400),
+            (
+                A2aError::TaskNotCancelable,
+                -32002,
+                "FAILED_PRECONDITION",
+                400,
+            ),
+            (
+                A2aError::PushNotificationNotSupported,
+                -32003,
+                "FAILED_PRECONDITION",
+                400,
+            ),
+            (
+                A2aError::UnsupportedOperation,
+                -32004,
+                "FAILED_PRECONDITION",
+                400,
+            ),
+            (
+                A2aError::ContentTypeNotSupported,
+                -32005,
+                "INVALID_ARGUMENT",
+                400,
+            ),
             (A2aError::InvalidAgentResponse, -32006, "INTERNAL", 500),
-            (A2aError::ExtendedAgentCardNotConfigured, -32007, "FAILED_PRECONDITION", 400),
-            (A2aError::ExtensionSupportRequired, -32008, "FAILED_PRECONDITION", 400),
-            (A2aError::VersionNotSupported, -32009, "FAILED_PRECONDITION", 400),
+            (
+                A2aError::ExtendedAgentCardNotConfigured,
+                -32007,
+                "FAILED_PRECONDITION",
+                400,
+            ),
+            (
+                A2aError::ExtensionSupportRequired,
+                -32008,
+                "FAILED_PRECONDITION",
+                400,
+            ),
+            (
+                A2aError::VersionNotSupported,
+                -32009,
+                "FAILED_PRECONDITION",
+                400,
+            ),
         ];
         for (kind, code, grpc, http) in table {
             assert!(kind.is_a2a_specific());
@@ -603,7 +642,10 @@ mod tests {
         }
         let specific = A2aError::ALL.iter().filter(|e| e.is_a2a_specific()).count();
         assert_eq!(specific, table.len());
-        assert_eq!(GrpcCode::from_name("FAILED_PRECONDITION").map(GrpcCode::code), Some(9));
+        assert_eq!(
+            GrpcCode::from_name("FAILED_PRECONDITION").map(GrpcCode::code),
+            Some(9)
+        );
         assert_eq!(GrpcCode::from_code(5), Some(GrpcCode::NotFound));
     }
 
@@ -616,9 +658,9 @@ mod tests {
                 field: "message.parts".into(),
                 description: "At least one part is required".into(),
             });
-            error
-                .other_details
-                .push(json!({"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "2s"}));
+            error.other_details.push(
+                json!({"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "2s"}),
+            );
             assert_eq!(Error::from_jsonrpc(&error.to_jsonrpc()).unwrap(), error);
             assert_eq!(Error::from_rest(&error.to_rest()).unwrap(), error);
         }
@@ -659,22 +701,36 @@ mod tests {
             (json!({"code": "x"}), "code"),
             (json!({"code": -31999, "message": "?"}), "code"),
             (json!({"code": -32001, "message": 7}), "message"),
-            (json!({"code": -32001, "data": [{"reason": "X"}]}), "data[0].@type"),
+            (
+                json!({"code": -32001, "data": [{"reason": "X"}]}),
+                "data[0].@type",
+            ),
             (
                 json!({"code": -32602, "data": [{"@type": BAD_REQUEST_TYPE, "fieldViolations": [{"field": 1}]}]}),
                 "data[0].fieldViolations[0].field",
             ),
         ];
         for (object, path) in cases {
-            assert_eq!(Error::from_jsonrpc(&object).unwrap_err().path, path, "{object}");
+            assert_eq!(
+                Error::from_jsonrpc(&object).unwrap_err().path,
+                path,
+                "{object}"
+            );
         }
         let no_reason = json!({"error": {"code": 400, "message": "bad", "details": []}});
-        assert_eq!(Error::from_rest(&no_reason).unwrap_err().path, "error.details");
+        assert_eq!(
+            Error::from_rest(&no_reason).unwrap_err().path,
+            "error.details"
+        );
     }
 
     #[test]
     fn violations_become_invalid_params() {
-        let violations = Violations::from(vec![FieldViolation::at("message", "role", "Field is required.")]);
+        let violations = Violations::from(vec![FieldViolation::at(
+            "message",
+            "role",
+            "Field is required.",
+        )]);
         let error = Error::from(&violations);
         assert_eq!(error.kind, A2aError::InvalidParams);
         assert_eq!(error.field_violations, violations.clone().into_vec());

@@ -231,8 +231,7 @@ fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeErr
         .get("id")
         .map(|id| Id::from_json(id, "id"))
         .transpose()?;
-    check_version(object)
-        .map_err(|e| e.with_id(id.clone()))?;
+    check_version(object).map_err(|e| e.with_id(id.clone()))?;
     let method = match object.get("method") {
         Some(Value::String(method)) => method.clone(),
         Some(other) => {
@@ -244,10 +243,12 @@ fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeErr
             .with_id(id));
         }
         None => {
-            return Err(
-                EnvelopeError::new(A2aError::InvalidRequest, "method", "the method is missing")
-                    .with_id(id),
-            );
+            return Err(EnvelopeError::new(
+                A2aError::InvalidRequest,
+                "method",
+                "the method is missing",
+            )
+            .with_id(id));
         }
     };
     let params = match object.get("params") {
@@ -349,7 +350,9 @@ impl<R> JsonRpcResponse<R> {
             }
         };
         let outcome = match (object.get("result"), object.get("error")) {
-            (Some(value), None) => Ok(result(value.clone()).map_err(|e| e.with_id(Some(id.clone())))?),
+            (Some(value), None) => {
+                Ok(result(value.clone()).map_err(|e| e.with_id(Some(id.clone())))?)
+            }
             (None, Some(error)) => Err(Error::from_jsonrpc(error).map_err(|e| {
                 EnvelopeError::new(A2aError::InvalidRequest, &join("error", &e.path), e.problem)
             })?),
@@ -379,7 +382,11 @@ impl JsonRpcResponse<MethodResult> {
         Self::read(body, |value| {
             MethodResult::read_result(operation, value).map_err(|e| {
                 let path = join("result", &e.path().to_string());
-                EnvelopeError::new(A2aError::InvalidAgentResponse, &path, e.into_inner().to_string())
+                EnvelopeError::new(
+                    A2aError::InvalidAgentResponse,
+                    &path,
+                    e.into_inner().to_string(),
+                )
             })
         })
     }
@@ -396,7 +403,11 @@ impl<R: DeserializeOwned> JsonRpcResponse<R> {
         Self::read(body, |value| {
             read(value).map_err(|e| {
                 let path = join("result", &e.path().to_string());
-                EnvelopeError::new(A2aError::InvalidAgentResponse, &path, e.into_inner().to_string())
+                EnvelopeError::new(
+                    A2aError::InvalidAgentResponse,
+                    &path,
+                    e.into_inner().to_string(),
+                )
             })
         })
     }
@@ -452,10 +463,12 @@ impl EnvelopeError {
         let mut error = Error::with_message(self.kind, self.to_string());
         if self.kind == A2aError::InvalidParams {
             let field = self.path.strip_prefix("params").unwrap_or(&self.path);
-            error.field_violations.push(crate::validate::FieldViolation {
-                field: field.trim_start_matches('.').to_owned(),
-                description: self.problem.clone(),
-            });
+            error
+                .field_violations
+                .push(crate::validate::FieldViolation {
+                    field: field.trim_start_matches('.').to_owned(),
+                    description: self.problem.clone(),
+                });
         }
         error
     }
@@ -473,13 +486,23 @@ impl fmt::Display for EnvelopeError {
 
 impl std::error::Error for EnvelopeError {}
 
-fn params_error(error: serde_path_to_error::Error<serde_json::Error>, id: Option<Id>) -> EnvelopeError {
+fn params_error(
+    error: serde_path_to_error::Error<serde_json::Error>,
+    id: Option<Id>,
+) -> EnvelopeError {
     let path = join("params", &error.path().to_string());
-    EnvelopeError::new(A2aError::InvalidParams, &path, error.into_inner().to_string()).with_id(id)
+    EnvelopeError::new(
+        A2aError::InvalidParams,
+        &path,
+        error.into_inner().to_string(),
+    )
+    .with_id(id)
 }
 
 /// Reads a generated message with the failing path recorded.
-fn read<T: DeserializeOwned>(value: Value) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+fn read<T: DeserializeOwned>(
+    value: Value,
+) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
     serde_path_to_error::deserialize(value)
 }
 

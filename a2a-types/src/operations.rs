@@ -121,9 +121,7 @@ impl Capability {
     pub fn not_declared_error(self) -> A2aError {
         match self {
             Capability::PushNotifications => A2aError::PushNotificationNotSupported,
-            Capability::Streaming | Capability::ExtendedAgentCard => {
-                A2aError::UnsupportedOperation
-            }
+            Capability::Streaming | Capability::ExtendedAgentCard => A2aError::UnsupportedOperation,
         }
     }
 }
@@ -188,7 +186,10 @@ mod tests {
         for op in Operation::all() {
             let info = op.info();
             assert_eq!(info.operation, op);
-            assert_eq!(Operation::from_jsonrpc_method(info.jsonrpc_method), Some(op));
+            assert_eq!(
+                Operation::from_jsonrpc_method(info.jsonrpc_method),
+                Some(op)
+            );
             assert_eq!(Operation::from_grpc_path(info.grpc_path), Some(op));
             if let Some(method) = info.v0_3_method {
                 assert_eq!(Operation::from_v0_3_method(method), Some(op));
@@ -200,7 +201,10 @@ mod tests {
             Some(Operation::SendMessage)
         );
         assert_eq!(Operation::from_v0_3_method("tasks/list"), None);
-        assert_eq!(Operation::from_grpc_path("/a2a.v1.A2AService/GetTask"), None);
+        assert_eq!(
+            Operation::from_grpc_path("/a2a.v1.A2AService/GetTask"),
+            None
+        );
     }
 
     #[test]
@@ -240,6 +244,10 @@ mod tests {
             streaming: Some(false),
             ..all.clone()
         };
-        assert!(Operation::SubscribeToTask.check_capabilities(&streaming_off).is_err());
+        assert!(
+            Operation::SubscribeToTask
+                .check_capabilities(&streaming_off)
+                .is_err()
+        );
     }
 }

@@ -125,7 +125,11 @@ impl Extensions {
     /// Reads a comma-separated list, trimming whitespace around each URI and skipping empty entries.
     pub fn parse(value: &str) -> Self {
         let mut extensions = Extensions::default();
-        for uri in value.split(',').map(str::trim).filter(|uri| !uri.is_empty()) {
+        for uri in value
+            .split(',')
+            .map(str::trim)
+            .filter(|uri| !uri.is_empty())
+        {
             extensions.insert(uri);
         }
         extensions
@@ -204,16 +208,33 @@ mod tests {
         assert_eq!("0.3".parse(), Ok(ProtocolVersion::V0_3));
         assert_eq!(" 1.0 ".parse(), Ok(ProtocolVersion::V1_0));
         assert_eq!("1.0.1".parse(), Ok(ProtocolVersion::V1_0));
-        assert_eq!("12.34".parse(), Ok(ProtocolVersion { major: 12, minor: 34 }));
-        for bad in ["1", "1.", ".1", "v1.0", "1.0.1.2", "1.x", "1.-0", "one.zero", "1.0.", "+1.0"] {
+        assert_eq!(
+            "12.34".parse(),
+            Ok(ProtocolVersion {
+                major: 12,
+                minor: 34
+            })
+        );
+        for bad in [
+            "1", "1.", ".1", "v1.0", "1.0.1.2", "1.x", "1.-0", "one.zero", "1.0.", "+1.0",
+        ] {
             let error = bad.parse::<ProtocolVersion>().unwrap_err();
             assert_eq!(error.value, bad);
             assert!(error.to_string().contains("A2A-Version"));
         }
         assert_eq!(ProtocolVersion::V1_0.to_string(), "1.0");
-        assert_eq!(ProtocolVersion::from_header(Some("")), Ok(ProtocolVersion::V0_3));
-        assert_eq!(ProtocolVersion::from_header(None), Ok(ProtocolVersion::V0_3));
-        assert_eq!(ProtocolVersion::from_header(Some("1.0")), Ok(ProtocolVersion::V1_0));
+        assert_eq!(
+            ProtocolVersion::from_header(Some("")),
+            Ok(ProtocolVersion::V0_3)
+        );
+        assert_eq!(
+            ProtocolVersion::from_header(None),
+            Ok(ProtocolVersion::V0_3)
+        );
+        assert_eq!(
+            ProtocolVersion::from_header(Some("1.0")),
+            Ok(ProtocolVersion::V1_0)
+        );
         assert!(ProtocolVersion::V1_0.is_compatible_with("1.0.7".parse().unwrap()));
         assert!(!ProtocolVersion::V1_0.is_compatible_with("1.1".parse().unwrap()));
         assert!(ProtocolVersion::V0_3 < ProtocolVersion::V1_0);
@@ -250,6 +271,9 @@ mod tests {
             base_url_of_agent_card_url("https://agent.example/a2a/.well-known/agent-card.json"),
             Some("https://agent.example/a2a")
         );
-        assert_eq!(base_url_of_agent_card_url("https://agent.example/card.json"), None);
+        assert_eq!(
+            base_url_of_agent_card_url("https://agent.example/card.json"),
+            None
+        );
     }
 }

@@ -75,22 +75,37 @@ fn errors_match_the_official_sdk_both_ways() {
         let name = entry["name"].as_str().unwrap();
         let code = entry["code"].as_i64().unwrap();
         let Some(kind) = A2aError::from_jsonrpc_code(code) else {
-            check(false, format!("{name}: the SDK's code {code} is not an A2aError"));
+            check(
+                false,
+                format!("{name}: the SDK's code {code} is not an A2aError"),
+            );
             continue;
         };
         kinds.insert(format!("{kind:?}"));
         if let Some(mapping) = entry["mapping"].as_object() {
             check(
                 mapping["http"] == json!(kind.http_status()),
-                format!("{name}: HTTP {} vs our {}", mapping["http"], kind.http_status()),
+                format!(
+                    "{name}: HTTP {} vs our {}",
+                    mapping["http"],
+                    kind.http_status()
+                ),
             );
             check(
                 mapping["grpc"] == json!(kind.grpc_code().name()),
-                format!("{name}: gRPC {} vs our {}", mapping["grpc"], kind.grpc_code()),
+                format!(
+                    "{name}: gRPC {} vs our {}",
+                    mapping["grpc"],
+                    kind.grpc_code()
+                ),
             );
             check(
                 mapping["reason"] == json!(kind.reason()),
-                format!("{name}: reason {} vs our {}", mapping["reason"], kind.reason()),
+                format!(
+                    "{name}: reason {} vs our {}",
+                    mapping["reason"],
+                    kind.reason()
+                ),
             );
         }
         let ours = ours_for(kind, entry["message"].as_str().unwrap(), &entry["data"]);
@@ -100,30 +115,48 @@ fn errors_match_the_official_sdk_both_ways() {
             Some(sdk_object) => {
                 check(
                     &ours.to_jsonrpc() == sdk_object,
-                    format!("{name}: JSON-RPC object\n ours {}\n sdk  {sdk_object}", ours.to_jsonrpc()),
+                    format!(
+                        "{name}: JSON-RPC object\n ours {}\n sdk  {sdk_object}",
+                        ours.to_jsonrpc()
+                    ),
                 );
                 check(
                     Error::from_jsonrpc(sdk_object).as_ref() == Ok(&ours),
-                    format!("{name}: reading the SDK's JSON-RPC object gave {:?}", Error::from_jsonrpc(sdk_object)),
+                    format!(
+                        "{name}: reading the SDK's JSON-RPC object gave {:?}",
+                        Error::from_jsonrpc(sdk_object)
+                    ),
                 );
             }
-            None => eprintln!("{name}: the SDK cannot write it as JSON-RPC ({})", entry["jsonrpc"]["failed"]),
+            None => eprintln!(
+                "{name}: the SDK cannot write it as JSON-RPC ({})",
+                entry["jsonrpc"]["failed"]
+            ),
         }
         if compare_rest {
             let sdk_body = &entry["rest"]["ok"];
             check(
                 &ours.to_rest() == sdk_body,
-                format!("{name}: REST body\n ours {}\n sdk  {sdk_body}", ours.to_rest()),
+                format!(
+                    "{name}: REST body\n ours {}\n sdk  {sdk_body}",
+                    ours.to_rest()
+                ),
             );
             check(
                 Error::from_rest(sdk_body).as_ref() == Ok(&ours),
-                format!("{name}: reading the SDK's REST body gave {:?}", Error::from_rest(sdk_body)),
+                format!(
+                    "{name}: reading the SDK's REST body gave {:?}",
+                    Error::from_rest(sdk_body)
+                ),
             );
         }
         ours_list.push((kind, ours));
     }
     let all: BTreeSet<String> = A2aError::ALL.iter().map(|k| format!("{k:?}")).collect();
-    check(kinds == all, format!("the SDK's errors {kinds:?} are not ours {all:?}"));
+    check(
+        kinds == all,
+        format!("the SDK's errors {kinds:?} are not ours {all:?}"),
+    );
 
     // The SDK's clients read what we write.
     let written: Vec<Value> = ours_list
@@ -144,12 +177,18 @@ fn errors_match_the_official_sdk_both_ways() {
         let expected = json!({"code": kind.jsonrpc_code(), "message": ours.message, "data": data});
         check(
             sdk_read["jsonrpc"] == expected,
-            format!("{kind:?}: the SDK's JSON-RPC client read {} for {expected}", sdk_read["jsonrpc"]),
+            format!(
+                "{kind:?}: the SDK's JSON-RPC client read {} for {expected}",
+                sdk_read["jsonrpc"]
+            ),
         );
         if *kind != A2aError::JsonParse {
             check(
                 sdk_read["rest"] == expected,
-                format!("{kind:?}: the SDK's REST client read {} for {expected}", sdk_read["rest"]),
+                format!(
+                    "{kind:?}: the SDK's REST client read {} for {expected}",
+                    sdk_read["rest"]
+                ),
             );
         }
     }

@@ -43,15 +43,31 @@ fn calls() -> Vec<(&'static str, Value, Value)> {
             json!({"message": message, "metadata": {"trace": "abc"}}),
             json!({"statusUpdate": {"taskId": "task-7f3a", "contextId": "ctx-lisbon", "status": {"state": "TASK_STATE_COMPLETED"}}}),
         ),
-        ("GetTask", json!({"id": "task-7f3a", "historyLength": 2}), task()),
+        (
+            "GetTask",
+            json!({"id": "task-7f3a", "historyLength": 2}),
+            task(),
+        ),
         (
             "ListTasks",
             json!({"contextId": "ctx-lisbon", "status": "TASK_STATE_WORKING", "pageSize": 10}),
             json!({"tasks": [task()], "nextPageToken": "p2", "pageSize": 10, "totalSize": 11}),
         ),
-        ("CancelTask", json!({"id": "task-7f3a", "metadata": {"reason": "user"}}), task()),
-        ("SubscribeToTask", json!({"id": "task-7f3a"}), json!({"task": task()})),
-        ("CreateTaskPushNotificationConfig", push_config(), push_config()),
+        (
+            "CancelTask",
+            json!({"id": "task-7f3a", "metadata": {"reason": "user"}}),
+            task(),
+        ),
+        (
+            "SubscribeToTask",
+            json!({"id": "task-7f3a"}),
+            json!({"task": task()}),
+        ),
+        (
+            "CreateTaskPushNotificationConfig",
+            push_config(),
+            push_config(),
+        ),
         (
             "GetTaskPushNotificationConfig",
             json!({"taskId": "task-7f3a", "id": "cfg-1"}),
@@ -99,7 +115,11 @@ fn every_method_reads_and_writes_requests_and_responses() {
         let operation = request.params.operation();
         assert_eq!(operation.jsonrpc_method(), method);
         assert_eq!(request.id, Some(Id::String(format!("req-{index}"))));
-        assert_eq!(request.to_json(), body, "{method}: the request written back");
+        assert_eq!(
+            request.to_json(),
+            body,
+            "{method}: the request written back"
+        );
         assert_eq!(
             JsonRpcRequest::new(format!("req-{index}"), request.params.clone()),
             request
@@ -110,13 +130,18 @@ fn every_method_reads_and_writes_requests_and_responses() {
             .unwrap_or_else(|e| panic!("{method} result: {e}"));
         let result = response.outcome.as_ref().unwrap();
         assert_eq!(result.operation(), operation);
-        assert_eq!(response.to_json(), response_body, "{method}: the response written back");
+        assert_eq!(
+            response.to_json(),
+            response_body,
+            "{method}: the response written back"
+        );
     }
 }
 
 #[test]
 fn typed_params_and_results() {
-    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "CancelTask", "params": {"id": "task-1"}});
+    let body =
+        json!({"jsonrpc": "2.0", "id": 3, "method": "CancelTask", "params": {"id": "task-1"}});
     let request = JsonRpcRequest::parse(&body).unwrap();
     let MethodParams::CancelTask(params) = request.params else {
         panic!("not CancelTask")
@@ -125,7 +150,8 @@ fn typed_params_and_results() {
 
     // The SDK answers a delete with a null result.
     let delete = json!({"jsonrpc": "2.0", "id": 4, "result": null});
-    let response = JsonRpcResponse::parse(&delete, Operation::DeleteTaskPushNotificationConfig).unwrap();
+    let response =
+        JsonRpcResponse::parse(&delete, Operation::DeleteTaskPushNotificationConfig).unwrap();
     assert_eq!(
         response.outcome,
         Ok(MethodResult::DeleteTaskPushNotificationConfig(Empty))
@@ -138,16 +164,21 @@ fn typed_params_and_results() {
     .unwrap();
     assert_eq!(request.id, Some(Id::Null));
     assert_eq!(request.params.id, "t");
-    let notification = JsonRpcRequest::<Value>::parse_as(&json!({"jsonrpc": "2.0", "method": "GetTask"})).unwrap();
+    let notification =
+        JsonRpcRequest::<Value>::parse_as(&json!({"jsonrpc": "2.0", "method": "GetTask"})).unwrap();
     assert_eq!(notification.id, None);
     assert_eq!(notification.params, json!({}));
     let answer = JsonRpcResponse::result(Id::Number(9), json!({"id": "t"}));
-    assert_eq!(answer.to_json(), json!({"jsonrpc": "2.0", "id": 9, "result": {"id": "t"}}));
+    assert_eq!(
+        answer.to_json(),
+        json!({"jsonrpc": "2.0", "id": 9, "result": {"id": "t"}})
+    );
 }
 
 #[test]
 fn error_responses_carry_the_error_model() {
-    let error = a2a_types::errors::Error::new(A2aError::TaskNotFound).with_metadata("taskId", "task-9");
+    let error =
+        a2a_types::errors::Error::new(A2aError::TaskNotFound).with_metadata("taskId", "task-9");
     let response = JsonRpcResponse::<MethodResult>::error(Some(Id::from("r")), error.clone());
     let body = response.to_json();
     assert_eq!(body["error"]["code"], -32001);
@@ -160,20 +191,56 @@ fn error_responses_carry_the_error_model() {
 fn bad_envelopes_name_the_path_and_the_error() {
     let cases = [
         (json!([{"jsonrpc": "2.0"}]), "", A2aError::InvalidRequest),
-        (json!({"id": 1, "method": "GetTask"}), "jsonrpc", A2aError::InvalidRequest),
-        (json!({"jsonrpc": "1.0", "id": 1, "method": "GetTask"}), "jsonrpc", A2aError::InvalidRequest),
-        (json!({"jsonrpc": 2.0, "id": 1, "method": "GetTask"}), "jsonrpc", A2aError::InvalidRequest),
-        (json!({"jsonrpc": "2.0", "id": 1.5, "method": "GetTask"}), "id", A2aError::InvalidRequest),
-        (json!({"jsonrpc": "2.0", "id": {"a": 1}, "method": "GetTask"}), "id", A2aError::InvalidRequest),
-        (json!({"jsonrpc": "2.0", "id": 1}), "method", A2aError::InvalidRequest),
-        (json!({"jsonrpc": "2.0", "id": 1, "method": 5}), "method", A2aError::InvalidRequest),
-        (json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {}}), "method", A2aError::MethodNotFound),
+        (
+            json!({"id": 1, "method": "GetTask"}),
+            "jsonrpc",
+            A2aError::InvalidRequest,
+        ),
+        (
+            json!({"jsonrpc": "1.0", "id": 1, "method": "GetTask"}),
+            "jsonrpc",
+            A2aError::InvalidRequest,
+        ),
+        (
+            json!({"jsonrpc": 2.0, "id": 1, "method": "GetTask"}),
+            "jsonrpc",
+            A2aError::InvalidRequest,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1.5, "method": "GetTask"}),
+            "id",
+            A2aError::InvalidRequest,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": {"a": 1}, "method": "GetTask"}),
+            "id",
+            A2aError::InvalidRequest,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1}),
+            "method",
+            A2aError::InvalidRequest,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "method": 5}),
+            "method",
+            A2aError::InvalidRequest,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {}}),
+            "method",
+            A2aError::MethodNotFound,
+        ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": [null, "task-1", 0]}),
             "params",
             A2aError::InvalidParams,
         ),
-        (json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": "task-1"}), "params", A2aError::InvalidRequest),
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": "task-1"}),
+            "params",
+            A2aError::InvalidRequest,
+        ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "t", "historyLength": "many"}}),
             "params.historyLength",
@@ -188,7 +255,11 @@ fn bad_envelopes_name_the_path_and_the_error() {
     ];
     for (body, path, kind) in cases {
         let error = JsonRpcRequest::parse(&body).unwrap_err();
-        assert_eq!((error.path.as_str(), error.kind), (path, kind), "{body}: {error}");
+        assert_eq!(
+            (error.path.as_str(), error.kind),
+            (path, kind),
+            "{body}: {error}"
+        );
         assert!(error.to_string().starts_with(path), "{error}");
         let answer = error.to_error().to_jsonrpc();
         assert_eq!(answer["code"], kind.jsonrpc_code());
@@ -197,16 +268,26 @@ fn bad_envelopes_name_the_path_and_the_error() {
         }
     }
     // Invalid params also travel as a BadRequest field violation.
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"historyLength": []}});
+    let body =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"historyLength": []}});
     let error = JsonRpcRequest::parse(&body).unwrap_err().to_error();
     assert_eq!(error.field_violations[0].field, "historyLength");
 
     let responses = [
         (json!({"jsonrpc": "2.0", "id": 1}), ""),
-        (json!({"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": -32603}}), ""),
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": -32603}}),
+            "",
+        ),
         (json!({"jsonrpc": "2.0", "result": {}}), "id"),
-        (json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "x"}}), "error.code"),
-        (json!({"jsonrpc": "2.0", "id": 1, "result": {"id": 5}}), "result.id"),
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "x"}}),
+            "error.code",
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"id": 5}}),
+            "result.id",
+        ),
     ];
     for (body, path) in responses {
         let error = JsonRpcResponse::parse(&body, Operation::GetTask).unwrap_err();

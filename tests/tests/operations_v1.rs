@@ -39,7 +39,10 @@ fn the_table_is_the_service_of_the_descriptor() {
     for (method, info) in methods.iter().zip(&OPERATIONS) {
         assert_eq!(info.rpc_name, method.name());
         assert_eq!(info.jsonrpc_method, method.name(), "spec section 9.1");
-        assert_eq!(info.grpc_path, format!("/{}/{}", SERVICE_NAME, method.name()));
+        assert_eq!(
+            info.grpc_path,
+            format!("/{}/{}", SERVICE_NAME, method.name())
+        );
         assert_eq!(info.request_type, method.input().full_name());
         assert_eq!(info.response_type, method.output().full_name());
         assert_eq!(info.server_streaming, method.is_server_streaming());
@@ -75,8 +78,14 @@ fn the_table_is_the_service_of_the_descriptor() {
             method.name()
         );
         let short = |full: &str| full.rsplit('.').next().unwrap().to_owned();
-        assert!(info.request_rust_type.ends_with(&format!("::{}", short(info.request_type))));
-        assert!(info.response_rust_type.ends_with(&format!("::{}", short(info.response_type))));
+        assert!(
+            info.request_rust_type
+                .ends_with(&format!("::{}", short(info.request_type)))
+        );
+        assert!(
+            info.response_rust_type
+                .ends_with(&format!("::{}", short(info.response_type)))
+        );
     }
 }
 
@@ -85,10 +94,22 @@ fn capabilities_are_those_of_spec_section_3_3_4() {
     let expected = [
         ("SendStreamingMessage", Some(Capability::Streaming)),
         ("SubscribeToTask", Some(Capability::Streaming)),
-        ("CreateTaskPushNotificationConfig", Some(Capability::PushNotifications)),
-        ("GetTaskPushNotificationConfig", Some(Capability::PushNotifications)),
-        ("ListTaskPushNotificationConfigs", Some(Capability::PushNotifications)),
-        ("DeleteTaskPushNotificationConfig", Some(Capability::PushNotifications)),
+        (
+            "CreateTaskPushNotificationConfig",
+            Some(Capability::PushNotifications),
+        ),
+        (
+            "GetTaskPushNotificationConfig",
+            Some(Capability::PushNotifications),
+        ),
+        (
+            "ListTaskPushNotificationConfigs",
+            Some(Capability::PushNotifications),
+        ),
+        (
+            "DeleteTaskPushNotificationConfig",
+            Some(Capability::PushNotifications),
+        ),
         ("GetExtendedAgentCard", Some(Capability::ExtendedAgentCard)),
         ("SendMessage", None),
         ("GetTask", None),
@@ -108,10 +129,20 @@ fn capabilities_are_those_of_spec_section_3_3_4() {
 fn rest_endpoints_match_the_method_mapping_of_section_5_3() {
     let expected = [
         ("SendMessage", "POST", "/message:send", "message/send"),
-        ("SendStreamingMessage", "POST", "/message:stream", "message/stream"),
+        (
+            "SendStreamingMessage",
+            "POST",
+            "/message:stream",
+            "message/stream",
+        ),
         ("GetTask", "GET", "/tasks/{id=*}", "tasks/get"),
         ("CancelTask", "POST", "/tasks/{id=*}:cancel", "tasks/cancel"),
-        ("SubscribeToTask", "GET", "/tasks/{id=*}:subscribe", "tasks/resubscribe"),
+        (
+            "SubscribeToTask",
+            "GET",
+            "/tasks/{id=*}:subscribe",
+            "tasks/resubscribe",
+        ),
         (
             "GetExtendedAgentCard",
             "GET",
@@ -127,7 +158,11 @@ fn rest_endpoints_match_the_method_mapping_of_section_5_3() {
     ];
     for (name, method, path, v0_3) in expected {
         let info = Operation::from_jsonrpc_method(name).unwrap().info();
-        assert_eq!((info.http[0].method, info.http[0].path), (method, path), "{name}");
+        assert_eq!(
+            (info.http[0].method, info.http[0].path),
+            (method, path),
+            "{name}"
+        );
         assert_eq!(info.v0_3_method, Some(v0_3), "{name}");
     }
     assert_eq!(Operation::ListTasks.info().v0_3_method, None);

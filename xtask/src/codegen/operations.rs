@@ -54,10 +54,7 @@ const V0_3_METHODS: &[(&str, &str)] = &[
         "DeleteTaskPushNotificationConfig",
         "tasks/pushNotificationConfig/delete",
     ),
-    (
-        "GetExtendedAgentCard",
-        "agent/getAuthenticatedExtendedCard",
-    ),
+    ("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"),
 ];
 
 /// Proto types outside the package that an RPC may take or return, and their Rust types.
@@ -266,10 +263,7 @@ fn check_v0_3_pairing(rpcs: &[Rpc]) -> Result<()> {
             v0_3_methods.contains(method),
             "V0_3_METHODS pairs {rpc} with {method:?}, which is not a method of {V0_3_SCHEMA}"
         );
-        ensure!(
-            paired.insert(*method),
-            "{method:?} is paired with two RPCs"
-        );
+        ensure!(paired.insert(*method), "{method:?} is paired with two RPCs");
     }
     let unpaired: Vec<_> = v0_3_methods.difference(&paired).collect();
     ensure!(
@@ -282,7 +276,7 @@ fn check_v0_3_pairing(rpcs: &[Rpc]) -> Result<()> {
 /// The Rust type of a proto message used by the service.
 fn rust_type(full_name: &str) -> Result<TokenStream> {
     if let Some((_, rust)) = EXTERNAL_TYPES.iter().find(|(proto, _)| *proto == full_name) {
-        return Ok(rust.parse().map_err(|e| anyhow!("{rust}: {e}"))?);
+        return rust.parse().map_err(|e| anyhow!("{rust}: {e}"));
     }
     let name = full_name
         .strip_prefix(&format!("{PACKAGE}."))
