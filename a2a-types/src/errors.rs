@@ -519,6 +519,139 @@ fn read_message(object: &JsonObject, path: &str) -> Result<String, ErrorShapeErr
     }
 }
 
+/// A gRPC error status as a server sends it: `grpc-status`, `grpc-message`, and the encoded
+/// `google.rpc.Status` for the `grpc-status-details-bin` trailer (feature `proto`).
+#[cfg(feature = "proto")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GrpcStatus {
+    /// The status code.
+    pub code: GrpcCode,
+    /// The message.
+    pub message: String,
+    /// The encoded `google.rpc.Status`, whose code and message are the two above.
+    pub details_bin: Vec<u8>,
+}
+
+#[cfg(feature = "proto")]
+impl Error {
+    /// The gRPC status of the error (section 10.6): an `ErrorInfo` detail, and a `BadRequest` when
+    /// there are field violations. `ErrorInfo.metadata` holds strings: other JSON values are written
+    /// as JSON text, and the `errors` entry of invalid params is left out, as the `BadRequest` carries
+    /// it. Details other than these two cannot be packed from JSON and are left out.
+    pub fn to_grpc_status(&self) -> GrpcStatus {
+        use a2a_proto::rpc;
+
+        let skip_errors = self.kind == A2aError::InvalidParams && !self.field_violations.is_empty();
+        let metadata = self
+            .metadata
+            .iter()
+            .filter(|(key, _)| !(skip_errors && key.as_str() == "errors"))
+            .map(|(key, value)| {
+                let text = match value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                (key.clone(), text)
+            })
+            .collect();
+        let info = rpc::ErrorInfo {
+            reason: self.kind.reason().to_owned(),
+            domain: ERROR_DOMAIN.to_owned(),
+            metadata,
+        };
+        let mut details = vec![rpc::Any::pack(rpc::ERROR_INFO_TYPE_URL, &info)];
+        if !self.field_violations.is_empty() {
+            let bad_request = rpc::BadRequest {
+                field_violations: self
+                    .field_violations
+                    .iter()
+                    .map(|v| rpc::FieldViolation {
+                        field: v.field.clone(),
+                        description: v.description.clone(),
+                    })
+                    .collect(),
+            };
+            details.push(rpc::Any::pack(rpc::BAD_REQUEST_TYPE_URL, &bad_request));
+        }
+        let code = self.kind.grpc_code();
+        let status = rpc::Status {
+            code: code.code(),
+            message: self.message.clone(),
+            details,
+        };
+        GrpcStatus {
+            code,
+            message: self.message.clone(),
+            details_bin: status.to_bytes(),
+        }
+    }
+
+    /// Reads the encoded `google.rpc.Status` of a `grpc-status-details-bin` trailer: its A2A
+    /// `ErrorInfo` names the error; `BadRequest` violations are read, and for invalid params also
+    /// listed as the `errors` metadata, as the SDK's client does. Other details are skipped.
+    pub fn from_grpc_status(details_bin: &[u8]) -> Result<Self, ErrorShapeError> {
+        use a2a_proto::rpc;
+
+        let status = rpc::Status::from_bytes(details_bin)
+            .map_err(|e| ErrorShapeError::at("", format!("not a google.rpc.Status: {e}")))?;
+        let mut kind = None;
+        let mut metadata = JsonObject::new();
+        let mut field_violations = Vec::new();
+        for (index, detail) in status.details.iter().enumerate() {
+            let at = format!("details[{index}]");
+            let decode_error = |e: a2a_proto::rpc::DecodeError| {
+                ErrorShapeError::at(&at, format!("{}: {e}", detail.type_url))
+            };
+            match detail.type_url.as_str() {
+                rpc::ERROR_INFO_TYPE_URL if kind.is_none() => {
+                    let info = detail.unpack::<rpc::ErrorInfo>().map_err(decode_error)?;
+                    if info.domain != ERROR_DOMAIN {
+                        continue;
+                    }
+                    kind = Some(A2aError::from_reason(&info.reason).ok_or_else(|| {
+                        ErrorShapeError::at(
+                            &format!("{at}.reason"),
+                            format!("{:?} is not an A2A error reason", info.reason),
+                        )
+                    })?);
+                    metadata = info
+                        .metadata
+                        .into_iter()
+                        .map(|(key, value)| (key, Value::String(value)))
+                        .collect();
+                }
+                rpc::BAD_REQUEST_TYPE_URL => {
+                    let bad_request = detail.unpack::<rpc::BadRequest>().map_err(decode_error)?;
+                    field_violations.extend(bad_request.field_violations.into_iter().map(|v| {
+                        FieldViolation {
+                            field: v.field,
+                            description: v.description,
+                        }
+                    }));
+                }
+                _ => {}
+            }
+        }
+        let kind = kind.ok_or_else(|| {
+            ErrorShapeError::at(
+                "details",
+                "no google.rpc.ErrorInfo of domain a2a-protocol.org",
+            )
+        })?;
+        if kind == A2aError::InvalidParams && !field_violations.is_empty() {
+            let errors: Vec<Value> = field_violations
+                .iter()
+                .map(|v| json!({"field": v.field, "message": v.description}))
+                .collect();
+            metadata.entry("errors").or_insert(Value::Array(errors));
+        }
+        let mut error = Error::with_message(kind, status.message);
+        error.metadata = metadata;
+        error.field_violations = field_violations;
+        Ok(error)
+    }
+}
+
 impl From<A2aError> for Error {
     fn from(kind: A2aError) -> Self {
         Error::new(kind)
@@ -722,6 +855,41 @@ mod tests {
             Error::from_rest(&no_reason).unwrap_err().path,
             "error.details"
         );
+    }
+
+    #[cfg(feature = "proto")]
+    #[test]
+    fn grpc_status_round_trips() {
+        let error =
+            Error::with_message(A2aError::TaskNotFound, "Task with ID 'task-123' not found")
+                .with_metadata("taskId", "task-123");
+        let status = error.to_grpc_status();
+        assert_eq!(status.code, GrpcCode::NotFound);
+        assert_eq!(Error::from_grpc_status(&status.details_bin), Ok(error));
+
+        let violations = Violations::from(vec![FieldViolation::at(
+            "message",
+            "parts",
+            "Field is required.",
+        )]);
+        let invalid = Error::from(&violations);
+        let status = invalid.to_grpc_status();
+        assert_eq!(status.code, GrpcCode::InvalidArgument);
+        assert_eq!(Error::from_grpc_status(&status.details_bin), Ok(invalid));
+
+        // Non-string metadata travels as JSON text.
+        let counted = Error::new(A2aError::Internal).with_metadata("attempt", 2);
+        let read = Error::from_grpc_status(&counted.to_grpc_status().details_bin).unwrap();
+        assert_eq!(read.metadata["attempt"], "2");
+
+        assert_eq!(Error::from_grpc_status(b"\xff\xff").unwrap_err().path, "");
+        let no_info = a2a_proto::rpc::Status {
+            code: 13,
+            message: "x".into(),
+            details: vec![],
+        };
+        let bytes = no_info.to_bytes();
+        assert_eq!(Error::from_grpc_status(&bytes).unwrap_err().path, "details");
     }
 
     #[test]
