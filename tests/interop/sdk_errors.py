@@ -8,12 +8,21 @@ body its servers write for an instance with a message and data.
 prints what the SDK's JSON-RPC and REST clients make of each: the error class's JSON-RPC code, the message
 and the data.
 
+`sdk_errors.py grpc DIR` reads DIR/ours_grpc.json, a list of {"bin": <hex of our encoded google.rpc.Status>,
+"json": <the same status as ProtoJSON>}, and prints, per entry, the status protobuf's own library decodes
+from our bytes (as ProtoJSON), and the bytes it encodes from the JSON (as hex). The SDK's gRPC binding sends
+exactly such a status in `grpc-status-details-bin` (a2a.utils.grpc_status).
+
 Used by tests/tests/errors_interop_v1.rs as the reference for `a2a_types::errors`.
 """
 
 import json
 import os
 import sys
+
+from google.protobuf import json_format
+from google.rpc import error_details_pb2  # noqa: F401  (registers ErrorInfo and BadRequest for Any)
+from google.rpc import status_pb2
 
 from a2a.client.transports.jsonrpc import JsonRpcTransport
 from a2a.client.transports.rest import _parse_rest_error
@@ -101,12 +110,30 @@ def read(directory):
     return out
 
 
+def grpc(directory):
+    with open(os.path.join(directory, 'ours_grpc.json')) as f:
+        ours = json.load(f)
+    out = []
+    for entry in ours:
+        status = status_pb2.Status.FromString(bytes.fromhex(entry['bin']))
+        encoded = json_format.ParseDict(entry['json'], status_pb2.Status())
+        out.append(
+            {
+                'parsed': json_format.MessageToDict(status),
+                'encoded': encoded.SerializeToString(deterministic=True).hex(),
+            }
+        )
+    return out
+
+
 def main():
     command, directory = sys.argv[1], sys.argv[2]
     if command == 'generate':
         result = generate()
     elif command == 'read':
         result = read(directory)
+    elif command == 'grpc':
+        result = grpc(directory)
     else:
         raise SystemExit(f'unknown command {command}')
     json.dump(result, sys.stdout)

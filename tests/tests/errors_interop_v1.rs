@@ -200,3 +200,103 @@ fn errors_match_the_official_sdk_both_ways() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The gRPC status we encode is the `google.rpc.Status` protobuf's own library reads, and we read the
+/// one it encodes, for every error: Python protobuf decodes our `grpc-status-details-bin` bytes (we read
+/// its ProtoJSON of them back to the same error), and encodes the same status from ProtoJSON (we read
+/// those bytes back to the same error). Metadata values are strings, as `ErrorInfo.metadata` holds.
+#[test]
+fn grpc_status_details_match_python_protobuf() {
+    let Some(python) = python(&SUITE) else { return };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("errors_interop_v1_grpc");
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let errors: Vec<Error> = A2aError::ALL
+        .into_iter()
+        .map(|kind| {
+            if kind == A2aError::InvalidParams {
+                let violations = Violations::from(vec![
+                    FieldViolation::at("message", "parts", "Field is required."),
+                    FieldViolation::at("message", "role", "Field is required."),
+                ]);
+                return Error::from(&violations);
+            }
+            Error::with_message(kind, format!("{kind:?} for task-123"))
+                .with_metadata("taskId", "task-123")
+        })
+        .collect();
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let written: Vec<Value> = errors
+        .iter()
+        .map(|error| {
+            let status = error.to_grpc_status();
+            let mut details = error.details();
+            // ErrorInfo.metadata is a string map: the BadRequest carries invalid params' `errors`.
+            if error.kind == A2aError::InvalidParams {
+                details[0]["metadata"] = json!({});
+            }
+            json!({
+                "bin": hex(&status.details_bin),
+                "json": {"code": status.code.code(), "message": status.message, "details": details},
+            })
+        })
+        .collect();
+    std::fs::write(
+        dir.join("ours_grpc.json"),
+        serde_json::to_vec(&written).unwrap(),
+    )
+    .unwrap();
+    let (ok, stdout) = run_script(&python, "sdk_errors.py", &["grpc"], &dir);
+    assert!(ok, "sdk_errors.py grpc failed");
+    let results: Vec<Value> = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(results.len(), errors.len());
+
+    let mut passed = 0;
+    let mut failures = Vec::new();
+    for (error, result) in errors.iter().zip(&results) {
+        let parsed = &result["parsed"];
+        let status = error.to_grpc_status();
+        let from_json = Error::from_rest(&json!({"error": parsed}));
+        // The ProtoJSON of the status has what the binary has: invalid params' `errors` only in the
+        // BadRequest (the gRPC reader lists them again, as the SDK's gRPC client does; the JSON readers
+        // take the JSON as it is).
+        let mut expected_from_json = error.clone();
+        if error.kind == A2aError::InvalidParams {
+            expected_from_json.metadata.remove("errors");
+        }
+        let unhex = |text: &str| -> Vec<u8> {
+            (0..text.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        let from_bytes = Error::from_grpc_status(&unhex(result["encoded"].as_str().unwrap()));
+        let checks = [
+            (
+                parsed["code"] == json!(status.code.code()),
+                format!("code {}", parsed["code"]),
+            ),
+            (
+                from_json.as_ref() == Ok(&expected_from_json),
+                format!("protobuf decoded our bytes as {parsed}"),
+            ),
+            (
+                from_bytes.as_ref() == Ok(error),
+                format!("we read protobuf's bytes as {from_bytes:?}"),
+            ),
+        ];
+        for (ok, what) in checks {
+            if ok {
+                passed += 1;
+            } else {
+                failures.push(format!("{:?}: {what}", error.kind));
+            }
+        }
+    }
+    eprintln!(
+        "gRPC status v1 against Python protobuf: {passed} checks passed, {} failed, over {} errors",
+        failures.len(),
+        errors.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
