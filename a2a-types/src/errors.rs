@@ -10,6 +10,8 @@
 //! |---|---|---|
 //! | JSON-RPC (section 9.5) | `{"code", "message", "data": [Any...]}` | [`Error::to_jsonrpc`], [`Error::from_jsonrpc`] |
 //! | HTTP+JSON (section 11.6) | `{"error": {"code", "status", "message", "details": [Any...]}}` (google.rpc.Status as JSON) | [`Error::to_rest`], [`Error::from_rest`] |
+//! | gRPC (section 10.6), feature `proto` | status code, message, binary `google.rpc.Status` for `grpc-status-details-bin` | `Error::to_grpc_status`, `Error::from_grpc_status` |
+//! | v0.3 JSON-RPC, feature `v0_3` | `{"code", "message", "data": <metadata>}` | `From<&Error> for v0_3::JsonRpcError`, and back |
 //!
 //! The details are ProtoJSON `Any` objects: a `google.rpc.ErrorInfo` whose reason names the error
 //! (sections 10.6 and 11.6) and whose domain is `a2a-protocol.org`, then, for invalid params, a
@@ -652,6 +654,50 @@ impl Error {
     }
 }
 
+impl A2aError {
+    /// Whether A2A v0.3 defines this error; v1 added `ExtensionSupportRequired` and
+    /// `VersionNotSupported`.
+    pub const fn in_v0_3(self) -> bool {
+        !matches!(
+            self,
+            A2aError::ExtensionSupportRequired | A2aError::VersionNotSupported
+        )
+    }
+
+    /// The error a v0.3 client is sent: this one where v0.3 defines it, else `Internal`.
+    pub const fn for_v0_3(self) -> A2aError {
+        if self.in_v0_3() {
+            self
+        } else {
+            A2aError::Internal
+        }
+    }
+}
+
+/// The v0.3 JSON-RPC error object (feature `v0_3`): the code as v0.3 knows it, the message, and the
+/// metadata as `data` (v0.3 has no typed details).
+#[cfg(feature = "v0_3")]
+impl From<&Error> for crate::v0_3::JsonRpcError {
+    fn from(error: &Error) -> Self {
+        crate::v0_3::JsonRpcError {
+            code: error.kind.for_v0_3().jsonrpc_code(),
+            data: (!error.metadata.is_empty()).then(|| Value::Object(error.metadata.clone())),
+            message: error.message.clone(),
+        }
+    }
+}
+
+/// Reads a v0.3 JSON-RPC error object (feature `v0_3`): its `data`, when an object, becomes the
+/// metadata. Fails on a code A2A does not define.
+#[cfg(feature = "v0_3")]
+impl TryFrom<&crate::v0_3::JsonRpcError> for Error {
+    type Error = ErrorShapeError;
+
+    fn try_from(error: &crate::v0_3::JsonRpcError) -> Result<Self, ErrorShapeError> {
+        Error::from_jsonrpc(&serde_json::to_value(error).expect("a JSON-RPC error serializes"))
+    }
+}
+
 impl From<A2aError> for Error {
     fn from(kind: A2aError) -> Self {
         Error::new(kind)
@@ -890,6 +936,27 @@ mod tests {
         };
         let bytes = no_info.to_bytes();
         assert_eq!(Error::from_grpc_status(&bytes).unwrap_err().path, "details");
+    }
+
+    #[cfg(feature = "v0_3")]
+    #[test]
+    fn v0_3_error_objects() {
+        use crate::v0_3::JsonRpcError;
+
+        let error = Error::new(A2aError::TaskNotFound).with_metadata("taskId", "t-1");
+        let v0_3 = JsonRpcError::from(&error);
+        assert_eq!(v0_3.code, -32001);
+        assert_eq!(v0_3.data, Some(json!({"taskId": "t-1"})));
+        assert_eq!(Error::try_from(&v0_3), Ok(error));
+        let newer = Error::new(A2aError::VersionNotSupported);
+        assert_eq!(JsonRpcError::from(&newer).code, -32603);
+        assert_eq!(JsonRpcError::from(&newer).data, None);
+        let unknown = JsonRpcError {
+            code: -1,
+            data: None,
+            message: "?".into(),
+        };
+        assert_eq!(Error::try_from(&unknown).unwrap_err().path, "code");
     }
 
     #[test]
