@@ -69,7 +69,7 @@ const CAPABILITY_FIELDS: &[(&str, &str)] = &[
 ];
 
 pub(crate) fn generate(mode: Mode) -> Result<()> {
-    let compiler = compile(SPEC_FILE, false)?;
+    let compiler = compile(SPEC_FILE, true)?;
     let set = compiler.file_descriptor_set();
     let file = package_file(&set, PACKAGE)?;
     let service_name = match file.service.as_slice() {
@@ -81,7 +81,11 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
     };
     // prost_types drops extensions; prost-reflect decodes them (the HttpRule included) from the bytes.
     let pool = DescriptorPool::decode(compiler.encode_file_descriptor_set().as_slice())?;
-    let operations = read_service(&pool, &service_name)?;
+    let mut operations = read_service(&pool, &service_name)?;
+    for (index, rpc) in operations.iter_mut().enumerate() {
+        // Source-info path of the RPC: service #0 (field 6 of the file), method #index (field 2).
+        rpc.comment = leading_comment(file, &[6, 0, 2, index as i32]);
+    }
     check_v0_3_pairing(&operations)?;
     check_capability_fields(&pool)?;
     let (table, jsonrpc) = render(&service_name, &operations)?;
@@ -109,6 +113,8 @@ struct Rpc {
     client_streaming: bool,
     http: Vec<HttpBinding>,
     capability: Option<&'static str>,
+    /// The proto's comment on the RPC.
+    comment: String,
 }
 
 /// One `google.api.HttpRule`, without its additional bindings.
@@ -136,12 +142,31 @@ fn read_service(pool: &DescriptorPool, service_name: &str) -> Result<Vec<Rpc>> {
             client_streaming: method.is_client_streaming(),
             http,
             capability: None,
+            comment: String::new(),
         };
         rpc.capability = required_capability(&rpc);
         rpcs.push(rpc);
     }
     ensure!(!rpcs.is_empty(), "service {service_name} has no RPC");
     Ok(rpcs)
+}
+
+/// The leading comment at a source-info path, one line per comment line.
+fn leading_comment(file: &prost_types::FileDescriptorProto, path: &[i32]) -> String {
+    file.source_code_info
+        .iter()
+        .flat_map(|info| &info.location)
+        .find(|location| location.path == path)
+        .and_then(|location| location.leading_comments.as_deref())
+        .map(|text| {
+            text.lines()
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .trim()
+                .to_owned()
+        })
+        .unwrap_or_default()
 }
 
 /// The capability an operation needs, by the rule of the spec's section 3.3.4 stated in terms of the
@@ -359,9 +384,9 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
                 capability: #capability,
             }
         });
-        let request_doc = format!("`{name}` params: `{request}`.");
+        let request_doc = format!(" `{name}` params: `{request}`.");
         let response_doc = format!(
-            "`{name}` result: {}`{response}`.",
+            " `{name}` result: {}`{response}`.",
             if server_streaming {
                 "one event of the stream, "
             } else {
@@ -377,20 +402,31 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
             Operation::#variant => MethodResult::#variant(read(result)?)
         });
     }
-    let variant_docs = rpcs.iter().map(|r| format!("`{}`.", r.name));
+    // One `#[doc]` per line, so the output reads as `///` comments.
+    let variant_docs: Vec<Vec<String>> = rpcs
+        .iter()
+        .map(|r| {
+            let mut lines = vec![format!(" `{}`.", r.name)];
+            if !r.comment.is_empty() {
+                lines.push(String::new());
+                lines.extend(r.comment.lines().map(|line| format!(" {line}")));
+            }
+            lines
+        })
+        .collect();
     let count = proc_macro2::Literal::usize_unsuffixed(rpcs.len());
     let indices = (0..rpcs.len()).map(proc_macro2::Literal::usize_unsuffixed);
     let enum_doc = format!(
-        "An RPC of `{service_name}`, which every binding offers (JSON-RPC method, gRPC method, HTTP \
+        " An RPC of `{service_name}`, which every binding offers (JSON-RPC method, gRPC method, HTTP \
          endpoint). New RPCs of a later spec become new variants."
     );
-    let table_doc = format!("Every RPC of `{service_name}`, in the proto's declaration order.");
+    let table_doc = format!(" Every RPC of `{service_name}`, in the proto's declaration order.");
     let table = quote! {
         #[doc = #enum_doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum Operation {
-            #(#[doc = #variant_docs] #variants,)*
+            #(#(#[doc = #variant_docs])* #variants,)*
         }
 
         impl Operation {

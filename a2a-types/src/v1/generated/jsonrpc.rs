@@ -4,27 +4,27 @@
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum MethodParams {
-    ///`SendMessage` params: `lf.a2a.v1.SendMessageRequest`.
+    /// `SendMessage` params: `lf.a2a.v1.SendMessageRequest`.
     SendMessage(crate::v1::SendMessageRequest),
-    ///`SendStreamingMessage` params: `lf.a2a.v1.SendMessageRequest`.
+    /// `SendStreamingMessage` params: `lf.a2a.v1.SendMessageRequest`.
     SendStreamingMessage(crate::v1::SendMessageRequest),
-    ///`GetTask` params: `lf.a2a.v1.GetTaskRequest`.
+    /// `GetTask` params: `lf.a2a.v1.GetTaskRequest`.
     GetTask(crate::v1::GetTaskRequest),
-    ///`ListTasks` params: `lf.a2a.v1.ListTasksRequest`.
+    /// `ListTasks` params: `lf.a2a.v1.ListTasksRequest`.
     ListTasks(crate::v1::ListTasksRequest),
-    ///`CancelTask` params: `lf.a2a.v1.CancelTaskRequest`.
+    /// `CancelTask` params: `lf.a2a.v1.CancelTaskRequest`.
     CancelTask(crate::v1::CancelTaskRequest),
-    ///`SubscribeToTask` params: `lf.a2a.v1.SubscribeToTaskRequest`.
+    /// `SubscribeToTask` params: `lf.a2a.v1.SubscribeToTaskRequest`.
     SubscribeToTask(crate::v1::SubscribeToTaskRequest),
-    ///`CreateTaskPushNotificationConfig` params: `lf.a2a.v1.TaskPushNotificationConfig`.
+    /// `CreateTaskPushNotificationConfig` params: `lf.a2a.v1.TaskPushNotificationConfig`.
     CreateTaskPushNotificationConfig(crate::v1::TaskPushNotificationConfig),
-    ///`GetTaskPushNotificationConfig` params: `lf.a2a.v1.GetTaskPushNotificationConfigRequest`.
+    /// `GetTaskPushNotificationConfig` params: `lf.a2a.v1.GetTaskPushNotificationConfigRequest`.
     GetTaskPushNotificationConfig(crate::v1::GetTaskPushNotificationConfigRequest),
-    ///`ListTaskPushNotificationConfigs` params: `lf.a2a.v1.ListTaskPushNotificationConfigsRequest`.
+    /// `ListTaskPushNotificationConfigs` params: `lf.a2a.v1.ListTaskPushNotificationConfigsRequest`.
     ListTaskPushNotificationConfigs(crate::v1::ListTaskPushNotificationConfigsRequest),
-    ///`GetExtendedAgentCard` params: `lf.a2a.v1.GetExtendedAgentCardRequest`.
+    /// `GetExtendedAgentCard` params: `lf.a2a.v1.GetExtendedAgentCardRequest`.
     GetExtendedAgentCard(crate::v1::GetExtendedAgentCardRequest),
-    ///`DeleteTaskPushNotificationConfig` params: `lf.a2a.v1.DeleteTaskPushNotificationConfigRequest`.
+    /// `DeleteTaskPushNotificationConfig` params: `lf.a2a.v1.DeleteTaskPushNotificationConfigRequest`.
     DeleteTaskPushNotificationConfig(crate::v1::DeleteTaskPushNotificationConfigRequest),
 }
 /// A JSON-RPC response's result (for a streaming method, one event), typed by the method of its
@@ -32,27 +32,27 @@ pub enum MethodParams {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum MethodResult {
-    ///`SendMessage` result: `lf.a2a.v1.SendMessageResponse`.
+    /// `SendMessage` result: `lf.a2a.v1.SendMessageResponse`.
     SendMessage(crate::v1::SendMessageResponse),
-    ///`SendStreamingMessage` result: one event of the stream, `lf.a2a.v1.StreamResponse`.
+    /// `SendStreamingMessage` result: one event of the stream, `lf.a2a.v1.StreamResponse`.
     SendStreamingMessage(crate::v1::StreamResponse),
-    ///`GetTask` result: `lf.a2a.v1.Task`.
+    /// `GetTask` result: `lf.a2a.v1.Task`.
     GetTask(crate::v1::Task),
-    ///`ListTasks` result: `lf.a2a.v1.ListTasksResponse`.
+    /// `ListTasks` result: `lf.a2a.v1.ListTasksResponse`.
     ListTasks(crate::v1::ListTasksResponse),
-    ///`CancelTask` result: `lf.a2a.v1.Task`.
+    /// `CancelTask` result: `lf.a2a.v1.Task`.
     CancelTask(crate::v1::Task),
-    ///`SubscribeToTask` result: one event of the stream, `lf.a2a.v1.StreamResponse`.
+    /// `SubscribeToTask` result: one event of the stream, `lf.a2a.v1.StreamResponse`.
     SubscribeToTask(crate::v1::StreamResponse),
-    ///`CreateTaskPushNotificationConfig` result: `lf.a2a.v1.TaskPushNotificationConfig`.
+    /// `CreateTaskPushNotificationConfig` result: `lf.a2a.v1.TaskPushNotificationConfig`.
     CreateTaskPushNotificationConfig(crate::v1::TaskPushNotificationConfig),
-    ///`GetTaskPushNotificationConfig` result: `lf.a2a.v1.TaskPushNotificationConfig`.
+    /// `GetTaskPushNotificationConfig` result: `lf.a2a.v1.TaskPushNotificationConfig`.
     GetTaskPushNotificationConfig(crate::v1::TaskPushNotificationConfig),
-    ///`ListTaskPushNotificationConfigs` result: `lf.a2a.v1.ListTaskPushNotificationConfigsResponse`.
+    /// `ListTaskPushNotificationConfigs` result: `lf.a2a.v1.ListTaskPushNotificationConfigsResponse`.
     ListTaskPushNotificationConfigs(crate::v1::ListTaskPushNotificationConfigsResponse),
-    ///`GetExtendedAgentCard` result: `lf.a2a.v1.AgentCard`.
+    /// `GetExtendedAgentCard` result: `lf.a2a.v1.AgentCard`.
     GetExtendedAgentCard(crate::v1::AgentCard),
-    ///`DeleteTaskPushNotificationConfig` result: `google.protobuf.Empty`.
+    /// `DeleteTaskPushNotificationConfig` result: `google.protobuf.Empty`.
     DeleteTaskPushNotificationConfig(crate::jsonrpc::Empty),
 }
 impl MethodParams {
