@@ -86,7 +86,7 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
         // Source-info path of the RPC: service #0 (field 6 of the file), method #index (field 2).
         rpc.comment = leading_comment(file, &[6, 0, 2, index as i32]);
     }
-    check_v0_3_pairing(&operations)?;
+    check_v0_3_pairing(&operations, V0_3_METHODS)?;
     check_capability_fields(&pool)?;
     let (table, jsonrpc) = render(&service_name, &operations)?;
     let label = format!("spec/{SPEC_FILE} (service {service_name})");
@@ -261,7 +261,7 @@ fn http_binding(rule: &DynamicMessage) -> Result<HttpBinding> {
 
 /// Every paired RPC must exist, and every v0.3 method must be a `method` constant of the v0.3 schema
 /// and paired with exactly one RPC, so a renamed method on either side fails code generation.
-fn check_v0_3_pairing(rpcs: &[Rpc]) -> Result<()> {
+fn check_v0_3_pairing(rpcs: &[Rpc], pairing: &[(&str, &str)]) -> Result<()> {
     let path = project_root().join(V0_3_SCHEMA);
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
@@ -279,7 +279,7 @@ fn check_v0_3_pairing(rpcs: &[Rpc]) -> Result<()> {
         "no method constants in {V0_3_SCHEMA}"
     );
     let mut paired = BTreeSet::new();
-    for (rpc, method) in V0_3_METHODS {
+    for (rpc, method) in pairing {
         ensure!(
             rpcs.iter().any(|r| r.name == *rpc),
             "V0_3_METHODS pairs {rpc}, which the v1 service no longer has"
@@ -511,4 +511,74 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
         }
     };
     Ok((table, jsonrpc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service() -> Vec<Rpc> {
+        let compiler = compile(SPEC_FILE, false).unwrap();
+        let pool =
+            DescriptorPool::decode(compiler.encode_file_descriptor_set().as_slice()).unwrap();
+        read_service(&pool, "lf.a2a.v1.A2AService").unwrap()
+    }
+
+    #[test]
+    fn a_stale_v0_3_pairing_fails_code_generation() {
+        let rpcs = service();
+        check_v0_3_pairing(&rpcs, V0_3_METHODS).unwrap();
+
+        let mut renamed_v0_3 = V0_3_METHODS.to_vec();
+        renamed_v0_3[0] = ("SendMessage", "message/sendNow");
+        let error = check_v0_3_pairing(&rpcs, &renamed_v0_3).unwrap_err();
+        assert!(error.to_string().contains("message/sendNow"), "{error}");
+
+        let mut renamed_rpc = V0_3_METHODS.to_vec();
+        renamed_rpc[2] = ("FetchTask", "tasks/get");
+        let error = check_v0_3_pairing(&rpcs, &renamed_rpc).unwrap_err();
+        assert!(error.to_string().contains("FetchTask"), "{error}");
+
+        let error = check_v0_3_pairing(&rpcs, &V0_3_METHODS[1..]).unwrap_err();
+        assert!(error.to_string().contains("message/send"), "{error}");
+    }
+
+    #[test]
+    fn a_new_rpc_gets_a_variant_and_a_capability_by_the_rule() {
+        let mut rpcs = service();
+        let mut new = Rpc {
+            name: "WatchAgent".into(),
+            grpc_path: "/lf.a2a.v1.A2AService/WatchAgent".into(),
+            request: "lf.a2a.v1.GetTaskRequest".into(),
+            response: "lf.a2a.v1.StreamResponse".into(),
+            server_streaming: true,
+            client_streaming: false,
+            http: Vec::new(),
+            capability: None,
+            comment: String::new(),
+        };
+        new.capability = required_capability(&new);
+        assert_eq!(new.capability, Some("streaming"));
+        rpcs.push(new);
+        let (table, jsonrpc) = render("lf.a2a.v1.A2AService", &rpcs).unwrap();
+        assert!(table.to_string().contains("WatchAgent"));
+        assert!(
+            jsonrpc
+                .to_string()
+                .contains("WatchAgent (crate :: v1 :: GetTaskRequest)")
+        );
+        let capabilities: Vec<_> = service()
+            .iter()
+            .map(|r| (r.name.clone(), r.capability))
+            .collect();
+        assert!(capabilities.contains(&("ListTasks".to_owned(), None)));
+        assert!(capabilities.contains(&(
+            "DeleteTaskPushNotificationConfig".to_owned(),
+            Some("push_notifications")
+        )));
+        assert!(capabilities.contains(&(
+            "GetExtendedAgentCard".to_owned(),
+            Some("extended_agent_card")
+        )));
+    }
 }
