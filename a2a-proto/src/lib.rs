@@ -122,6 +122,8 @@ pub mod v1 {
     pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("generated/lf.a2a.v1.fds.binpb");
 }
 
+pub mod rpc;
+
 /// A2A protocol v0.3, gRPC binding: package `a2a.v1` (feature `v0_3`).
 ///
 /// The revision the official SDKs ship as their v0.3 compatibility layer. Its JSON follows the same

@@ -36,6 +36,17 @@
 //! `SendMessageResponse`, `SecurityScheme`, `OAuthFlows`) is a Rust enum, so `{}` (no member set) is an
 //! error here, while a protobuf library reads it as an empty message. The spec requires exactly one member.
 //!
+//! # Speaking A2A
+//!
+//! Transport-free building blocks for clients and servers, for v1 without any feature:
+//! - [`operations`]: every RPC of the service, generated from the proto, with its JSON-RPC method,
+//!   gRPC path, HTTP bindings, types, streaming and the capability it needs;
+//! - [`jsonrpc`]: JSON-RPC 2.0 envelopes, and the params and results of every method typed by name;
+//! - [`errors`]: every A2A and JSON-RPC error with its codes in each binding, and the error objects of
+//!   JSON-RPC, HTTP+JSON and (feature `proto`) gRPC;
+//! - [`service`]: the `A2A-Version` and `A2A-Extensions` service parameters, media types and the
+//!   well-known agent card path.
+//!
 //! # Feature flags
 //!
 //! - `proto` (off by default): `From`/`TryFrom` conversions between every message here and its protobuf
@@ -85,8 +96,12 @@
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
 pub mod builders;
+pub mod errors;
 pub mod json;
+pub mod jsonrpc;
+pub mod operations;
 pub mod registry;
+pub mod service;
 pub mod skills;
 pub mod sse;
 pub mod v1;

@@ -1,7 +1,7 @@
 //! `cargo xtask codegen [--check] [TARGET...]`: regenerates the generated files of the workspace from
 //! `spec/`, every [`Target`] or only those named.
 //!
-//! Each generator module ([`proto`], [`grpc`], [`json_schema`], [`types`], [`types_v0_3`]) has a settings struct
+//! Each generator module ([`proto`], [`grpc`], [`json_schema`], [`types`], [`operations`], [`types_v0_3`]) has a settings struct
 //! with builder methods, one constant per target, and a `generate(target, mode)` that computes the
 //! files in memory and hands them to [`ensure_files`], the only code that writes generated files. In
 //! check mode nothing is written; every stale file is reported together with the command that fixes it.
@@ -14,6 +14,7 @@ mod docs;
 mod grpc;
 mod json_schema;
 mod naming;
+mod operations;
 mod proto;
 #[cfg(test)]
 mod scalar_tests;
@@ -82,6 +83,11 @@ pub(crate) static TARGETS: &[Target] = &[
         name: "types-v1",
         about: "a2a-types/src/v1/generated/ and tests/src/generated/strategies_v1.rs from spec/v1/a2a.proto",
         generate: |mode| types::generate(&types::V1, mode),
+    },
+    Target {
+        name: "operations-v1",
+        about: "a2a-types/src/v1/generated/{operations,jsonrpc}.rs, the operations table and JSON-RPC method enums of lf.a2a.v1.A2AService",
+        generate: operations::generate,
     },
     Target {
         name: "types-v0_3",

@@ -8,10 +8,13 @@
 mod bridge_v0_3;
 mod builders_v1;
 mod edge_cases_v1;
+mod errors_interop_v1;
 mod interop_jsonrpc_v0_3;
 mod interop_v0_3;
 mod interop_v1;
 mod json_schema_v1;
+mod jsonrpc_v1;
+mod operations_v1;
 mod proptest_v0_3;
 mod proptest_v1;
 mod proto_v0_3;

@@ -376,7 +376,8 @@ fn oneof_conversions(
     }
     let (from_patterns, from_values): (Vec<_>, Vec<_>) = from_arms.into_iter().unzip();
     // prost's oneof enums are `#[non_exhaustive]`; a member this version lacks is a typed error.
-    let unknown = format!("a member of `{oneof_name}` that this version of a2a-types does not know");
+    let unknown =
+        format!("a member of `{oneof_name}` that this version of a2a-types does not know");
     if oneof.is_some() {
         return Ok(quote! {
             impl ::std::convert::From<#ident> for #proto::#module::#proto_enum {

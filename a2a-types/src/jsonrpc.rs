@@ -1,0 +1,532 @@
+//! JSON-RPC 2.0 for A2A v1 (spec section 9): request and response envelopes, request ids, and the
+//! params and results of every v1 method, typed by method name.
+//!
+//! A server reads a request body with [`JsonRpcRequest::parse`], which picks the params type from the
+//! `method` ([`MethodParams`], generated from the proto's service so a new RPC is readable without a
+//! change here), and answers with a [`JsonRpcResponse`]. Every failure is an [`EnvelopeError`] naming
+//! the JSON path, which converts into the JSON-RPC error to answer with:
+//!
+//! ```
+//! use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodParams};
+//! use a2a_types::operations::Operation;
+//!
+//! let body = serde_json::json!({
+//!     "jsonrpc": "2.0", "id": 7, "method": "GetTask",
+//!     "params": {"id": "task-1", "historyLength": 2}
+//! });
+//! let request = JsonRpcRequest::parse(&body).unwrap();
+//! assert_eq!(request.id, Some(Id::Number(7)));
+//! let MethodParams::GetTask(params) = &request.params else { panic!() };
+//! assert_eq!(params.id, "task-1");
+//! assert_eq!(request.params.operation(), Operation::GetTask);
+//!
+//! let wrong = serde_json::json!({"jsonrpc": "2.0", "id": 8, "method": "GetTask", "params": [null, "task-1", 0]});
+//! let error = JsonRpcRequest::parse(&wrong).unwrap_err();
+//! assert_eq!(error.path, "params");
+//! let answer = JsonRpcResponse::<serde_json::Value>::error(error.id.clone(), error.to_error());
+//! assert_eq!(answer.to_json()["error"]["code"], -32602);
+//! ```
+//!
+//! Transport-free: nothing here reads HTTP; an SSE stream of a streaming method carries one
+//! [`JsonRpcResponse`] per event.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::errors::{A2aError, Error};
+use crate::operations::Operation;
+
+include!("v1/generated/jsonrpc.rs");
+
+/// The only `jsonrpc` value JSON-RPC 2.0 allows.
+pub const JSONRPC_VERSION: &str = "2.0";
+
+/// A request id: a string, an integer, or null. JSON-RPC 2.0 discourages fractional numbers; they are
+/// rejected here, as they cannot be echoed back exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Id {
+    /// `"req-1"`.
+    String(String),
+    /// `7`.
+    Number(i64),
+    /// `null`.
+    Null,
+}
+
+impl Id {
+    /// The id as JSON.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Id::String(s) => Value::String(s.clone()),
+            Id::Number(n) => Value::from(*n),
+            Id::Null => Value::Null,
+        }
+    }
+
+    /// Reads an id; `path` names it in the error.
+    fn from_json(value: &Value, path: &str) -> Result<Id, EnvelopeError> {
+        match value {
+            Value::String(s) => Ok(Id::String(s.clone())),
+            Value::Null => Ok(Id::Null),
+            Value::Number(n) => n.as_i64().map(Id::Number).ok_or_else(|| {
+                EnvelopeError::new(
+                    A2aError::InvalidRequest,
+                    path,
+                    format!("the id {n} is not an integer that fits in 64 bits"),
+                )
+            }),
+            other => Err(EnvelopeError::new(
+                A2aError::InvalidRequest,
+                path,
+                format!(
+                    "the id must be a string, an integer or null, not {}",
+                    kind_of(other)
+                ),
+            )),
+        }
+    }
+}
+
+impl From<&str> for Id {
+    fn from(id: &str) -> Self {
+        Id::String(id.to_owned())
+    }
+}
+
+impl From<String> for Id {
+    fn from(id: String) -> Self {
+        Id::String(id)
+    }
+}
+
+impl From<i64> for Id {
+    fn from(id: i64) -> Self {
+        Id::Number(id)
+    }
+}
+
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Id::from_json(&value, "id").map_err(serde::de::Error::custom)
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_json())
+    }
+}
+
+/// The result of an RPC returning `google.protobuf.Empty`: written as `{}` (its ProtoJSON); read from
+/// `{}` or `null` (the Python SDK answers `DeleteTaskPushNotificationConfig` with `null`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Empty;
+
+impl Serialize for Empty {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Map::new().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Empty {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Unknown members are ignored, as everywhere in ProtoJSON.
+        Option::<Map<String, Value>>::deserialize(deserializer).map(|_| Empty)
+    }
+}
+
+/// A JSON-RPC 2.0 request with params of type `P`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonRpcRequest<P = MethodParams> {
+    /// The id; `None` for a notification (no `id` member), which gets no response.
+    pub id: Option<Id>,
+    /// The method name.
+    pub method: String,
+    /// The params.
+    pub params: P,
+}
+
+impl JsonRpcRequest<MethodParams> {
+    /// A request calling the method of `params`.
+    pub fn new(id: impl Into<Id>, params: MethodParams) -> Self {
+        JsonRpcRequest {
+            id: Some(id.into()),
+            method: params.operation().jsonrpc_method().to_owned(),
+            params,
+        }
+    }
+
+    /// Reads a request to any v1 method, its params typed by the method. An unknown method is
+    /// [`A2aError::MethodNotFound`].
+    pub fn parse(body: &Value) -> Result<Self, EnvelopeError> {
+        let (id, method, params) = read_request(body)?;
+        let operation = Operation::from_jsonrpc_method(&method).ok_or_else(|| {
+            EnvelopeError::new(
+                A2aError::MethodNotFound,
+                "method",
+                format!("{method:?} is not an A2A v1 method"),
+            )
+            .with_id(id.clone())
+        })?;
+        let params = MethodParams::read_params(operation, params)
+            .map_err(|e| params_error(e, id.clone()))?;
+        Ok(JsonRpcRequest { id, method, params })
+    }
+
+    /// The request as JSON.
+    pub fn to_json(&self) -> Value {
+        envelope_request(self.id.as_ref(), &self.method, self.params.to_json())
+    }
+}
+
+impl<P: DeserializeOwned> JsonRpcRequest<P> {
+    /// Reads a request whose params are a `P`, whatever the method.
+    pub fn parse_as(body: &Value) -> Result<Self, EnvelopeError> {
+        let (id, method, params) = read_request(body)?;
+        let params = read(params).map_err(|e| params_error(e, id.clone()))?;
+        Ok(JsonRpcRequest { id, method, params })
+    }
+}
+
+impl<P: Serialize> JsonRpcRequest<P> {
+    /// The request as JSON, with any serializable params.
+    pub fn to_json_with(&self) -> Value {
+        envelope_request(self.id.as_ref(), &self.method, write(&self.params))
+    }
+}
+
+fn envelope_request(id: Option<&Id>, method: &str, params: Value) -> Value {
+    let mut object = Map::new();
+    object.insert("jsonrpc".into(), JSONRPC_VERSION.into());
+    if let Some(id) = id {
+        object.insert("id".into(), id.to_json());
+    }
+    object.insert("method".into(), method.into());
+    object.insert("params".into(), params);
+    Value::Object(object)
+}
+
+/// The envelope checks shared by every request: an object, `jsonrpc` "2.0", an id that is a string,
+/// integer or null, a string method, and params that are an object (absent or null mean `{}`).
+fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeError> {
+    let object = body.as_object().ok_or_else(|| {
+        EnvelopeError::new(
+            A2aError::InvalidRequest,
+            "",
+            format!("a request must be a JSON object, not {}", kind_of(body)),
+        )
+    })?;
+    // Read the id first, so every later error can echo it.
+    let id = object
+        .get("id")
+        .map(|id| Id::from_json(id, "id"))
+        .transpose()?;
+    check_version(object).map_err(|e| e.with_id(id.clone()))?;
+    let method = match object.get("method") {
+        Some(Value::String(method)) => method.clone(),
+        Some(other) => {
+            return Err(EnvelopeError::new(
+                A2aError::InvalidRequest,
+                "method",
+                format!("the method must be a string, not {}", kind_of(other)),
+            )
+            .with_id(id));
+        }
+        None => {
+            return Err(EnvelopeError::new(
+                A2aError::InvalidRequest,
+                "method",
+                "the method is missing",
+            )
+            .with_id(id));
+        }
+    };
+    let params = match object.get("params") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(params @ Value::Object(_)) => params.clone(),
+        Some(Value::Array(_)) => {
+            return Err(EnvelopeError::new(
+                A2aError::InvalidParams,
+                "params",
+                "A2A params are a JSON object of named members, not an array of positional ones",
+            )
+            .with_id(id));
+        }
+        Some(other) => {
+            return Err(EnvelopeError::new(
+                A2aError::InvalidRequest,
+                "params",
+                format!("params must be a JSON object, not {}", kind_of(other)),
+            )
+            .with_id(id));
+        }
+    };
+    Ok((id, method, params))
+}
+
+fn check_version(object: &Map<String, Value>) -> Result<(), EnvelopeError> {
+    match object.get("jsonrpc") {
+        Some(Value::String(version)) if version == JSONRPC_VERSION => Ok(()),
+        Some(other) => Err(EnvelopeError::new(
+            A2aError::InvalidRequest,
+            "jsonrpc",
+            format!("must be \"2.0\", not {other}"),
+        )),
+        None => Err(EnvelopeError::new(
+            A2aError::InvalidRequest,
+            "jsonrpc",
+            "missing; JSON-RPC 2.0 requires \"jsonrpc\": \"2.0\"",
+        )),
+    }
+}
+
+/// A JSON-RPC 2.0 response: a result of type `R`, or an error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonRpcResponse<R = MethodResult> {
+    /// The id of the request answered (null when it could not be read).
+    pub id: Id,
+    /// The result, or the error.
+    pub outcome: Result<R, Error>,
+}
+
+impl<R> JsonRpcResponse<R> {
+    /// A success.
+    pub fn result(id: Id, result: R) -> Self {
+        JsonRpcResponse {
+            id,
+            outcome: Ok(result),
+        }
+    }
+
+    /// A failure; a missing id (a request too broken to have one) is answered with `null`.
+    pub fn error(id: Option<Id>, error: Error) -> Self {
+        JsonRpcResponse {
+            id: id.unwrap_or(Id::Null),
+            outcome: Err(error),
+        }
+    }
+
+    fn to_json_using(&self, result: impl FnOnce(&R) -> Value) -> Value {
+        let mut object = Map::new();
+        object.insert("jsonrpc".into(), JSONRPC_VERSION.into());
+        object.insert("id".into(), self.id.to_json());
+        match &self.outcome {
+            Ok(value) => object.insert("result".into(), result(value)),
+            Err(error) => object.insert("error".into(), error.to_jsonrpc()),
+        };
+        Value::Object(object)
+    }
+
+    fn read(
+        body: &Value,
+        result: impl FnOnce(Value) -> Result<R, EnvelopeError>,
+    ) -> Result<Self, EnvelopeError> {
+        let object = body.as_object().ok_or_else(|| {
+            EnvelopeError::new(
+                A2aError::InvalidRequest,
+                "",
+                format!("a response must be a JSON object, not {}", kind_of(body)),
+            )
+        })?;
+        check_version(object)?;
+        let id = match object.get("id") {
+            Some(id) => Id::from_json(id, "id")?,
+            None => {
+                return Err(EnvelopeError::new(
+                    A2aError::InvalidRequest,
+                    "id",
+                    "a response must have an id",
+                ));
+            }
+        };
+        let outcome = match (object.get("result"), object.get("error")) {
+            (Some(value), None) => {
+                Ok(result(value.clone()).map_err(|e| e.with_id(Some(id.clone())))?)
+            }
+            (None, Some(error)) => Err(Error::from_jsonrpc(error).map_err(|e| {
+                EnvelopeError::new(A2aError::InvalidRequest, &join("error", &e.path), e.problem)
+            })?),
+            (Some(_), Some(_)) => {
+                return Err(EnvelopeError::new(
+                    A2aError::InvalidRequest,
+                    "",
+                    "a response has either a result or an error, not both",
+                ));
+            }
+            (None, None) => {
+                return Err(EnvelopeError::new(
+                    A2aError::InvalidRequest,
+                    "",
+                    "a response needs a result or an error",
+                ));
+            }
+        };
+        Ok(JsonRpcResponse { id, outcome })
+    }
+}
+
+impl JsonRpcResponse<MethodResult> {
+    /// Reads a response to a request for `operation` (a client knows what it asked), the result
+    /// typed by it.
+    pub fn parse(body: &Value, operation: Operation) -> Result<Self, EnvelopeError> {
+        Self::read(body, |value| {
+            MethodResult::read_result(operation, value).map_err(|e| {
+                let path = join("result", &e.path().to_string());
+                EnvelopeError::new(
+                    A2aError::InvalidAgentResponse,
+                    &path,
+                    e.into_inner().to_string(),
+                )
+            })
+        })
+    }
+
+    /// The response as JSON.
+    pub fn to_json(&self) -> Value {
+        self.to_json_using(MethodResult::to_json)
+    }
+}
+
+impl<R: DeserializeOwned> JsonRpcResponse<R> {
+    /// Reads a response whose result is an `R`.
+    pub fn parse_as(body: &Value) -> Result<Self, EnvelopeError> {
+        Self::read(body, |value| {
+            read(value).map_err(|e| {
+                let path = join("result", &e.path().to_string());
+                EnvelopeError::new(
+                    A2aError::InvalidAgentResponse,
+                    &path,
+                    e.into_inner().to_string(),
+                )
+            })
+        })
+    }
+}
+
+impl<R: Serialize> JsonRpcResponse<R> {
+    /// The response as JSON, with any serializable result.
+    pub fn to_json_with(&self) -> Value {
+        self.to_json_using(write)
+    }
+}
+
+impl JsonRpcResponse<Value> {
+    /// The response as JSON, the result written as is.
+    pub fn to_json(&self) -> Value {
+        self.to_json_using(Value::clone)
+    }
+}
+
+/// A request or response that cannot be read, with the JSON path of the problem and the A2A error a
+/// server answers with ([`EnvelopeError::to_error`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnvelopeError {
+    /// The error to answer with: `InvalidRequest`, `MethodNotFound`, `InvalidParams` (or, reading a
+    /// response, `InvalidAgentResponse`).
+    pub kind: A2aError,
+    /// The JSON path of the problem: `jsonrpc`, `id`, `method`, `params.message.parts[0]`; empty for the
+    /// whole body.
+    pub path: String,
+    /// What is wrong.
+    pub problem: String,
+    /// The request's id, when it could be read, for the error response.
+    pub id: Option<Id>,
+}
+
+impl EnvelopeError {
+    fn new(kind: A2aError, path: &str, problem: impl Into<String>) -> Self {
+        EnvelopeError {
+            kind,
+            path: path.to_owned(),
+            problem: problem.into(),
+            id: None,
+        }
+    }
+
+    fn with_id(mut self, id: Option<Id>) -> Self {
+        self.id = id;
+        self
+    }
+
+    /// The error to answer with; for invalid params, the path is also a `BadRequest` field violation.
+    pub fn to_error(&self) -> Error {
+        let mut error = Error::with_message(self.kind, self.to_string());
+        if self.kind == A2aError::InvalidParams {
+            let field = self.path.strip_prefix("params").unwrap_or(&self.path);
+            error
+                .field_violations
+                .push(crate::validate::FieldViolation {
+                    field: field.trim_start_matches('.').to_owned(),
+                    description: self.problem.clone(),
+                });
+        }
+        error
+    }
+}
+
+impl fmt::Display for EnvelopeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.problem)
+        } else {
+            write!(f, "{}: {}", self.path, self.problem)
+        }
+    }
+}
+
+impl std::error::Error for EnvelopeError {}
+
+fn params_error(
+    error: serde_path_to_error::Error<serde_json::Error>,
+    id: Option<Id>,
+) -> EnvelopeError {
+    let path = join("params", &error.path().to_string());
+    EnvelopeError::new(
+        A2aError::InvalidParams,
+        &path,
+        error.into_inner().to_string(),
+    )
+    .with_id(id)
+}
+
+/// Reads a generated message with the failing path recorded.
+fn read<T: DeserializeOwned>(
+    value: Value,
+) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize(value)
+}
+
+/// Writes a generated message; its serde cannot fail (string keys, no fallible serializers).
+fn write<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("A2A messages always serialize to JSON")
+}
+
+/// `params` + `message.parts[0]`; serde_path_to_error writes `.` for the root.
+fn join(prefix: &str, path: &str) -> String {
+    match path {
+        "" | "." => prefix.to_owned(),
+        _ if path.starts_with('[') => format!("{prefix}{path}"),
+        _ => format!("{prefix}.{path}"),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

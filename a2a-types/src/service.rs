@@ -1,0 +1,279 @@
+//! A2A service parameters and the other names a transport needs (spec section 3.2.6): the
+//! `A2A-Version` and `A2A-Extensions` parameters, the media types, and the well-known agent card path.
+//! Values only: reading headers or gRPC metadata is the transport's job.
+//!
+//! ```
+//! use a2a_types::service::{Extensions, ProtocolVersion};
+//!
+//! // An absent A2A-Version means 0.3 (section 3.6.2); only major.minor counts (section 3.6).
+//! assert_eq!(ProtocolVersion::from_header(None).unwrap(), ProtocolVersion::V0_3);
+//! assert_eq!(ProtocolVersion::from_header(Some("1.0.1")).unwrap(), ProtocolVersion::V1_0);
+//! let extensions = Extensions::parse(" https://a.example/ext/v1 ,https://b.example/x ");
+//! assert_eq!(extensions.to_string(), "https://a.example/ext/v1,https://b.example/x");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The service parameter naming the protocol version the client speaks (section 3.2.6). Parameter
+/// names are case-insensitive.
+pub const A2A_VERSION: &str = "A2A-Version";
+/// The service parameter listing the extensions the client wants for the request (section 3.2.6).
+pub const A2A_EXTENSIONS: &str = "A2A-Extensions";
+
+/// The media type of the HTTP+JSON binding (sections 11.1 and 14.1).
+pub const MEDIA_TYPE_A2A_JSON: &str = "application/a2a+json";
+/// The media type of the JSON-RPC binding's requests and responses (section 9.1).
+pub const MEDIA_TYPE_JSON: &str = "application/json";
+/// The media type of a streamed response, Server-Sent Events (sections 9.1 and 11.7).
+pub const MEDIA_TYPE_EVENT_STREAM: &str = "text/event-stream";
+/// The media type of the gRPC binding.
+pub const MEDIA_TYPE_GRPC: &str = "application/grpc";
+
+/// Where an agent publishes its public agent card (section 8.2).
+pub const WELL_KNOWN_AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
+
+/// A protocol version as A2A negotiates it: major and minor only (section 3.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProtocolVersion {
+    /// The major version.
+    pub major: u32,
+    /// The minor version.
+    pub minor: u32,
+}
+
+impl ProtocolVersion {
+    /// A2A 0.3, what an absent `A2A-Version` means.
+    pub const V0_3: ProtocolVersion = ProtocolVersion { major: 0, minor: 3 };
+    /// A2A 1.0, the version of these types.
+    pub const V1_0: ProtocolVersion = ProtocolVersion { major: 1, minor: 0 };
+
+    /// Reads the `A2A-Version` parameter as a server must: absent or empty means 0.3 (section 3.6.2).
+    pub fn from_header(value: Option<&str>) -> Result<Self, VersionError> {
+        match value.map(str::trim) {
+            None | Some("") => Ok(ProtocolVersion::V0_3),
+            Some(value) => value.parse(),
+        }
+    }
+
+    /// Whether `self` and `other` are the same protocol (equal major and minor; patch never counts).
+    pub fn is_compatible_with(self, other: ProtocolVersion) -> bool {
+        self == other
+    }
+}
+
+impl FromStr for ProtocolVersion {
+    type Err = VersionError;
+
+    /// Parses `major.minor`, ignoring a patch number if a client sends one (section 3.6: it must not
+    /// be considered).
+    fn from_str(text: &str) -> Result<Self, VersionError> {
+        let error = || VersionError {
+            value: text.to_owned(),
+        };
+        let mut parts = text.trim().split('.');
+        let mut number = |required: bool| -> Result<Option<u32>, VersionError> {
+            match parts.next() {
+                None if !required => Ok(None),
+                Some(part) if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) => {
+                    part.parse().map(Some).map_err(|_| error())
+                }
+                _ => Err(error()),
+            }
+        };
+        let major = number(true)?.ok_or_else(error)?;
+        let minor = number(true)?.ok_or_else(error)?;
+        let _patch = number(false)?;
+        if parts.next().is_some() {
+            return Err(error());
+        }
+        Ok(ProtocolVersion { major, minor })
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    /// `major.minor`, the form to send (section 14.2.1).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// An `A2A-Version` value that is not `major.minor` (or `major.minor.patch`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersionError {
+    /// The value received.
+    pub value: String,
+}
+
+impl fmt::Display for VersionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{A2A_VERSION} {:?} is not a version of the form major.minor",
+            self.value
+        )
+    }
+}
+
+impl std::error::Error for VersionError {}
+
+/// The `A2A-Extensions` parameter: extension URIs, in the order given, without duplicates.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extensions(Vec<String>);
+
+impl Extensions {
+    /// Reads a comma-separated list, trimming whitespace around each URI and skipping empty entries.
+    pub fn parse(value: &str) -> Self {
+        let mut extensions = Extensions::default();
+        for uri in value
+            .split(',')
+            .map(str::trim)
+            .filter(|uri| !uri.is_empty())
+        {
+            extensions.insert(uri);
+        }
+        extensions
+    }
+
+    /// Reads every occurrence of the parameter (a transport may receive it more than once).
+    pub fn parse_all<'a>(values: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut extensions = Extensions::default();
+        for value in values {
+            for uri in Extensions::parse(value).0 {
+                extensions.insert(&uri);
+            }
+        }
+        extensions
+    }
+
+    /// Adds a URI unless it is already there.
+    pub fn insert(&mut self, uri: &str) {
+        if !self.contains(uri) {
+            self.0.push(uri.to_owned());
+        }
+    }
+
+    /// Whether the URI is listed.
+    pub fn contains(&self, uri: &str) -> bool {
+        self.0.iter().any(|u| u == uri)
+    }
+
+    /// The URIs.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(String::as_str)
+    }
+
+    /// Whether no extension is listed.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for Extensions {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut extensions = Extensions::default();
+        for uri in iter {
+            extensions.insert(uri.as_ref());
+        }
+        extensions
+    }
+}
+
+impl fmt::Display for Extensions {
+    /// The value to send: URIs joined by commas (sections 9.2 and 11.2).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.join(","))
+    }
+}
+
+/// The URL of an agent's public card from its base URL (`https://agent.example` or with a path).
+pub fn well_known_agent_card_url(base_url: &str) -> String {
+    format!(
+        "{}{WELL_KNOWN_AGENT_CARD_PATH}",
+        base_url.trim_end_matches('/')
+    )
+}
+
+/// The base URL of an agent from the URL of its well-known card; `None` if the URL is not one.
+pub fn base_url_of_agent_card_url(card_url: &str) -> Option<&str> {
+    card_url.strip_suffix(WELL_KNOWN_AGENT_CARD_PATH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_and_format() {
+        assert_eq!("0.3".parse(), Ok(ProtocolVersion::V0_3));
+        assert_eq!(" 1.0 ".parse(), Ok(ProtocolVersion::V1_0));
+        assert_eq!("1.0.1".parse(), Ok(ProtocolVersion::V1_0));
+        assert_eq!(
+            "12.34".parse(),
+            Ok(ProtocolVersion {
+                major: 12,
+                minor: 34
+            })
+        );
+        for bad in [
+            "1", "1.", ".1", "v1.0", "1.0.1.2", "1.x", "1.-0", "one.zero", "1.0.", "+1.0",
+        ] {
+            let error = bad.parse::<ProtocolVersion>().unwrap_err();
+            assert_eq!(error.value, bad);
+            assert!(error.to_string().contains("A2A-Version"));
+        }
+        assert_eq!(ProtocolVersion::V1_0.to_string(), "1.0");
+        assert_eq!(
+            ProtocolVersion::from_header(Some("")),
+            Ok(ProtocolVersion::V0_3)
+        );
+        assert_eq!(
+            ProtocolVersion::from_header(None),
+            Ok(ProtocolVersion::V0_3)
+        );
+        assert_eq!(
+            ProtocolVersion::from_header(Some("1.0")),
+            Ok(ProtocolVersion::V1_0)
+        );
+        assert!(ProtocolVersion::V1_0.is_compatible_with("1.0.7".parse().unwrap()));
+        assert!(!ProtocolVersion::V1_0.is_compatible_with("1.1".parse().unwrap()));
+        assert!(ProtocolVersion::V0_3 < ProtocolVersion::V1_0);
+    }
+
+    #[test]
+    fn extensions_parse_and_format() {
+        let value = "https://example.com/extensions/geolocation/v1, https://standards.org/extensions/citations/v1";
+        let extensions = Extensions::parse(value);
+        assert_eq!(
+            extensions.iter().collect::<Vec<_>>(),
+            [
+                "https://example.com/extensions/geolocation/v1",
+                "https://standards.org/extensions/citations/v1"
+            ]
+        );
+        assert_eq!(extensions.to_string(), value.replace(' ', ""));
+        assert_eq!(Extensions::parse(&extensions.to_string()), extensions);
+        assert!(Extensions::parse(" , ,").is_empty());
+        let merged = Extensions::parse_all(["urn:a, urn:b", "urn:b,urn:c"]);
+        assert_eq!(merged.to_string(), "urn:a,urn:b,urn:c");
+        assert!(merged.contains("urn:c"));
+        let built: Extensions = ["urn:x", "urn:x", "urn:y"].into_iter().collect();
+        assert_eq!(built.to_string(), "urn:x,urn:y");
+    }
+
+    #[test]
+    fn well_known_card_path() {
+        assert_eq!(
+            well_known_agent_card_url("https://agent.example/"),
+            "https://agent.example/.well-known/agent-card.json"
+        );
+        assert_eq!(
+            base_url_of_agent_card_url("https://agent.example/a2a/.well-known/agent-card.json"),
+            Some("https://agent.example/a2a")
+        );
+        assert_eq!(
+            base_url_of_agent_card_url("https://agent.example/card.json"),
+            None
+        );
+    }
+}
