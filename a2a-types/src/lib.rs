@@ -88,7 +88,7 @@ pub use a2a_derive::{a2a_skill, skills};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__a2a_submit_skill as submit_skill;
-    pub use crate::skills::SkillSpec;
+    pub use crate::skills::spec::SkillSpec;
     pub use crate::v1::{AgentSkill, SecurityRequirement, StringList};
     #[cfg(feature = "inventory")]
     pub use inventory;

@@ -54,22 +54,19 @@ impl ConversionError {
     }
 
     /// Places the error inside field `field`.
-    #[doc(hidden)]
-    pub fn at(mut self, field: &str) -> Self {
+    pub(crate) fn at(mut self, field: &str) -> Self {
         self.reversed_path.push(field.to_owned());
         self
     }
 
     /// Places the error inside element `index` of list field `field`.
-    #[doc(hidden)]
-    pub fn at_index(mut self, field: &str, index: usize) -> Self {
+    pub(crate) fn at_index(mut self, field: &str, index: usize) -> Self {
         self.reversed_path.push(format!("[{index}]"));
         self.at(field)
     }
 
     /// Places the error inside the entry `key` of map field `field`.
-    #[doc(hidden)]
-    pub fn at_key(mut self, field: &str, key: &str) -> Self {
+    pub(crate) fn at_key(mut self, field: &str, key: &str) -> Self {
         self.reversed_path.push(format!("[{key:?}]"));
         self.at(field)
     }
@@ -99,20 +96,19 @@ pub trait ProtoPairVisitor {
         P: a2a_proto::registry::ProtoMessage;
 }
 
-#[doc(hidden)]
-pub fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
+pub(crate) fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
     wkt::Timestamp::from(time)
 }
 
-#[doc(hidden)]
-pub fn timestamp_from_proto(timestamp: wkt::Timestamp) -> Result<DateTime<Utc>, ConversionError> {
+pub(crate) fn timestamp_from_proto(
+    timestamp: wkt::Timestamp,
+) -> Result<DateTime<Utc>, ConversionError> {
     timestamp
         .to_datetime()
         .map_err(|e| ConversionError::new(e.to_string()))
 }
 
-#[doc(hidden)]
-pub fn value_to_proto(value: serde_json::Value) -> wkt::Value {
+pub(crate) fn value_to_proto(value: serde_json::Value) -> wkt::Value {
     match value {
         serde_json::Value::Null => wkt::Value::null(),
         serde_json::Value::Bool(flag) => wkt::Value::from(flag),
@@ -126,8 +122,7 @@ pub fn value_to_proto(value: serde_json::Value) -> wkt::Value {
     }
 }
 
-#[doc(hidden)]
-pub fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
+pub(crate) fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
     wkt::Struct {
         fields: object
             .into_iter()
@@ -136,8 +131,7 @@ pub fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
     }
 }
 
-#[doc(hidden)]
-pub fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
+pub(crate) fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
     use wkt::value::Kind;
     Ok(match value.kind {
         None | Some(Kind::NullValue(_)) => serde_json::Value::Null,
@@ -163,8 +157,7 @@ pub fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, Conversi
     })
 }
 
-#[doc(hidden)]
-pub fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
+pub(crate) fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
     object
         .fields
         .into_iter()

@@ -55,8 +55,7 @@ use std::fmt;
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-#[doc(hidden)]
-pub mod dispatch;
+pub(crate) mod dispatch;
 pub mod proto;
 pub(crate) mod sdk_values;
 
