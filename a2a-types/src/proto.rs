@@ -83,18 +83,8 @@ impl fmt::Display for ConversionError {
 
 impl std::error::Error for ConversionError {}
 
-/// Work to do with the serde type `M` and the protobuf type `P` of one message, chosen by name at run
-/// time through [`crate::v1::visit_proto_pair`].
-pub trait ProtoPairVisitor {
-    /// What the work produces.
-    type Output;
-
-    /// Does the work with the pair.
-    fn visit<M, P>(self) -> Self::Output
-    where
-        M: crate::registry::A2aMessage + Into<P> + TryFrom<P, Error = ConversionError>,
-        P: a2a_proto::registry::ProtoMessage;
-}
+// The generated code names the lookup trait by this path; it lives in `crate::registry`.
+pub(crate) use crate::registry::ProtoPairVisitor;
 
 pub(crate) fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
     wkt::Timestamp::from(time)

@@ -740,9 +740,9 @@ pub fn downgrade_json_as(
 /// Reads the JSON as the v0.3 type and writes it back: checks it, and writes it as the type does.
 fn normalize(schema_type: &str, json: Value) -> Result<Value, BridgeError> {
     struct Normalize(Value);
-    impl v0_3::SchemaTypeVisitor for Normalize {
+    impl crate::registry::SchemaTypeVisitor for Normalize {
         type Output = Result<Value, serde_json::Error>;
-        fn visit<T: v0_3::SchemaType>(self) -> Self::Output {
+        fn visit<T: crate::registry::SchemaType>(self) -> Self::Output {
             serde_json::to_value(serde_json::from_value::<T>(self.0)?)
         }
     }
