@@ -61,7 +61,6 @@
 //! same way from `spec/v0_3/a2a.json`.
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
-pub mod builders;
 pub mod registry;
 pub mod skills;
 pub mod v1;

@@ -7,12 +7,17 @@
 //! Fields the proto marks REQUIRED are plain fields; the rest are `Option`s or empty collections.
 //! Parsing is as lenient as ProtoJSON (a REQUIRED field may be absent on the wire and reads as its
 //! default); checking what the spec requires is a separate step.
+//!
+//! Hand-written on top: [`builders`], an [`AgentCard`] builder and short constructors for the messages
+//! people write by hand.
 
 #![allow(
     clippy::large_enum_variant,
     clippy::doc_lazy_continuation,
     clippy::doc_overindented_list_items
 )]
+
+pub mod builders;
 
 include!("generated/types.rs");
 include!("generated/unions.rs");
