@@ -153,7 +153,7 @@ pub enum BridgeErrorKind {
     ErrorResponse { error: v0_3::JsonRpcError },
     /// A JSON-RPC error code A2A does not define.
     NotAnA2aError { code: i64 },
-    /// A type or method the other version has no counterpart for.
+    /// A type, method or oneof member (one a later v1 adds) the other version has no counterpart for.
     NoCounterpart { name: String, reason: &'static str },
     /// A type name [`upgrade_json`] or [`downgrade_json`] does not know.
     UnknownType { name: String },
