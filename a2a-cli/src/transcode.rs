@@ -28,8 +28,8 @@
 use std::io::Read;
 
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
-use a2a_types::proto::{ConversionError, ProtoPairVisitor};
-use a2a_types::registry::A2aMessage;
+use a2a_types::proto::ConversionError;
+use a2a_types::registry::{A2aMessage, ProtoPairVisitor};
 use a2a_types::v0_3::proto::TranscodeError;
 
 use crate::cli::{Format, TranscodeArgs, TypesFor};

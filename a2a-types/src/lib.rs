@@ -95,7 +95,6 @@
 //! same way from `spec/v0_3/a2a.json`.
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
-pub mod builders;
 pub mod errors;
 pub mod json;
 pub mod jsonrpc;
@@ -129,7 +128,7 @@ pub use a2a_derive::{a2a_skill, skills};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__a2a_submit_skill as submit_skill;
-    pub use crate::skills::SkillSpec;
+    pub use crate::skills::spec::SkillSpec;
     pub use crate::v1::{AgentSkill, SecurityRequirement, StringList};
     #[cfg(feature = "inventory")]
     pub use inventory;

@@ -54,22 +54,19 @@ impl ConversionError {
     }
 
     /// Places the error inside field `field`.
-    #[doc(hidden)]
-    pub fn at(mut self, field: &str) -> Self {
+    pub(crate) fn at(mut self, field: &str) -> Self {
         self.reversed_path.push(field.to_owned());
         self
     }
 
     /// Places the error inside element `index` of list field `field`.
-    #[doc(hidden)]
-    pub fn at_index(mut self, field: &str, index: usize) -> Self {
+    pub(crate) fn at_index(mut self, field: &str, index: usize) -> Self {
         self.reversed_path.push(format!("[{index}]"));
         self.at(field)
     }
 
     /// Places the error inside the entry `key` of map field `field`.
-    #[doc(hidden)]
-    pub fn at_key(mut self, field: &str, key: &str) -> Self {
+    pub(crate) fn at_key(mut self, field: &str, key: &str) -> Self {
         self.reversed_path.push(format!("[{key:?}]"));
         self.at(field)
     }
@@ -86,33 +83,22 @@ impl fmt::Display for ConversionError {
 
 impl std::error::Error for ConversionError {}
 
-/// Work to do with the serde type `M` and the protobuf type `P` of one message, chosen by name at run
-/// time through [`crate::v1::visit_proto_pair`].
-pub trait ProtoPairVisitor {
-    /// What the work produces.
-    type Output;
+// The generated code names the lookup trait by this path; it lives in `crate::registry`.
+pub(crate) use crate::registry::ProtoPairVisitor;
 
-    /// Does the work with the pair.
-    fn visit<M, P>(self) -> Self::Output
-    where
-        M: crate::registry::A2aMessage + Into<P> + TryFrom<P, Error = ConversionError>,
-        P: a2a_proto::registry::ProtoMessage;
-}
-
-#[doc(hidden)]
-pub fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
+pub(crate) fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
     wkt::Timestamp::from(time)
 }
 
-#[doc(hidden)]
-pub fn timestamp_from_proto(timestamp: wkt::Timestamp) -> Result<DateTime<Utc>, ConversionError> {
+pub(crate) fn timestamp_from_proto(
+    timestamp: wkt::Timestamp,
+) -> Result<DateTime<Utc>, ConversionError> {
     timestamp
         .to_datetime()
         .map_err(|e| ConversionError::new(e.to_string()))
 }
 
-#[doc(hidden)]
-pub fn value_to_proto(value: serde_json::Value) -> wkt::Value {
+pub(crate) fn value_to_proto(value: serde_json::Value) -> wkt::Value {
     match value {
         serde_json::Value::Null => wkt::Value::null(),
         serde_json::Value::Bool(flag) => wkt::Value::from(flag),
@@ -126,8 +112,7 @@ pub fn value_to_proto(value: serde_json::Value) -> wkt::Value {
     }
 }
 
-#[doc(hidden)]
-pub fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
+pub(crate) fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
     wkt::Struct {
         fields: object
             .into_iter()
@@ -136,8 +121,7 @@ pub fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
     }
 }
 
-#[doc(hidden)]
-pub fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
+pub(crate) fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
     use wkt::value::Kind;
     Ok(match value.kind {
         None | Some(Kind::NullValue(_)) => serde_json::Value::Null,
@@ -163,8 +147,7 @@ pub fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, Conversi
     })
 }
 
-#[doc(hidden)]
-pub fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
+pub(crate) fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
     object
         .fields
         .into_iter()

@@ -1,7 +1,13 @@
-//! Dispatch from a message's full protobuf name to its Rust type.
+//! Lookup by name: the traits that let a tool handle a type chosen at run time (a transcoder, a test
+//! walking the descriptor or the schema), for each of the three families of types.
 //!
-//! Tools that handle a message type chosen at run time (a transcoder, a test walking the descriptor)
-//! implement [`MessageVisitor`] once and call the generated [`crate::v1::visit_message`].
+//! | family | name | trait of each type | visitor | lookup |
+//! |---|---|---|---|---|
+//! | v1 messages | full protobuf name (`lf.a2a.v1.Task`) | [`A2aMessage`] | [`MessageVisitor`] | [`crate::v1::visit_message`] |
+//! | v1 messages with their protobuf type (feature `proto`) | full protobuf name | [`A2aMessage`] | `ProtoPairVisitor` | `v1::visit_proto_pair` |
+//! | v0.3 schema types (feature `v0_3`) | JSON Schema definition name (`MessageSendParams`) | `SchemaType` | `SchemaTypeVisitor` | `v0_3::visit_schema_type` |
+//!
+//! Implement the visitor once, and the lookup calls it with the type the name stands for.
 
 use std::fmt::Debug;
 
@@ -23,4 +29,38 @@ pub trait MessageVisitor {
 
     /// Does the work with the message type `M`.
     fn visit<M: A2aMessage>(self) -> Self::Output;
+}
+
+/// Work to do with the serde type `M` and the protobuf type `P` of one message, chosen by name at run
+/// time through [`crate::v1::visit_proto_pair`].
+#[cfg(feature = "proto")]
+pub trait ProtoPairVisitor {
+    /// What the work produces.
+    type Output;
+
+    /// Does the work with the pair.
+    fn visit<M, P>(self) -> Self::Output
+    where
+        M: A2aMessage + Into<P> + TryFrom<P, Error = crate::proto::ConversionError>,
+        P: a2a_proto::registry::ProtoMessage;
+}
+
+/// A type of the v0.3 JSON Schema; [`SchemaType::SCHEMA_NAME`] is its definition's name.
+#[cfg(feature = "v0_3")]
+pub trait SchemaType:
+    Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync + 'static
+{
+    /// The name of the type's definition in the v0.3 JSON Schema, such as `MessageSendParams`.
+    const SCHEMA_NAME: &'static str;
+}
+
+/// Something done with a v0.3 schema type chosen at run time by name; see
+/// [`crate::v0_3::visit_schema_type`].
+#[cfg(feature = "v0_3")]
+pub trait SchemaTypeVisitor {
+    /// What the work produces.
+    type Output;
+
+    /// Does the work with the schema type `T`.
+    fn visit<T: SchemaType>(self) -> Self::Output;
 }

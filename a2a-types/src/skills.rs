@@ -1,5 +1,6 @@
 //! An agent's skills: [`check_unique_ids`], the check an agent card needs before it is published, and
 //! the automatic collection of `#[a2a_skill]` functions.
+
 #![cfg_attr(
     feature = "derive",
     doc = r#"
@@ -48,7 +49,7 @@ assert_eq!(duplicate.to_string(), "skill id `route-planner` is used by skills 0 
 
 use std::fmt;
 
-use crate::v1::{AgentSkill, SecurityRequirement, StringList};
+use crate::v1::AgentSkill;
 
 /// Two skills of one agent share an id, which the A2A spec forbids.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,70 +107,77 @@ pub fn duplicate_ids(skills: &[AgentSkill]) -> Vec<DuplicateSkillId> {
 /// caveats). Check the result with [`check_unique_ids`] like any other list.
 #[cfg(feature = "inventory")]
 pub fn registered() -> Vec<AgentSkill> {
-    let mut skills: Vec<AgentSkill> = inventory::iter::<SkillSpec>
+    let mut skills: Vec<AgentSkill> = inventory::iter::<spec::SkillSpec>
         .into_iter()
-        .map(SkillSpec::to_skill)
+        .map(spec::SkillSpec::to_skill)
         .collect();
     skills.sort_by(|a, b| a.id.cmp(&b.id));
     skills
 }
 
-/// A skill as `#[a2a_skill]` writes it: constant data, which the automatic collection can hold in a
-/// static. Not public API.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct SkillSpec {
-    pub id: &'static str,
-    pub name: &'static str,
-    pub description: &'static str,
-    pub tags: &'static [&'static str],
-    pub examples: &'static [&'static str],
-    pub input_modes: &'static [&'static str],
-    pub output_modes: &'static [&'static str],
-    /// Alternatives; each lists scheme names with their scopes.
-    pub security_requirements: &'static [&'static [(&'static str, &'static [&'static str])]],
-}
+// `SkillSpec` lives here so that outside this crate it is reachable only through `__private`.
+pub(crate) mod spec {
+    use crate::v1::{AgentSkill, SecurityRequirement, StringList};
 
-impl SkillSpec {
-    /// The skill as the protocol's message.
-    // `..Default::default()` keeps this compiling when a spec bump adds a field to `AgentSkill`.
-    #[allow(clippy::needless_update)]
-    pub fn to_skill(&self) -> AgentSkill {
-        fn strings(values: &[&str]) -> Vec<String> {
-            values.iter().map(|value| value.to_string()).collect()
-        }
-        AgentSkill {
-            id: self.id.into(),
-            name: self.name.into(),
-            description: self.description.into(),
-            tags: strings(self.tags),
-            examples: strings(self.examples),
-            input_modes: strings(self.input_modes),
-            output_modes: strings(self.output_modes),
-            security_requirements: self
-                .security_requirements
-                .iter()
-                .map(|schemes| SecurityRequirement {
-                    schemes: schemes
-                        .iter()
-                        .map(|(scheme, scopes)| {
-                            (
-                                scheme.to_string(),
-                                StringList {
-                                    list: strings(scopes),
-                                },
-                            )
-                        })
-                        .collect(),
-                })
-                .collect(),
-            ..AgentSkill::default()
+    /// A skill as `#[a2a_skill]` writes it: constant data, which the automatic collection can hold in a
+    /// static. Not public API: generated code reaches it as `a2a_types::__private::SkillSpec`.
+    #[derive(Debug)]
+    pub struct SkillSpec {
+        pub id: &'static str,
+        pub name: &'static str,
+        pub description: &'static str,
+        pub tags: &'static [&'static str],
+        pub examples: &'static [&'static str],
+        pub input_modes: &'static [&'static str],
+        pub output_modes: &'static [&'static str],
+        /// Alternatives; each lists scheme names with their scopes.
+        pub security_requirements:
+            &'static [&'static [(&'static str, &'static [&'static str])]],
+    }
+
+    impl SkillSpec {
+        /// The skill as the protocol's message.
+        // `..Default::default()` keeps this compiling when a spec bump adds a field to `AgentSkill`.
+        #[allow(clippy::needless_update)]
+        pub fn to_skill(&self) -> AgentSkill {
+            fn strings(values: &[&str]) -> Vec<String> {
+                values.iter().map(|value| value.to_string()).collect()
+            }
+            AgentSkill {
+                id: self.id.into(),
+                name: self.name.into(),
+                description: self.description.into(),
+                tags: strings(self.tags),
+                examples: strings(self.examples),
+                input_modes: strings(self.input_modes),
+                output_modes: strings(self.output_modes),
+                security_requirements: self
+                    .security_requirements
+                    .iter()
+                    .map(|schemes| SecurityRequirement {
+                        schemes: schemes
+                            .iter()
+                            .map(|(scheme, scopes)| {
+                                (
+                                    scheme.to_string(),
+                                    StringList {
+                                        list: strings(scopes),
+                                        ..Default::default()
+                                    },
+                                )
+                            })
+                            .collect(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..AgentSkill::default()
+            }
         }
     }
 }
 
 #[cfg(feature = "inventory")]
-inventory::collect!(SkillSpec);
+inventory::collect!(spec::SkillSpec);
 
 /// Registers a `SkillSpec` constant for [`registered`] when the `inventory` feature is on.
 #[cfg(feature = "inventory")]
@@ -191,6 +199,7 @@ macro_rules! __a2a_submit_skill {
 
 #[cfg(test)]
 mod tests {
+    use super::spec::SkillSpec;
     use super::*;
 
     fn skill(id: &str) -> AgentSkill {

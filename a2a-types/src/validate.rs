@@ -39,8 +39,7 @@ pub struct FieldViolation {
 }
 
 impl FieldViolation {
-    #[doc(hidden)]
-    pub fn at(prefix: &str, field: &str, description: &str) -> Self {
+    pub(crate) fn at(prefix: &str, field: &str, description: &str) -> Self {
         Self {
             field: join(prefix, field),
             description: description.to_owned(),
@@ -48,8 +47,7 @@ impl FieldViolation {
     }
 }
 
-#[doc(hidden)]
-pub fn join(prefix: &str, field: &str) -> String {
+pub(crate) fn join(prefix: &str, field: &str) -> String {
     if prefix.is_empty() {
         field.to_owned()
     } else {

@@ -1,8 +1,15 @@
 //! The agent card and what it holds: interfaces, capabilities, skills, security.
 
+// Every literal of a generated v1 struct ends in `..Default::default()`, so fields a later spec
+// adds leave this code compiling; today that update is often empty.
+#![allow(clippy::needless_update)]
+
 use std::collections::BTreeMap;
 
-use super::wire::{is_legacy_version, nonempty, nonempty_list, nonempty_string, nonempty_struct};
+use super::wire::{
+    is_legacy_version, member_without_counterpart, nonempty, nonempty_list, nonempty_string,
+    nonempty_struct,
+};
 use super::{BridgeError, BridgeErrorKind};
 use crate::{v0_3, v1};
 
@@ -18,6 +25,7 @@ impl From<v0_3::AgentProvider> for v1::AgentProvider {
         v1::AgentProvider {
             url: provider.url,
             organization: provider.organization,
+            ..Default::default()
         }
     }
 }
@@ -40,6 +48,7 @@ impl From<v0_3::AgentInterface> for v1::AgentInterface {
             protocol_binding: interface.transport,
             tenant: None,
             protocol_version: V0_3_PROTOCOL_VERSION.to_owned(),
+            ..Default::default()
         }
     }
 }
@@ -62,6 +71,7 @@ impl From<v0_3::AgentExtension> for v1::AgentExtension {
             description: nonempty(extension.description),
             required: extension.required.filter(|r| *r),
             params: nonempty_struct(extension.params),
+            ..Default::default()
         }
     }
 }
@@ -92,6 +102,7 @@ impl From<v0_3::AgentCapabilities> for v1::AgentCapabilities {
                 .map(Into::into)
                 .collect(),
             extended_agent_card: None,
+            ..Default::default()
         }
     }
 }
@@ -121,8 +132,17 @@ impl From<BTreeMap<String, Vec<String>>> for v1::SecurityRequirement {
         v1::SecurityRequirement {
             schemes: requirement
                 .into_iter()
-                .map(|(name, list)| (name, v1::StringList { list }))
+                .map(|(name, list)| {
+                    (
+                        name,
+                        v1::StringList {
+                            list,
+                            ..Default::default()
+                        },
+                    )
+                })
                 .collect(),
+            ..Default::default()
         }
     }
 }
@@ -166,6 +186,7 @@ impl From<v0_3::AgentSkill> for v1::AgentSkill {
             input_modes: skill.input_modes.unwrap_or_default(),
             output_modes: skill.output_modes.unwrap_or_default(),
             security_requirements: requirements_to_v1(skill.security),
+            ..Default::default()
         }
     }
 }
@@ -193,6 +214,7 @@ impl From<v0_3::AgentCardSignature> for v1::AgentCardSignature {
             protected: signature.protected,
             signature: signature.signature,
             header: nonempty_struct(signature.header),
+            ..Default::default()
         }
     }
 }
@@ -220,6 +242,7 @@ impl From<v0_3::AuthorizationCodeOAuthFlow> for v1::AuthorizationCodeOAuthFlow {
             refresh_url: nonempty(flow.refresh_url),
             scopes: flow.scopes,
             pkce_required: None,
+            ..Default::default()
         }
     }
 }
@@ -243,6 +266,7 @@ impl From<v0_3::ClientCredentialsOAuthFlow> for v1::ClientCredentialsOAuthFlow {
             token_url: flow.token_url,
             refresh_url: nonempty(flow.refresh_url),
             scopes: flow.scopes,
+            ..Default::default()
         }
     }
 }
@@ -265,6 +289,7 @@ impl From<v0_3::ImplicitOAuthFlow> for v1::ImplicitOAuthFlow {
             authorization_url: nonempty_string(flow.authorization_url),
             refresh_url: nonempty(flow.refresh_url),
             scopes: flow.scopes,
+            ..Default::default()
         }
     }
 }
@@ -287,6 +312,7 @@ impl From<v0_3::PasswordOAuthFlow> for v1::PasswordOAuthFlow {
             token_url: nonempty_string(flow.token_url),
             refresh_url: nonempty(flow.refresh_url),
             scopes: flow.scopes,
+            ..Default::default()
         }
     }
 }
@@ -332,7 +358,8 @@ impl TryFrom<v0_3::OAuthFlows> for v1::OAuthFlows {
     }
 }
 
-/// The one flow, under its name; a `deviceCode` flow is lost (v0.3 has none), leaving no flow.
+/// The one flow, under its name; a `deviceCode` flow (or a flow a later v1 adds) is lost (v0.3 has
+/// none), leaving no flow.
 impl From<v1::OAuthFlows> for v0_3::OAuthFlows {
     fn from(flows: v1::OAuthFlows) -> Self {
         let mut out = v0_3::OAuthFlows::default();
@@ -341,7 +368,8 @@ impl From<v1::OAuthFlows> for v0_3::OAuthFlows {
             v1::OAuthFlows::ClientCredentials(f) => out.client_credentials = Some(f.into()),
             v1::OAuthFlows::Implicit(f) => out.implicit = Some(f.into()),
             v1::OAuthFlows::Password(f) => out.password = Some(f.into()),
-            v1::OAuthFlows::DeviceCode(_) => {}
+            // `deviceCode`, and any flow a later v1 adds: v0.3 has no such flow.
+            _ => {}
         }
         out
     }
@@ -357,6 +385,7 @@ impl From<v0_3::ApiKeySecurityScheme> for v1::ApiKeySecurityScheme {
             description: nonempty(scheme.description),
             location: scheme.in_.to_string(),
             name: scheme.name,
+            ..Default::default()
         }
     }
 }
@@ -393,6 +422,7 @@ impl From<v0_3::HttpAuthSecurityScheme> for v1::HttpAuthSecurityScheme {
             description: nonempty(scheme.description),
             scheme: scheme.scheme,
             bearer_format: nonempty(scheme.bearer_format),
+            ..Default::default()
         }
     }
 }
@@ -416,6 +446,7 @@ impl From<v0_3::OAuth2SecurityScheme> for v1::OAuth2SecurityScheme {
             description: nonempty(scheme.description),
             flows: oauth_flows_to_v1(scheme.flows),
             oauth2_metadata_url: nonempty(scheme.oauth2_metadata_url),
+            ..Default::default()
         }
     }
 }
@@ -438,6 +469,7 @@ impl From<v0_3::OpenIdConnectSecurityScheme> for v1::OpenIdConnectSecurityScheme
         v1::OpenIdConnectSecurityScheme {
             description: nonempty(scheme.description),
             open_id_connect_url: scheme.open_id_connect_url,
+            ..Default::default()
         }
     }
 }
@@ -458,6 +490,7 @@ impl From<v0_3::MutualTlsSecurityScheme> for v1::MutualTlsSecurityScheme {
     fn from(scheme: v0_3::MutualTlsSecurityScheme) -> Self {
         v1::MutualTlsSecurityScheme {
             description: nonempty(scheme.description),
+            ..Default::default()
         }
     }
 }
@@ -489,7 +522,8 @@ impl From<v0_3::SecurityScheme> for v1::SecurityScheme {
     }
 }
 
-/// v1's oneof member picks v0.3's `type`. Fails on an API key location v0.3 cannot name.
+/// v1's oneof member picks v0.3's `type`. Fails on an API key location v0.3 cannot name, and on a kind
+/// of scheme v0.3 does not have.
 impl TryFrom<v1::SecurityScheme> for v0_3::SecurityScheme {
     type Error = BridgeError;
 
@@ -507,6 +541,14 @@ impl TryFrom<v1::SecurityScheme> for v0_3::SecurityScheme {
                 v0_3::SecurityScheme::OpenIdConnect(s.into())
             }
             v1::SecurityScheme::MtlsSecurityScheme(s) => v0_3::SecurityScheme::MutualTls(s.into()),
+            // A kind of scheme a later v1 adds.
+            #[allow(unreachable_patterns)]
+            other => {
+                return Err(member_without_counterpart(
+                    "lf.a2a.v1.SecurityScheme",
+                    &other,
+                ));
+            }
         })
     }
 }
@@ -537,6 +579,7 @@ impl From<v0_3::AgentCard> for v1::AgentCard {
             } else {
                 card.protocol_version
             },
+            ..Default::default()
         }];
         supported_interfaces.extend(
             card.additional_interfaces
@@ -571,6 +614,7 @@ impl From<v0_3::AgentCard> for v1::AgentCard {
                 .map(Into::into)
                 .collect(),
             icon_url: nonempty(card.icon_url),
+            ..Default::default()
         }
     }
 }

@@ -1,4 +1,8 @@
 //! Conversions chosen by name at run time, on JSON: for a command-line tool or a proxy.
+//!
+//! Each direction is one table, written once in `by_name!`: a row names the type on one side, what it
+//! becomes on the other, and the conversion. The public list ([`UPGRADES`], [`DOWNGRADES`]) and the
+//! dispatch of [`upgrade_json`] / [`downgrade_json`] both come from it, so they cannot disagree.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -8,167 +12,140 @@ use super::methods::upgrade_request;
 use super::{BridgeError, BridgeErrorKind};
 use crate::{v0_3, v1};
 
-/// Every v0.3 schema type [`upgrade_json`] converts, with the full name of the v1 message (or enum) it
-/// becomes. Several v0.3 types become the same v1 message: the parts and their kinds, a request and its
-/// params, a success response and its per-method union.
-pub const UPGRADES: &[(&str, &str)] = &[
-    (
-        "A2ARequest",
-        "lf.a2a.v1.<the request message of its method>",
-    ),
-    ("APIKeySecurityScheme", "lf.a2a.v1.APIKeySecurityScheme"),
-    ("AgentCapabilities", "lf.a2a.v1.AgentCapabilities"),
-    ("AgentCard", "lf.a2a.v1.AgentCard"),
-    ("AgentCardSignature", "lf.a2a.v1.AgentCardSignature"),
-    ("AgentExtension", "lf.a2a.v1.AgentExtension"),
-    ("AgentInterface", "lf.a2a.v1.AgentInterface"),
-    ("AgentProvider", "lf.a2a.v1.AgentProvider"),
-    ("AgentSkill", "lf.a2a.v1.AgentSkill"),
-    ("Artifact", "lf.a2a.v1.Artifact"),
-    (
-        "AuthorizationCodeOAuthFlow",
-        "lf.a2a.v1.AuthorizationCodeOAuthFlow",
-    ),
-    ("CancelTaskRequest", "lf.a2a.v1.CancelTaskRequest"),
-    ("CancelTaskResponse", "lf.a2a.v1.Task"),
-    ("CancelTaskSuccessResponse", "lf.a2a.v1.Task"),
-    (
-        "ClientCredentialsOAuthFlow",
-        "lf.a2a.v1.ClientCredentialsOAuthFlow",
-    ),
-    ("DataPart", "lf.a2a.v1.Part"),
-    (
-        "DeleteTaskPushNotificationConfigParams",
-        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
-    ),
-    (
-        "DeleteTaskPushNotificationConfigRequest",
-        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
-    ),
-    ("FilePart", "lf.a2a.v1.Part"),
-    (
-        "GetAuthenticatedExtendedCardRequest",
-        "lf.a2a.v1.GetExtendedAgentCardRequest",
-    ),
-    (
-        "GetAuthenticatedExtendedCardResponse",
-        "lf.a2a.v1.AgentCard",
-    ),
-    (
-        "GetAuthenticatedExtendedCardSuccessResponse",
-        "lf.a2a.v1.AgentCard",
-    ),
-    (
-        "GetTaskPushNotificationConfigParams",
-        "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
-    ),
-    (
-        "GetTaskPushNotificationConfigRequest",
-        "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
-    ),
-    (
-        "GetTaskPushNotificationConfigResponse",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-    ),
-    (
-        "GetTaskPushNotificationConfigSuccessResponse",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-    ),
-    ("GetTaskRequest", "lf.a2a.v1.GetTaskRequest"),
-    ("GetTaskResponse", "lf.a2a.v1.Task"),
-    ("GetTaskSuccessResponse", "lf.a2a.v1.Task"),
-    ("HTTPAuthSecurityScheme", "lf.a2a.v1.HTTPAuthSecurityScheme"),
-    ("ImplicitOAuthFlow", "lf.a2a.v1.ImplicitOAuthFlow"),
-    (
-        "ListTaskPushNotificationConfigParams",
-        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
-    ),
-    (
-        "ListTaskPushNotificationConfigRequest",
-        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
-    ),
-    (
-        "ListTaskPushNotificationConfigResponse",
-        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
-    ),
-    (
-        "ListTaskPushNotificationConfigSuccessResponse",
-        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
-    ),
-    ("Message", "lf.a2a.v1.Message"),
-    (
-        "MessageSendConfiguration",
-        "lf.a2a.v1.SendMessageConfiguration",
-    ),
-    ("MessageSendParams", "lf.a2a.v1.SendMessageRequest"),
-    (
-        "MutualTLSSecurityScheme",
-        "lf.a2a.v1.MutualTlsSecurityScheme",
-    ),
-    ("OAuth2SecurityScheme", "lf.a2a.v1.OAuth2SecurityScheme"),
-    ("OAuthFlows", "lf.a2a.v1.OAuthFlows"),
-    (
-        "OpenIdConnectSecurityScheme",
-        "lf.a2a.v1.OpenIdConnectSecurityScheme",
-    ),
-    ("Part", "lf.a2a.v1.Part"),
-    ("PasswordOAuthFlow", "lf.a2a.v1.PasswordOAuthFlow"),
-    (
-        "PushNotificationAuthenticationInfo",
-        "lf.a2a.v1.AuthenticationInfo",
-    ),
-    (
-        "PushNotificationConfig",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-    ),
-    ("SecurityScheme", "lf.a2a.v1.SecurityScheme"),
-    ("SendMessageRequest", "lf.a2a.v1.SendMessageRequest"),
-    ("SendMessageResponse", "lf.a2a.v1.SendMessageResponse"),
-    (
-        "SendMessageSuccessResponse",
-        "lf.a2a.v1.SendMessageResponse",
-    ),
-    (
-        "SendStreamingMessageRequest",
-        "lf.a2a.v1.SendMessageRequest",
-    ),
-    ("SendStreamingMessageResponse", "lf.a2a.v1.StreamResponse"),
-    (
-        "SendStreamingMessageSuccessResponse",
-        "lf.a2a.v1.StreamResponse",
-    ),
-    (
-        "SetTaskPushNotificationConfigRequest",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-    ),
-    (
-        "SetTaskPushNotificationConfigResponse",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-    ),
-    (
-        "SetTaskPushNotificationConfigSuccessResponse",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-    ),
-    ("Task", "lf.a2a.v1.Task"),
-    (
-        "TaskArtifactUpdateEvent",
-        "lf.a2a.v1.TaskArtifactUpdateEvent",
-    ),
-    ("TaskIdParams", "lf.a2a.v1.CancelTaskRequest"),
-    (
-        "TaskPushNotificationConfig",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-    ),
-    ("TaskQueryParams", "lf.a2a.v1.GetTaskRequest"),
-    (
-        "TaskResubscriptionRequest",
-        "lf.a2a.v1.SubscribeToTaskRequest",
-    ),
-    ("TaskState", "lf.a2a.v1.TaskState"),
-    ("TaskStatus", "lf.a2a.v1.TaskStatus"),
-    ("TaskStatusUpdateEvent", "lf.a2a.v1.TaskStatusUpdateEvent"),
-    ("TextPart", "lf.a2a.v1.Part"),
-];
+/// Builds a public table of `(from, to)` names and the function that converts by it. Each row is
+/// `from => to, conversion;`, the conversion being a function of the `from` name, the `to` name and
+/// the JSON (most rows use [`convert`]).
+macro_rules! by_name {
+    ($(#[$doc:meta])* $table:ident, $dispatch:ident: $($from:literal => $to:literal, $convert:expr;)*) => {
+        $(#[$doc])*
+        pub const $table: &[(&str, &str)] = &[$(($from, $to)),*];
+
+        /// Converts `json` of the type named `name` by its row of the table; `None` when it has none.
+        fn $dispatch(name: &str, json: Value) -> Option<Result<(&'static str, Value), BridgeError>> {
+            match name {
+                $($from => Some($convert($from, $to, json)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+by_name! {
+    /// Every v0.3 schema type [`upgrade_json`] converts, with the full name of the v1 message (or enum) it
+    /// becomes. Several v0.3 types become the same v1 message: the parts and their kinds, a request and its
+    /// params, a success response and its per-method union.
+    UPGRADES, upgrade_by_table:
+    "A2ARequest" => "lf.a2a.v1.<the request message of its method>", upgrade_any_request;
+    "APIKeySecurityScheme" => "lf.a2a.v1.APIKeySecurityScheme", convert::<v0_3::ApiKeySecurityScheme, v1::ApiKeySecurityScheme>;
+    "AgentCapabilities" => "lf.a2a.v1.AgentCapabilities", convert::<v0_3::AgentCapabilities, v1::AgentCapabilities>;
+    "AgentCard" => "lf.a2a.v1.AgentCard", convert::<v0_3::AgentCard, v1::AgentCard>;
+    "AgentCardSignature" => "lf.a2a.v1.AgentCardSignature", convert::<v0_3::AgentCardSignature, v1::AgentCardSignature>;
+    "AgentExtension" => "lf.a2a.v1.AgentExtension", convert::<v0_3::AgentExtension, v1::AgentExtension>;
+    "AgentInterface" => "lf.a2a.v1.AgentInterface", convert::<v0_3::AgentInterface, v1::AgentInterface>;
+    "AgentProvider" => "lf.a2a.v1.AgentProvider", convert::<v0_3::AgentProvider, v1::AgentProvider>;
+    "AgentSkill" => "lf.a2a.v1.AgentSkill", convert::<v0_3::AgentSkill, v1::AgentSkill>;
+    "Artifact" => "lf.a2a.v1.Artifact", convert::<v0_3::Artifact, v1::Artifact>;
+    "AuthorizationCodeOAuthFlow" => "lf.a2a.v1.AuthorizationCodeOAuthFlow", convert::<v0_3::AuthorizationCodeOAuthFlow, v1::AuthorizationCodeOAuthFlow>;
+    "CancelTaskRequest" => "lf.a2a.v1.CancelTaskRequest", convert::<v0_3::CancelTaskRequest, v1::CancelTaskRequest>;
+    "CancelTaskResponse" => "lf.a2a.v1.Task", convert::<v0_3::CancelTaskResponse, v1::Task>;
+    "CancelTaskSuccessResponse" => "lf.a2a.v1.Task", convert::<v0_3::CancelTaskSuccessResponse, v1::Task>;
+    "ClientCredentialsOAuthFlow" => "lf.a2a.v1.ClientCredentialsOAuthFlow", convert::<v0_3::ClientCredentialsOAuthFlow, v1::ClientCredentialsOAuthFlow>;
+    "DataPart" => "lf.a2a.v1.Part", part_member::<v0_3::DataPart>;
+    "DeleteTaskPushNotificationConfigParams" => "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", convert::<v0_3::DeleteTaskPushNotificationConfigParams, v1::DeleteTaskPushNotificationConfigRequest>;
+    "DeleteTaskPushNotificationConfigRequest" => "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", convert::<v0_3::DeleteTaskPushNotificationConfigRequest, v1::DeleteTaskPushNotificationConfigRequest>;
+    "FilePart" => "lf.a2a.v1.Part", part_member::<v0_3::FilePart>;
+    "GetAuthenticatedExtendedCardRequest" => "lf.a2a.v1.GetExtendedAgentCardRequest", convert::<v0_3::GetAuthenticatedExtendedCardRequest, v1::GetExtendedAgentCardRequest>;
+    "GetAuthenticatedExtendedCardResponse" => "lf.a2a.v1.AgentCard", convert::<v0_3::GetAuthenticatedExtendedCardResponse, v1::AgentCard>;
+    "GetAuthenticatedExtendedCardSuccessResponse" => "lf.a2a.v1.AgentCard", convert::<v0_3::GetAuthenticatedExtendedCardSuccessResponse, v1::AgentCard>;
+    "GetTaskPushNotificationConfigParams" => "lf.a2a.v1.GetTaskPushNotificationConfigRequest", convert::<v0_3::GetTaskPushNotificationConfigParams, v1::GetTaskPushNotificationConfigRequest>;
+    "GetTaskPushNotificationConfigRequest" => "lf.a2a.v1.GetTaskPushNotificationConfigRequest", convert::<v0_3::GetTaskPushNotificationConfigRequest, v1::GetTaskPushNotificationConfigRequest>;
+    "GetTaskPushNotificationConfigResponse" => "lf.a2a.v1.TaskPushNotificationConfig", convert::<v0_3::GetTaskPushNotificationConfigResponse, v1::TaskPushNotificationConfig>;
+    "GetTaskPushNotificationConfigSuccessResponse" => "lf.a2a.v1.TaskPushNotificationConfig", convert::<v0_3::GetTaskPushNotificationConfigSuccessResponse, v1::TaskPushNotificationConfig>;
+    "GetTaskRequest" => "lf.a2a.v1.GetTaskRequest", convert::<v0_3::GetTaskRequest, v1::GetTaskRequest>;
+    "GetTaskResponse" => "lf.a2a.v1.Task", convert::<v0_3::GetTaskResponse, v1::Task>;
+    "GetTaskSuccessResponse" => "lf.a2a.v1.Task", convert::<v0_3::GetTaskSuccessResponse, v1::Task>;
+    "HTTPAuthSecurityScheme" => "lf.a2a.v1.HTTPAuthSecurityScheme", convert::<v0_3::HttpAuthSecurityScheme, v1::HttpAuthSecurityScheme>;
+    "ImplicitOAuthFlow" => "lf.a2a.v1.ImplicitOAuthFlow", convert::<v0_3::ImplicitOAuthFlow, v1::ImplicitOAuthFlow>;
+    "ListTaskPushNotificationConfigParams" => "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", convert::<v0_3::ListTaskPushNotificationConfigParams, v1::ListTaskPushNotificationConfigsRequest>;
+    "ListTaskPushNotificationConfigRequest" => "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", convert::<v0_3::ListTaskPushNotificationConfigRequest, v1::ListTaskPushNotificationConfigsRequest>;
+    "ListTaskPushNotificationConfigResponse" => "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", convert::<v0_3::ListTaskPushNotificationConfigResponse, v1::ListTaskPushNotificationConfigsResponse>;
+    "ListTaskPushNotificationConfigSuccessResponse" => "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", convert::<v0_3::ListTaskPushNotificationConfigSuccessResponse, v1::ListTaskPushNotificationConfigsResponse>;
+    "Message" => "lf.a2a.v1.Message", convert::<v0_3::Message, v1::Message>;
+    "MessageSendConfiguration" => "lf.a2a.v1.SendMessageConfiguration", convert::<v0_3::MessageSendConfiguration, v1::SendMessageConfiguration>;
+    "MessageSendParams" => "lf.a2a.v1.SendMessageRequest", convert::<v0_3::MessageSendParams, v1::SendMessageRequest>;
+    "MutualTLSSecurityScheme" => "lf.a2a.v1.MutualTlsSecurityScheme", convert::<v0_3::MutualTlsSecurityScheme, v1::MutualTlsSecurityScheme>;
+    "OAuth2SecurityScheme" => "lf.a2a.v1.OAuth2SecurityScheme", convert::<v0_3::OAuth2SecurityScheme, v1::OAuth2SecurityScheme>;
+    "OAuthFlows" => "lf.a2a.v1.OAuthFlows", upgrade_oauth_flows;
+    "OpenIdConnectSecurityScheme" => "lf.a2a.v1.OpenIdConnectSecurityScheme", convert::<v0_3::OpenIdConnectSecurityScheme, v1::OpenIdConnectSecurityScheme>;
+    "Part" => "lf.a2a.v1.Part", convert::<v0_3::Part, v1::Part>;
+    "PasswordOAuthFlow" => "lf.a2a.v1.PasswordOAuthFlow", convert::<v0_3::PasswordOAuthFlow, v1::PasswordOAuthFlow>;
+    "PushNotificationAuthenticationInfo" => "lf.a2a.v1.AuthenticationInfo", convert::<v0_3::PushNotificationAuthenticationInfo, v1::AuthenticationInfo>;
+    "PushNotificationConfig" => "lf.a2a.v1.TaskPushNotificationConfig", convert::<v0_3::PushNotificationConfig, v1::TaskPushNotificationConfig>;
+    "SecurityScheme" => "lf.a2a.v1.SecurityScheme", convert::<v0_3::SecurityScheme, v1::SecurityScheme>;
+    "SendMessageRequest" => "lf.a2a.v1.SendMessageRequest", convert::<v0_3::SendMessageRequest, v1::SendMessageRequest>;
+    "SendMessageResponse" => "lf.a2a.v1.SendMessageResponse", convert::<v0_3::SendMessageResponse, v1::SendMessageResponse>;
+    "SendMessageSuccessResponse" => "lf.a2a.v1.SendMessageResponse", convert::<v0_3::SendMessageSuccessResponse, v1::SendMessageResponse>;
+    "SendStreamingMessageRequest" => "lf.a2a.v1.SendMessageRequest", convert::<v0_3::SendStreamingMessageRequest, v1::SendMessageRequest>;
+    "SendStreamingMessageResponse" => "lf.a2a.v1.StreamResponse", convert::<v0_3::SendStreamingMessageResponse, v1::StreamResponse>;
+    "SendStreamingMessageSuccessResponse" => "lf.a2a.v1.StreamResponse", convert::<v0_3::SendStreamingMessageSuccessResponse, v1::StreamResponse>;
+    "SetTaskPushNotificationConfigRequest" => "lf.a2a.v1.TaskPushNotificationConfig", convert::<v0_3::SetTaskPushNotificationConfigRequest, v1::TaskPushNotificationConfig>;
+    "SetTaskPushNotificationConfigResponse" => "lf.a2a.v1.TaskPushNotificationConfig", convert::<v0_3::SetTaskPushNotificationConfigResponse, v1::TaskPushNotificationConfig>;
+    "SetTaskPushNotificationConfigSuccessResponse" => "lf.a2a.v1.TaskPushNotificationConfig", convert::<v0_3::SetTaskPushNotificationConfigSuccessResponse, v1::TaskPushNotificationConfig>;
+    "Task" => "lf.a2a.v1.Task", convert::<v0_3::Task, v1::Task>;
+    "TaskArtifactUpdateEvent" => "lf.a2a.v1.TaskArtifactUpdateEvent", convert::<v0_3::TaskArtifactUpdateEvent, v1::TaskArtifactUpdateEvent>;
+    "TaskIdParams" => "lf.a2a.v1.CancelTaskRequest", convert::<v0_3::TaskIdParams, v1::CancelTaskRequest>;
+    "TaskPushNotificationConfig" => "lf.a2a.v1.TaskPushNotificationConfig", convert::<v0_3::TaskPushNotificationConfig, v1::TaskPushNotificationConfig>;
+    "TaskQueryParams" => "lf.a2a.v1.GetTaskRequest", convert::<v0_3::TaskQueryParams, v1::GetTaskRequest>;
+    "TaskResubscriptionRequest" => "lf.a2a.v1.SubscribeToTaskRequest", convert::<v0_3::TaskResubscriptionRequest, v1::SubscribeToTaskRequest>;
+    "TaskState" => "lf.a2a.v1.TaskState", convert::<v0_3::TaskState, v1::TaskState>;
+    "TaskStatus" => "lf.a2a.v1.TaskStatus", convert::<v0_3::TaskStatus, v1::TaskStatus>;
+    "TaskStatusUpdateEvent" => "lf.a2a.v1.TaskStatusUpdateEvent", convert::<v0_3::TaskStatusUpdateEvent, v1::TaskStatusUpdateEvent>;
+    "TextPart" => "lf.a2a.v1.Part", part_member::<v0_3::TextPart>;
+}
+
+by_name! {
+    /// Every v1 message (or enum) [`downgrade_json`] converts, with the v0.3 schema type it becomes.
+    DOWNGRADES, downgrade_by_table:
+    "lf.a2a.v1.APIKeySecurityScheme" => "APIKeySecurityScheme", convert::<v1::ApiKeySecurityScheme, v0_3::ApiKeySecurityScheme>;
+    "lf.a2a.v1.AgentCapabilities" => "AgentCapabilities", convert::<v1::AgentCapabilities, v0_3::AgentCapabilities>;
+    "lf.a2a.v1.AgentCard" => "AgentCard", convert::<v1::AgentCard, v0_3::AgentCard>;
+    "lf.a2a.v1.AgentCardSignature" => "AgentCardSignature", convert::<v1::AgentCardSignature, v0_3::AgentCardSignature>;
+    "lf.a2a.v1.AgentExtension" => "AgentExtension", convert::<v1::AgentExtension, v0_3::AgentExtension>;
+    "lf.a2a.v1.AgentInterface" => "AgentInterface", convert::<v1::AgentInterface, v0_3::AgentInterface>;
+    "lf.a2a.v1.AgentProvider" => "AgentProvider", convert::<v1::AgentProvider, v0_3::AgentProvider>;
+    "lf.a2a.v1.AgentSkill" => "AgentSkill", convert::<v1::AgentSkill, v0_3::AgentSkill>;
+    "lf.a2a.v1.Artifact" => "Artifact", convert::<v1::Artifact, v0_3::Artifact>;
+    "lf.a2a.v1.AuthenticationInfo" => "PushNotificationAuthenticationInfo", convert::<v1::AuthenticationInfo, v0_3::PushNotificationAuthenticationInfo>;
+    "lf.a2a.v1.AuthorizationCodeOAuthFlow" => "AuthorizationCodeOAuthFlow", convert::<v1::AuthorizationCodeOAuthFlow, v0_3::AuthorizationCodeOAuthFlow>;
+    "lf.a2a.v1.CancelTaskRequest" => "TaskIdParams", convert::<v1::CancelTaskRequest, v0_3::TaskIdParams>;
+    "lf.a2a.v1.ClientCredentialsOAuthFlow" => "ClientCredentialsOAuthFlow", convert::<v1::ClientCredentialsOAuthFlow, v0_3::ClientCredentialsOAuthFlow>;
+    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest" => "DeleteTaskPushNotificationConfigParams", convert::<v1::DeleteTaskPushNotificationConfigRequest, v0_3::DeleteTaskPushNotificationConfigParams>;
+    "lf.a2a.v1.GetTaskPushNotificationConfigRequest" => "GetTaskPushNotificationConfigParams (TaskIdParams when `id` is empty)", downgrade_get_push_config_request;
+    "lf.a2a.v1.GetTaskRequest" => "TaskQueryParams", convert::<v1::GetTaskRequest, v0_3::TaskQueryParams>;
+    "lf.a2a.v1.HTTPAuthSecurityScheme" => "HTTPAuthSecurityScheme", convert::<v1::HttpAuthSecurityScheme, v0_3::HttpAuthSecurityScheme>;
+    "lf.a2a.v1.ImplicitOAuthFlow" => "ImplicitOAuthFlow", convert::<v1::ImplicitOAuthFlow, v0_3::ImplicitOAuthFlow>;
+    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest" => "ListTaskPushNotificationConfigParams", convert::<v1::ListTaskPushNotificationConfigsRequest, v0_3::ListTaskPushNotificationConfigParams>;
+    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse" => "ListTaskPushNotificationConfigSuccessResponse", convert::<v1::ListTaskPushNotificationConfigsResponse, v0_3::ListTaskPushNotificationConfigSuccessResponse>;
+    "lf.a2a.v1.Message" => "Message", convert::<v1::Message, v0_3::Message>;
+    "lf.a2a.v1.MutualTlsSecurityScheme" => "MutualTLSSecurityScheme", convert::<v1::MutualTlsSecurityScheme, v0_3::MutualTlsSecurityScheme>;
+    "lf.a2a.v1.OAuth2SecurityScheme" => "OAuth2SecurityScheme", convert::<v1::OAuth2SecurityScheme, v0_3::OAuth2SecurityScheme>;
+    "lf.a2a.v1.OAuthFlows" => "OAuthFlows", downgrade_oauth_flows;
+    "lf.a2a.v1.OpenIdConnectSecurityScheme" => "OpenIdConnectSecurityScheme", convert::<v1::OpenIdConnectSecurityScheme, v0_3::OpenIdConnectSecurityScheme>;
+    "lf.a2a.v1.Part" => "Part", convert::<v1::Part, v0_3::Part>;
+    "lf.a2a.v1.PasswordOAuthFlow" => "PasswordOAuthFlow", convert::<v1::PasswordOAuthFlow, v0_3::PasswordOAuthFlow>;
+    "lf.a2a.v1.SecurityScheme" => "SecurityScheme", convert::<v1::SecurityScheme, v0_3::SecurityScheme>;
+    "lf.a2a.v1.SendMessageConfiguration" => "MessageSendConfiguration", convert::<v1::SendMessageConfiguration, v0_3::MessageSendConfiguration>;
+    "lf.a2a.v1.SendMessageRequest" => "MessageSendParams", convert::<v1::SendMessageRequest, v0_3::MessageSendParams>;
+    "lf.a2a.v1.SendMessageResponse" => "SendMessageSuccessResponse", convert::<v1::SendMessageResponse, v0_3::SendMessageSuccessResponse>;
+    "lf.a2a.v1.StreamResponse" => "SendStreamingMessageSuccessResponse", convert::<v1::StreamResponse, v0_3::SendStreamingMessageSuccessResponse>;
+    "lf.a2a.v1.SubscribeToTaskRequest" => "TaskIdParams", convert::<v1::SubscribeToTaskRequest, v0_3::TaskIdParams>;
+    "lf.a2a.v1.Task" => "Task", convert::<v1::Task, v0_3::Task>;
+    "lf.a2a.v1.TaskArtifactUpdateEvent" => "TaskArtifactUpdateEvent", convert::<v1::TaskArtifactUpdateEvent, v0_3::TaskArtifactUpdateEvent>;
+    "lf.a2a.v1.TaskPushNotificationConfig" => "TaskPushNotificationConfig", convert::<v1::TaskPushNotificationConfig, v0_3::TaskPushNotificationConfig>;
+    "lf.a2a.v1.TaskState" => "TaskState", convert::<v1::TaskState, v0_3::TaskState>;
+    "lf.a2a.v1.TaskStatus" => "TaskStatus", convert::<v1::TaskStatus, v0_3::TaskStatus>;
+    "lf.a2a.v1.TaskStatusUpdateEvent" => "TaskStatusUpdateEvent", convert::<v1::TaskStatusUpdateEvent, v0_3::TaskStatusUpdateEvent>;
+}
 
 /// The v0.3 schema types [`upgrade_json`] does not convert, and why.
 pub const NO_V1_COUNTERPART: &[(&str, &str)] = &[
@@ -279,91 +256,6 @@ pub const NO_V1_COUNTERPART: &[(&str, &str)] = &[
     ),
 ];
 
-/// Every v1 message (or enum) [`downgrade_json`] converts, with the v0.3 schema type it becomes.
-pub const DOWNGRADES: &[(&str, &str)] = &[
-    ("lf.a2a.v1.APIKeySecurityScheme", "APIKeySecurityScheme"),
-    ("lf.a2a.v1.AgentCapabilities", "AgentCapabilities"),
-    ("lf.a2a.v1.AgentCard", "AgentCard"),
-    ("lf.a2a.v1.AgentCardSignature", "AgentCardSignature"),
-    ("lf.a2a.v1.AgentExtension", "AgentExtension"),
-    ("lf.a2a.v1.AgentInterface", "AgentInterface"),
-    ("lf.a2a.v1.AgentProvider", "AgentProvider"),
-    ("lf.a2a.v1.AgentSkill", "AgentSkill"),
-    ("lf.a2a.v1.Artifact", "Artifact"),
-    (
-        "lf.a2a.v1.AuthenticationInfo",
-        "PushNotificationAuthenticationInfo",
-    ),
-    (
-        "lf.a2a.v1.AuthorizationCodeOAuthFlow",
-        "AuthorizationCodeOAuthFlow",
-    ),
-    ("lf.a2a.v1.CancelTaskRequest", "TaskIdParams"),
-    (
-        "lf.a2a.v1.ClientCredentialsOAuthFlow",
-        "ClientCredentialsOAuthFlow",
-    ),
-    (
-        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
-        "DeleteTaskPushNotificationConfigParams",
-    ),
-    (
-        "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
-        "GetTaskPushNotificationConfigParams (TaskIdParams when `id` is empty)",
-    ),
-    ("lf.a2a.v1.GetTaskRequest", "TaskQueryParams"),
-    ("lf.a2a.v1.HTTPAuthSecurityScheme", "HTTPAuthSecurityScheme"),
-    ("lf.a2a.v1.ImplicitOAuthFlow", "ImplicitOAuthFlow"),
-    (
-        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
-        "ListTaskPushNotificationConfigParams",
-    ),
-    (
-        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
-        "ListTaskPushNotificationConfigSuccessResponse",
-    ),
-    ("lf.a2a.v1.Message", "Message"),
-    (
-        "lf.a2a.v1.MutualTlsSecurityScheme",
-        "MutualTLSSecurityScheme",
-    ),
-    ("lf.a2a.v1.OAuth2SecurityScheme", "OAuth2SecurityScheme"),
-    ("lf.a2a.v1.OAuthFlows", "OAuthFlows"),
-    (
-        "lf.a2a.v1.OpenIdConnectSecurityScheme",
-        "OpenIdConnectSecurityScheme",
-    ),
-    ("lf.a2a.v1.Part", "Part"),
-    ("lf.a2a.v1.PasswordOAuthFlow", "PasswordOAuthFlow"),
-    ("lf.a2a.v1.SecurityScheme", "SecurityScheme"),
-    (
-        "lf.a2a.v1.SendMessageConfiguration",
-        "MessageSendConfiguration",
-    ),
-    ("lf.a2a.v1.SendMessageRequest", "MessageSendParams"),
-    (
-        "lf.a2a.v1.SendMessageResponse",
-        "SendMessageSuccessResponse",
-    ),
-    (
-        "lf.a2a.v1.StreamResponse",
-        "SendStreamingMessageSuccessResponse",
-    ),
-    ("lf.a2a.v1.SubscribeToTaskRequest", "TaskIdParams"),
-    ("lf.a2a.v1.Task", "Task"),
-    (
-        "lf.a2a.v1.TaskArtifactUpdateEvent",
-        "TaskArtifactUpdateEvent",
-    ),
-    (
-        "lf.a2a.v1.TaskPushNotificationConfig",
-        "TaskPushNotificationConfig",
-    ),
-    ("lf.a2a.v1.TaskState", "TaskState"),
-    ("lf.a2a.v1.TaskStatus", "TaskStatus"),
-    ("lf.a2a.v1.TaskStatusUpdateEvent", "TaskStatusUpdateEvent"),
-];
-
 /// The v1 messages (and enums) [`downgrade_json`] does not convert, and why.
 pub const NO_V0_3_COUNTERPART: &[(&str, &str)] = &[
     (
@@ -463,321 +355,71 @@ pub fn upgrade_json(
     schema_type: &str,
     v0_3_json: Value,
 ) -> Result<(&'static str, Value), BridgeError> {
-    let json = v0_3_json;
-    let t = schema_type;
-    match schema_type {
-        "A2ARequest" => {
-            let request: v0_3::A2aRequest = read(t, json)?;
-            let (_, request) = upgrade_request(request)?;
-            let name = match request.method() {
-                super::Method::SendMessage | super::Method::SendStreamingMessage => {
-                    "lf.a2a.v1.SendMessageRequest"
-                }
-                super::Method::GetTask => "lf.a2a.v1.GetTaskRequest",
-                super::Method::ListTasks => "lf.a2a.v1.ListTasksRequest",
-                super::Method::CancelTask => "lf.a2a.v1.CancelTaskRequest",
-                super::Method::CreateTaskPushNotificationConfig => {
-                    "lf.a2a.v1.TaskPushNotificationConfig"
-                }
-                super::Method::GetTaskPushNotificationConfig => {
-                    "lf.a2a.v1.GetTaskPushNotificationConfigRequest"
-                }
-                super::Method::ListTaskPushNotificationConfigs => {
-                    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest"
-                }
-                super::Method::DeleteTaskPushNotificationConfig => {
-                    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest"
-                }
-                super::Method::SubscribeToTask => "lf.a2a.v1.SubscribeToTaskRequest",
-                super::Method::GetExtendedAgentCard => "lf.a2a.v1.GetExtendedAgentCardRequest",
-            };
-            Ok((name, request.params_json()))
-        }
-        "APIKeySecurityScheme" => convert::<v0_3::ApiKeySecurityScheme, v1::ApiKeySecurityScheme>(
-            t,
-            "lf.a2a.v1.APIKeySecurityScheme",
-            json,
-        ),
-        "AgentCapabilities" => convert::<v0_3::AgentCapabilities, v1::AgentCapabilities>(
-            t,
-            "lf.a2a.v1.AgentCapabilities",
-            json,
-        ),
-        "AgentCard" => convert::<v0_3::AgentCard, v1::AgentCard>(t, "lf.a2a.v1.AgentCard", json),
-        "AgentCardSignature" => convert::<v0_3::AgentCardSignature, v1::AgentCardSignature>(
-            t,
-            "lf.a2a.v1.AgentCardSignature",
-            json,
-        ),
-        "AgentExtension" => {
-            convert::<v0_3::AgentExtension, v1::AgentExtension>(t, "lf.a2a.v1.AgentExtension", json)
-        }
-        "AgentInterface" => {
-            convert::<v0_3::AgentInterface, v1::AgentInterface>(t, "lf.a2a.v1.AgentInterface", json)
-        }
-        "AgentProvider" => {
-            convert::<v0_3::AgentProvider, v1::AgentProvider>(t, "lf.a2a.v1.AgentProvider", json)
-        }
-        "AgentSkill" => {
-            convert::<v0_3::AgentSkill, v1::AgentSkill>(t, "lf.a2a.v1.AgentSkill", json)
-        }
-        "Artifact" => convert::<v0_3::Artifact, v1::Artifact>(t, "lf.a2a.v1.Artifact", json),
-        "AuthorizationCodeOAuthFlow" => convert::<
-            v0_3::AuthorizationCodeOAuthFlow,
-            v1::AuthorizationCodeOAuthFlow,
-        >(t, "lf.a2a.v1.AuthorizationCodeOAuthFlow", json),
-        "CancelTaskRequest" => convert::<v0_3::CancelTaskRequest, v1::CancelTaskRequest>(
-            t,
-            "lf.a2a.v1.CancelTaskRequest",
-            json,
-        ),
-        "CancelTaskResponse" => {
-            convert::<v0_3::CancelTaskResponse, v1::Task>(t, "lf.a2a.v1.Task", json)
-        }
-        "CancelTaskSuccessResponse" => {
-            convert::<v0_3::CancelTaskSuccessResponse, v1::Task>(t, "lf.a2a.v1.Task", json)
-        }
-        "ClientCredentialsOAuthFlow" => convert::<
-            v0_3::ClientCredentialsOAuthFlow,
-            v1::ClientCredentialsOAuthFlow,
-        >(t, "lf.a2a.v1.ClientCredentialsOAuthFlow", json),
-        "DataPart" => {
-            let part: v0_3::DataPart = read(t, json)?;
-            convert_value::<v0_3::Part, v1::Part>(v0_3::Part::Data(part), "lf.a2a.v1.Part")
-        }
-        "FilePart" => {
-            let part: v0_3::FilePart = read(t, json)?;
-            convert_value::<v0_3::Part, v1::Part>(v0_3::Part::File(part), "lf.a2a.v1.Part")
-        }
-        "TextPart" => {
-            let part: v0_3::TextPart = read(t, json)?;
-            convert_value::<v0_3::Part, v1::Part>(v0_3::Part::Text(part), "lf.a2a.v1.Part")
-        }
-        "DeleteTaskPushNotificationConfigParams" => {
-            convert::<
-                v0_3::DeleteTaskPushNotificationConfigParams,
-                v1::DeleteTaskPushNotificationConfigRequest,
-            >(t, "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", json)
-        }
-        "DeleteTaskPushNotificationConfigRequest" => {
-            convert::<
-                v0_3::DeleteTaskPushNotificationConfigRequest,
-                v1::DeleteTaskPushNotificationConfigRequest,
-            >(t, "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", json)
-        }
-        "GetAuthenticatedExtendedCardRequest" => convert::<
-            v0_3::GetAuthenticatedExtendedCardRequest,
-            v1::GetExtendedAgentCardRequest,
-        >(
-            t, "lf.a2a.v1.GetExtendedAgentCardRequest", json
-        ),
-        "GetAuthenticatedExtendedCardResponse" => convert::<
-            v0_3::GetAuthenticatedExtendedCardResponse,
-            v1::AgentCard,
-        >(t, "lf.a2a.v1.AgentCard", json),
-        "GetAuthenticatedExtendedCardSuccessResponse" => convert::<
-            v0_3::GetAuthenticatedExtendedCardSuccessResponse,
-            v1::AgentCard,
-        >(t, "lf.a2a.v1.AgentCard", json),
-        "GetTaskPushNotificationConfigParams" => {
-            convert::<
-                v0_3::GetTaskPushNotificationConfigParams,
-                v1::GetTaskPushNotificationConfigRequest,
-            >(t, "lf.a2a.v1.GetTaskPushNotificationConfigRequest", json)
-        }
-        "GetTaskPushNotificationConfigRequest" => {
-            convert::<
-                v0_3::GetTaskPushNotificationConfigRequest,
-                v1::GetTaskPushNotificationConfigRequest,
-            >(t, "lf.a2a.v1.GetTaskPushNotificationConfigRequest", json)
-        }
-        "GetTaskPushNotificationConfigResponse" => {
-            convert::<v0_3::GetTaskPushNotificationConfigResponse, v1::TaskPushNotificationConfig>(
-                t,
-                "lf.a2a.v1.TaskPushNotificationConfig",
-                json,
-            )
-        }
-        "GetTaskPushNotificationConfigSuccessResponse" => {
-            convert::<
-                v0_3::GetTaskPushNotificationConfigSuccessResponse,
-                v1::TaskPushNotificationConfig,
-            >(t, "lf.a2a.v1.TaskPushNotificationConfig", json)
-        }
-        "GetTaskRequest" => {
-            convert::<v0_3::GetTaskRequest, v1::GetTaskRequest>(t, "lf.a2a.v1.GetTaskRequest", json)
-        }
-        "GetTaskResponse" => convert::<v0_3::GetTaskResponse, v1::Task>(t, "lf.a2a.v1.Task", json),
-        "GetTaskSuccessResponse" => {
-            convert::<v0_3::GetTaskSuccessResponse, v1::Task>(t, "lf.a2a.v1.Task", json)
-        }
-        "HTTPAuthSecurityScheme" => convert::<
-            v0_3::HttpAuthSecurityScheme,
-            v1::HttpAuthSecurityScheme,
-        >(t, "lf.a2a.v1.HTTPAuthSecurityScheme", json),
-        "ImplicitOAuthFlow" => convert::<v0_3::ImplicitOAuthFlow, v1::ImplicitOAuthFlow>(
-            t,
-            "lf.a2a.v1.ImplicitOAuthFlow",
-            json,
-        ),
-        "ListTaskPushNotificationConfigParams" => {
-            convert::<
-                v0_3::ListTaskPushNotificationConfigParams,
-                v1::ListTaskPushNotificationConfigsRequest,
-            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", json)
-        }
-        "ListTaskPushNotificationConfigRequest" => {
-            convert::<
-                v0_3::ListTaskPushNotificationConfigRequest,
-                v1::ListTaskPushNotificationConfigsRequest,
-            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", json)
-        }
-        "ListTaskPushNotificationConfigResponse" => {
-            convert::<
-                v0_3::ListTaskPushNotificationConfigResponse,
-                v1::ListTaskPushNotificationConfigsResponse,
-            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", json)
-        }
-        "ListTaskPushNotificationConfigSuccessResponse" => {
-            convert::<
-                v0_3::ListTaskPushNotificationConfigSuccessResponse,
-                v1::ListTaskPushNotificationConfigsResponse,
-            >(t, "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", json)
-        }
-        "Message" => convert::<v0_3::Message, v1::Message>(t, "lf.a2a.v1.Message", json),
-        "MessageSendConfiguration" => convert::<
-            v0_3::MessageSendConfiguration,
-            v1::SendMessageConfiguration,
-        >(t, "lf.a2a.v1.SendMessageConfiguration", json),
-        "MessageSendParams" => convert::<v0_3::MessageSendParams, v1::SendMessageRequest>(
-            t,
-            "lf.a2a.v1.SendMessageRequest",
-            json,
-        ),
-        "MutualTLSSecurityScheme" => convert::<
-            v0_3::MutualTlsSecurityScheme,
-            v1::MutualTlsSecurityScheme,
-        >(t, "lf.a2a.v1.MutualTlsSecurityScheme", json),
-        "OAuth2SecurityScheme" => convert::<v0_3::OAuth2SecurityScheme, v1::OAuth2SecurityScheme>(
-            t,
-            "lf.a2a.v1.OAuth2SecurityScheme",
-            json,
-        ),
-        "OAuthFlows" => {
-            let flows: v0_3::OAuthFlows = read(t, json)?;
-            match super::oauth_flows_to_v1(flows) {
-                Some(flows) => Ok(("lf.a2a.v1.OAuthFlows", write(t, &flows)?)),
-                // ProtoJSON of OAuthFlows with no member, as the SDK writes it; the Rust enum cannot hold it.
-                None => Ok(("lf.a2a.v1.OAuthFlows", Value::Object(Default::default()))),
-            }
-        }
-        "OpenIdConnectSecurityScheme" => convert::<
-            v0_3::OpenIdConnectSecurityScheme,
-            v1::OpenIdConnectSecurityScheme,
-        >(t, "lf.a2a.v1.OpenIdConnectSecurityScheme", json),
-        "Part" => convert::<v0_3::Part, v1::Part>(t, "lf.a2a.v1.Part", json),
-        "PasswordOAuthFlow" => convert::<v0_3::PasswordOAuthFlow, v1::PasswordOAuthFlow>(
-            t,
-            "lf.a2a.v1.PasswordOAuthFlow",
-            json,
-        ),
-        "PushNotificationAuthenticationInfo" => convert::<
-            v0_3::PushNotificationAuthenticationInfo,
-            v1::AuthenticationInfo,
-        >(t, "lf.a2a.v1.AuthenticationInfo", json),
-        "PushNotificationConfig" => convert::<
-            v0_3::PushNotificationConfig,
-            v1::TaskPushNotificationConfig,
-        >(t, "lf.a2a.v1.TaskPushNotificationConfig", json),
-        "SecurityScheme" => {
-            convert::<v0_3::SecurityScheme, v1::SecurityScheme>(t, "lf.a2a.v1.SecurityScheme", json)
-        }
-        "SendMessageRequest" => convert::<v0_3::SendMessageRequest, v1::SendMessageRequest>(
-            t,
-            "lf.a2a.v1.SendMessageRequest",
-            json,
-        ),
-        "SendMessageResponse" => convert::<v0_3::SendMessageResponse, v1::SendMessageResponse>(
-            t,
-            "lf.a2a.v1.SendMessageResponse",
-            json,
-        ),
-        "SendMessageSuccessResponse" => convert::<
-            v0_3::SendMessageSuccessResponse,
-            v1::SendMessageResponse,
-        >(t, "lf.a2a.v1.SendMessageResponse", json),
-        "SendStreamingMessageRequest" => convert::<
-            v0_3::SendStreamingMessageRequest,
-            v1::SendMessageRequest,
-        >(t, "lf.a2a.v1.SendMessageRequest", json),
-        "SendStreamingMessageResponse" => convert::<
-            v0_3::SendStreamingMessageResponse,
-            v1::StreamResponse,
-        >(t, "lf.a2a.v1.StreamResponse", json),
-        "SendStreamingMessageSuccessResponse" => convert::<
-            v0_3::SendStreamingMessageSuccessResponse,
-            v1::StreamResponse,
-        >(t, "lf.a2a.v1.StreamResponse", json),
-        "SetTaskPushNotificationConfigRequest" => convert::<
-            v0_3::SetTaskPushNotificationConfigRequest,
-            v1::TaskPushNotificationConfig,
-        >(
-            t, "lf.a2a.v1.TaskPushNotificationConfig", json
-        ),
-        "SetTaskPushNotificationConfigResponse" => {
-            convert::<v0_3::SetTaskPushNotificationConfigResponse, v1::TaskPushNotificationConfig>(
-                t,
-                "lf.a2a.v1.TaskPushNotificationConfig",
-                json,
-            )
-        }
-        "SetTaskPushNotificationConfigSuccessResponse" => {
-            convert::<
-                v0_3::SetTaskPushNotificationConfigSuccessResponse,
-                v1::TaskPushNotificationConfig,
-            >(t, "lf.a2a.v1.TaskPushNotificationConfig", json)
-        }
-        "Task" => convert::<v0_3::Task, v1::Task>(t, "lf.a2a.v1.Task", json),
-        "TaskArtifactUpdateEvent" => convert::<
-            v0_3::TaskArtifactUpdateEvent,
-            v1::TaskArtifactUpdateEvent,
-        >(t, "lf.a2a.v1.TaskArtifactUpdateEvent", json),
-        "TaskIdParams" => convert::<v0_3::TaskIdParams, v1::CancelTaskRequest>(
-            t,
-            "lf.a2a.v1.CancelTaskRequest",
-            json,
-        ),
-        "TaskPushNotificationConfig" => convert::<
-            v0_3::TaskPushNotificationConfig,
-            v1::TaskPushNotificationConfig,
-        >(t, "lf.a2a.v1.TaskPushNotificationConfig", json),
-        "TaskQueryParams" => convert::<v0_3::TaskQueryParams, v1::GetTaskRequest>(
-            t,
-            "lf.a2a.v1.GetTaskRequest",
-            json,
-        ),
-        "TaskResubscriptionRequest" => convert::<
-            v0_3::TaskResubscriptionRequest,
-            v1::SubscribeToTaskRequest,
-        >(t, "lf.a2a.v1.SubscribeToTaskRequest", json),
-        "TaskState" => convert::<v0_3::TaskState, v1::TaskState>(t, "lf.a2a.v1.TaskState", json),
-        "TaskStatus" => {
-            convert::<v0_3::TaskStatus, v1::TaskStatus>(t, "lf.a2a.v1.TaskStatus", json)
-        }
-        "TaskStatusUpdateEvent" => {
-            convert::<v0_3::TaskStatusUpdateEvent, v1::TaskStatusUpdateEvent>(
-                t,
-                "lf.a2a.v1.TaskStatusUpdateEvent",
-                json,
-            )
-        }
-        _ => Err(
+    upgrade_by_table(schema_type, v0_3_json).unwrap_or_else(|| {
+        Err(
             no_counterpart(schema_type, NO_V1_COUNTERPART).unwrap_or_else(|| {
                 BridgeError::new(BridgeErrorKind::UnknownType {
                     name: schema_type.to_owned(),
                 })
             }),
-        ),
+        )
+    })
+}
+
+/// `A2ARequest`: the request message of the request's method.
+fn upgrade_any_request(
+    t: &str,
+    _: &'static str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    let request: v0_3::A2aRequest = read(t, json)?;
+    let (_, request) = upgrade_request(request)?;
+    let name = match request.method() {
+        super::Method::SendMessage | super::Method::SendStreamingMessage => {
+            "lf.a2a.v1.SendMessageRequest"
+        }
+        super::Method::GetTask => "lf.a2a.v1.GetTaskRequest",
+        super::Method::ListTasks => "lf.a2a.v1.ListTasksRequest",
+        super::Method::CancelTask => "lf.a2a.v1.CancelTaskRequest",
+        super::Method::CreateTaskPushNotificationConfig => "lf.a2a.v1.TaskPushNotificationConfig",
+        super::Method::GetTaskPushNotificationConfig => {
+            "lf.a2a.v1.GetTaskPushNotificationConfigRequest"
+        }
+        super::Method::ListTaskPushNotificationConfigs => {
+            "lf.a2a.v1.ListTaskPushNotificationConfigsRequest"
+        }
+        super::Method::DeleteTaskPushNotificationConfig => {
+            "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest"
+        }
+        super::Method::SubscribeToTask => "lf.a2a.v1.SubscribeToTaskRequest",
+        super::Method::GetExtendedAgentCard => "lf.a2a.v1.GetExtendedAgentCardRequest",
+    };
+    Ok((name, request.params_json()))
+}
+
+/// A member of v0.3's `Part` union given as its own type (`TextPart`, ...): a v1 `Part`.
+fn part_member<M>(
+    t: &str,
+    to: &'static str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError>
+where
+    M: DeserializeOwned + Into<v0_3::Part>,
+{
+    let part: M = read(t, json)?;
+    convert_value::<v0_3::Part, v1::Part>(part.into(), to)
+}
+
+fn upgrade_oauth_flows(
+    t: &str,
+    to: &'static str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    let flows: v0_3::OAuthFlows = read(t, json)?;
+    match super::oauth_flows_to_v1(flows) {
+        Some(flows) => Ok((to, write(t, &flows)?)),
+        // ProtoJSON of OAuthFlows with no member, as the SDK writes it; the Rust enum cannot hold it.
+        None => Ok((to, Value::Object(Default::default()))),
     }
 }
 
@@ -811,164 +453,47 @@ pub fn downgrade_json(
     v1_full_name: &str,
     v1_json: Value,
 ) -> Result<(&'static str, Value), BridgeError> {
-    let json = v1_json;
-    let t = v1_full_name;
-    match v1_full_name {
-        "lf.a2a.v1.APIKeySecurityScheme" => convert::<
-            v1::ApiKeySecurityScheme,
-            v0_3::ApiKeySecurityScheme,
-        >(t, "APIKeySecurityScheme", json),
-        "lf.a2a.v1.AgentCapabilities" => {
-            convert::<v1::AgentCapabilities, v0_3::AgentCapabilities>(t, "AgentCapabilities", json)
-        }
-        "lf.a2a.v1.AgentCard" => convert::<v1::AgentCard, v0_3::AgentCard>(t, "AgentCard", json),
-        "lf.a2a.v1.AgentCardSignature" => {
-            convert::<v1::AgentCardSignature, v0_3::AgentCardSignature>(
-                t,
-                "AgentCardSignature",
-                json,
-            )
-        }
-        "lf.a2a.v1.AgentExtension" => {
-            convert::<v1::AgentExtension, v0_3::AgentExtension>(t, "AgentExtension", json)
-        }
-        "lf.a2a.v1.AgentInterface" => {
-            convert::<v1::AgentInterface, v0_3::AgentInterface>(t, "AgentInterface", json)
-        }
-        "lf.a2a.v1.AgentProvider" => {
-            convert::<v1::AgentProvider, v0_3::AgentProvider>(t, "AgentProvider", json)
-        }
-        "lf.a2a.v1.AgentSkill" => {
-            convert::<v1::AgentSkill, v0_3::AgentSkill>(t, "AgentSkill", json)
-        }
-        "lf.a2a.v1.Artifact" => convert::<v1::Artifact, v0_3::Artifact>(t, "Artifact", json),
-        "lf.a2a.v1.AuthenticationInfo" => convert::<
-            v1::AuthenticationInfo,
-            v0_3::PushNotificationAuthenticationInfo,
-        >(t, "PushNotificationAuthenticationInfo", json),
-        "lf.a2a.v1.AuthorizationCodeOAuthFlow" => convert::<
-            v1::AuthorizationCodeOAuthFlow,
-            v0_3::AuthorizationCodeOAuthFlow,
-        >(t, "AuthorizationCodeOAuthFlow", json),
-        "lf.a2a.v1.CancelTaskRequest" => {
-            convert::<v1::CancelTaskRequest, v0_3::TaskIdParams>(t, "TaskIdParams", json)
-        }
-        "lf.a2a.v1.ClientCredentialsOAuthFlow" => convert::<
-            v1::ClientCredentialsOAuthFlow,
-            v0_3::ClientCredentialsOAuthFlow,
-        >(t, "ClientCredentialsOAuthFlow", json),
-        "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest" => {
-            convert::<
-                v1::DeleteTaskPushNotificationConfigRequest,
-                v0_3::DeleteTaskPushNotificationConfigParams,
-            >(t, "DeleteTaskPushNotificationConfigParams", json)
-        }
-        "lf.a2a.v1.GetTaskPushNotificationConfigRequest" => {
-            let request: v1::GetTaskPushNotificationConfigRequest = read(t, json)?;
-            match v0_3::GetTaskPushNotificationConfigRequestParams::from(request) {
-                v0_3::GetTaskPushNotificationConfigRequestParams::TaskId(params) => {
-                    Ok(("TaskIdParams", write("TaskIdParams", &params)?))
-                }
-                v0_3::GetTaskPushNotificationConfigRequestParams::GetTaskPushNotificationConfig(
-                    params,
-                ) => Ok((
-                    "GetTaskPushNotificationConfigParams",
-                    write("GetTaskPushNotificationConfigParams", &params)?,
-                )),
-            }
-        }
-        "lf.a2a.v1.GetTaskRequest" => {
-            convert::<v1::GetTaskRequest, v0_3::TaskQueryParams>(t, "TaskQueryParams", json)
-        }
-        "lf.a2a.v1.HTTPAuthSecurityScheme" => convert::<
-            v1::HttpAuthSecurityScheme,
-            v0_3::HttpAuthSecurityScheme,
-        >(t, "HTTPAuthSecurityScheme", json),
-        "lf.a2a.v1.ImplicitOAuthFlow" => {
-            convert::<v1::ImplicitOAuthFlow, v0_3::ImplicitOAuthFlow>(t, "ImplicitOAuthFlow", json)
-        }
-        "lf.a2a.v1.ListTaskPushNotificationConfigsRequest" => {
-            convert::<
-                v1::ListTaskPushNotificationConfigsRequest,
-                v0_3::ListTaskPushNotificationConfigParams,
-            >(t, "ListTaskPushNotificationConfigParams", json)
-        }
-        "lf.a2a.v1.ListTaskPushNotificationConfigsResponse" => {
-            convert::<
-                v1::ListTaskPushNotificationConfigsResponse,
-                v0_3::ListTaskPushNotificationConfigSuccessResponse,
-            >(t, "ListTaskPushNotificationConfigSuccessResponse", json)
-        }
-        "lf.a2a.v1.Message" => convert::<v1::Message, v0_3::Message>(t, "Message", json),
-        "lf.a2a.v1.MutualTlsSecurityScheme" => convert::<
-            v1::MutualTlsSecurityScheme,
-            v0_3::MutualTlsSecurityScheme,
-        >(t, "MutualTLSSecurityScheme", json),
-        "lf.a2a.v1.OAuth2SecurityScheme" => convert::<
-            v1::OAuth2SecurityScheme,
-            v0_3::OAuth2SecurityScheme,
-        >(t, "OAuth2SecurityScheme", json),
-        "lf.a2a.v1.OAuthFlows" => {
-            if json.as_object().is_some_and(|members| members.is_empty()) {
-                // No flow: v0.3's OAuthFlows with none either, as the SDK converts it.
-                return Ok(("OAuthFlows", write(t, &v0_3::OAuthFlows::default())?));
-            }
-            convert::<v1::OAuthFlows, v0_3::OAuthFlows>(t, "OAuthFlows", json)
-        }
-        "lf.a2a.v1.OpenIdConnectSecurityScheme" => convert::<
-            v1::OpenIdConnectSecurityScheme,
-            v0_3::OpenIdConnectSecurityScheme,
-        >(t, "OpenIdConnectSecurityScheme", json),
-        "lf.a2a.v1.Part" => convert::<v1::Part, v0_3::Part>(t, "Part", json),
-        "lf.a2a.v1.PasswordOAuthFlow" => {
-            convert::<v1::PasswordOAuthFlow, v0_3::PasswordOAuthFlow>(t, "PasswordOAuthFlow", json)
-        }
-        "lf.a2a.v1.SecurityScheme" => {
-            convert::<v1::SecurityScheme, v0_3::SecurityScheme>(t, "SecurityScheme", json)
-        }
-        "lf.a2a.v1.SendMessageConfiguration" => convert::<
-            v1::SendMessageConfiguration,
-            v0_3::MessageSendConfiguration,
-        >(t, "MessageSendConfiguration", json),
-        "lf.a2a.v1.SendMessageRequest" => {
-            convert::<v1::SendMessageRequest, v0_3::MessageSendParams>(t, "MessageSendParams", json)
-        }
-        "lf.a2a.v1.SendMessageResponse" => convert::<
-            v1::SendMessageResponse,
-            v0_3::SendMessageSuccessResponse,
-        >(t, "SendMessageSuccessResponse", json),
-        "lf.a2a.v1.StreamResponse" => convert::<
-            v1::StreamResponse,
-            v0_3::SendStreamingMessageSuccessResponse,
-        >(t, "SendStreamingMessageSuccessResponse", json),
-        "lf.a2a.v1.SubscribeToTaskRequest" => {
-            convert::<v1::SubscribeToTaskRequest, v0_3::TaskIdParams>(t, "TaskIdParams", json)
-        }
-        "lf.a2a.v1.Task" => convert::<v1::Task, v0_3::Task>(t, "Task", json),
-        "lf.a2a.v1.TaskArtifactUpdateEvent" => convert::<
-            v1::TaskArtifactUpdateEvent,
-            v0_3::TaskArtifactUpdateEvent,
-        >(t, "TaskArtifactUpdateEvent", json),
-        "lf.a2a.v1.TaskPushNotificationConfig" => convert::<
-            v1::TaskPushNotificationConfig,
-            v0_3::TaskPushNotificationConfig,
-        >(t, "TaskPushNotificationConfig", json),
-        "lf.a2a.v1.TaskState" => convert::<v1::TaskState, v0_3::TaskState>(t, "TaskState", json),
-        "lf.a2a.v1.TaskStatus" => {
-            convert::<v1::TaskStatus, v0_3::TaskStatus>(t, "TaskStatus", json)
-        }
-        "lf.a2a.v1.TaskStatusUpdateEvent" => convert::<
-            v1::TaskStatusUpdateEvent,
-            v0_3::TaskStatusUpdateEvent,
-        >(t, "TaskStatusUpdateEvent", json),
-        _ => Err(
+    downgrade_by_table(v1_full_name, v1_json).unwrap_or_else(|| {
+        Err(
             no_counterpart(v1_full_name, NO_V0_3_COUNTERPART).unwrap_or_else(|| {
                 BridgeError::new(BridgeErrorKind::UnknownType {
                     name: v1_full_name.to_owned(),
                 })
             }),
-        ),
+        )
+    })
+}
+
+/// With a config `id`, `GetTaskPushNotificationConfigParams`; without, `TaskIdParams`.
+fn downgrade_get_push_config_request(
+    t: &str,
+    _: &'static str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    let request: v1::GetTaskPushNotificationConfigRequest = read(t, json)?;
+    match v0_3::GetTaskPushNotificationConfigRequestParams::from(request) {
+        v0_3::GetTaskPushNotificationConfigRequestParams::TaskId(params) => {
+            Ok(("TaskIdParams", write("TaskIdParams", &params)?))
+        }
+        v0_3::GetTaskPushNotificationConfigRequestParams::GetTaskPushNotificationConfig(params) => {
+            Ok((
+                "GetTaskPushNotificationConfigParams",
+                write("GetTaskPushNotificationConfigParams", &params)?,
+            ))
+        }
     }
+}
+
+fn downgrade_oauth_flows(
+    t: &str,
+    to: &'static str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    if json.as_object().is_some_and(|members| members.is_empty()) {
+        // No flow: v0.3's OAuthFlows with none either, as the SDK converts it.
+        return Ok((to, write(t, &v0_3::OAuthFlows::default())?));
+    }
+    convert::<v1::OAuthFlows, v0_3::OAuthFlows>(t, to, json)
 }
 
 /// v1 request messages and the v0.3 JSON-RPC requests they become, with the method.
@@ -1215,9 +740,9 @@ pub fn downgrade_json_as(
 /// Reads the JSON as the v0.3 type and writes it back: checks it, and writes it as the type does.
 fn normalize(schema_type: &str, json: Value) -> Result<Value, BridgeError> {
     struct Normalize(Value);
-    impl v0_3::SchemaTypeVisitor for Normalize {
+    impl crate::registry::SchemaTypeVisitor for Normalize {
         type Output = Result<Value, serde_json::Error>;
-        fn visit<T: v0_3::SchemaType>(self) -> Self::Output {
+        fn visit<T: crate::registry::SchemaType>(self) -> Self::Output {
             serde_json::to_value(serde_json::from_value::<T>(self.0)?)
         }
     }

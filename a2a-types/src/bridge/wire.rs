@@ -8,6 +8,7 @@ use base64::Engine as _;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use super::{BridgeError, BridgeErrorKind};
 use crate::JsonObject;
 
 /// Decodes base64 as CPython's `base64.b64decode(text)` does without `validate=True`: characters outside
@@ -283,6 +284,23 @@ pub(crate) fn is_legacy_version(version: &str) -> bool {
         return false;
     };
     low <= version && version < high
+}
+
+/// The error for a oneof member a later v1 spec adds, which v0.3 has no form for: `message` is the
+/// v1 message holding the oneof, `value` that message (or the oneof) with only the member set, whose
+/// ProtoJSON key names the member.
+pub(crate) fn member_without_counterpart<T: serde::Serialize>(
+    message: &str,
+    value: &T,
+) -> BridgeError {
+    let member = serde_json::to_value(value)
+        .ok()
+        .and_then(|json| json.as_object()?.keys().next().cloned())
+        .unwrap_or_else(|| "<unknown member>".to_owned());
+    BridgeError::new(BridgeErrorKind::NoCounterpart {
+        name: format!("{message}.{member}"),
+        reason: "v0.3 has no form for this member of the oneof",
+    })
 }
 
 #[cfg(test)]

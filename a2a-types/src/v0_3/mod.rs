@@ -52,12 +52,11 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, Visitor};
+use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 mod conveniences;
-#[doc(hidden)]
-pub mod dispatch;
+pub(crate) mod dispatch;
 pub mod proto;
 pub(crate) mod sdk_values;
 
@@ -136,18 +135,8 @@ impl<'de> Deserialize<'de> for JsonRpcId {
     }
 }
 
-/// A type of the v0.3 JSON Schema; [`SchemaType::SCHEMA_NAME`] is its definition's name.
-pub trait SchemaType:
-    Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq + Send + Sync + 'static
-{
-    const SCHEMA_NAME: &'static str;
-}
-
-/// Something done with a schema type chosen at run time by name; see [`visit_schema_type`].
-pub trait SchemaTypeVisitor {
-    type Output;
-    fn visit<T: SchemaType>(self) -> Self::Output;
-}
+// The generated code names the lookup traits by this path; they live in `crate::registry`.
+pub(crate) use crate::registry::{SchemaType, SchemaTypeVisitor};
 
 impl From<A2aError> for JsonRpcError {
     fn from(error: A2aError) -> Self {

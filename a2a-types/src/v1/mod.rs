@@ -7,6 +7,9 @@
 //! Fields the proto marks REQUIRED are plain fields; the rest are `Option`s or empty collections.
 //! Parsing is as lenient as ProtoJSON (a REQUIRED field may be absent on the wire and reads as its
 //! default); checking what the spec requires is a separate step.
+//!
+//! Hand-written on top: [`builders`], an [`AgentCard`] builder and short constructors for the messages
+//! people write by hand.
 
 #![allow(
     clippy::large_enum_variant,
@@ -14,6 +17,7 @@
     clippy::doc_overindented_list_items
 )]
 
+pub mod builders;
 mod conveniences;
 
 include!("generated/types.rs");

@@ -216,8 +216,14 @@ fn grpc_status_details_match_python_protobuf() {
         .map(|kind| {
             if kind == A2aError::InvalidParams {
                 let violations = Violations::from(vec![
-                    FieldViolation::at("message", "parts", "Field is required."),
-                    FieldViolation::at("message", "role", "Field is required."),
+                    FieldViolation {
+                        field: "message.parts".into(),
+                        description: "Field is required.".into(),
+                    },
+                    FieldViolation {
+                        field: "message.role".into(),
+                        description: "Field is required.".into(),
+                    },
                 ]);
                 return Error::from(&violations);
             }

@@ -16,7 +16,8 @@
 //! Skips with a message without the SDK's interpreter, except under `CI=true`, where it fails.
 
 use a2a_tests::jsonrpc_interop;
-use a2a_types::v0_3::{self, SchemaType, SchemaTypeVisitor};
+use a2a_types::registry::{SchemaType, SchemaTypeVisitor};
+use a2a_types::v0_3;
 use serde_json::{Value, json};
 
 /// Lenient SDK inputs we reject on purpose: (schema type, case, why).

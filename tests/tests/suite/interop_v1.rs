@@ -53,7 +53,7 @@ fn a2a_types_v1(vector: &Vector) -> Outcome {
 
 struct TypesRoundTrip<'a>(&'a Vector);
 
-impl a2a_types::proto::ProtoPairVisitor for TypesRoundTrip<'_> {
+impl a2a_types::registry::ProtoPairVisitor for TypesRoundTrip<'_> {
     type Output = Outcome;
 
     fn visit<M, P>(self) -> Outcome

@@ -3,10 +3,11 @@
 //! by its discriminator, with errors that say what was expected.
 
 use a2a_tests::schema_values::SchemaValues;
+use a2a_types::registry::{SchemaType, SchemaTypeVisitor};
 use a2a_types::v0_3::{
     self, A2aError, A2aRequest, FileContent, GetTaskPushNotificationConfigRequestParams,
-    JsonRpcError, JsonRpcId, JsonRpcResponse, Part, SchemaType, SchemaTypeVisitor, SecurityScheme,
-    SendMessageResponse, SendMessageResult, SendStreamingMessageResult, TaskNotFoundError,
+    JsonRpcError, JsonRpcId, JsonRpcResponse, Part, SecurityScheme, SendMessageResponse,
+    SendMessageResult, SendStreamingMessageResult, TaskNotFoundError,
 };
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};

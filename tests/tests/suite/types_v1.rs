@@ -59,7 +59,7 @@ fn every_fixture_round_trips_exactly() {
 /// the value the other crate parses from the same JSON.
 struct ConversionRoundTrip;
 
-impl a2a_types::proto::ProtoPairVisitor for ConversionRoundTrip {
+impl a2a_types::registry::ProtoPairVisitor for ConversionRoundTrip {
     type Output = Result<(), String>;
 
     fn visit<M, P>(self) -> Self::Output
