@@ -489,7 +489,7 @@ mod tests {
                     }],
                     ..Default::default()
                 }),
-                timestamp: None,
+                ..Default::default()
             }),
             ..Default::default()
         }

@@ -114,6 +114,8 @@ pub mod bridge;
 
 #[cfg(feature = "proto")]
 pub mod proto;
+// Not public API: the ProtoJSON field rules the generated types call. Public (but hidden) because some
+// rules serve field types only a later spec uses (int64, floats), which would otherwise be dead code.
 #[doc(hidden)]
 pub mod protojson;
 

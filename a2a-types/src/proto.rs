@@ -83,9 +83,6 @@ impl fmt::Display for ConversionError {
 
 impl std::error::Error for ConversionError {}
 
-// The generated code names the lookup trait by this path; it lives in `crate::registry`.
-pub(crate) use crate::registry::ProtoPairVisitor;
-
 pub(crate) fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
     wkt::Timestamp::from(time)
 }

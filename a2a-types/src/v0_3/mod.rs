@@ -135,9 +135,6 @@ impl<'de> Deserialize<'de> for JsonRpcId {
     }
 }
 
-// The generated code names the lookup traits by this path; they live in `crate::registry`.
-pub(crate) use crate::registry::{SchemaType, SchemaTypeVisitor};
-
 impl From<A2aError> for JsonRpcError {
     fn from(error: A2aError) -> Self {
         let value = serde_json::to_value(&error).expect("an A2aError is always JSON");

@@ -678,7 +678,7 @@ fn emit_registry(plan: &Plan) -> TokenStream {
     for (schema_name, rust_name) in &plan.names {
         let ident = format_ident!("{rust_name}");
         impls.push(quote! {
-            impl crate::v0_3::SchemaType for #ident {
+            impl crate::registry::SchemaType for #ident {
                 const SCHEMA_NAME: &'static str = #schema_name;
             }
         });
@@ -692,7 +692,7 @@ fn emit_registry(plan: &Plan) -> TokenStream {
         pub const SCHEMA_TYPES: &[&str] = &[#(#all),*];
 
         /// Calls `visitor` with the type of the schema definition `name`; `None` if there is none.
-        pub fn visit_schema_type<V: crate::v0_3::SchemaTypeVisitor>(name: &str, visitor: V) -> ::std::option::Option<V::Output> {
+        pub fn visit_schema_type<V: crate::registry::SchemaTypeVisitor>(name: &str, visitor: V) -> ::std::option::Option<V::Output> {
             ::std::option::Option::Some(match name {
                 #(#arms,)*
                 _ => return ::std::option::Option::None,

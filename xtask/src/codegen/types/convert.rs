@@ -49,7 +49,7 @@ pub(crate) fn emit(
     out.extend(quote! {
         /// Calls `visitor` with the serde type and the protobuf type of the message named `full_name`
         /// (such as `"lf.a2a.v1.Task"`); `None` when the package has no message of that name.
-        pub fn visit_proto_pair<V: crate::proto::ProtoPairVisitor>(full_name: &str, visitor: V) -> ::std::option::Option<V::Output> {
+        pub fn visit_proto_pair<V: crate::registry::ProtoPairVisitor>(full_name: &str, visitor: V) -> ::std::option::Option<V::Output> {
             match full_name {
                 #(#names => ::std::option::Option::Some(visitor.visit::<#idents, #proto::#idents>()),)*
                 _ => ::std::option::Option::None,
