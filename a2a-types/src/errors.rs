@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | JSON-RPC (section 9.5) | `{"code", "message", "data": [Any...]}` | [`Error::to_jsonrpc`], [`Error::from_jsonrpc`] |
 //! | HTTP+JSON (section 11.6) | `{"error": {"code", "status", "message", "details": [Any...]}}` (google.rpc.Status as JSON) | [`Error::to_rest`], [`Error::from_rest`] |
-//! | gRPC (section 10.6), feature `proto` | status code, message, binary `google.rpc.Status` for `grpc-status-details-bin` | `Error::to_grpc_status`, `Error::from_grpc_status` |
+//! | gRPC (section 10.6), feature `proto` | status code, message, binary `google.rpc.Status` for `grpc-status-details-bin` | `Error::to_grpc_status`, `Error::from_grpc_status`; with feature `grpc`, `From<Error> for tonic::Status` and `Error::from_tonic_status` |
 //! | v0.3 JSON-RPC, feature `v0_3` | `{"code", "message", "data": <metadata>}` | `From<&Error> for v0_3::JsonRpcError`, and back |
 //!
 //! The details are ProtoJSON `Any` objects: a `google.rpc.ErrorInfo` whose reason names the error
@@ -654,6 +654,37 @@ impl Error {
     }
 }
 
+/// tonic's `Status` (feature `grpc`): what a tonic server returns and a tonic client receives. The
+/// code, the message and the `google.rpc.Status` details are those of [`Error::to_grpc_status`].
+#[cfg(feature = "grpc")]
+impl From<&Error> for tonic::Status {
+    fn from(error: &Error) -> Self {
+        let status = error.to_grpc_status();
+        tonic::Status::with_details(
+            tonic::Code::from_i32(status.code.code()),
+            status.message,
+            tonic::codegen::Bytes::from(status.details_bin),
+        )
+    }
+}
+
+#[cfg(feature = "grpc")]
+impl From<Error> for tonic::Status {
+    fn from(error: Error) -> Self {
+        tonic::Status::from(&error)
+    }
+}
+
+#[cfg(feature = "grpc")]
+impl Error {
+    /// Reads the A2A error a tonic client received, from the status's binary details (see
+    /// [`Error::from_grpc_status`]). A status without A2A details (a plain transport or server
+    /// failure) is an error naming what is missing; `status.code()` still tells what happened.
+    pub fn from_tonic_status(status: &tonic::Status) -> Result<Self, ErrorShapeError> {
+        Error::from_grpc_status(status.details())
+    }
+}
+
 impl A2aError {
     /// Whether A2A v0.3 defines this error; v1 added `ExtensionSupportRequired` and
     /// `VersionNotSupported`.
@@ -761,6 +792,26 @@ impl std::error::Error for ErrorShapeError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(feature = "grpc")]
+    fn every_error_survives_a_tonic_status() {
+        for kind in A2aError::ALL {
+            let error = Error::with_message(kind, format!("{kind:?} for task-9"))
+                .with_metadata("taskId", "task-9");
+            let status = tonic::Status::from(&error);
+            assert_eq!(status.code() as i32, kind.grpc_code().code(), "{kind:?}");
+            assert_eq!(status.message(), format!("{kind:?} for task-9"));
+            assert_eq!(
+                Error::from_tonic_status(&status).unwrap(),
+                error,
+                "{kind:?}"
+            );
+        }
+        let plain = tonic::Status::unavailable("connection refused");
+        let error = Error::from_tonic_status(&plain).unwrap_err();
+        assert!(error.to_string().contains("ErrorInfo"), "{error}");
+    }
 
     /// The mapping of the spec's section 5.4 table, row by row.
     #[test]
