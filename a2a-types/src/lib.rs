@@ -45,10 +45,15 @@
 //! - [`errors`]: every A2A and JSON-RPC error with its codes in each binding, and the error objects of
 //!   JSON-RPC, HTTP+JSON and (feature `proto`) gRPC;
 //! - [`service`]: the `A2A-Version` and `A2A-Extensions` service parameters, media types and the
-//!   well-known agent card path.
+//!   well-known agent card path;
+//! - [`sse`]: server-sent events for the streaming methods, encoder and incremental decoder, in the
+//!   JSON-RPC and the HTTP+JSON form;
+//! - [`json`]: parsing whose errors name the field path.
 //!
 //! # Feature flags
 //!
+//! - `grpc` (off by default; implies `proto`): the error model as a `tonic::Status` and back, and the
+//!   tonic client and server stubs of `a2a-proto`'s `grpc` feature.
 //! - `proto` (off by default): `From`/`TryFrom` conversions between every message here and its protobuf
 //!   counterpart in [`a2a-proto`](https://docs.rs/a2a-proto), for gRPC or binary storage; see the `proto`
 //!   module for what a conversion cannot carry.
