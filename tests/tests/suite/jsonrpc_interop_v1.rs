@@ -204,9 +204,9 @@ fn every_jsonrpc_method_matches_the_official_sdk_both_ways() {
         let responses = match responses {
             Ok(responses) => responses,
             Err(error) => {
-                sdk_response
-                    .failures
-                    .push(format!("{name}: we cannot read the SDK's response: {error}"));
+                sdk_response.failures.push(format!(
+                    "{name}: we cannot read the SDK's response: {error}"
+                ));
                 continue;
             }
         };
