@@ -29,6 +29,56 @@
 //!
 //! Transport-free: nothing here reads HTTP; an SSE stream of a streaming method carries one
 //! [`JsonRpcResponse`] per event.
+//!
+//! # Answering a request
+//!
+//! Parse, hand the typed params to the agent, write its typed result or error (the workspace README
+//! shows this same code; a test keeps the two identical):
+//!
+//! ```
+//! use a2a_types::errors::{A2aError, Error};
+//! use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
+//! use a2a_types::v1::{Task, TaskState, TaskStatus};
+//!
+//! /// The agent's logic: typed params in, a typed result or an A2A error out.
+//! fn handle(params: MethodParams) -> Result<MethodResult, Error> {
+//!     match params {
+//!         MethodParams::GetTask(get) if get.id == "task-1" => Ok(MethodResult::GetTask(Task::new(
+//!             "task-1",
+//!             "ctx-1",
+//!             TaskStatus::now(TaskState::Working),
+//!         ))),
+//!         MethodParams::GetTask(get) => {
+//!             Err(Error::new(A2aError::TaskNotFound).with_metadata("taskId", get.id))
+//!         }
+//!         _ => Err(Error::new(A2aError::UnsupportedOperation)),
+//!     }
+//! }
+//!
+//! /// One HTTP body in, the JSON-RPC response to send back.
+//! fn answer(body: &str) -> serde_json::Value {
+//!     let response: JsonRpcResponse = match serde_json::from_str(body) {
+//!         Err(e) => JsonRpcResponse::error(None, Error::with_message(A2aError::JsonParse, e.to_string())),
+//!         Ok(json) => match JsonRpcRequest::parse(&json) {
+//!             // -32600, -32601 or -32602, naming the field at fault.
+//!             Err(e) => JsonRpcResponse::error(e.id.clone(), e.to_error()),
+//!             Ok(request) => JsonRpcResponse {
+//!                 id: request.id.unwrap_or(Id::Null),
+//!                 outcome: handle(request.params),
+//!             },
+//!         },
+//!     };
+//!     response.to_json()
+//! }
+//!
+//! let ok = answer(r#"{"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "task-1"}}"#);
+//! assert_eq!(ok["result"]["status"]["state"], "TASK_STATE_WORKING");
+//! let missing = answer(r#"{"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": "t-9"}}"#);
+//! assert_eq!(missing["error"]["code"], -32001); // TaskNotFoundError, with ErrorInfo details
+//! let invalid = answer(r#"{"jsonrpc": "2.0", "id": 3, "method": "GetTask", "params": {"id": 7}}"#);
+//! assert_eq!(invalid["error"]["code"], -32602);
+//! assert_eq!(invalid["error"]["message"], "params.id: invalid type: integer `7`, expected a string");
+//! ```
 
 use std::fmt;
 

@@ -13,6 +13,8 @@ mod interop_jsonrpc_v0_3;
 mod interop_v0_3;
 mod interop_v1;
 mod json_schema_v1;
+mod jsonrpc_glue_v1;
+mod jsonrpc_interop_v1;
 mod jsonrpc_v1;
 mod operations_v1;
 mod proptest_v0_3;
