@@ -101,6 +101,7 @@ pub mod json;
 pub mod jsonrpc;
 pub mod operations;
 pub mod registry;
+pub mod rest;
 pub mod service;
 pub mod skills;
 pub mod sse;
