@@ -1368,4 +1368,95 @@ mod tests {
         assert_eq!(json_name("task_id"), "taskId");
         assert_eq!(json_name("taskId"), "taskId");
     }
+
+    fn query_fields(query: &str) -> Result<Node, RouteError> {
+        let mut fields = BTreeMap::new();
+        for (key, value) in parse_query(query)? {
+            let names: Vec<&str> = key.split('.').collect();
+            insert_query_value(&mut fields, &names, value, &key)?;
+        }
+        Ok(Node::Object(fields))
+    }
+
+    fn read_as(request_type: &str, query: &str) -> Result<Value, RouteError> {
+        crate::v1::visit_message(request_type, ReadRequest(query_fields(query)?)).unwrap()
+    }
+
+    #[test]
+    fn query_values_fill_repeated_and_nested_fields_by_their_types() {
+        let query = "configuration.acceptedOutputModes=text%2Fplain\
+            &configuration.acceptedOutputModes=application%2Fjson&configuration.history_length=3\
+            &configuration.returnImmediately=true&message.messageId=m-1&message.role=1\
+            &message.referenceTaskIds=t-1&message.referenceTaskIds=t-2&message.contextId=42\
+            &metadata.source=cli";
+        let json = read_as("lf.a2a.v1.SendMessageRequest", query).unwrap();
+        let expected = json!({
+            "configuration": {
+                "acceptedOutputModes": ["text/plain", "application/json"],
+                "historyLength": 3,
+                "returnImmediately": true
+            },
+            "message": {
+                "messageId": "m-1",
+                "role": "ROLE_USER",
+                "referenceTaskIds": ["t-1", "t-2"],
+                "contextId": "42"
+            },
+            "metadata": {"source": "cli"}
+        });
+        assert_eq!(json, expected);
+        // A single value of a repeated field is a list of one.
+        let json = read_as(
+            "lf.a2a.v1.SendMessageRequest",
+            "configuration.acceptedOutputModes=text%2Fplain",
+        )
+        .unwrap();
+        assert_eq!(
+            json["configuration"]["acceptedOutputModes"],
+            json!(["text/plain"])
+        );
+
+        // The client side writes the same fields as a query string that reads back the same.
+        let Value::Object(object) = &expected else {
+            unreachable!()
+        };
+        let rebuilt = query_string(object).unwrap();
+        assert!(rebuilt.contains("message.referenceTaskIds=t-1&message.referenceTaskIds=t-2"));
+        assert_eq!(
+            read_as("lf.a2a.v1.SendMessageRequest", &rebuilt).unwrap(),
+            expected
+        );
+    }
+
+    #[test]
+    fn query_errors_name_the_nested_field() {
+        let error = read_as(
+            "lf.a2a.v1.SendMessageRequest",
+            "configuration.historyLength=three",
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&error, RouteError::InvalidField { field, .. } if field == "configuration.historyLength"),
+            "{error:?}"
+        );
+        let error = read_as("lf.a2a.v1.SendMessageRequest", "configuration=x").unwrap_err();
+        assert!(
+            matches!(&error, RouteError::InvalidField { field, problem } if field == "configuration" && problem.contains("field.subfield")),
+            "{error:?}"
+        );
+        let error = query_fields("message=x&message.role=1").unwrap_err();
+        assert!(
+            matches!(&error, RouteError::InvalidField { field, .. } if field == "message.role"),
+            "{error:?}"
+        );
+        let error = query_fields("message..role=1").unwrap_err();
+        assert!(
+            matches!(error, RouteError::InvalidField { .. }),
+            "{error:?}"
+        );
+
+        let parts = json!({"message": {"parts": [{"text": "hi"}]}});
+        let error = query_string(parts.as_object().unwrap()).unwrap_err();
+        assert_eq!(error.field, "message.parts");
+    }
 }
