@@ -979,7 +979,7 @@ fn insert_query_value(
     let conflict = || RouteError::field(key, "a field cannot be both a value and a message");
     match names {
         [] => Ok(()),
-        [name, ..] if name.is_empty() => Err(RouteError::field(key, "empty field name")),
+        ["", ..] => Err(RouteError::field(key, "empty field name")),
         [name] => match fields
             .entry((*name).to_owned())
             .or_insert_with(|| Node::Text(Vec::new()))
