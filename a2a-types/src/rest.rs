@@ -25,6 +25,8 @@
 //!   whose first differing segment is literal (`GET /tasks/extendedAgentCard` is `GetTask`, not the
 //!   tenant `tasks`'s extended card). A path whose best template serves other methods is
 //!   [`RouteError::MethodNotAllowed`] (405), even if a less specific template would take the method.
+//! - A custom method (a template with a verb) bound to `GET` also takes `POST`, its body ignored:
+//!   the official Python SDK's client sends `POST /tasks/{id}:subscribe`, and its server takes both.
 //!
 //! Query values are converted to what each field's type reads (the type of the operation's request,
 //! found through [`crate::v1::visit_message`]), and the request is then read from that ProtoJSON as
@@ -179,9 +181,19 @@ pub fn match_path(method: &str, path: &str) -> Result<PathMatch, RouteError> {
     };
     candidates.retain(|(compiled, _)| compiled.template.rank() == best);
     let allowed: Vec<&'static str> = candidates.iter().map(|(c, _)| c.binding.method).collect();
-    let Some((compiled, variables)) = candidates
-        .into_iter()
-        .find(|(compiled, _)| compiled.binding.method.eq_ignore_ascii_case(method))
+    let exact = candidates
+        .iter()
+        .position(|(compiled, _)| compiled.binding.method.eq_ignore_ascii_case(method));
+    // A custom method (`:verb`) bound to GET is also taken by POST, as the official SDK's server
+    // does: its client sends `POST /tasks/{id}:subscribe`.
+    let lenient = || {
+        candidates.iter().position(|(compiled, _)| {
+            method.eq_ignore_ascii_case("POST")
+                && compiled.binding.method == "GET"
+                && compiled.template.verb.is_some()
+        })
+    };
+    let Some((compiled, variables)) = exact.or_else(lenient).map(|at| candidates.swap_remove(at))
     else {
         return Err(RouteError::MethodNotAllowed {
             method: method.to_owned(),

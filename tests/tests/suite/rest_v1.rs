@@ -1,12 +1,16 @@
 //! HTTP+JSON routing (`a2a_types::rest`): every binding of the generated operations table round-trips
 //! a realistic request (client form built, then routed back to the same typed request), the requests
-//! real clients send route to what they mean, and bad requests get typed errors naming the field.
+//! real clients send route to what they mean (among them every request the official Python SDK's REST
+//! client sends), and bad requests get typed errors naming the field.
 
 // Request literals keep `..Default::default()` even where they name every field today, so a field the
 // spec adds does not break them.
 #![allow(clippy::needless_update)]
 
-use a2a_tests::fixture_json;
+use std::path::PathBuf;
+
+use a2a_tests::interop::{Suite, python, run_script};
+use a2a_tests::{fixture_json, json_differences, json_equivalent};
 use a2a_types::errors::A2aError;
 use a2a_types::jsonrpc::{JsonRpcRequest, MethodParams};
 use a2a_types::operations::{OPERATIONS, Operation};
@@ -255,6 +259,16 @@ fn requests_real_clients_send_route_to_what_they_mean() {
     let route = rest::route("GET", "/tasks/t-1:subscribe", b"").unwrap();
     assert_eq!(route.operation, Operation::SubscribeToTask);
     assert_eq!(route.params.to_json(), json!({"id": "t-1"}));
+    // The official SDK's client subscribes with POST (and no body); its server takes that too.
+    let route = rest::route("POST", "/acme/tasks/t-1:subscribe", b"").unwrap();
+    assert_eq!(route.operation, Operation::SubscribeToTask);
+    assert_eq!(route.binding.method, "GET");
+    assert_eq!(
+        route.params.to_json(),
+        json!({"tenant": "acme", "id": "t-1"})
+    );
+    // Only POST gets that leniency, and only for custom methods.
+    assert!(rest::route("DELETE", "/tasks/t-1:subscribe", b"").is_err());
 
     // The path's task id replaces the body's, in either spelling.
     let route = rest::route(
@@ -472,4 +486,55 @@ fn clients_get_method_path_query_and_body() {
     let error =
         rest::build_request(&MethodParams::GetTask(GetTaskRequest::default()), None).unwrap_err();
     assert_eq!(error.field, "id");
+}
+
+const SDK_SUITE: Suite = Suite {
+    name: "v1 HTTP+JSON requests",
+    package_args: &[],
+    sdk_module: "a2a.client.transports.rest",
+};
+
+/// The requests the official Python SDK's REST client sends (`tests/interop/sdk_rest_requests.py`)
+/// route to the operation called and to the very request the SDK was given.
+#[test]
+fn requests_of_the_official_sdk_client_route_to_what_it_was_asked_to_send() {
+    let Some(python) = python(&SDK_SUITE) else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rest_v1");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (ok, stdout) = run_script(&python, "sdk_rest_requests.py", &["generate"], &dir);
+    assert!(ok, "sdk_rest_requests.py generate failed:\n{stdout}");
+    let cases: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+
+    let mut rpcs = std::collections::BTreeSet::new();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case["case"].as_str().unwrap();
+        let method = case["method"].as_str().unwrap();
+        let target = case["target"].as_str().unwrap();
+        let body = case["body"].as_str().unwrap_or("");
+        let routed = match rest::route(method, target, body.as_bytes()) {
+            Ok(routed) => routed,
+            Err(error) => {
+                failures.push(format!("{name}: {method} {target}: {error}"));
+                continue;
+            }
+        };
+        if routed.operation.jsonrpc_method() != case["rpc"] {
+            failures.push(format!("{name}: routed to {}", routed.operation));
+        }
+        let ours = routed.params.to_json();
+        if !json_equivalent(&ours, &case["request"]) {
+            failures.push(format!(
+                "{name}: {method} {target}: {:?}",
+                json_differences(&ours, &case["request"])
+            ));
+        }
+        rpcs.insert(routed.operation);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(rpcs.len(), OPERATIONS.len(), "every operation was called");
+    assert!(cases.len() >= 2 * OPERATIONS.len(), "{}", cases.len());
 }
