@@ -524,13 +524,25 @@ pub fn build_request(
         }
     }
     let Some((compiled, _)) = best else {
+        // Name the first unset path field of the binding needing the fewest.
         let missing = info
             .http
-            .first()
-            .map(|b| b.path_fields().join(", "))
+            .iter()
+            .min_by_key(|binding| binding.path_fields().len())
+            .and_then(|binding| {
+                binding.path_fields().into_iter().find(|field| {
+                    lookup(&json, field)
+                        .and_then(path_text)
+                        .is_none_or(|text| text.is_empty())
+                })
+            })
             .unwrap_or_default();
         return Err(BuildError {
-            field: missing,
+            field: missing
+                .split('.')
+                .map(json_name)
+                .collect::<Vec<_>>()
+                .join("."),
             problem: format!(
                 "{} has no HTTP binding whose path fields are all set",
                 info.rpc_name

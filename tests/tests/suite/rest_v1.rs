@@ -486,6 +486,15 @@ fn clients_get_method_path_query_and_body() {
     let error =
         rest::build_request(&MethodParams::GetTask(GetTaskRequest::default()), None).unwrap_err();
     assert_eq!(error.field, "id");
+    let error = rest::build_request(
+        &MethodParams::DeleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest {
+            id: "cfg-1".into(),
+            ..Default::default()
+        }),
+        Some("acme"),
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "taskId");
 }
 
 const SDK_SUITE: Suite = Suite {
