@@ -42,6 +42,8 @@
 //! - [`operations`]: every RPC of the service, generated from the proto, with its JSON-RPC method,
 //!   gRPC path, HTTP bindings, types, streaming and the capability it needs;
 //! - [`jsonrpc`]: JSON-RPC 2.0 envelopes, and the params and results of every method typed by name;
+//! - [`rest`]: the HTTP+JSON binding's routing: method, path, query string and body to the operation
+//!   and its typed request, and back for clients;
 //! - [`errors`]: every A2A and JSON-RPC error with its codes in each binding, and the error objects of
 //!   JSON-RPC, HTTP+JSON and (feature `proto`) gRPC;
 //! - [`service`]: the `A2A-Version` and `A2A-Extensions` service parameters, media types and the
@@ -105,6 +107,7 @@ pub mod json;
 pub mod jsonrpc;
 pub mod operations;
 pub mod registry;
+pub mod rest;
 pub mod service;
 pub mod skills;
 pub mod sse;
