@@ -113,6 +113,32 @@ mod tests {
     use crate::v1::{PartContent, SendMessageRequest, StreamResponse, Task, TaskState};
     use serde_json::json;
 
+    /// ProtoJSON messages are objects: serde's derive would read a struct from an array, by position.
+    #[test]
+    fn a_message_is_never_read_from_an_array() {
+        let positional =
+            serde_json::from_str::<crate::v1::GetTaskRequest>(r#"[null, "task-1", 0]"#)
+                .unwrap_err();
+        assert!(
+            positional.to_string().contains("expected a JSON object"),
+            "{positional}"
+        );
+        let nested =
+            from_str::<SendMessageRequest>(r#"{"message": ["m-1", "ROLE_USER", []]}"#).unwrap_err();
+        assert_eq!(nested.path(), "message", "{nested}");
+        assert!(
+            nested.to_string().contains("expected a JSON object"),
+            "{nested}"
+        );
+        let value = serde_json::from_value::<Task>(json!(["t-1", "", {"state": 2}])).unwrap_err();
+        assert!(
+            value.to_string().contains("expected a JSON object"),
+            "{value}"
+        );
+        // Objects still read, through every entry point.
+        assert_eq!(from_str::<Task>(TASK).unwrap().id, "task-7f3a");
+    }
+
     const TASK: &str = r#"{
         "id": "task-7f3a",
         "contextId": "ctx-lisbon-trip",

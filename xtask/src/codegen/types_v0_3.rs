@@ -30,7 +30,7 @@ use syn::parse_quote;
 use super::docs::verbatim_doc_attrs;
 use super::naming::{v0_3_marker_name, v0_3_type_name, v0_3_union_variant_names};
 use super::syntax::{attribute_value, last_ident, option_inner, structs_mut, type_text};
-use super::typify::Typify;
+use super::typify::{Typify, read_messages_only_from_objects};
 use super::{GeneratedFile, Mode, ensure_files, format_rust, header, project_root};
 
 /// What to generate from one JSON Schema of the JSON-RPC binding.
@@ -166,6 +166,7 @@ fn generate_files(target: &TypesV0_3Target) -> Result<Vec<GeneratedFile>> {
         });
     let mut structs = typify.generate(input, "the rewritten v0.3 schema")?;
     adjust_fields(&mut structs, &plan)?;
+    read_messages_only_from_objects(&mut structs);
     let unions: syn::File =
         syn::parse2(emit_unions(&plan)?).context("parsing the emitted v0.3 unions")?;
     let registry: syn::File =

@@ -2,6 +2,7 @@
 
 ///Optional features an agent declares that it supports.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentCapabilities {
     ///Protocol extensions this agent implements.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -28,6 +29,7 @@ pub struct AgentCapabilities {
 }
 ///Self-description that an agent publishes so others can discover it: who it is, what it can do, which skills it offers, how to reach it and which credentials it expects.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentCard {
     /**Further endpoints of this agent, each pairing a URL with a transport. Lets one agent be reachable over several transports, possibly at different addresses.
 
@@ -134,6 +136,7 @@ The main `url` is required to serve this transport, so the two form a pair; clie
 }
 ///JWS signature over an AgentCard, laid out in the JSON serialization of RFC 7515 (JSON Web Signature).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentCardSignature {
     ///Header parameters that are not integrity protected.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -147,6 +150,7 @@ pub struct AgentCardSignature {
 }
 ///Declaration that the agent supports a particular protocol extension.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentExtension {
     ///Human-readable note on how the agent makes use of this extension.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -164,6 +168,7 @@ pub struct AgentExtension {
 }
 ///One way of reaching the agent: an endpoint URL paired with the transport spoken there. Several such pairs let the same capabilities be offered over different transports.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentInterface {
     ///Transport protocol served at this URL.
     pub transport: ::std::string::String,
@@ -172,6 +177,7 @@ pub struct AgentInterface {
 }
 ///The organization that operates the agent.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentProvider {
     ///Name of the providing organization.
     pub organization: ::std::string::String,
@@ -180,6 +186,7 @@ pub struct AgentProvider {
 }
 ///A specific ability or function the agent can carry out.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentSkill {
     ///Longer explanation of the skill, so clients and users can tell what it does.
     pub description: ::std::string::String,
@@ -221,6 +228,7 @@ pub struct AgentSkill {
 }
 ///Security scheme where the caller authenticates with an API key.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ApiKeySecurityScheme {
     ///Optional free text explaining this security scheme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -294,6 +302,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ApiKeySecuritySchemeIn {
 }
 ///Output produced by the agent while working on a task, such as a file or a piece of structured data.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct Artifact {
     ///Identifier of the artifact (for example a UUID), unique within its task.
     #[serde(rename = "artifactId")]
@@ -318,6 +327,7 @@ pub struct Artifact {
 }
 ///A2A error returned when the agent has no authenticated extended card to serve.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AuthenticatedExtendedCardNotConfiguredError {
     #[serde(default)]
     pub code: crate::v0_3::AuthenticatedExtendedCardNotConfiguredErrorCode,
@@ -341,6 +351,7 @@ impl ::std::default::Default for AuthenticatedExtendedCardNotConfiguredError {
 }
 ///Settings for the OAuth 2.0 authorization code grant.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AuthorizationCodeOAuthFlow {
     ///Authorization endpoint for this grant; must be a URL served over TLS.
     #[serde(rename = "authorizationUrl")]
@@ -366,6 +377,7 @@ pub struct AuthorizationCodeOAuthFlow {
 }
 ///JSON-RPC request object that invokes the `tasks/cancel` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct CancelTaskRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -378,6 +390,7 @@ pub struct CancelTaskRequest {
 }
 ///Success reply returned for a `tasks/cancel` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct CancelTaskSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -389,6 +402,7 @@ pub struct CancelTaskSuccessResponse {
 }
 ///Settings for the OAuth 2.0 client credentials grant.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ClientCredentialsOAuthFlow {
     ///Endpoint for refreshing tokens; must be a URL.
     #[serde(
@@ -410,6 +424,7 @@ pub struct ClientCredentialsOAuthFlow {
 }
 ///A2A error returned when the requested content types cannot be handled by the agent.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ContentTypeNotSupportedError {
     #[serde(default)]
     pub code: crate::v0_3::ContentTypeNotSupportedErrorCode,
@@ -431,6 +446,7 @@ impl ::std::default::Default for ContentTypeNotSupportedError {
 }
 ///Part of a message or artifact holding structured data such as a JSON object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct DataPart {
     ///The structured payload.
     pub data: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -444,6 +460,7 @@ pub struct DataPart {
 }
 ///Parameters naming one push notification config of a task to remove.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct DeleteTaskPushNotificationConfigParams {
     ///Identifier of the task (for example a UUID).
     pub id: ::std::string::String,
@@ -459,6 +476,7 @@ pub struct DeleteTaskPushNotificationConfigParams {
 }
 ///JSON-RPC request object that invokes the `tasks/pushNotificationConfig/delete` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct DeleteTaskPushNotificationConfigRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -471,6 +489,7 @@ pub struct DeleteTaskPushNotificationConfigRequest {
 }
 ///Success reply returned for a `tasks/pushNotificationConfig/delete` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct DeleteTaskPushNotificationConfigSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -482,6 +501,7 @@ pub struct DeleteTaskPushNotificationConfigSuccessResponse {
 }
 ///Fields shared by every file representation.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct FileBase {
     ///Media type of the file, e.g. "application/pdf".
     #[serde(
@@ -497,6 +517,7 @@ pub struct FileBase {
 }
 ///Part of a message or artifact that carries a file, supplied either inline as bytes or by reference through a URI.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct FilePart {
     ///The file, given either as base64-encoded bytes or as a URI.
     pub file: crate::v0_3::FileContent,
@@ -510,6 +531,7 @@ pub struct FilePart {
 }
 ///File whose content is embedded inline as a base64 string.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct FileWithBytes {
     ///File content, base64 encoded.
     pub bytes: ::std::string::String,
@@ -527,6 +549,7 @@ pub struct FileWithBytes {
 }
 ///File whose content is fetched from a URI.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct FileWithUri {
     ///Media type of the file, e.g. "application/pdf".
     #[serde(
@@ -544,6 +567,7 @@ pub struct FileWithUri {
 }
 ///JSON-RPC request object that invokes the `agent/getAuthenticatedExtendedCard` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetAuthenticatedExtendedCardRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -554,6 +578,7 @@ pub struct GetAuthenticatedExtendedCardRequest {
 }
 ///Success reply returned for a `agent/getAuthenticatedExtendedCard` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetAuthenticatedExtendedCardSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -565,6 +590,7 @@ pub struct GetAuthenticatedExtendedCardSuccessResponse {
 }
 ///Parameters naming one push notification config of a task to fetch.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetTaskPushNotificationConfigParams {
     ///Identifier of the task (for example a UUID).
     pub id: ::std::string::String,
@@ -584,6 +610,7 @@ pub struct GetTaskPushNotificationConfigParams {
 }
 ///JSON-RPC request object that invokes the `tasks/pushNotificationConfig/get` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetTaskPushNotificationConfigRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -596,6 +623,7 @@ pub struct GetTaskPushNotificationConfigRequest {
 }
 ///Success reply returned for a `tasks/pushNotificationConfig/get` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetTaskPushNotificationConfigSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -607,6 +635,7 @@ pub struct GetTaskPushNotificationConfigSuccessResponse {
 }
 ///JSON-RPC request object that invokes the `tasks/get` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetTaskRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -619,6 +648,7 @@ pub struct GetTaskRequest {
 }
 ///Success reply returned for a `tasks/get` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetTaskSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -630,6 +660,7 @@ pub struct GetTaskSuccessResponse {
 }
 ///Security scheme based on HTTP authentication.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct HttpAuthSecurityScheme {
     ///Informational hint about how bearer tokens are formatted, for example "JWT".
     #[serde(
@@ -649,6 +680,7 @@ pub struct HttpAuthSecurityScheme {
 }
 ///Settings for the OAuth 2.0 implicit grant.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ImplicitOAuthFlow {
     ///Authorization endpoint for this grant; must be a URL.
     #[serde(rename = "authorizationUrl")]
@@ -670,6 +702,7 @@ pub struct ImplicitOAuthFlow {
 }
 ///JSON-RPC error for a failure inside the server.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct InternalError {
     #[serde(default)]
     pub code: crate::v0_3::InternalErrorCode,
@@ -691,6 +724,7 @@ impl ::std::default::Default for InternalError {
 }
 ///A2A error signalling that the agent replied with something that does not match what the called method should return.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct InvalidAgentResponseError {
     #[serde(default)]
     pub code: crate::v0_3::InvalidAgentResponseErrorCode,
@@ -712,6 +746,7 @@ impl ::std::default::Default for InvalidAgentResponseError {
 }
 ///JSON-RPC error for method parameters that are not valid.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct InvalidParamsError {
     #[serde(default)]
     pub code: crate::v0_3::InvalidParamsErrorCode,
@@ -733,6 +768,7 @@ impl ::std::default::Default for InvalidParamsError {
 }
 ///JSON-RPC error for a payload that is not a well-formed Request object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct InvalidRequestError {
     #[serde(default)]
     pub code: crate::v0_3::InvalidRequestErrorCode,
@@ -754,6 +790,7 @@ impl ::std::default::Default for InvalidRequestError {
 }
 ///JSON-RPC error for a body that could not be parsed as JSON.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct JsonParseError {
     #[serde(default)]
     pub code: crate::v0_3::JsonParseErrorCode,
@@ -775,6 +812,7 @@ impl ::std::default::Default for JsonParseError {
 }
 ///JSON-RPC 2.0 error object, carried inside an error response.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct JsonRpcError {
     ///Integer identifying what kind of error happened.
     pub code: i64,
@@ -786,6 +824,7 @@ pub struct JsonRpcError {
 }
 ///JSON-RPC 2.0 response object reporting a failure.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct JsonRpcErrorResponse {
     ///Details of the failure.
     pub error: JsonRpcError,
@@ -797,6 +836,7 @@ pub struct JsonRpcErrorResponse {
 }
 ///Fields common to every JSON-RPC 2.0 message: requests, responses and notifications.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct JsonRpcMessage {
     ///Identifier chosen by the client: a string, a number or null. The reply carries the same value. Notifications have no id.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -806,6 +846,7 @@ pub struct JsonRpcMessage {
 }
 ///Generic JSON-RPC 2.0 request object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct JsonRpcRequest {
     ///Identifier chosen by the client: a string, a number or null. The reply carries the same value. Notifications have no id.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -822,6 +863,7 @@ pub struct JsonRpcRequest {
 }
 ///Generic JSON-RPC 2.0 response object reporting success.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct JsonRpcSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -833,6 +875,7 @@ pub struct JsonRpcSuccessResponse {
 }
 ///Parameters naming the task whose push notification configs should be listed.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ListTaskPushNotificationConfigParams {
     ///Identifier of the task (for example a UUID).
     pub id: ::std::string::String,
@@ -844,6 +887,7 @@ pub struct ListTaskPushNotificationConfigParams {
 }
 ///JSON-RPC request object that invokes the `tasks/pushNotificationConfig/list` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ListTaskPushNotificationConfigRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -856,6 +900,7 @@ pub struct ListTaskPushNotificationConfigRequest {
 }
 ///Success reply returned for a `tasks/pushNotificationConfig/list` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ListTaskPushNotificationConfigSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -867,6 +912,7 @@ pub struct ListTaskPushNotificationConfigSuccessResponse {
 }
 ///One turn of the conversation, sent either by the user or by the agent.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct Message {
     ///Context identifier that ties this message to related interactions.
     #[serde(
@@ -970,6 +1016,7 @@ impl ::std::convert::TryFrom<::std::string::String> for MessageRole {
 }
 ///Options controlling a `message/send` or `message/stream` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct MessageSendConfiguration {
     ///Output media types the client is able to handle in the reply.
     #[serde(
@@ -1003,6 +1050,7 @@ pub struct MessageSendConfiguration {
 }
 ///Parameters for sending a message to an agent; the message may start a new task, continue one, or restart one.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct MessageSendParams {
     ///Optional settings for this call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1017,6 +1065,7 @@ pub struct MessageSendParams {
 }
 ///JSON-RPC error for a method that is unknown or unavailable.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct MethodNotFoundError {
     #[serde(default)]
     pub code: crate::v0_3::MethodNotFoundErrorCode,
@@ -1038,6 +1087,7 @@ impl ::std::default::Default for MethodNotFoundError {
 }
 ///Security scheme based on mutual TLS client certificates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct MutualTlsSecurityScheme {
     ///Optional free text explaining this security scheme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1047,6 +1097,7 @@ pub struct MutualTlsSecurityScheme {
 }
 ///Security scheme based on OAuth 2.0.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct OAuth2SecurityScheme {
     ///Optional free text explaining this security scheme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1066,6 +1117,7 @@ pub struct OAuth2SecurityScheme {
 }
 ///The OAuth 2.0 grant types offered, each with its settings.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct OAuthFlows {
     ///Authorization code grant settings (named accessCode in OpenAPI 2.0).
     #[serde(
@@ -1092,6 +1144,7 @@ pub struct OAuthFlows {
 }
 ///Security scheme based on OpenID Connect.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct OpenIdConnectSecurityScheme {
     ///Optional free text explaining this security scheme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1105,6 +1158,7 @@ pub struct OpenIdConnectSecurityScheme {
 }
 ///Fields shared by every kind of part.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct PartBase {
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1114,6 +1168,7 @@ pub struct PartBase {
 }
 ///Settings for the OAuth 2.0 resource owner password grant.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct PasswordOAuthFlow {
     ///Endpoint for refreshing tokens; must be a URL.
     #[serde(
@@ -1135,6 +1190,7 @@ pub struct PasswordOAuthFlow {
 }
 ///How the agent should authenticate when calling a push notification endpoint.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct PushNotificationAuthenticationInfo {
     ///Optional credentials the notification endpoint expects.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1144,6 +1200,7 @@ pub struct PushNotificationAuthenticationInfo {
 }
 ///Settings telling the agent where and how to push task updates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct PushNotificationConfig {
     ///Optional authentication the agent should present when calling the webhook URL.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1159,6 +1216,7 @@ pub struct PushNotificationConfig {
 }
 ///A2A error returned when the agent cannot send push notifications.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct PushNotificationNotSupportedError {
     #[serde(default)]
     pub code: crate::v0_3::PushNotificationNotSupportedErrorCode,
@@ -1180,6 +1238,7 @@ impl ::std::default::Default for PushNotificationNotSupportedError {
 }
 ///Fields shared by every security scheme.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SecuritySchemeBase {
     ///Optional free text explaining this security scheme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1187,6 +1246,7 @@ pub struct SecuritySchemeBase {
 }
 ///JSON-RPC request object that invokes the `message/send` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SendMessageRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -1199,6 +1259,7 @@ pub struct SendMessageRequest {
 }
 ///Success reply returned for a `message/send` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SendMessageSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -1210,6 +1271,7 @@ pub struct SendMessageSuccessResponse {
 }
 ///JSON-RPC request object that invokes the `message/stream` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SendStreamingMessageRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -1222,6 +1284,7 @@ pub struct SendStreamingMessageRequest {
 }
 ///Success reply returned for a `message/stream` call. One request may yield many of these over the stream.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SendStreamingMessageSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -1233,6 +1296,7 @@ pub struct SendStreamingMessageSuccessResponse {
 }
 ///JSON-RPC request object that invokes the `tasks/pushNotificationConfig/set` method.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SetTaskPushNotificationConfigRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -1245,6 +1309,7 @@ pub struct SetTaskPushNotificationConfigRequest {
 }
 ///Success reply returned for a `tasks/pushNotificationConfig/set` call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SetTaskPushNotificationConfigSuccessResponse {
     ///Echo of the id that the client put on the originating request.
     #[serde(default)]
@@ -1256,6 +1321,7 @@ pub struct SetTaskPushNotificationConfigSuccessResponse {
 }
 ///A stateful unit of work, or conversation, carried out by an agent on behalf of a client.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct Task {
     ///Outputs the agent has produced while working on the task.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1281,6 +1347,7 @@ pub struct Task {
 }
 ///Event telling the client that an artifact was produced or changed; mostly seen on streams.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskArtifactUpdateEvent {
     ///When true, this content extends an artifact with the same ID that was sent earlier instead of replacing it.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1313,6 +1380,7 @@ pub struct TaskArtifactUpdateEvent {
 }
 ///Parameters that just name a task, for simple task operations.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskIdParams {
     ///Identifier of the task (for example a UUID).
     pub id: ::std::string::String,
@@ -1324,6 +1392,7 @@ pub struct TaskIdParams {
 }
 ///A2A error returned when the task is in a state that does not allow cancellation.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskNotCancelableError {
     #[serde(default)]
     pub code: crate::v0_3::TaskNotCancelableErrorCode,
@@ -1345,6 +1414,7 @@ impl ::std::default::Default for TaskNotCancelableError {
 }
 ///A2A error returned when no task exists with the given ID.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskNotFoundError {
     #[serde(default)]
     pub code: crate::v0_3::TaskNotFoundErrorCode,
@@ -1366,6 +1436,7 @@ impl ::std::default::Default for TaskNotFoundError {
 }
 ///Binds a push notification config to a particular task.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskPushNotificationConfig {
     ///The push notification settings for the task.
     #[serde(rename = "pushNotificationConfig")]
@@ -1378,6 +1449,7 @@ pub struct TaskPushNotificationConfig {
 }
 ///Parameters for looking up a task, optionally capping how much history comes back.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskQueryParams {
     ///How many of the latest history messages to return.
     #[serde(
@@ -1397,6 +1469,7 @@ pub struct TaskQueryParams {
 }
 ///JSON-RPC request object that invokes the `tasks/resubscribe` method, reattaching a client to the update stream of a task.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskResubscriptionRequest {
     ///Client-chosen identifier for this call; the server echoes it back.
     pub id: crate::v0_3::JsonRpcId,
@@ -1492,6 +1565,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TaskState {
 }
 ///Snapshot of a task's status at one moment.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskStatus {
     ///Optional message giving more detail about the present status.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1504,6 +1578,7 @@ pub struct TaskStatus {
 }
 ///Event telling the client that a task's status changed; mostly seen on streams and subscriptions.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TaskStatusUpdateEvent {
     ///Context identifier of the task.
     #[serde(rename = "contextId")]
@@ -1528,6 +1603,7 @@ pub struct TaskStatusUpdateEvent {
 }
 ///Part of a message or artifact holding plain text.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct TextPart {
     #[serde(default)]
     pub kind: crate::v0_3::TextPartKind,
@@ -1600,6 +1676,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TransportProtocol {
 }
 ///A2A error returned when the agent does not support the requested operation.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(remote = "Self")]
 pub struct UnsupportedOperationError {
     #[serde(default)]
     pub code: crate::v0_3::UnsupportedOperationErrorCode,
@@ -1696,3 +1773,1984 @@ pub mod error {
         }
     }
 }
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentCapabilities {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentCapabilities::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentCapabilities {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentCapabilities::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentCard {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentCard {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentCard::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for AgentCard {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentCard::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentCardSignature {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentCardSignature::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentCardSignature {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentCardSignature::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentExtension {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentExtension {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentExtension::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentExtension {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentExtension::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentInterface {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentInterface {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentInterface::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentInterface {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentInterface::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentProvider {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentProvider {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentProvider::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentProvider {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentProvider::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentSkill {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentSkill {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentSkill::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for AgentSkill {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentSkill::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ApiKeySecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ApiKeySecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ApiKeySecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ApiKeySecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ApiKeySecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for Artifact {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for Artifact {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            Artifact::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for Artifact {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            Artifact::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AuthenticatedExtendedCardNotConfiguredError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AuthenticatedExtendedCardNotConfiguredError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AuthenticatedExtendedCardNotConfiguredError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AuthenticatedExtendedCardNotConfiguredError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AuthenticatedExtendedCardNotConfiguredError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AuthorizationCodeOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AuthorizationCodeOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AuthorizationCodeOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AuthorizationCodeOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for CancelTaskRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            CancelTaskRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for CancelTaskRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            CancelTaskRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for CancelTaskSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for CancelTaskSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            CancelTaskSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for CancelTaskSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            CancelTaskSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ClientCredentialsOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ClientCredentialsOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ClientCredentialsOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ClientCredentialsOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ContentTypeNotSupportedError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ContentTypeNotSupportedError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ContentTypeNotSupportedError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ContentTypeNotSupportedError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ContentTypeNotSupportedError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for DataPart {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for DataPart {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            DataPart::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for DataPart {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            DataPart::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigParams {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for DeleteTaskPushNotificationConfigParams {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            DeleteTaskPushNotificationConfigParams::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for DeleteTaskPushNotificationConfigParams {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            DeleteTaskPushNotificationConfigParams::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for DeleteTaskPushNotificationConfigRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            DeleteTaskPushNotificationConfigRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for DeleteTaskPushNotificationConfigRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            DeleteTaskPushNotificationConfigRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de>
+    for DeleteTaskPushNotificationConfigSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject
+    for DeleteTaskPushNotificationConfigSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            DeleteTaskPushNotificationConfigSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for DeleteTaskPushNotificationConfigSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            DeleteTaskPushNotificationConfigSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for FileBase {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for FileBase {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            FileBase::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for FileBase {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            FileBase::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for FilePart {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for FilePart {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            FilePart::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for FilePart {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            FilePart::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for FileWithBytes {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for FileWithBytes {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            FileWithBytes::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for FileWithBytes {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            FileWithBytes::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for FileWithUri {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for FileWithUri {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            FileWithUri::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for FileWithUri {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            FileWithUri::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetAuthenticatedExtendedCardRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetAuthenticatedExtendedCardRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetAuthenticatedExtendedCardRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetAuthenticatedExtendedCardRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetAuthenticatedExtendedCardSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetAuthenticatedExtendedCardSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetAuthenticatedExtendedCardSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetAuthenticatedExtendedCardSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigParams {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetTaskPushNotificationConfigParams {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetTaskPushNotificationConfigParams::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetTaskPushNotificationConfigParams {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetTaskPushNotificationConfigParams::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetTaskPushNotificationConfigRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetTaskPushNotificationConfigRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetTaskPushNotificationConfigRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetTaskPushNotificationConfigRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de>
+    for GetTaskPushNotificationConfigSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetTaskPushNotificationConfigSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetTaskPushNotificationConfigSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetTaskPushNotificationConfigSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetTaskPushNotificationConfigSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetTaskRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetTaskRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetTaskRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetTaskRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetTaskSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetTaskSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetTaskSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetTaskSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetTaskSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for HttpAuthSecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for HttpAuthSecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            HttpAuthSecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for HttpAuthSecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            HttpAuthSecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ImplicitOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ImplicitOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ImplicitOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ImplicitOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for InternalError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for InternalError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            InternalError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for InternalError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            InternalError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for InvalidAgentResponseError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for InvalidAgentResponseError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            InvalidAgentResponseError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for InvalidAgentResponseError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            InvalidAgentResponseError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for InvalidParamsError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for InvalidParamsError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            InvalidParamsError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for InvalidParamsError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            InvalidParamsError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for InvalidRequestError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for InvalidRequestError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            InvalidRequestError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for InvalidRequestError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            InvalidRequestError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for JsonParseError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for JsonParseError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            JsonParseError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for JsonParseError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            JsonParseError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for JsonRpcError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for JsonRpcError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            JsonRpcError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for JsonRpcError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            JsonRpcError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for JsonRpcErrorResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for JsonRpcErrorResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            JsonRpcErrorResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for JsonRpcErrorResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            JsonRpcErrorResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for JsonRpcMessage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for JsonRpcMessage {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            JsonRpcMessage::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for JsonRpcMessage {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            JsonRpcMessage::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for JsonRpcRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for JsonRpcRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            JsonRpcRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for JsonRpcRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            JsonRpcRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for JsonRpcSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for JsonRpcSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            JsonRpcSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for JsonRpcSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            JsonRpcSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigParams {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ListTaskPushNotificationConfigParams {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ListTaskPushNotificationConfigParams::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ListTaskPushNotificationConfigParams {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ListTaskPushNotificationConfigParams::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ListTaskPushNotificationConfigRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ListTaskPushNotificationConfigRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ListTaskPushNotificationConfigRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ListTaskPushNotificationConfigRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de>
+    for ListTaskPushNotificationConfigSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ListTaskPushNotificationConfigSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ListTaskPushNotificationConfigSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ListTaskPushNotificationConfigSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ListTaskPushNotificationConfigSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for Message {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for Message {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            Message::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for Message {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            Message::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for MessageSendConfiguration {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for MessageSendConfiguration {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            MessageSendConfiguration::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for MessageSendConfiguration {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            MessageSendConfiguration::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for MessageSendParams {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for MessageSendParams {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            MessageSendParams::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for MessageSendParams {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            MessageSendParams::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for MethodNotFoundError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for MethodNotFoundError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            MethodNotFoundError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for MethodNotFoundError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            MethodNotFoundError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for MutualTlsSecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            MutualTlsSecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for MutualTlsSecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            MutualTlsSecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for OAuth2SecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            OAuth2SecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for OAuth2SecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            OAuth2SecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for OAuthFlows {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            OAuthFlows::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for OAuthFlows {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            OAuthFlows::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for OpenIdConnectSecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            OpenIdConnectSecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for OpenIdConnectSecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            OpenIdConnectSecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for PartBase {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for PartBase {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            PartBase::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for PartBase {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            PartBase::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for PasswordOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            PasswordOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for PasswordOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            PasswordOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for PushNotificationAuthenticationInfo {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for PushNotificationAuthenticationInfo {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            PushNotificationAuthenticationInfo::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for PushNotificationAuthenticationInfo {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            PushNotificationAuthenticationInfo::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for PushNotificationConfig {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for PushNotificationConfig {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            PushNotificationConfig::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for PushNotificationConfig {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            PushNotificationConfig::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for PushNotificationNotSupportedError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for PushNotificationNotSupportedError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            PushNotificationNotSupportedError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for PushNotificationNotSupportedError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            PushNotificationNotSupportedError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SecuritySchemeBase {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SecuritySchemeBase {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SecuritySchemeBase::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SecuritySchemeBase {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SecuritySchemeBase::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SendMessageRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SendMessageRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SendMessageRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SendMessageRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SendMessageSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SendMessageSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SendMessageSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SendMessageSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SendMessageSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SendStreamingMessageRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SendStreamingMessageRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SendStreamingMessageRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SendStreamingMessageRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SendStreamingMessageRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SendStreamingMessageSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SendStreamingMessageSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SendStreamingMessageSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SendStreamingMessageSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SendStreamingMessageSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SetTaskPushNotificationConfigRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SetTaskPushNotificationConfigRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SetTaskPushNotificationConfigRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SetTaskPushNotificationConfigRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SetTaskPushNotificationConfigRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de>
+    for SetTaskPushNotificationConfigSuccessResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SetTaskPushNotificationConfigSuccessResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SetTaskPushNotificationConfigSuccessResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SetTaskPushNotificationConfigSuccessResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SetTaskPushNotificationConfigSuccessResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for Task {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for Task {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            Task::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for Task {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            Task::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskArtifactUpdateEvent {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskArtifactUpdateEvent::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskArtifactUpdateEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskArtifactUpdateEvent::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskIdParams {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskIdParams {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskIdParams::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskIdParams {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskIdParams::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskNotCancelableError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskNotCancelableError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskNotCancelableError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskNotCancelableError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskNotCancelableError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskNotFoundError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskNotFoundError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskNotFoundError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskNotFoundError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskNotFoundError::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskPushNotificationConfig {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskPushNotificationConfig::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskPushNotificationConfig {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskPushNotificationConfig::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskQueryParams {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskQueryParams {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskQueryParams::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskQueryParams {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskQueryParams::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskResubscriptionRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskResubscriptionRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskResubscriptionRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskResubscriptionRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskResubscriptionRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskStatus {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskStatus {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskStatus::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for TaskStatus {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskStatus::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskStatusUpdateEvent {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskStatusUpdateEvent::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskStatusUpdateEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskStatusUpdateEvent::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TextPart {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TextPart {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TextPart::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for TextPart {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TextPart::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for UnsupportedOperationError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for UnsupportedOperationError {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            UnsupportedOperationError::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for UnsupportedOperationError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            UnsupportedOperationError::serialize(self, serializer)
+        }
+    }
+};

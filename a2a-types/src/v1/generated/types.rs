@@ -2,6 +2,7 @@
 
 /// Optional protocol features; an absent flag means "not supported".
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentCapabilities {
     /// Whether SendStreamingMessage and SubscribeToTask are available.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -34,6 +35,7 @@ pub struct AgentCapabilities {
 /** The agent's public self-description: identity, endpoints, capabilities,
  skills and how to authenticate.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct AgentCard {
     /// Display name of the agent, e.g. "Travel Planner".
     #[serde(
@@ -147,6 +149,7 @@ pub struct AgentCard {
 }
 /// A JSON Web Signature (RFC 7515, JSON serialization) over an AgentCard.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct AgentCardSignature {
     /// JWS protected header: a JSON object, base64url-encoded.
     #[serde(
@@ -172,6 +175,7 @@ pub struct AgentCardSignature {
 }
 /// An extension of the protocol that the agent implements.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct AgentExtension {
     /// URI naming the extension.
     #[serde(
@@ -205,6 +209,7 @@ pub struct AgentExtension {
 /** One way to reach the agent: an endpoint URL, the protocol binding spoken
  there and the A2A version it implements. An agent may list several.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct AgentInterface {
     /** Absolute endpoint URL (HTTPS in production),
  e.g. "<https://agent.example.org/a2a>".*/
@@ -246,6 +251,7 @@ pub struct AgentInterface {
 }
 /// The organization behind an agent.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct AgentProvider {
     /// Web site or documentation link of the provider.
     #[serde(
@@ -264,6 +270,7 @@ pub struct AgentProvider {
 }
 /// A specific ability of the agent, advertised on its card.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct AgentSkill {
     /// Stable id of the skill.
     #[serde(
@@ -330,6 +337,7 @@ pub struct AgentSkill {
 }
 /// API key authentication.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct ApiKeySecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
@@ -355,6 +363,7 @@ pub struct ApiKeySecurityScheme {
 }
 /// An output produced by a task, such as a document, image or data set.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct Artifact {
     /// `artifactId`: id of the artifact, unique within its task.
     #[serde(
@@ -403,6 +412,7 @@ pub struct Artifact {
 }
 /// Credentials the agent presents when calling a push notification webhook.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct AuthenticationInfo {
     /** HTTP auth scheme name as registered with IANA, e.g. "Bearer" or "Basic";
  compared case-insensitively (RFC 9110, section 11.1).*/
@@ -422,6 +432,7 @@ pub struct AuthenticationInfo {
 }
 /// Settings of the OAuth 2.0 authorization code grant.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct AuthorizationCodeOAuthFlow {
     /// `authorizationUrl`: the authorization endpoint.
     #[serde(
@@ -473,6 +484,7 @@ pub struct AuthorizationCodeOAuthFlow {
 }
 /// Input of CancelTask.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct CancelTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -498,6 +510,7 @@ pub struct CancelTaskRequest {
 }
 /// Settings of the OAuth 2.0 client credentials grant.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct ClientCredentialsOAuthFlow {
     /// `tokenUrl`: the token endpoint.
     #[serde(
@@ -530,6 +543,7 @@ pub struct ClientCredentialsOAuthFlow {
 }
 /// Input of DeleteTaskPushNotificationConfig.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct DeleteTaskPushNotificationConfigRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -558,6 +572,7 @@ pub struct DeleteTaskPushNotificationConfigRequest {
 /** Settings of the OAuth 2.0 device authorization grant (RFC 8628), for
  clients with limited input where the user signs in on another device.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct DeviceCodeOAuthFlow {
     /// `deviceAuthorizationUrl`: the device authorization endpoint.
     #[serde(
@@ -599,6 +614,7 @@ pub struct DeviceCodeOAuthFlow {
 }
 /// Input of GetExtendedAgentCard.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct GetExtendedAgentCardRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -610,6 +626,7 @@ pub struct GetExtendedAgentCardRequest {
 }
 /// Input of GetTaskPushNotificationConfig.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct GetTaskPushNotificationConfigRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -637,6 +654,7 @@ pub struct GetTaskPushNotificationConfigRequest {
 }
 /// Input of GetTask.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct GetTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -666,6 +684,7 @@ pub struct GetTaskRequest {
 }
 /// HTTP authentication (RFC 7235) via the Authorization header.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct HttpAuthSecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
@@ -694,6 +713,7 @@ pub struct HttpAuthSecurityScheme {
 /** Settings of the OAuth 2.0 implicit grant. Deprecated; kept for older
  agents.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ImplicitOAuthFlow {
     /// `authorizationUrl`: the authorization endpoint (TLS required).
     #[serde(
@@ -727,6 +747,7 @@ pub struct ImplicitOAuthFlow {
 /** Input of ListTaskPushNotificationConfigs. Note the field numbering: tenant
  is 4, the others start at 1.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct ListTaskPushNotificationConfigsRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -765,6 +786,7 @@ pub struct ListTaskPushNotificationConfigsRequest {
 }
 /// Output of ListTaskPushNotificationConfigs: one page of registrations.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ListTaskPushNotificationConfigsResponse {
     /// Registrations on this page.
     #[serde(
@@ -786,6 +808,7 @@ pub struct ListTaskPushNotificationConfigsResponse {
 }
 /// Input of ListTasks: filters and paging.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct ListTasksRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -861,6 +884,7 @@ pub struct ListTasksRequest {
 }
 /// Output of ListTasks: one page of tasks.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct ListTasksResponse {
     /// Tasks on this page that match the filters.
     #[serde(
@@ -903,6 +927,7 @@ pub struct ListTasksResponse {
  may carry either, both (then they must agree with the task) or neither;
  with only `taskId`, the agent derives the context from the task.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct Message {
     /// `messageId`: id chosen by whoever creates the message (e.g. a UUID).
     #[serde(
@@ -971,6 +996,7 @@ pub struct Message {
 }
 /// Mutual TLS authentication with client certificates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct MutualTlsSecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
@@ -982,6 +1008,7 @@ pub struct MutualTlsSecurityScheme {
 }
 /// OAuth 2.0 authentication.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct OAuth2SecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
@@ -1006,6 +1033,7 @@ pub struct OAuth2SecurityScheme {
 }
 /// OpenID Connect authentication.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct OpenIdConnectSecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
@@ -1027,6 +1055,7 @@ pub struct OpenIdConnectSecurityScheme {
 /** One piece of content inside a message or artifact: text, file bytes, a
  file URL or structured data, plus descriptive attributes.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct Part {
     /// Which kind of `content` this is; see [`PartContent`].
     #[serde(flatten, with = "crate::protojson::flat_oneof")]
@@ -1059,6 +1088,7 @@ pub struct Part {
 /** Settings of the OAuth 2.0 password grant. Deprecated; kept for older
  agents.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct PasswordOAuthFlow {
     /// `tokenUrl`: the token endpoint (TLS required).
     #[serde(
@@ -1092,6 +1122,7 @@ pub struct PasswordOAuthFlow {
 /** One way of satisfying security: every named scheme must be satisfied, with
  the listed scopes.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SecurityRequirement {
     /// Scheme name (a key of `AgentCard.securitySchemes`) to required scopes.
     #[serde(
@@ -1103,6 +1134,7 @@ pub struct SecurityRequirement {
 }
 /// Per-request options the client attaches to SendMessage / SendStreamingMessage.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct SendMessageConfiguration {
     /** `acceptedOutputModes`: media types the client can handle in returned
  parts; the agent should pick its output formats accordingly.*/
@@ -1149,6 +1181,7 @@ pub struct SendMessageConfiguration {
 }
 /// Input of SendMessage and SendStreamingMessage.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct SendMessageRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -1173,6 +1206,7 @@ pub struct SendMessageRequest {
 }
 /// A list of strings (used as a map value).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(remote = "Self")]
 pub struct StringList {
     /// The strings.
     #[serde(
@@ -1184,6 +1218,7 @@ pub struct StringList {
 }
 /// Input of SubscribeToTask.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct SubscribeToTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -1203,6 +1238,7 @@ pub struct SubscribeToTaskRequest {
 /** A unit of work the agent carries out, possibly over several turns. Holds
  its current status, the artifacts produced so far and the message history.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct Task {
     /// Task id, assigned by the agent when it creates the task (e.g. a UUID).
     #[serde(
@@ -1248,6 +1284,7 @@ pub struct Task {
 }
 /// Streamed event: a task produced a new artifact or a chunk of one.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct TaskArtifactUpdateEvent {
     /// `taskId`: the task that produced the artifact.
     #[serde(
@@ -1298,6 +1335,7 @@ pub struct TaskArtifactUpdateEvent {
 /** A webhook registration for a task: where the agent should POST updates
  and how to authenticate to that endpoint.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct TaskPushNotificationConfig {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
@@ -1343,6 +1381,7 @@ pub struct TaskPushNotificationConfig {
 }
 /// A point-in-time status of a task.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct TaskStatus {
     /// The task's lifecycle state.
     #[serde(
@@ -1365,6 +1404,7 @@ pub struct TaskStatus {
 }
 /// Streamed event: a task moved to a new status.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
+#[serde(remote = "Self")]
 pub struct TaskStatusUpdateEvent {
     /// `taskId`: the task whose status changed.
     #[serde(
@@ -1395,3 +1435,1027 @@ pub struct TaskStatusUpdateEvent {
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
 }
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentCapabilities {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentCapabilities::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentCapabilities {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentCapabilities::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentCard {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentCard {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentCard::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for AgentCard {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentCard::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentCardSignature {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentCardSignature::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentCardSignature {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentCardSignature::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentExtension {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentExtension {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentExtension::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentExtension {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentExtension::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentInterface {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentInterface {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentInterface::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentInterface {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentInterface::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentProvider {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentProvider {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentProvider::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AgentProvider {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentProvider::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AgentSkill {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AgentSkill {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AgentSkill::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for AgentSkill {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AgentSkill::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ApiKeySecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ApiKeySecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ApiKeySecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ApiKeySecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ApiKeySecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for Artifact {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for Artifact {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            Artifact::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for Artifact {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            Artifact::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AuthenticationInfo {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AuthenticationInfo::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AuthenticationInfo {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AuthenticationInfo::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for AuthorizationCodeOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            AuthorizationCodeOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for AuthorizationCodeOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            AuthorizationCodeOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for CancelTaskRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            CancelTaskRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for CancelTaskRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            CancelTaskRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ClientCredentialsOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ClientCredentialsOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ClientCredentialsOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ClientCredentialsOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for DeleteTaskPushNotificationConfigRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            DeleteTaskPushNotificationConfigRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for DeleteTaskPushNotificationConfigRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            DeleteTaskPushNotificationConfigRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for DeviceCodeOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for DeviceCodeOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            DeviceCodeOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for DeviceCodeOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            DeviceCodeOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetExtendedAgentCardRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetExtendedAgentCardRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetExtendedAgentCardRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetExtendedAgentCardRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetExtendedAgentCardRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetTaskPushNotificationConfigRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetTaskPushNotificationConfigRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetTaskPushNotificationConfigRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetTaskPushNotificationConfigRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for GetTaskRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            GetTaskRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for GetTaskRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            GetTaskRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for HttpAuthSecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for HttpAuthSecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            HttpAuthSecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for HttpAuthSecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            HttpAuthSecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ImplicitOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ImplicitOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ImplicitOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ImplicitOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ListTaskPushNotificationConfigsRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ListTaskPushNotificationConfigsRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ListTaskPushNotificationConfigsRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ListTaskPushNotificationConfigsRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ListTaskPushNotificationConfigsResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ListTaskPushNotificationConfigsResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ListTaskPushNotificationConfigsResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ListTaskPushNotificationConfigsResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ListTasksRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ListTasksRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ListTasksRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ListTasksRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for ListTasksResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for ListTasksResponse {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            ListTasksResponse::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for ListTasksResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            ListTasksResponse::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for Message {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for Message {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            Message::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for Message {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            Message::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for MutualTlsSecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            MutualTlsSecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for MutualTlsSecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            MutualTlsSecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for OAuth2SecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            OAuth2SecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for OAuth2SecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            OAuth2SecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for OpenIdConnectSecurityScheme {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            OpenIdConnectSecurityScheme::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for OpenIdConnectSecurityScheme {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            OpenIdConnectSecurityScheme::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for Part {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for Part {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            Part::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for Part {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            Part::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for PasswordOAuthFlow {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            PasswordOAuthFlow::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for PasswordOAuthFlow {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            PasswordOAuthFlow::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SecurityRequirement {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SecurityRequirement::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SecurityRequirement {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SecurityRequirement::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SendMessageConfiguration {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SendMessageConfiguration {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SendMessageConfiguration::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SendMessageConfiguration {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SendMessageConfiguration::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SendMessageRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SendMessageRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SendMessageRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SendMessageRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for StringList {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for StringList {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            StringList::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for StringList {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            StringList::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for SubscribeToTaskRequest {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            SubscribeToTaskRequest::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for SubscribeToTaskRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            SubscribeToTaskRequest::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for Task {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for Task {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            Task::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for Task {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            Task::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskArtifactUpdateEvent {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskArtifactUpdateEvent::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskArtifactUpdateEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskArtifactUpdateEvent::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskPushNotificationConfig {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskPushNotificationConfig::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskPushNotificationConfig {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskPushNotificationConfig::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskStatus {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskStatus {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskStatus::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    impl ::serde::Serialize for TaskStatus {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskStatus::serialize(self, serializer)
+        }
+    }
+};
+const _: () = {
+    impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            crate::protojson::read_object(deserializer)
+        }
+    }
+    impl crate::protojson::FromObject for TaskStatusUpdateEvent {
+        fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::std::result::Result<Self, A::Error> {
+            TaskStatusUpdateEvent::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(map),
+            )
+        }
+    }
+    impl ::serde::Serialize for TaskStatusUpdateEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            TaskStatusUpdateEvent::serialize(self, serializer)
+        }
+    }
+};

@@ -27,6 +27,7 @@ use crate::codegen::descriptor::{is_member_of, is_oneof_member};
 use crate::codegen::docs::fix_docs;
 use crate::codegen::naming::field_name_of_ident;
 use crate::codegen::syntax::{derives, option_inner, structs_mut, type_text};
+use crate::codegen::typify::read_messages_only_from_objects;
 
 /// Rewrites the structs of typify's output for the messages of `file`, named after `rust_names`
 /// (full protobuf name → Rust ident).
@@ -71,6 +72,7 @@ pub(crate) fn adjust(
     if seen == 0 {
         errors.push("typify generated no message structs".to_owned());
     }
+    read_messages_only_from_objects(generated);
     if errors.is_empty() {
         Ok(())
     } else {
