@@ -764,6 +764,33 @@ pub mod optional_struct {
     }
 }
 
+/// A message read from the map of a JSON object; implemented by every generated message.
+pub trait FromObject: Sized {
+    fn from_object<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// Reads a message only from a JSON object. ProtoJSON messages are objects; serde's derive would also
+/// read a struct from an array, field by field in order (`[null, "task-1", 0]` as a `GetTaskRequest`).
+pub fn read_object<'de, D: Deserializer<'de>, T: FromObject>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    struct ObjectVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: FromObject> Visitor<'de> for ObjectVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::from_object(map)
+        }
+    }
+
+    deserializer.deserialize_map(ObjectVisitor(PhantomData))
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -944,31 +971,4 @@ mod tests {
             BTreeMap::from([("a".to_owned(), u32::MAX), ("b".to_owned(), 7)])
         );
     }
-}
-
-/// A message read from the map of a JSON object; implemented by every generated message.
-pub trait FromObject: Sized {
-    fn from_object<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
-}
-
-/// Reads a message only from a JSON object. ProtoJSON messages are objects; serde's derive would also
-/// read a struct from an array, field by field in order (`[null, "task-1", 0]` as a `GetTaskRequest`).
-pub fn read_object<'de, D: Deserializer<'de>, T: FromObject>(
-    deserializer: D,
-) -> Result<T, D::Error> {
-    struct ObjectVisitor<T>(PhantomData<T>);
-
-    impl<'de, T: FromObject> Visitor<'de> for ObjectVisitor<T> {
-        type Value = T;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a JSON object")
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-            T::from_object(map)
-        }
-    }
-
-    deserializer.deserialize_map(ObjectVisitor(PhantomData))
 }
