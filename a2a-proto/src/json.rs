@@ -94,3 +94,20 @@ pub fn to_string_pretty<M: Serialize>(message: &M) -> Result<String, JsonError> 
     serde_path_to_error::serialize(message, &mut serde_json::Serializer::pretty(&mut out))?;
     Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::v1::{GetTaskRequest, SendMessageRequest};
+
+    /// ProtoJSON messages are objects; a2a-types reads them the same way (its `json` module tests).
+    #[test]
+    fn a_message_is_never_read_from_an_array() {
+        let positional = from_str::<GetTaskRequest>(r#"[null, "task-1", 0]"#).unwrap_err();
+        assert!(positional.to_string().contains("sequence"), "{positional}");
+        let nested =
+            from_str::<SendMessageRequest>(r#"{"message": ["m-1", "ROLE_USER"]}"#).unwrap_err();
+        assert!(nested.to_string().contains("message"), "{nested}");
+        assert!(nested.to_string().contains("sequence"), "{nested}");
+    }
+}
