@@ -26,7 +26,10 @@
 //! | unknown fields | ignored (A2A spec, section 5.7) |
 //! | field names | written in camelCase; camelCase and the proto's snake_case accepted |
 //! | enums | written by name; names and numbers accepted; an unknown number is kept as `Unrecognized` and written back as that number |
-//! | `int32` | numbers, or decimal strings, accepted |
+//! | messages | JSON objects only (serde's derive would also read a struct from an array, by position) |
+//! | `int32`, `uint32` | numbers, or decimal strings, accepted |
+//! | `int64`, `uint64` (none in v1.0; upstream's next release adds some) | decimal strings out; strings or numbers in, exactly (beyond 2^53 too) |
+//! | `double`, `float` | numbers, and `"NaN"`, `"Infinity"`, `"-Infinity"` |
 //! | bytes (`Part` raw content) | standard padded base64 out; standard or URL-safe, padded or not, in |
 //! | timestamps ([`chrono::DateTime<Utc>`](chrono::DateTime)) | RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits out; any offset in; outside years 0001-9999 an error |
 //! | `data`, `metadata` ([`serde_json::Value`], [`JsonObject`]) | kept exactly, numbers included (2^53 + 1 stays 2^53 + 1) |
