@@ -59,35 +59,31 @@ const NEW_FIXTURE: &str = r#"{
 }
 "#;
 
-/// Runs the fixture-coverage test alone (the name is stable: the rehearsal depends on it).
+/// The fixture-coverage test, alone (the name is stable: the rehearsal depends on it).
 const COVERAGE_TEST: &[&str] = &[
-    "test",
-    "-p",
-    "a2a-tests",
-    "--all-features",
-    "--locked",
-    "--test",
-    "suite",
-    "--",
     "v1_round_trip::registry_and_fixtures_cover_every_message_of_the_descriptor",
     "--exact",
 ];
 
-/// Runs every fixture round trip (JSON and binary, through both crates, and the conversions between
-/// them) and the v1 property tests, whose generated strategies now fill the new fields too.
-const ROUND_TRIP_TESTS: &[&str] = &[
-    "test",
-    "-p",
-    "a2a-tests",
-    "--all-features",
-    "--locked",
-    "--test",
-    "suite",
-    "--",
-    "v1_round_trip::",
-    "types_v1::",
-    "proptest_v1::",
-];
+/// Every fixture round trip (JSON and binary, through both crates, and the conversions between them)
+/// and the v1 property tests, whose generated strategies now fill the new fields too.
+const ROUND_TRIP_TESTS: &[&str] = &["v1_round_trip::", "types_v1::", "proptest_v1::"];
+
+/// `cargo test` of the workspace's test binary, with libtest arguments.
+fn suite_test(libtest_args: &[&'static str]) -> Vec<&'static str> {
+    let mut args = vec![
+        "test",
+        "-p",
+        "a2a-tests",
+        "--all-features",
+        "--locked",
+        "--test",
+        "suite",
+        "--",
+    ];
+    args.extend_from_slice(libtest_args);
+    args
+}
 
 pub(crate) fn run() -> Result<()> {
     let started = Instant::now();
@@ -129,7 +125,7 @@ pub(crate) fn run() -> Result<()> {
         Ok(())
     })?;
     step("the fixture-coverage test names the new message", || {
-        let output = cargo(&scratch, &target_dir, COVERAGE_TEST)?;
+        let output = cargo(&scratch, &target_dir, &suite_test(COVERAGE_TEST))?;
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&output.stdout),
@@ -150,7 +146,7 @@ pub(crate) fn run() -> Result<()> {
             scratch.join("tests/fixtures/v1/RehearsalProbe.json"),
             NEW_FIXTURE,
         )?;
-        let output = cargo(&scratch, &target_dir, ROUND_TRIP_TESTS)?;
+        let output = cargo(&scratch, &target_dir, &suite_test(ROUND_TRIP_TESTS))?;
         ensure!(
             output.status.success(),
             "the v1 round trips fail after the bump:\n{}{}",
