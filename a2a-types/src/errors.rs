@@ -289,7 +289,9 @@ impl A2aError {
             A2aError::UnsupportedOperation => "This operation is not supported",
             A2aError::ContentTypeNotSupported => "Incompatible content types",
             A2aError::InvalidAgentResponse => "Invalid agent response",
-            A2aError::ExtendedAgentCardNotConfigured => "Extended agent card is not configured",
+            A2aError::ExtendedAgentCardNotConfigured => {
+                "Authenticated Extended Card is not configured"
+            }
             A2aError::ExtensionSupportRequired => "Extension support required",
             A2aError::VersionNotSupported => "Version not supported",
         }

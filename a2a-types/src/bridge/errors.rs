@@ -316,3 +316,38 @@ impl From<V1Error> for v0_3::A2aError {
             .expect("every code v0.3 is given is one of its A2A codes")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+    use crate::errors::A2aError;
+
+    /// `ErrorCode` predates the v1 error model (`crate::errors`) and stays for the bridge's API; the
+    /// two must not drift apart. They differ only where the bridge follows the SDK's v0.3 conversions:
+    /// a parse error has no REST or gRPC mapping there, and the standard errors keep the SDK's messages.
+    #[test]
+    fn the_bridge_codes_agree_with_the_error_model() {
+        assert_eq!(ErrorCode::ALL.len(), A2aError::ALL.len());
+        for (code, kind) in ErrorCode::ALL.into_iter().zip(A2aError::ALL) {
+            assert_eq!(code.code(), kind.jsonrpc_code(), "{code:?}");
+            assert_eq!(code.reason(), kind.reason(), "{code:?}");
+            assert_eq!(code.in_v0_3(), kind.in_v0_3(), "{code:?}");
+            assert_eq!(
+                code.for_v0_3().code(),
+                kind.for_v0_3().jsonrpc_code(),
+                "{code:?}"
+            );
+            if code != ErrorCode::JsonParse {
+                assert_eq!(code.http_status(), Some(kind.http_status()), "{code:?}");
+                assert_eq!(
+                    code.grpc_status(),
+                    Some(kind.grpc_code().name()),
+                    "{code:?}"
+                );
+            }
+            if kind.is_a2a_specific() {
+                assert_eq!(code.default_message(), kind.default_message(), "{code:?}");
+            }
+        }
+    }
+}
