@@ -95,6 +95,25 @@ impl Timestamp {
             reason: e.to_string(),
         })?;
         let utc = parsed.with_timezone(&Utc);
+        // What RFC 3339 allows but a Timestamp cannot hold is rejected, as protobuf's own JSON parsers
+        // do, not changed silently: a leap second (chrono keeps second 60 as a nanosecond count of one
+        // second or more) and more than 9 fraction digits (chrono drops the rest).
+        use chrono::Timelike as _;
+        let syntax = |reason: &str| TimestampError::Syntax {
+            text: text.to_owned(),
+            reason: reason.to_owned(),
+        };
+        if utc.nanosecond() >= 1_000_000_000 {
+            return Err(syntax(
+                "a leap second (second 60) has no protobuf Timestamp",
+            ));
+        }
+        let fraction_digits = text.split_once('.').map_or(0, |(_, rest)| {
+            rest.bytes().take_while(u8::is_ascii_digit).count()
+        });
+        if fraction_digits > 9 {
+            return Err(syntax("more than 9 fraction digits"));
+        }
         let timestamp = Self::from(utc);
         // An offset can push an in-range local time out of range in UTC (e.g. year 0001 at +01:00).
         timestamp.to_datetime()?;
@@ -482,6 +501,24 @@ mod tests {
 
     fn timestamp(seconds: i64, nanos: i32) -> Timestamp {
         Timestamp { seconds, nanos }
+    }
+
+    /// Second 60 and a tenth fraction digit are RFC 3339 but no Timestamp: rejected, never rounded.
+    #[test]
+    fn leap_seconds_and_excess_fraction_digits_are_rejected() {
+        for text in [
+            "2026-06-30T23:59:60Z",
+            "2026-06-30T12:00:60Z",
+            "2026-06-30T23:59:60.5Z",
+            "2026-03-14T09:26:53.1234567891Z",
+        ] {
+            let error = Timestamp::parse_rfc3339(text).unwrap_err().to_string();
+            assert!(
+                error.contains("leap second") || error.contains("fraction digits"),
+                "{error}"
+            );
+        }
+        assert!(Timestamp::parse_rfc3339("2026-03-14T09:26:53.123456789Z").is_ok());
     }
 
     #[test]

@@ -414,8 +414,30 @@ pub fn parse_timestamp(text: &str) -> Result<DateTime<Utc>, String> {
     let time = DateTime::parse_from_rfc3339(text)
         .map_err(|e| format!("invalid timestamp {text:?}: expected RFC 3339 such as 2026-03-14T09:26:53.589Z ({e})"))?
         .with_timezone(&Utc);
+    check_protojson_form(text, &time)?;
     check_range(&time)?;
     Ok(time)
+}
+
+/// What RFC 3339 allows but a `google.protobuf.Timestamp` cannot hold, rejected as protobuf's own JSON
+/// parsers reject it (rather than changed silently): a leap second (second 60, which chrono keeps as
+/// a nanosecond count of one second or more) and more than 9 fraction digits (chrono drops the rest).
+fn check_protojson_form(text: &str, time: &DateTime<Utc>) -> Result<(), String> {
+    use chrono::Timelike as _;
+    if time.nanosecond() >= 1_000_000_000 {
+        return Err(format!(
+            "invalid timestamp {text:?}: a leap second (second 60) has no protobuf Timestamp"
+        ));
+    }
+    let fraction_digits = text.split_once('.').map_or(0, |(_, rest)| {
+        rest.bytes().take_while(u8::is_ascii_digit).count()
+    });
+    if fraction_digits > 9 {
+        return Err(format!(
+            "invalid timestamp {text:?}: {fraction_digits} fraction digits, a protobuf Timestamp holds at most 9"
+        ));
+    }
+    Ok(())
 }
 
 fn check_range(time: &DateTime<Utc>) -> Result<(), String> {
@@ -842,6 +864,35 @@ mod tests {
 
     fn read(value: serde_json::Value) -> Result<Counters, String> {
         serde_path_to_error::deserialize(value).map_err(|e| e.to_string())
+    }
+
+    /// Second 60 and a tenth fraction digit are RFC 3339 but no protobuf Timestamp: rejected, never
+    /// rounded (a2a-proto's `wkt::Timestamp` agrees, in its own tests).
+    #[test]
+    fn leap_seconds_and_excess_fraction_digits_are_rejected() {
+        for text in [
+            "2026-06-30T23:59:60Z",
+            "2026-06-30T12:00:60Z",
+            "2026-06-30T23:59:60.5Z",
+            "2026-03-14T09:26:53.1234567891Z",
+        ] {
+            let error = super::parse_timestamp(text).unwrap_err();
+            assert!(
+                error.contains("leap second") || error.contains("fraction digits"),
+                "{error}"
+            );
+        }
+        for text in [
+            "2026-03-14T09:26:53.123456789Z",
+            "2026-03-14T09:26:59+02:00",
+        ] {
+            assert!(super::parse_timestamp(text).is_ok(), "{text}");
+        }
+        let task = crate::json::from_str::<crate::v1::TaskStatus>(
+            r#"{"state": "TASK_STATE_WORKING", "timestamp": "2026-06-30T23:59:60Z"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(task.path(), "timestamp", "{task}");
     }
 
     #[test]
