@@ -5,6 +5,7 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use super::{BridgeError, BridgeErrorKind};
+use crate::errors::A2aError;
 use crate::{JsonObject, v0_3};
 
 /// An A2A error as the SDK defines it for v1: its JSON-RPC code, its `google.rpc.ErrorInfo` reason, and
@@ -63,24 +64,15 @@ impl ErrorCode {
         ErrorCode::VersionNotSupported,
     ];
 
+    /// The same error in the v1 error model, which holds its codes, reason and statuses
+    /// ([`crate::errors`]); the two enums list the errors in the same order.
+    pub const fn kind(self) -> A2aError {
+        A2aError::ALL[self as usize]
+    }
+
     /// The JSON-RPC error code.
     pub const fn code(self) -> i64 {
-        match self {
-            ErrorCode::JsonParse => -32700,
-            ErrorCode::InvalidRequest => -32600,
-            ErrorCode::MethodNotFound => -32601,
-            ErrorCode::InvalidParams => -32602,
-            ErrorCode::Internal => -32603,
-            ErrorCode::TaskNotFound => -32001,
-            ErrorCode::TaskNotCancelable => -32002,
-            ErrorCode::PushNotificationNotSupported => -32003,
-            ErrorCode::UnsupportedOperation => -32004,
-            ErrorCode::ContentTypeNotSupported => -32005,
-            ErrorCode::InvalidAgentResponse => -32006,
-            ErrorCode::ExtendedAgentCardNotConfigured => -32007,
-            ErrorCode::ExtensionSupportRequired => -32008,
-            ErrorCode::VersionNotSupported => -32009,
-        }
+        self.kind().jsonrpc_code()
     }
 
     /// The error with this JSON-RPC code.
@@ -91,54 +83,29 @@ impl ErrorCode {
     /// Whether v0.3 defines this code; a v1 error with another code reaches a v0.3 client as
     /// [`ErrorCode::Internal`].
     pub const fn in_v0_3(self) -> bool {
-        !matches!(
-            self,
-            ErrorCode::ExtensionSupportRequired | ErrorCode::VersionNotSupported
-        )
+        self.kind().in_v0_3()
     }
 
     /// The `reason` of the `google.rpc.ErrorInfo` the SDK attaches (`UNKNOWN_ERROR` for a parse error,
     /// which has none of its own).
     pub const fn reason(self) -> &'static str {
-        match self {
-            ErrorCode::JsonParse => "UNKNOWN_ERROR",
-            ErrorCode::InvalidRequest => "INVALID_REQUEST",
-            ErrorCode::MethodNotFound => "METHOD_NOT_FOUND",
-            ErrorCode::InvalidParams => "INVALID_PARAMS",
-            ErrorCode::Internal => "INTERNAL_ERROR",
-            ErrorCode::TaskNotFound => "TASK_NOT_FOUND",
-            ErrorCode::TaskNotCancelable => "TASK_NOT_CANCELABLE",
-            ErrorCode::PushNotificationNotSupported => "PUSH_NOTIFICATION_NOT_SUPPORTED",
-            ErrorCode::UnsupportedOperation => "UNSUPPORTED_OPERATION",
-            ErrorCode::ContentTypeNotSupported => "CONTENT_TYPE_NOT_SUPPORTED",
-            ErrorCode::InvalidAgentResponse => "INVALID_AGENT_RESPONSE",
-            ErrorCode::ExtendedAgentCardNotConfigured => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
-            ErrorCode::ExtensionSupportRequired => "EXTENSION_SUPPORT_REQUIRED",
-            ErrorCode::VersionNotSupported => "VERSION_NOT_SUPPORTED",
-        }
+        self.kind().reason()
     }
 
     /// The HTTP status of the REST binding; `None` for a parse error, which has no mapping.
     pub const fn http_status(self) -> Option<u16> {
-        Some(match self {
-            ErrorCode::JsonParse => return None,
-            ErrorCode::TaskNotFound | ErrorCode::MethodNotFound => 404,
-            ErrorCode::Internal | ErrorCode::InvalidAgentResponse => 500,
-            _ => 400,
-        })
+        match self {
+            ErrorCode::JsonParse => None,
+            _ => Some(self.kind().http_status()),
+        }
     }
 
     /// The gRPC status of the gRPC binding; `None` for a parse error, which has no mapping.
     pub const fn grpc_status(self) -> Option<&'static str> {
-        Some(match self {
-            ErrorCode::JsonParse => return None,
-            ErrorCode::TaskNotFound | ErrorCode::MethodNotFound => "NOT_FOUND",
-            ErrorCode::Internal | ErrorCode::InvalidAgentResponse => "INTERNAL",
-            ErrorCode::ContentTypeNotSupported
-            | ErrorCode::InvalidParams
-            | ErrorCode::InvalidRequest => "INVALID_ARGUMENT",
-            _ => "FAILED_PRECONDITION",
-        })
+        match self {
+            ErrorCode::JsonParse => None,
+            _ => Some(self.kind().grpc_code().name()),
+        }
     }
 
     /// The message the SDK uses when none is given.
@@ -149,17 +116,7 @@ impl ErrorCode {
             ErrorCode::MethodNotFound => "Method not found",
             ErrorCode::InvalidParams => "Invalid params",
             ErrorCode::Internal => "Internal error",
-            ErrorCode::TaskNotFound => "Task not found",
-            ErrorCode::TaskNotCancelable => "Task cannot be canceled",
-            ErrorCode::PushNotificationNotSupported => "Push Notification is not supported",
-            ErrorCode::UnsupportedOperation => "This operation is not supported",
-            ErrorCode::ContentTypeNotSupported => "Incompatible content types",
-            ErrorCode::InvalidAgentResponse => "Invalid agent response",
-            ErrorCode::ExtendedAgentCardNotConfigured => {
-                "Authenticated Extended Card is not configured"
-            }
-            ErrorCode::ExtensionSupportRequired => "Extension support required",
-            ErrorCode::VersionNotSupported => "Version not supported",
+            _ => self.kind().default_message(),
         }
     }
 
@@ -179,11 +136,7 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// The `@type` of the `google.rpc.ErrorInfo` detail in a v1 JSON-RPC error's `data`.
-pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
-
-/// The `domain` of that `ErrorInfo`.
-pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
+pub use crate::errors::{ERROR_DOMAIN, ERROR_INFO_TYPE};
 
 /// An A2A error in v1: a code, a message, and data (the SDK's `A2AError.data`, a JSON object).
 ///
@@ -319,11 +272,11 @@ impl From<V1Error> for v0_3::A2aError {
 
 #[cfg(test)]
 mod tests {
-    use super::ErrorCode;
-    use crate::errors::A2aError;
+    use super::{A2aError, ErrorCode};
 
-    /// `ErrorCode` predates the v1 error model (`crate::errors`) and stays for the bridge's API; the
-    /// two must not drift apart. They differ only where the bridge follows the SDK's v0.3 conversions:
+    /// `ErrorCode` predates the v1 error model (`crate::errors`) and stays for the bridge's API,
+    /// reading its facts from it by position; this holds the order and the few deliberate
+    /// differences, where the bridge follows the SDK's v0.3 conversions:
     /// a parse error has no REST or gRPC mapping there, and the standard errors keep the SDK's messages.
     #[test]
     fn the_bridge_codes_agree_with_the_error_model() {
