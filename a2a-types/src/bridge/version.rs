@@ -10,11 +10,10 @@ use super::wire::Pep440;
 use super::{BridgeError, BridgeErrorKind};
 use crate::{v0_3, v1};
 
-/// The HTTP header (and gRPC metadata key) naming the A2A version of a request. Absent means 0.3.
-pub const A2A_VERSION_HEADER: &str = "A2A-Version";
-
-/// The header listing the extensions a client asks for.
-pub const A2A_EXTENSIONS_HEADER: &str = "A2A-Extensions";
+/// The service parameters' header names (`A2A-Version`, `A2A-Extensions`), as `service` defines them.
+pub use crate::service::{
+    A2A_EXTENSIONS as A2A_EXTENSIONS_HEADER, A2A_VERSION as A2A_VERSION_HEADER,
+};
 
 /// The name v0.3 peers use for [`A2A_EXTENSIONS_HEADER`]; a server accepting both versions reads both
 /// (and a client talking to v0.3 servers sends both), as the SDK does.
