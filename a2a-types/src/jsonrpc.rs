@@ -87,6 +87,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::errors::{A2aError, Error};
+use crate::json::JsonError;
 use crate::operations::Operation;
 
 include!("v1/generated/jsonrpc.rs");
@@ -422,6 +423,41 @@ impl<R> JsonRpcResponse<R> {
             }
         };
         Ok(JsonRpcResponse { id, outcome })
+    }
+}
+
+impl MethodParams {
+    /// Reads the request of `operation` from its ProtoJSON, as an HTTP+JSON server or a gRPC bridge
+    /// holds it outside any JSON-RPC envelope; the error names the field at fault.
+    pub fn from_json(operation: Operation, params: Value) -> Result<Self, JsonError> {
+        Self::read_params(operation, params).map_err(JsonError::from)
+    }
+}
+
+impl MethodResult {
+    /// Reads the result of `operation` from its ProtoJSON, as an HTTP+JSON client receives it (the
+    /// response body, or one server-sent event's data for a streaming operation); the error names
+    /// the field at fault.
+    ///
+    /// ```
+    /// use a2a_types::jsonrpc::MethodResult;
+    /// use a2a_types::operations::Operation;
+    /// use a2a_types::v1::{SendMessageResponse, TaskState};
+    ///
+    /// let body = serde_json::json!({"task": {"id": "t-1", "status": {"state": "TASK_STATE_COMPLETED"}}});
+    /// let MethodResult::SendMessage(SendMessageResponse::Task(task)) =
+    ///     MethodResult::from_json(Operation::SendMessage, body).unwrap()
+    /// else {
+    ///     panic!("a task")
+    /// };
+    /// assert_eq!(task.status.state, TaskState::Completed);
+    ///
+    /// let wrong = serde_json::json!({"tasks": [{"id": 7}]});
+    /// let error = MethodResult::from_json(Operation::ListTasks, wrong).unwrap_err();
+    /// assert_eq!(error.path(), "tasks[0].id");
+    /// ```
+    pub fn from_json(operation: Operation, result: Value) -> Result<Self, JsonError> {
+        Self::read_result(operation, result).map_err(JsonError::from)
     }
 }
 

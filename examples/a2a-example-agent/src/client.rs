@@ -1,1 +1,0 @@
-//! The example client: resolves an agent's card, picks a binding, and calls every operation.

@@ -1,0 +1,944 @@
+//! A conformance run: every A2A v1 operation, driven through an [`A2aClient`] against an agent that
+//! follows the `messageId` behaviour table conformance kits use (`tck-complete-task`,
+//! `tck-stream-001`, `test-resubscribe-message-id`, ...; the workspace's example agent and the SDK
+//! reference server of `tests/interop/sdk_agent_server.py` both do), with each answer checked.
+//!
+//! [`run_conformance`] runs every check on one client (so on one binding) and returns a [`Report`]:
+//! one line per check, passed or failed with what was wrong. It never panics and bounds each check
+//! by [`ConformanceOptions::check_timeout`], so the same run serves tests, demos and load drivers.
+//!
+//! Expected A2A errors are checked by kind, the same on every binding:
+//!
+//! | case | expected |
+//! |---|---|
+//! | `GetTask` of an unknown id | `TaskNotFound` |
+//! | `CancelTask` of an unknown id | `TaskNotFound` |
+//! | `CancelTask` of a completed task | `TaskNotCancelable` |
+//! | `SubscribeToTask` of a completed task | `UnsupportedOperation` |
+//! | `SendMessage` continuing an unknown task | `TaskNotFound` |
+//! | `GetTaskPushNotificationConfig` of an unknown task | `TaskNotFound` |
+//! | `ListTasks` with a negative `pageSize` | `InvalidParams` |
+
+use std::fmt;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use a2a_types::errors::A2aError;
+use a2a_types::v1::{
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTasksRequest, Message, Part, PartContent, SendMessageConfiguration, SendMessageRequest,
+    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
+    TaskState,
+};
+
+use super::{A2aClient, ClientError};
+
+/// What a run needs besides the client.
+#[derive(Clone, Debug)]
+pub struct ConformanceOptions {
+    /// The bearer token that unlocks the agent's extended card; `None` skips the extended-card checks.
+    pub extended_card_token: Option<String>,
+    /// The longest one check may take (a check makes a few calls).
+    pub check_timeout: Duration,
+}
+
+impl Default for ConformanceOptions {
+    fn default() -> Self {
+        ConformanceOptions {
+            extended_card_token: None,
+            check_timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// The outcome of one check.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// What was checked, such as `stream.artifact-chunked`.
+    pub name: &'static str,
+    /// `Ok` with a short account of what was seen, or `Err` with what was wrong.
+    pub outcome: Result<String, String>,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+/// Every check of one run, over one binding.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The binding the client used (`JSONRPC`, `HTTP+JSON`, `GRPC`).
+    pub binding: String,
+    /// The checks, in the order they ran.
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    /// How many checks passed.
+    pub fn passed(&self) -> usize {
+        self.checks.iter().filter(|c| c.outcome.is_ok()).count()
+    }
+
+    /// The checks that failed.
+    pub fn failures(&self) -> impl Iterator<Item = &Check> {
+        self.checks.iter().filter(|c| c.outcome.is_err())
+    }
+
+    /// Whether every check passed.
+    pub fn all_passed(&self) -> bool {
+        self.failures().next().is_none()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for check in &self.checks {
+            let (mark, text) = match &check.outcome {
+                Ok(detail) => ("pass", detail),
+                Err(problem) => ("FAIL", problem),
+            };
+            writeln!(
+                f,
+                "  {mark} {:<10} {:<36} {:>5} ms  {text}",
+                self.binding,
+                check.name,
+                check.elapsed.as_millis()
+            )?;
+        }
+        write!(
+            f,
+            "{}: {}/{} checks passed",
+            self.binding,
+            self.passed(),
+            self.checks.len()
+        )
+    }
+}
+
+type CheckResult = Result<String, String>;
+
+/// Runs every check against the agent behind `client`.
+pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -> Report {
+    let mut run = Run {
+        client,
+        options,
+        report: Report {
+            binding: client.binding().to_string(),
+            checks: Vec::new(),
+        },
+    };
+    run.check("card", card(client)).await;
+
+    for (name, prefix, expect) in [
+        ("send.complete-task", "tck-complete-task", Expect::StatusText("Hello from TCK")),
+        ("send.artifact-text", "tck-artifact-text", Expect::Artifact(ArtifactKind::Text)),
+        ("send.artifact-file", "tck-artifact-file", Expect::Artifact(ArtifactKind::File)),
+        ("send.artifact-file-url", "tck-artifact-file-url", Expect::Artifact(ArtifactKind::FileUrl)),
+        ("send.artifact-data", "tck-artifact-data", Expect::Artifact(ArtifactKind::Data)),
+        ("send.input-required", "tck-input-required", Expect::State(TaskState::InputRequired)),
+        ("send.reject-task", "tck-reject-task", Expect::StatusText("rejected")),
+        ("send.other-text", "rust-client-plain", Expect::State(TaskState::Completed)),
+    ] {
+        run.check(name, send_task(client, prefix, expect)).await;
+    }
+    run.check("send.message-response", send_message_response(client))
+        .await;
+
+    for (name, prefix, text) in [
+        ("stream.001", "tck-stream-001", Some("Stream hello from TCK")),
+        ("stream.003", "tck-stream-003", Some("Stream task lifecycle")),
+        ("stream.ordering-001", "tck-stream-ordering-001", Some("Ordered output")),
+        ("stream.artifact-text", "tck-stream-artifact-text", Some("Streamed text content")),
+        ("stream.002", "tck-stream-002", None),
+    ] {
+        run.check(name, stream_text(client, prefix, text)).await;
+    }
+    run.check("stream.artifact-file", stream_file(client)).await;
+    run.check("stream.artifact-chunked", stream_chunked(client))
+        .await;
+    run.check("stream.message-response", stream_message(client))
+        .await;
+
+    run.check("get.history-length", get_history_length(client))
+        .await;
+    run.check("list.context-status-paging", list_tasks(client))
+        .await;
+    run.check("cancel.working-task", cancel_working(client)).await;
+    run.check("subscribe.running-task", subscribe_running(client))
+        .await;
+    run.check("push-config.crud", push_config_crud(client)).await;
+    if let Some(token) = &options.extended_card_token {
+        run.check("extended-card.with-token", extended_card(client, token))
+            .await;
+    }
+
+    run.check("error.get-unknown-task", async {
+        let error = client.get_task(get(&unknown_id())).await;
+        expect_error(error, A2aError::TaskNotFound)
+    })
+    .await;
+    run.check("error.cancel-unknown-task", async {
+        let error = client.cancel_task(cancel(&unknown_id())).await;
+        expect_error(error, A2aError::TaskNotFound)
+    })
+    .await;
+    run.check("error.cancel-completed-task", async {
+        let task = completed_task(client).await?;
+        expect_error(client.cancel_task(cancel(&task.id)).await, A2aError::TaskNotCancelable)
+    })
+    .await;
+    run.check("error.subscribe-completed-task", async {
+        let task = completed_task(client).await?;
+        let request = SubscribeToTaskRequest {
+            id: task.id.clone(),
+            ..Default::default()
+        };
+        match client.subscribe_to_task(request).await {
+            // The error may come at once or as the stream's first item.
+            Ok(stream) => expect_error(stream.collect().await, A2aError::UnsupportedOperation),
+            Err(error) => expect_error::<()>(Err(error), A2aError::UnsupportedOperation),
+        }
+    })
+    .await;
+    run.check("error.continue-unknown-task", async {
+        let mut message = user_message("rust-client-continue", "more, please");
+        message.task_id = Some(unknown_id());
+        expect_error(client.send_message(send(message)).await, A2aError::TaskNotFound)
+    })
+    .await;
+    run.check("error.push-config-unknown-task", async {
+        let request = GetTaskPushNotificationConfigRequest {
+            task_id: unknown_id(),
+            id: "any".into(),
+            ..Default::default()
+        };
+        let error = client.get_task_push_notification_config(request).await;
+        expect_error(error, A2aError::TaskNotFound)
+    })
+    .await;
+    run.check("error.list-negative-page-size", async {
+        let request = ListTasksRequest {
+            page_size: Some(-1),
+            ..Default::default()
+        };
+        expect_error(client.list_tasks(request).await, A2aError::InvalidParams)
+    })
+    .await;
+    run.report
+}
+
+struct Run<'a> {
+    client: &'a A2aClient,
+    options: &'a ConformanceOptions,
+    report: Report,
+}
+
+impl Run<'_> {
+    async fn check(&mut self, name: &'static str, check: impl Future<Output = CheckResult>) {
+        let _ = self.client;
+        let started = Instant::now();
+        let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(format!(
+                "no answer within {} s",
+                self.options.check_timeout.as_secs_f32()
+            )),
+        };
+        self.report.checks.push(Check {
+            name,
+            outcome,
+            elapsed: started.elapsed(),
+        });
+    }
+}
+
+// --- helpers --------------------------------------------------------------------------------------
+
+/// A message id no other run of this process or another shares, after the behaviour prefix.
+fn message_id(prefix: &str) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!(
+        "{prefix}-{}-{nanos:x}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+fn unknown_id() -> String {
+    message_id("no-such-task")
+}
+
+fn user_message(prefix: &str, text: &str) -> Message {
+    Message::user(message_id(prefix), [Part::text(text)])
+}
+
+fn send(message: Message) -> SendMessageRequest {
+    SendMessageRequest {
+        message,
+        ..Default::default()
+    }
+}
+
+fn send_returning_immediately(message: Message) -> SendMessageRequest {
+    SendMessageRequest {
+        message,
+        configuration: Some(SendMessageConfiguration {
+            return_immediately: Some(true),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+fn get(id: &str) -> GetTaskRequest {
+    GetTaskRequest {
+        id: id.to_owned(),
+        ..Default::default()
+    }
+}
+
+fn cancel(id: &str) -> CancelTaskRequest {
+    CancelTaskRequest {
+        id: id.to_owned(),
+        ..Default::default()
+    }
+}
+
+fn failed(what: &str, error: ClientError) -> String {
+    format!("{what}: {error}")
+}
+
+async fn send_for_task(client: &A2aClient, request: SendMessageRequest) -> Result<Task, String> {
+    match client.send_message(request).await {
+        Ok(SendMessageResponse::Task(task)) => Ok(task),
+        Ok(SendMessageResponse::Message(message)) => Err(format!(
+            "expected a task, got a message: {:?}",
+            message.text()
+        )),
+        Ok(_) => Err("expected a task, got an unknown result".into()),
+        Err(error) => Err(failed("SendMessage", error)),
+    }
+}
+
+async fn completed_task(client: &A2aClient) -> Result<Task, String> {
+    let task = send_for_task(client, send(user_message("tck-complete-task", "hello"))).await?;
+    expect_state(&task, TaskState::Completed)?;
+    Ok(task)
+}
+
+fn expect_state(task: &Task, state: TaskState) -> Result<(), String> {
+    if task.status.state == state {
+        Ok(())
+    } else {
+        Err(format!(
+            "task {} is {:?}, expected {state:?}",
+            task.id, task.status.state
+        ))
+    }
+}
+
+fn expect_error<T: fmt::Debug>(result: Result<T, ClientError>, kind: A2aError) -> CheckResult {
+    match result {
+        Err(error) if error.a2a_kind() == Some(kind) => Ok(format!("{kind} as expected")),
+        Err(error) => Err(format!("expected {kind}, got {error}")),
+        Ok(value) => Err(format!(
+            "expected {kind}, the call succeeded: {}",
+            truncate(&format!("{value:?}"), 160)
+        )),
+    }
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+// --- the checks -----------------------------------------------------------------------------------
+
+async fn card(client: &A2aClient) -> CheckResult {
+    let card = client.card();
+    let interface = client.interface();
+    let capabilities = &card.capabilities;
+    let missing: Vec<&str> = [
+        ("streaming", capabilities.streaming),
+        ("pushNotifications", capabilities.push_notifications),
+        ("extendedAgentCard", capabilities.extended_agent_card),
+    ]
+    .into_iter()
+    .filter(|(_, declared)| *declared != Some(true))
+    .map(|(name, _)| name)
+    .collect();
+    if !missing.is_empty() {
+        return Err(format!("the card does not declare {}", missing.join(", ")));
+    }
+    let bindings: Vec<&str> = card
+        .supported_interfaces
+        .iter()
+        .map(|i| i.protocol_binding.as_str())
+        .collect();
+    Ok(format!(
+        "{:?}, {} at {}; interfaces {bindings:?}",
+        card.name, interface.protocol_binding, interface.url
+    ))
+}
+
+#[derive(Clone, Copy)]
+enum ArtifactKind {
+    Text,
+    File,
+    FileUrl,
+    Data,
+}
+
+#[derive(Clone, Copy)]
+enum Expect {
+    /// Completed or rejected with this status message text.
+    StatusText(&'static str),
+    State(TaskState),
+    /// Completed with one artifact of this kind.
+    Artifact(ArtifactKind),
+}
+
+async fn send_task(client: &A2aClient, prefix: &str, expect: Expect) -> CheckResult {
+    let task = send_for_task(client, send(user_message(prefix, "conformance"))).await?;
+    match expect {
+        Expect::State(state) => {
+            expect_state(&task, state)?;
+            Ok(format!("task {:?}", task.status.state))
+        }
+        Expect::StatusText(text) => {
+            let state = if text == "rejected" {
+                TaskState::Rejected
+            } else {
+                TaskState::Completed
+            };
+            expect_state(&task, state)?;
+            let said = task
+                .status
+                .message
+                .as_ref()
+                .map(|m| m.text())
+                .unwrap_or_default();
+            if said == text {
+                Ok(format!("task {state:?}, status message {said:?}"))
+            } else {
+                Err(format!("status message {said:?}, expected {text:?}"))
+            }
+        }
+        Expect::Artifact(kind) => {
+            expect_state(&task, TaskState::Completed)?;
+            let [artifact] = task.artifacts.as_slice() else {
+                return Err(format!("{} artifacts, expected 1", task.artifacts.len()));
+            };
+            let [part] = artifact.parts.as_slice() else {
+                return Err(format!("{} parts, expected 1", artifact.parts.len()));
+            };
+            check_part(part, kind)
+        }
+    }
+}
+
+fn check_part(part: &Part, kind: ArtifactKind) -> CheckResult {
+    match (kind, &part.content) {
+        (ArtifactKind::Text, Some(PartContent::Text(text))) if text == "Generated text content" => {
+            Ok(format!("text artifact {text:?}"))
+        }
+        (ArtifactKind::File, Some(PartContent::Raw(bytes)))
+            if part.filename.as_deref() == Some("output.txt")
+                && part.media_type.as_deref() == Some("text/plain")
+                && !bytes.is_empty() =>
+        {
+            Ok(format!("file artifact output.txt, {} bytes", bytes.len()))
+        }
+        (ArtifactKind::FileUrl, Some(PartContent::Url(url)))
+            if url == "https://example.com/output.txt"
+                && part.filename.as_deref() == Some("output.txt") =>
+        {
+            Ok(format!("file URL artifact {url}"))
+        }
+        (ArtifactKind::Data, Some(PartContent::Data(data)))
+            if data["key"] == "value" && data["count"].as_f64() == Some(42.0) =>
+        {
+            Ok(format!("data artifact {data}"))
+        }
+        _ => Err(format!(
+            "unexpected part {}",
+            truncate(&format!("{part:?}"), 200)
+        )),
+    }
+}
+
+async fn send_message_response(client: &A2aClient) -> CheckResult {
+    let request = send(user_message("tck-message-response", "hi"));
+    match client.send_message(request).await {
+        Ok(SendMessageResponse::Message(message)) if message.text() == "Direct message response" => {
+            Ok(format!("message {:?}", message.text()))
+        }
+        Ok(other) => Err(format!(
+            "expected the message \"Direct message response\", got {}",
+            truncate(&format!("{other:?}"), 200)
+        )),
+        Err(error) => Err(failed("SendMessage", error)),
+    }
+}
+
+/// The states and artifact texts of a stream, in order, as one line.
+fn describe_events(events: &[StreamResponse]) -> Vec<String> {
+    events
+        .iter()
+        .map(|event| match event {
+            StreamResponse::Task(task) => format!("task({:?})", task.status.state),
+            StreamResponse::Message(message) => format!("message({:?})", message.text()),
+            StreamResponse::StatusUpdate(update) => format!("status({:?})", update.status.state),
+            StreamResponse::ArtifactUpdate(update) => {
+                let text: String = update.artifact.parts.iter().filter_map(Part::as_text).collect();
+                format!(
+                    "artifact({text:?}{})",
+                    if update.append == Some(true) { ", append" } else { "" }
+                )
+            }
+            _ => "unknown event".to_owned(),
+        })
+        .collect()
+}
+
+/// The last state a stream reported.
+fn final_state(events: &[StreamResponse]) -> Option<TaskState> {
+    events.iter().rev().find_map(|event| match event {
+        StreamResponse::Task(task) => Some(task.status.state),
+        StreamResponse::StatusUpdate(update) => Some(update.status.state),
+        _ => None,
+    })
+}
+
+async fn stream_events(client: &A2aClient, prefix: &str) -> Result<Vec<StreamResponse>, String> {
+    let stream = client
+        .send_streaming_message(send(user_message(prefix, "stream, please")))
+        .await
+        .map_err(|e| failed("SendStreamingMessage", e))?;
+    let events = stream
+        .collect()
+        .await
+        .map_err(|e| failed("the stream", e))?;
+    if events.is_empty() {
+        return Err("the stream ended without an event".into());
+    }
+    Ok(events)
+}
+
+fn artifact_texts(events: &[StreamResponse]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            StreamResponse::ArtifactUpdate(update) => Some(
+                update
+                    .artifact
+                    .parts
+                    .iter()
+                    .filter_map(Part::as_text)
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn stream_text(client: &A2aClient, prefix: &str, text: Option<&str>) -> CheckResult {
+    let events = stream_events(client, prefix).await?;
+    let seen = describe_events(&events);
+    if final_state(&events) != Some(TaskState::Completed) {
+        return Err(format!("the stream did not end completed: {seen:?}"));
+    }
+    let texts = artifact_texts(&events);
+    match text {
+        Some(text) => {
+            let working_at = events.iter().position(|e| {
+                matches!(e, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Working)
+            });
+            let artifact_at = events
+                .iter()
+                .position(|e| matches!(e, StreamResponse::ArtifactUpdate(_)));
+            if texts != [text] {
+                return Err(format!("artifact texts {texts:?}, expected [{text:?}]: {seen:?}"));
+            }
+            if !matches!((working_at, artifact_at), (Some(w), Some(a)) if w < a) {
+                return Err(format!("expected working, then the artifact: {seen:?}"));
+            }
+        }
+        None if !texts.is_empty() => return Err(format!("unexpected artifacts: {seen:?}")),
+        None => {}
+    }
+    Ok(seen.join(" → "))
+}
+
+async fn stream_file(client: &A2aClient) -> CheckResult {
+    let events = stream_events(client, "tck-stream-artifact-file").await?;
+    let seen = describe_events(&events);
+    if final_state(&events) != Some(TaskState::Completed) {
+        return Err(format!("the stream did not end completed: {seen:?}"));
+    }
+    let file = events.iter().find_map(|event| match event {
+        StreamResponse::ArtifactUpdate(update) => update.artifact.parts.iter().find(|p| {
+            p.filename.as_deref() == Some("output.txt")
+                && p.media_type.as_deref() == Some("text/plain")
+        }),
+        _ => None,
+    });
+    match file {
+        Some(_) => Ok(format!("{} with file output.txt", seen.join(" → "))),
+        None => Err(format!("no file part output.txt (text/plain): {seen:?}")),
+    }
+}
+
+async fn stream_chunked(client: &A2aClient) -> CheckResult {
+    let events = stream_events(client, "tck-stream-artifact-chunked").await?;
+    let seen = describe_events(&events);
+    let chunks: Vec<(String, bool, bool)> = events
+        .iter()
+        .filter_map(|event| match event {
+            StreamResponse::ArtifactUpdate(update) => Some((
+                update.artifact.parts.iter().filter_map(Part::as_text).collect(),
+                update.append == Some(true),
+                update.last_chunk == Some(true),
+            )),
+            _ => None,
+        })
+        .collect();
+    let expected = [
+        ("chunk-1 ".to_owned(), false, false),
+        ("chunk-2".to_owned(), true, true),
+    ];
+    if chunks != expected {
+        return Err(format!(
+            "chunks (text, append, lastChunk) {chunks:?}, expected {expected:?}"
+        ));
+    }
+    if final_state(&events) != Some(TaskState::Completed) {
+        return Err(format!("the stream did not end completed: {seen:?}"));
+    }
+    Ok(seen.join(" → "))
+}
+
+async fn stream_message(client: &A2aClient) -> CheckResult {
+    let events = stream_events(client, "tck-message-response").await?;
+    match events.as_slice() {
+        [StreamResponse::Message(message)] if message.text() == "Direct message response" => {
+            Ok(format!("one message {:?}", message.text()))
+        }
+        _ => Err(format!(
+            "expected one message event: {:?}",
+            describe_events(&events)
+        )),
+    }
+}
+
+async fn get_history_length(client: &A2aClient) -> CheckResult {
+    // An input-required task, continued once: its history holds at least the two user messages.
+    let first = send_for_task(client, send(user_message("tck-input-required", "a table"))).await?;
+    expect_state(&first, TaskState::InputRequired)?;
+    let mut reply = user_message("tck-complete-task", "for two, tonight");
+    reply.task_id = Some(first.id.clone());
+    reply.context_id = first.context_id.clone();
+    let second = send_for_task(client, send(reply)).await?;
+    if second.id != first.id {
+        return Err(format!(
+            "continuing task {} answered task {}",
+            first.id, second.id
+        ));
+    }
+    let full = client
+        .get_task(get(&first.id))
+        .await
+        .map_err(|e| failed("GetTask", e))?;
+    if full.history.len() < 2 {
+        return Err(format!(
+            "GetTask without historyLength: {} history messages, expected at least 2",
+            full.history.len()
+        ));
+    }
+    let one = client
+        .get_task(GetTaskRequest {
+            id: first.id.clone(),
+            history_length: Some(1),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| failed("GetTask historyLength=1", e))?;
+    if one.history.len() != 1 || one.history.last() != full.history.last() {
+        return Err(format!(
+            "historyLength=1 gave {} messages, expected the last of {}",
+            one.history.len(),
+            full.history.len()
+        ));
+    }
+    expect_state(&full, TaskState::Completed)?;
+    Ok(format!(
+        "task {}: full history {}, historyLength=1 → 1 (the latest)",
+        full.id,
+        full.history.len()
+    ))
+}
+
+async fn list_tasks(client: &A2aClient) -> CheckResult {
+    // Three tasks in one fresh context: two completed, one input-required.
+    let first = send_for_task(client, send(user_message("tck-complete-task", "one"))).await?;
+    let context_id = first
+        .context_id
+        .clone()
+        .filter(|c| !c.is_empty())
+        .ok_or("the task has no contextId")?;
+    let mut ids = vec![first.id.clone()];
+    for prefix in ["tck-complete-task", "tck-input-required"] {
+        let mut message = user_message(prefix, "another");
+        message.context_id = Some(context_id.clone());
+        let task = send_for_task(client, send(message)).await?;
+        if task.context_id.as_deref() != Some(context_id.as_str()) {
+            return Err(format!(
+                "a message in context {context_id} made a task in {:?}",
+                task.context_id
+            ));
+        }
+        ids.push(task.id);
+    }
+    let list = |status: Option<TaskState>, page_size: Option<i32>, page_token: Option<String>| {
+        client.list_tasks(ListTasksRequest {
+            context_id: Some(context_id.clone()),
+            status,
+            page_size,
+            page_token,
+            ..Default::default()
+        })
+    };
+    let all = list(None, None, None)
+        .await
+        .map_err(|e| failed("ListTasks contextId", e))?;
+    let mut listed: Vec<String> = all.tasks.iter().map(|t| t.id.clone()).collect();
+    listed.sort();
+    ids.sort();
+    if listed != ids {
+        return Err(format!("contextId filter listed {listed:?}, expected {ids:?}"));
+    }
+    let completed = list(Some(TaskState::Completed), None, None)
+        .await
+        .map_err(|e| failed("ListTasks status", e))?;
+    if completed.tasks.len() != 2
+        || completed
+            .tasks
+            .iter()
+            .any(|t| t.status.state != TaskState::Completed)
+    {
+        return Err(format!(
+            "status=COMPLETED listed {} tasks, expected the 2 completed ones",
+            completed.tasks.len()
+        ));
+    }
+    // Paging: two tasks per page, then the rest; together every task once.
+    let page1 = list(None, Some(2), None)
+        .await
+        .map_err(|e| failed("ListTasks pageSize=2", e))?;
+    if page1.tasks.len() != 2 || page1.next_page_token.is_empty() {
+        return Err(format!(
+            "pageSize=2 gave {} tasks and nextPageToken {:?}",
+            page1.tasks.len(),
+            page1.next_page_token
+        ));
+    }
+    let page2 = list(None, Some(2), Some(page1.next_page_token.clone()))
+        .await
+        .map_err(|e| failed("ListTasks second page", e))?;
+    let mut paged: Vec<String> = page1
+        .tasks
+        .iter()
+        .chain(&page2.tasks)
+        .map(|t| t.id.clone())
+        .collect();
+    paged.sort();
+    if paged != ids || !page2.next_page_token.is_empty() {
+        return Err(format!(
+            "pages listed {paged:?} (last nextPageToken {:?}), expected {ids:?} once each",
+            page2.next_page_token
+        ));
+    }
+    Ok(format!(
+        "context of 3: status filter 2, pages of 2 + {}, totalSize {}",
+        page2.tasks.len(),
+        all.total_size
+    ))
+}
+
+/// A task that stays working for a while (`test-resubscribe-message-id`), sent without waiting.
+async fn working_task(client: &A2aClient) -> Result<Task, String> {
+    let request = send_returning_immediately(user_message("test-resubscribe-message-id", "wait"));
+    let task = send_for_task(client, request).await?;
+    if task.status.state.is_terminal() {
+        return Err(format!(
+            "a test-resubscribe task is already {:?}",
+            task.status.state
+        ));
+    }
+    Ok(task)
+}
+
+async fn cancel_working(client: &A2aClient) -> CheckResult {
+    let task = working_task(client).await?;
+    let canceled = client
+        .cancel_task(cancel(&task.id))
+        .await
+        .map_err(|e| failed("CancelTask", e))?;
+    expect_state(&canceled, TaskState::Canceled)?;
+    let after = client
+        .get_task(get(&task.id))
+        .await
+        .map_err(|e| failed("GetTask after cancel", e))?;
+    expect_state(&after, TaskState::Canceled)?;
+    Ok(format!("task {} canceled, GetTask agrees", task.id))
+}
+
+async fn subscribe_running(client: &A2aClient) -> CheckResult {
+    let task = working_task(client).await?;
+    let stream = client
+        .subscribe_to_task(SubscribeToTaskRequest {
+            id: task.id.clone(),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| failed("SubscribeToTask", e))?;
+    let events = stream
+        .collect()
+        .await
+        .map_err(|e| failed("the subscription", e))?;
+    let seen = describe_events(&events);
+    let wrong_task = events.iter().any(|event| {
+        let id = match event {
+            StreamResponse::Task(t) => &t.id,
+            StreamResponse::StatusUpdate(u) => &u.task_id,
+            StreamResponse::ArtifactUpdate(u) => &u.task_id,
+            _ => return false,
+        };
+        *id != task.id
+    });
+    if wrong_task {
+        return Err(format!("events of another task: {seen:?}"));
+    }
+    if final_state(&events) != Some(TaskState::Completed) {
+        return Err(format!("the subscription did not end completed: {seen:?}"));
+    }
+    Ok(seen.join(" → "))
+}
+
+async fn push_config_crud(client: &A2aClient) -> CheckResult {
+    let task = completed_task(client).await?;
+    let config_id = message_id("push");
+    let wanted = TaskPushNotificationConfig {
+        task_id: Some(task.id.clone()),
+        id: Some(config_id.clone()),
+        url: "http://127.0.0.1:9/a2a-webhook".into(),
+        token: Some("webhook-secret".into()),
+        ..Default::default()
+    };
+    let created = client
+        .create_task_push_notification_config(wanted.clone())
+        .await
+        .map_err(|e| failed("CreateTaskPushNotificationConfig", e))?;
+    let same = |c: &TaskPushNotificationConfig| {
+        c.id.as_deref() == Some(config_id.as_str())
+            && c.url == wanted.url
+            && c.token == wanted.token
+            && c.task_id.as_deref() == Some(task.id.as_str())
+    };
+    if !same(&created) {
+        return Err(format!("created {created:?}, asked for {wanted:?}"));
+    }
+    let get_request = GetTaskPushNotificationConfigRequest {
+        task_id: task.id.clone(),
+        id: config_id.clone(),
+        ..Default::default()
+    };
+    let fetched = client
+        .get_task_push_notification_config(get_request.clone())
+        .await
+        .map_err(|e| failed("GetTaskPushNotificationConfig", e))?;
+    if !same(&fetched) {
+        return Err(format!("got {fetched:?}, created {created:?}"));
+    }
+    let list_request = ListTaskPushNotificationConfigsRequest {
+        task_id: task.id.clone(),
+        ..Default::default()
+    };
+    let listed = client
+        .list_task_push_notification_configs(list_request.clone())
+        .await
+        .map_err(|e| failed("ListTaskPushNotificationConfigs", e))?;
+    if listed.configs.len() != 1 || !same(&listed.configs[0]) {
+        return Err(format!("listed {:?}, expected the one created", listed.configs));
+    }
+    client
+        .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {
+            task_id: task.id.clone(),
+            id: config_id.clone(),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| failed("DeleteTaskPushNotificationConfig", e))?;
+    let after = client
+        .list_task_push_notification_configs(list_request)
+        .await
+        .map_err(|e| failed("ListTaskPushNotificationConfigs after delete", e))?;
+    if !after.configs.is_empty() {
+        return Err(format!("still listed after delete: {:?}", after.configs));
+    }
+    let gone = expect_error(
+        client.get_task_push_notification_config(get_request).await,
+        A2aError::TaskNotFound,
+    )
+    .map_err(|e| format!("Get after delete: {e}"))?;
+    Ok(format!(
+        "create, get, list (1), delete, list (0), get → {gone}"
+    ))
+}
+
+async fn extended_card(client: &A2aClient, token: &str) -> CheckResult {
+    let public: Vec<String> = client.card().skills.iter().map(|s| s.id.clone()).collect();
+    let with_token = client
+        .with_bearer_token(Some(token.to_owned()))
+        .map_err(|e| failed("a client with the token", e))?;
+    let extended = with_token
+        .get_extended_agent_card(GetExtendedAgentCardRequest::default())
+        .await
+        .map_err(|e| failed("GetExtendedAgentCard with the token", e))?;
+    let extra: Vec<&str> = extended
+        .skills
+        .iter()
+        .map(|s| s.id.as_str())
+        .filter(|id| !public.iter().any(|p| p == id))
+        .collect();
+    if extra.is_empty() {
+        return Err(format!(
+            "the extended card adds no skill to the public card's {public:?}"
+        ));
+    }
+    // Without the token the agent must not hand out the extended skills.
+    let without = client
+        .with_bearer_token(None)
+        .map_err(|e| failed("a client without a token", e))?;
+    match without
+        .get_extended_agent_card(GetExtendedAgentCardRequest::default())
+        .await
+    {
+        Ok(card) if card.skills.iter().any(|s| extra.contains(&s.id.as_str())) => Err(format!(
+            "without a token the extended card still lists {extra:?}"
+        )),
+        Ok(_) => Ok(format!(
+            "with the token: extra skills {extra:?}; without: the public card"
+        )),
+        Err(error) => Ok(format!(
+            "with the token: extra skills {extra:?}; without: {error}"
+        )),
+    }
+}
