@@ -30,7 +30,10 @@ connections: {"url": "http://127.0.0.1:PORT", "grpc": "127.0.0.1:PORT", "token":
 is at URL/.well-known/agent-card.json; JSON-RPC is served at URL/jsonrpc, HTTP+JSON under URL/rest.
 GetExtendedAgentCard answers the extended card (one more skill, "vip-lounge") only to a request with
 `Authorization: Bearer TOKEN` (HTTP header or gRPC metadata); any other caller gets the public card.
-Runs until killed or until its standard input closes, so it never outlives the test that started it.
+Every request but the card's must carry the `A2A-Version` service parameter with a 1.x version (HTTP
+header or gRPC metadata): one without is refused (HTTP 400, gRPC FAILED_PRECONDITION, neither an A2A
+error), so a client that forgets it fails every check. Runs until killed or until its standard input
+closes, so it never outlives the test that started it.
 """
 
 import argparse
@@ -192,6 +195,60 @@ def agent_card(url: str, grpc_target: str, extended: bool) -> a2a_pb2.AgentCard:
     )
 
 
+def speaks_v1(version: str | None) -> bool:
+    return version is not None and (version == '1' or version.startswith('1.'))
+
+
+class RequireVersionHeader:
+    """ASGI middleware refusing A2A requests without `A2A-Version: 1.x` (the card is exempt)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope['type'] == 'http' and not scope['path'].startswith('/.well-known/'):
+            headers = {k.decode('latin-1').lower(): v.decode('latin-1') for k, v in scope['headers']}
+            if not speaks_v1(headers.get('a2a-version')):
+                body = b'{"problem": "the A2A-Version header is missing or not 1.x"}'
+                await send({
+                    'type': 'http.response.start',
+                    'status': 400,
+                    'headers': [(b'content-type', b'application/json')],
+                })
+                await send({'type': 'http.response.body', 'body': body})
+                return
+        await self.app(scope, receive, send)
+
+
+class RequireVersionMetadata(grpc.aio.ServerInterceptor):
+    """Refuses gRPC calls without `a2a-version: 1.x` metadata."""
+
+    async def intercept_service(self, continuation, handler_call_details):
+        metadata = dict(handler_call_details.invocation_metadata or ())
+        if speaks_v1(metadata.get('a2a-version')):
+            return await continuation(handler_call_details)
+
+        async def refuse(request, context):
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, 'a2a-version metadata missing or not 1.x')
+
+        handler = await continuation(handler_call_details)
+        if handler is not None and handler.response_streaming:
+            async def refuse_stream(request, context):
+                await refuse(request, context)
+                yield  # pragma: no cover - abort raises
+
+            return grpc.unary_stream_rpc_method_handler(
+                refuse_stream,
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return grpc.unary_unary_rpc_method_handler(
+            refuse,
+            request_deserializer=handler.request_deserializer if handler else None,
+            response_serializer=handler.response_serializer if handler else None,
+        )
+
+
 def bearer_of(context) -> str | None:
     """The Authorization header of an HTTP request, or the authorization metadata of a gRPC call."""
     grpc_context = context.state.get('grpc_context')
@@ -209,14 +266,15 @@ async def main() -> None:
     parser.add_argument('--resubscribe-delay', type=float, default=2.0)
     parser.add_argument('--token', default='example-extended-card-token')
     args = parser.parse_args()
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    # Errors only: the expected A2A errors of a conformance run are logged as warnings by the SDK.
+    logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
 
     http_socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     http_socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     http_socket.bind(('127.0.0.1', 0))
     url = f'http://127.0.0.1:{http_socket.getsockname()[1]}'
 
-    grpc_server = grpc.aio.server()
+    grpc_server = grpc.aio.server(interceptors=[RequireVersionMetadata()])
     grpc_port = grpc_server.add_insecure_port('127.0.0.1:0')
     grpc_target = f'127.0.0.1:{grpc_port}'
 
@@ -243,7 +301,7 @@ async def main() -> None:
         + create_jsonrpc_routes(handler, rpc_url='/jsonrpc')
         + create_rest_routes(handler, path_prefix='/rest')
     )
-    app = Starlette(routes=routes)
+    app = RequireVersionHeader(Starlette(routes=routes))
     a2a_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), grpc_server)
     await grpc_server.start()
 
