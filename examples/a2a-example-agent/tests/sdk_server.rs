@@ -107,7 +107,11 @@ impl SdkServer {
             .unwrap_or_else(|e| panic!("the SDK server's ready line {line:?}: {e}"));
         server.url = ready["url"].as_str().expect("url").to_owned();
         server.token = ready["token"].as_str().expect("token").to_owned();
-        assert!(server.url.starts_with("http://127.0.0.1:"), "{}", server.url);
+        assert!(
+            server.url.starts_with("http://127.0.0.1:"),
+            "{}",
+            server.url
+        );
         server
     }
 }
@@ -149,7 +153,9 @@ fn example_client_drives_the_sdk_server_over_every_binding() {
             preference: vec![Binding::Grpc, Binding::JsonRpc],
             ..ClientConfig::default()
         };
-        let preferred = A2aClient::connect(&server.url, config).await.expect("connecting");
+        let preferred = A2aClient::connect(&server.url, config)
+            .await
+            .expect("connecting");
         assert_eq!(preferred.binding(), Binding::Grpc);
 
         let mut summary = Vec::new();

@@ -27,7 +27,9 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 #[derive(Parser)]
-#[command(about = "Calls an A2A agent over JSON-RPC, HTTP+JSON or gRPC, chosen from its agent card")]
+#[command(
+    about = "Calls an A2A agent over JSON-RPC, HTTP+JSON or gRPC, chosen from its agent card"
+)]
 struct Cli {
     /// The agent's base URL; its card is read from /.well-known/agent-card.json under it.
     #[arg(long)]

@@ -130,14 +130,46 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
     run.check("card", card(client)).await;
 
     for (name, prefix, expect) in [
-        ("send.complete-task", "tck-complete-task", Expect::StatusText("Hello from TCK")),
-        ("send.artifact-text", "tck-artifact-text", Expect::Artifact(ArtifactKind::Text)),
-        ("send.artifact-file", "tck-artifact-file", Expect::Artifact(ArtifactKind::File)),
-        ("send.artifact-file-url", "tck-artifact-file-url", Expect::Artifact(ArtifactKind::FileUrl)),
-        ("send.artifact-data", "tck-artifact-data", Expect::Artifact(ArtifactKind::Data)),
-        ("send.input-required", "tck-input-required", Expect::State(TaskState::InputRequired)),
-        ("send.reject-task", "tck-reject-task", Expect::StatusText("rejected")),
-        ("send.other-text", "rust-client-plain", Expect::State(TaskState::Completed)),
+        (
+            "send.complete-task",
+            "tck-complete-task",
+            Expect::StatusText("Hello from TCK"),
+        ),
+        (
+            "send.artifact-text",
+            "tck-artifact-text",
+            Expect::Artifact(ArtifactKind::Text),
+        ),
+        (
+            "send.artifact-file",
+            "tck-artifact-file",
+            Expect::Artifact(ArtifactKind::File),
+        ),
+        (
+            "send.artifact-file-url",
+            "tck-artifact-file-url",
+            Expect::Artifact(ArtifactKind::FileUrl),
+        ),
+        (
+            "send.artifact-data",
+            "tck-artifact-data",
+            Expect::Artifact(ArtifactKind::Data),
+        ),
+        (
+            "send.input-required",
+            "tck-input-required",
+            Expect::State(TaskState::InputRequired),
+        ),
+        (
+            "send.reject-task",
+            "tck-reject-task",
+            Expect::StatusText("rejected"),
+        ),
+        (
+            "send.other-text",
+            "rust-client-plain",
+            Expect::State(TaskState::Completed),
+        ),
     ] {
         run.check(name, send_task(client, prefix, expect)).await;
     }
@@ -145,10 +177,26 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
         .await;
 
     for (name, prefix, text) in [
-        ("stream.001", "tck-stream-001", Some("Stream hello from TCK")),
-        ("stream.003", "tck-stream-003", Some("Stream task lifecycle")),
-        ("stream.ordering-001", "tck-stream-ordering-001", Some("Ordered output")),
-        ("stream.artifact-text", "tck-stream-artifact-text", Some("Streamed text content")),
+        (
+            "stream.001",
+            "tck-stream-001",
+            Some("Stream hello from TCK"),
+        ),
+        (
+            "stream.003",
+            "tck-stream-003",
+            Some("Stream task lifecycle"),
+        ),
+        (
+            "stream.ordering-001",
+            "tck-stream-ordering-001",
+            Some("Ordered output"),
+        ),
+        (
+            "stream.artifact-text",
+            "tck-stream-artifact-text",
+            Some("Streamed text content"),
+        ),
         ("stream.002", "tck-stream-002", None),
     ] {
         run.check(name, stream_text(client, prefix, text)).await;
@@ -163,10 +211,12 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
         .await;
     run.check("list.context-status-paging", list_tasks(client))
         .await;
-    run.check("cancel.working-task", cancel_working(client)).await;
+    run.check("cancel.working-task", cancel_working(client))
+        .await;
     run.check("subscribe.running-task", subscribe_running(client))
         .await;
-    run.check("push-config.crud", push_config_crud(client)).await;
+    run.check("push-config.crud", push_config_crud(client))
+        .await;
     if let Some(token) = &options.extended_card_token {
         run.check("extended-card.with-token", extended_card(client, token))
             .await;
@@ -184,7 +234,10 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
     .await;
     run.check("error.cancel-completed-task", async {
         let task = completed_task(client).await?;
-        expect_error(client.cancel_task(cancel(&task.id)).await, A2aError::TaskNotCancelable)
+        expect_error(
+            client.cancel_task(cancel(&task.id)).await,
+            A2aError::TaskNotCancelable,
+        )
     })
     .await;
     run.check("error.subscribe-completed-task", async {
@@ -203,7 +256,10 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
     run.check("error.continue-unknown-task", async {
         let mut message = user_message("rust-client-continue", "more, please");
         message.task_id = Some(unknown_id());
-        expect_error(client.send_message(send(message)).await, A2aError::TaskNotFound)
+        expect_error(
+            client.send_message(send(message)).await,
+            A2aError::TaskNotFound,
+        )
     })
     .await;
     run.check("error.push-config-unknown-task", async {
@@ -477,7 +533,9 @@ fn check_part(part: &Part, kind: ArtifactKind) -> CheckResult {
 async fn send_message_response(client: &A2aClient) -> CheckResult {
     let request = send(user_message("tck-message-response", "hi"));
     match client.send_message(request).await {
-        Ok(SendMessageResponse::Message(message)) if message.text() == "Direct message response" => {
+        Ok(SendMessageResponse::Message(message))
+            if message.text() == "Direct message response" =>
+        {
             Ok(format!("message {:?}", message.text()))
         }
         Ok(other) => Err(format!(
@@ -497,10 +555,19 @@ fn describe_events(events: &[StreamResponse]) -> Vec<String> {
             StreamResponse::Message(message) => format!("message({:?})", message.text()),
             StreamResponse::StatusUpdate(update) => format!("status({:?})", update.status.state),
             StreamResponse::ArtifactUpdate(update) => {
-                let text: String = update.artifact.parts.iter().filter_map(Part::as_text).collect();
+                let text: String = update
+                    .artifact
+                    .parts
+                    .iter()
+                    .filter_map(Part::as_text)
+                    .collect();
                 format!(
                     "artifact({text:?}{})",
-                    if update.append == Some(true) { ", append" } else { "" }
+                    if update.append == Some(true) {
+                        ", append"
+                    } else {
+                        ""
+                    }
                 )
             }
             _ => "unknown event".to_owned(),
@@ -565,7 +632,9 @@ async fn stream_text(client: &A2aClient, prefix: &str, text: Option<&str>) -> Ch
                 .iter()
                 .position(|e| matches!(e, StreamResponse::ArtifactUpdate(_)));
             if texts != [text] {
-                return Err(format!("artifact texts {texts:?}, expected [{text:?}]: {seen:?}"));
+                return Err(format!(
+                    "artifact texts {texts:?}, expected [{text:?}]: {seen:?}"
+                ));
             }
             if !matches!((working_at, artifact_at), (Some(w), Some(a)) if w < a) {
                 return Err(format!("expected working, then the artifact: {seen:?}"));
@@ -603,7 +672,12 @@ async fn stream_chunked(client: &A2aClient) -> CheckResult {
         .iter()
         .filter_map(|event| match event {
             StreamResponse::ArtifactUpdate(update) => Some((
-                update.artifact.parts.iter().filter_map(Part::as_text).collect(),
+                update
+                    .artifact
+                    .parts
+                    .iter()
+                    .filter_map(Part::as_text)
+                    .collect(),
                 update.append == Some(true),
                 update.last_chunk == Some(true),
             )),
@@ -722,7 +796,9 @@ async fn list_tasks(client: &A2aClient) -> CheckResult {
     listed.sort();
     ids.sort();
     if listed != ids {
-        return Err(format!("contextId filter listed {listed:?}, expected {ids:?}"));
+        return Err(format!(
+            "contextId filter listed {listed:?}, expected {ids:?}"
+        ));
     }
     let completed = list(Some(TaskState::Completed), None, None)
         .await
@@ -876,7 +952,10 @@ async fn push_config_crud(client: &A2aClient) -> CheckResult {
         .await
         .map_err(|e| failed("ListTaskPushNotificationConfigs", e))?;
     if listed.configs.len() != 1 || !same(&listed.configs[0]) {
-        return Err(format!("listed {:?}, expected the one created", listed.configs));
+        return Err(format!(
+            "listed {:?}, expected the one created",
+            listed.configs
+        ));
     }
     client
         .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {

@@ -40,9 +40,11 @@ impl GrpcTransport {
             .bearer_token
             .as_ref()
             .map(|token| {
-                format!("Bearer {token}").parse().map_err(|e| ClientError::InvalidRequest {
-                    message: format!("the bearer token is not valid gRPC metadata: {e}"),
-                })
+                format!("Bearer {token}")
+                    .parse()
+                    .map_err(|e| ClientError::InvalidRequest {
+                        message: format!("the bearer token is not valid gRPC metadata: {e}"),
+                    })
             })
             .transpose()?;
         Ok(GrpcTransport {
@@ -111,19 +113,17 @@ impl GrpcTransport {
             }
             MethodParams::GetTaskPushNotificationConfig(request) => {
                 let response = client
-                    .get_task_push_notification_config(self.request(
-                        pb::GetTaskPushNotificationConfigRequest::from(request),
-                        t,
-                    ))
+                    .get_task_push_notification_config(
+                        self.request(pb::GetTaskPushNotificationConfigRequest::from(request), t),
+                    )
                     .await;
                 MethodResult::GetTaskPushNotificationConfig(convert(response)?)
             }
             MethodParams::ListTaskPushNotificationConfigs(request) => {
                 let response = client
-                    .list_task_push_notification_configs(self.request(
-                        pb::ListTaskPushNotificationConfigsRequest::from(request),
-                        t,
-                    ))
+                    .list_task_push_notification_configs(
+                        self.request(pb::ListTaskPushNotificationConfigsRequest::from(request), t),
+                    )
                     .await;
                 MethodResult::ListTaskPushNotificationConfigs(convert(response)?)
             }
@@ -165,7 +165,9 @@ impl GrpcTransport {
             }
             MethodParams::SubscribeToTask(request) => {
                 client
-                    .subscribe_to_task(self.request(pb::SubscribeToTaskRequest::from(request), None))
+                    .subscribe_to_task(
+                        self.request(pb::SubscribeToTaskRequest::from(request), None),
+                    )
                     .await
             }
             other => {
@@ -184,7 +186,9 @@ fn convert<P, T>(response: Result<tonic::Response<P>, tonic::Status>) -> Result<
 where
     T: TryFrom<P, Error = a2a_types::proto::ConversionError>,
 {
-    let message = response.map_err(|status| status_error(&status))?.into_inner();
+    let message = response
+        .map_err(|status| status_error(&status))?
+        .into_inner();
     T::try_from(message).map_err(|e| ClientError::invalid(Some(GRPC), format!("the result: {e}")))
 }
 

@@ -152,7 +152,8 @@ impl JsonRpcTransport {
         }
         // No stream started: the answer is an ordinary JSON-RPC response, normally an error.
         let body = read_body(JSONRPC, response).await?;
-        let result = read_jsonrpc_response(&parse_json(JSONRPC, status, &body)?, operation, status)?;
+        let result =
+            read_jsonrpc_response(&parse_json(JSONRPC, status, &body)?, operation, status)?;
         Err(ClientError::invalid(
             Some(JSONRPC),
             format!(
@@ -215,10 +216,11 @@ impl RestTransport {
                 message: e.to_string(),
             }
         })?;
-        let method = reqwest::Method::from_bytes(http.method.as_bytes())
-            .map_err(|e| ClientError::InvalidRequest {
+        let method = reqwest::Method::from_bytes(http.method.as_bytes()).map_err(|e| {
+            ClientError::InvalidRequest {
                 message: format!("HTTP method {}: {e}", http.method),
-            })?;
+            }
+        })?;
         let url = format!("{}{}", self.common.base_url, http.path_and_query());
         let mut request = self.common.request(method, &url);
         if let Some(body) = http.body {

@@ -46,6 +46,7 @@ use std::time::Duration;
 
 use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
 use a2a_types::service::{self, ProtocolVersion};
+use a2a_types::v1::builders::binding;
 use a2a_types::v1::{
     AgentCard, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -78,9 +79,9 @@ impl Binding {
     /// The `protocolBinding` an agent card names it with.
     pub const fn protocol_binding(self) -> &'static str {
         match self {
-            Binding::JsonRpc => "JSONRPC",
-            Binding::HttpJson => "HTTP+JSON",
-            Binding::Grpc => "GRPC",
+            Binding::JsonRpc => binding::JSONRPC,
+            Binding::HttpJson => binding::HTTP_JSON,
+            Binding::Grpc => binding::GRPC,
         }
     }
 
@@ -463,7 +464,10 @@ impl A2aClient {
         &self,
         request: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, ClientError> {
-        match self.call(MethodParams::GetExtendedAgentCard(request)).await? {
+        match self
+            .call(MethodParams::GetExtendedAgentCard(request))
+            .await?
+        {
             MethodResult::GetExtendedAgentCard(card) => Ok(card),
             other => Err(self.mismatch(other)),
         }
@@ -483,3 +487,6 @@ fn http_client(config: &ClientConfig) -> Result<reqwest::Client, ClientError> {
         .build()
         .map_err(|e| ClientError::transport(None, format!("building the HTTP client: {e}")))
 }
+
+#[cfg(test)]
+mod tests;

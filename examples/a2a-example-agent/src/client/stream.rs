@@ -97,12 +97,15 @@ impl EventStream {
         let binding = self.binding;
         match &mut self.source {
             Source::Grpc(stream) => match stream.message().await {
-                Ok(Some(event)) => self.pending.push_back(
-                    StreamResponse::try_from(event)
-                        .map_err(|e| ClientError::invalid(Some(binding), format!("an event: {e}"))),
-                ),
+                Ok(Some(event)) => self
+                    .pending
+                    .push_back(StreamResponse::try_from(event).map_err(|e| {
+                        ClientError::invalid(Some(binding), format!("an event: {e}"))
+                    })),
                 Ok(None) => self.finished = true,
-                Err(status) => self.pending.push_back(Err(super::grpc::status_error(&status))),
+                Err(status) => self
+                    .pending
+                    .push_back(Err(super::grpc::status_error(&status))),
             },
             Source::Sse { response, kind } => match response.chunk().await {
                 Ok(Some(chunk)) => {
@@ -112,11 +115,9 @@ impl EventStream {
                             .into_iter()
                             .map(|item| jsonrpc_event(item, *operation))
                             .collect::<Vec<_>>(),
-                        SseKind::Rest(decoder) => decoder
-                            .feed(&chunk)
-                            .into_iter()
-                            .map(rest_event)
-                            .collect(),
+                        SseKind::Rest(decoder) => {
+                            decoder.feed(&chunk).into_iter().map(rest_event).collect()
+                        }
                     };
                     self.pending.extend(items);
                 }

@@ -1,0 +1,337 @@
+//! The client's own tests, no Python needed: binding choice from a card, and each transport against a
+//! loopback socket that answers one canned HTTP response per connection (errors of every shape, a
+//! stream that fails midway, unreadable answers, a port nobody listens on). The full protocol runs
+//! against the SDK's server in `tests/sdk_server.rs`.
+
+use std::sync::{Arc, Mutex};
+
+use a2a_types::errors::{A2aError, Error};
+use a2a_types::jsonrpc::MethodParams;
+use a2a_types::sse;
+use a2a_types::v1::{
+    AgentCard, AgentInterface, GetTaskRequest, StreamResponse, SubscribeToTaskRequest, TaskState,
+    TaskStatus, TaskStatusUpdateEvent,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+use super::*;
+
+/// A loopback server answering every connection with `response` (a whole HTTP/1.1 response) and
+/// recording each request it read.
+struct Canned {
+    base: String,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+async fn canned(response: String) -> Canned {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("address"));
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let seen = requests.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 4096];
+            // Read the head, then as much body as Content-Length says.
+            loop {
+                let Ok(n) = socket.read(&mut buffer).await else {
+                    break;
+                };
+                if n == 0 {
+                    break;
+                }
+                request.extend_from_slice(&buffer[..n]);
+                let text = String::from_utf8_lossy(&request).to_string();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text[..end]
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length:")
+                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                        })
+                        .unwrap_or(0);
+                    if request.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+            }
+            seen.lock()
+                .expect("lock")
+                .push(String::from_utf8_lossy(&request).to_string());
+            let _ = socket.write_all(response.as_bytes()).await;
+            let _ = socket.shutdown().await;
+        }
+    });
+    Canned { base, requests }
+}
+
+fn http_response(status: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// An event-stream response without a length: the body ends when the connection closes.
+fn sse_response(body: &str) -> String {
+    format!("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}")
+}
+
+/// A card with only what the client reads: its interfaces (the client does not judge the rest).
+fn card_with(interfaces: &[(&str, &str, &str)]) -> AgentCard {
+    AgentCard {
+        name: "Canned".into(),
+        supported_interfaces: interfaces
+            .iter()
+            .map(|(url, binding, version)| AgentInterface::new(*url, *binding, *version))
+            .collect(),
+        ..Default::default()
+    }
+}
+
+fn card_for(url: &str, protocol_binding: &str) -> AgentCard {
+    card_with(&[(url, protocol_binding, "1.0")])
+}
+
+fn client(url: &str, binding: Binding) -> A2aClient {
+    let config = ClientConfig::default().bearer_token("t0k");
+    A2aClient::from_card(card_for(url, binding.protocol_binding()), config).expect("a client")
+}
+
+fn get_task(id: &str) -> GetTaskRequest {
+    GetTaskRequest {
+        id: id.into(),
+        history_length: Some(2),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn the_first_preferred_binding_the_card_offers_for_v1_is_chosen() {
+    let card = card_with(&[
+        ("http://h/v03", "JSONRPC", "0.3"),
+        ("h:50051", "GRPC", "1.0"),
+        ("http://h/rest", "HTTP+JSON", "1.0"),
+        ("http://h/rpc", "JSONRPC", "1.0"),
+    ]);
+    let (binding, interface) = choose_interface(&card, &Binding::ALL).expect("a choice");
+    assert_eq!(
+        (binding, interface.url.as_str()),
+        (Binding::JsonRpc, "http://h/rpc")
+    );
+    let (binding, interface) =
+        choose_interface(&card, &[Binding::Grpc, Binding::JsonRpc]).expect("a choice");
+    assert_eq!(
+        (binding, interface.url.as_str()),
+        (Binding::Grpc, "h:50051")
+    );
+
+    let old = card_with(&[("http://h/v03", "JSONRPC", "0.3")]);
+    let error = choose_interface(&old, &Binding::ALL).unwrap_err();
+    assert!(
+        matches!(&error, ClientError::NoSupportedInterface { offered } if offered == &["JSONRPC 0.3"]),
+        "{error}"
+    );
+}
+
+#[test]
+fn bindings_read_from_their_names() {
+    for binding in Binding::ALL {
+        assert_eq!(
+            Binding::from_protocol_binding(binding.protocol_binding()),
+            Some(binding)
+        );
+        assert_eq!(binding.to_string().parse::<Binding>(), Ok(binding));
+    }
+    assert_eq!("rest".parse::<Binding>(), Ok(Binding::HttpJson));
+    assert!("soap".parse::<Binding>().unwrap_err().contains("soap"));
+}
+
+#[tokio::test]
+async fn a_jsonrpc_error_is_typed_and_the_service_parameters_are_sent() {
+    let error = Error::new(A2aError::TaskNotFound).with_metadata("taskId", "t-1");
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": error.to_jsonrpc()});
+    let server = canned(http_response(
+        "200 OK",
+        "application/json",
+        &body.to_string(),
+    ))
+    .await;
+    let client = client(&format!("{}/rpc", server.base), Binding::JsonRpc);
+    let failure = client.get_task(get_task("t-1")).await.unwrap_err();
+    assert_eq!(
+        failure.a2a_kind(),
+        Some(A2aError::TaskNotFound),
+        "{failure}"
+    );
+    assert_eq!(
+        failure.a2a_error().map(|e| &e.metadata["taskId"]),
+        Some(&"t-1".into())
+    );
+    let request = server.requests.lock().expect("lock")[0].to_ascii_lowercase();
+    assert!(request.starts_with("post /rpc http/1.1"), "{request}");
+    assert!(request.contains("\r\na2a-version: 1.0\r\n"), "{request}");
+    assert!(
+        request.contains("\r\nauthorization: bearer t0k\r\n"),
+        "{request}"
+    );
+    assert!(request.contains(r#""method":"gettask""#), "{request}");
+}
+
+#[tokio::test]
+async fn an_http_json_error_body_is_the_same_error_kind() {
+    let body = Error::new(A2aError::TaskNotFound).to_rest().to_string();
+    let server = canned(http_response("404 Not Found", "application/json", &body)).await;
+    let client = client(&format!("{}/base", server.base), Binding::HttpJson);
+    let failure = client.get_task(get_task("t 1")).await.unwrap_err();
+    assert!(
+        matches!(&failure, ClientError::A2a { binding: Binding::HttpJson, error } if error.kind == A2aError::TaskNotFound),
+        "{failure}"
+    );
+    let request = server.requests.lock().expect("lock")[0].clone();
+    assert!(
+        request.starts_with("GET /base/tasks/t%201?historyLength=2 HTTP/1.1"),
+        "{request}"
+    );
+}
+
+#[tokio::test]
+async fn an_http_status_without_an_a2a_body_is_a_transport_error() {
+    let server = canned(http_response(
+        "502 Bad Gateway",
+        "text/plain",
+        "upstream down",
+    ))
+    .await;
+    let client = client(&server.base, Binding::HttpJson);
+    let failure = client.get_task(get_task("t-1")).await.unwrap_err();
+    assert!(
+        matches!(&failure, ClientError::Transport { message, .. } if message.contains("502")),
+        "{failure}"
+    );
+}
+
+#[tokio::test]
+async fn a_result_of_the_wrong_shape_names_the_field() {
+    let body = r#"{"jsonrpc": "2.0", "id": 1, "result": {"id": 7, "status": {"state": "TASK_STATE_WORKING"}}}"#;
+    let server = canned(http_response("200 OK", "application/json", body)).await;
+    let client = client(&server.base, Binding::JsonRpc);
+    let failure = client.get_task(get_task("t-1")).await.unwrap_err();
+    assert!(
+        matches!(&failure, ClientError::InvalidResponse { message, .. } if message.contains("result.id")),
+        "{failure}"
+    );
+}
+
+#[tokio::test]
+async fn an_error_event_ends_a_stream_with_the_typed_error() {
+    let update = StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
+        "t-1",
+        "c-1",
+        TaskStatus::now(TaskState::Working),
+    ));
+    let mut body = sse::encode_stream_response(&update).expect("encode");
+    body.push_str(
+        &sse::encode_json_error(&Error::new(A2aError::TaskNotFound).to_rest()).expect("encode"),
+    );
+    let server = canned(sse_response(&body)).await;
+    let client = client(&server.base, Binding::HttpJson);
+    let request = SubscribeToTaskRequest {
+        id: "t-1".into(),
+        ..Default::default()
+    };
+    let mut stream = client.subscribe_to_task(request).await.expect("a stream");
+    assert_eq!(
+        stream.next().await.expect("an event").expect("data"),
+        update
+    );
+    let failure = stream.next().await.expect("the error").unwrap_err();
+    assert_eq!(
+        failure.a2a_kind(),
+        Some(A2aError::TaskNotFound),
+        "{failure}"
+    );
+    assert!(stream.next().await.is_none());
+    let request = server.requests.lock().expect("lock")[0].to_ascii_lowercase();
+    assert!(
+        request.contains("\r\naccept: text/event-stream\r\n"),
+        "{request}"
+    );
+}
+
+#[tokio::test]
+async fn a_stream_refused_before_it_starts_is_the_typed_error() {
+    let error = Error::new(A2aError::UnsupportedOperation);
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": error.to_jsonrpc()});
+    let server = canned(http_response(
+        "200 OK",
+        "application/json",
+        &body.to_string(),
+    ))
+    .await;
+    let client = client(&server.base, Binding::JsonRpc);
+    let request = SubscribeToTaskRequest {
+        id: "t-1".into(),
+        ..Default::default()
+    };
+    let failure = client.subscribe_to_task(request).await.unwrap_err();
+    assert_eq!(
+        failure.a2a_kind(),
+        Some(A2aError::UnsupportedOperation),
+        "{failure}"
+    );
+}
+
+#[tokio::test]
+async fn a_truncated_jsonrpc_stream_is_reported() {
+    let server = canned(sse_response("data: {\"jsonrpc\": \"2.0\", \"id\": 1, ")).await;
+    let client = client(&server.base, Binding::JsonRpc);
+    let request = SubscribeToTaskRequest {
+        id: "t-1".into(),
+        ..Default::default()
+    };
+    let stream = client.subscribe_to_task(request).await.expect("a stream");
+    let failure = stream.collect().await.unwrap_err();
+    assert!(
+        matches!(failure, ClientError::InvalidResponse { .. }),
+        "{failure}"
+    );
+}
+
+#[tokio::test]
+async fn nobody_listening_is_a_transport_error_on_every_binding() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let address = listener.local_addr().expect("address");
+    drop(listener);
+    for binding in Binding::ALL {
+        let url = match binding {
+            Binding::Grpc => address.to_string(),
+            _ => format!("http://{address}"),
+        };
+        let failure = client(&url, binding)
+            .get_task(get_task("t-1"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&failure, ClientError::Transport { binding: Some(b), .. } if *b == binding),
+            "{binding}: {failure}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn streaming_and_unary_operations_are_not_mixed_up() {
+    let client = client("http://127.0.0.1:9", Binding::JsonRpc);
+    let subscribe = MethodParams::SubscribeToTask(SubscribeToTaskRequest::default());
+    assert!(matches!(
+        client.call(subscribe).await,
+        Err(ClientError::InvalidRequest { .. })
+    ));
+    let get = MethodParams::GetTask(GetTaskRequest::default());
+    assert!(matches!(
+        client.stream(get).await,
+        Err(ClientError::InvalidRequest { .. })
+    ));
+}
