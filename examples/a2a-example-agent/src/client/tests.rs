@@ -34,13 +34,7 @@ async fn canned(response: String) -> Canned {
             let mut request = Vec::new();
             let mut buffer = [0u8; 4096];
             // Read the head, then as much body as Content-Length says.
-            loop {
-                let Ok(n) = socket.read(&mut buffer).await else {
-                    break;
-                };
-                if n == 0 {
-                    break;
-                }
+            while let Ok(n @ 1..) = socket.read(&mut buffer).await {
                 request.extend_from_slice(&buffer[..n]);
                 let text = String::from_utf8_lossy(&request).to_string();
                 if let Some(end) = text.find("\r\n\r\n") {
