@@ -4,7 +4,8 @@
 //!
 //! The same conformance run (`client::conformance::run_conformance`) is made on every binding: card,
 //! send (task and message results, artifacts of every kind), streams, get with historyLength, list
-//! (context and status filters, paging), cancel, subscribe, push-config CRUD, the extended card behind a
+//! (context and status filters, paging), cancel, subscribe, push-config CRUD and a webhook delivery to a loopback receiver (with the config's
+//! token and credentials), the extended card behind a
 //! bearer token, and the A2A errors, checked by kind. The server refuses requests without the
 //! `A2A-Version` service parameter, so a pass also proves the client sends it.
 //!
@@ -24,7 +25,7 @@ use a2a_example_agent::client::{A2aClient, Binding, ClientConfig};
 /// The most a whole run over one binding may take.
 const RUN_LIMIT: Duration = Duration::from_secs(120);
 /// Fewer checks than this means the run lost some.
-const MIN_CHECKS: usize = 31;
+const MIN_CHECKS: usize = 32;
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -7,6 +7,11 @@
 //! one line per check, passed or failed with what was wrong. It never panics and bounds each check
 //! by [`ConformanceOptions::check_timeout`], so the same run serves tests, demos and load drivers.
 //!
+//! Push notifications are checked end to end when [`ConformanceOptions::push_delivery`] is set: the
+//! run serves a webhook on 127.0.0.1 (axum), registers it with a token and `Bearer` credentials on a
+//! task still working, and waits for the agent to POST the task's completion there, checking both
+//! headers and that the body is a `StreamResponse` of that task.
+//!
 //! Expected A2A errors are checked by kind, the same on every binding:
 //!
 //! | case | expected |
@@ -26,11 +31,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use a2a_types::errors::A2aError;
 use a2a_types::v1::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
-    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, Message, Part, PartContent, SendMessageConfiguration, SendMessageRequest,
-    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
-    TaskState,
+    AuthenticationInfo, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Part, PartContent,
+    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
 
 use super::{A2aClient, ClientError};
@@ -40,6 +45,9 @@ use super::{A2aClient, ClientError};
 pub struct ConformanceOptions {
     /// The bearer token that unlocks the agent's extended card; `None` skips the extended-card checks.
     pub extended_card_token: Option<String>,
+    /// Whether to check push-notification delivery: the run listens on a loopback port for the
+    /// agent's webhook calls (the agent must be allowed to call 127.0.0.1).
+    pub push_delivery: bool,
     /// The longest one check may take (a check makes a few calls).
     pub check_timeout: Duration,
 }
@@ -48,6 +56,7 @@ impl Default for ConformanceOptions {
     fn default() -> Self {
         ConformanceOptions {
             extended_card_token: None,
+            push_delivery: true,
             check_timeout: Duration::from_secs(20),
         }
     }
@@ -217,6 +226,10 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
         .await;
     run.check("push-config.crud", push_config_crud(client))
         .await;
+    if options.push_delivery {
+        run.check("push-config.delivery", push_delivery(client))
+            .await;
+    }
     if let Some(token) = &options.extended_card_token {
         run.check("extended-card.with-token", extended_card(client, token))
             .await;
@@ -1020,4 +1033,139 @@ async fn extended_card(client: &A2aClient, token: &str) -> CheckResult {
             "with the token: extra skills {extra:?}; without: {error}"
         )),
     }
+}
+
+/// One webhook call the agent made: its notification token header and its body.
+struct Delivery {
+    token: Option<String>,
+    authorization: Option<String>,
+    body: Vec<u8>,
+}
+
+/// A loopback webhook receiver (axum) for as long as the returned task handle lives.
+async fn webhook() -> Result<
+    (
+        String,
+        tokio::sync::mpsc::UnboundedReceiver<Delivery>,
+        AbortOnDrop,
+    ),
+    String,
+> {
+    use axum::routing::post;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| format!("binding the webhook: {e}"))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| format!("the webhook's address: {e}"))?;
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+    let app = axum::Router::new().route(
+        "/a2a-webhook",
+        post(
+            move |headers: axum::http::HeaderMap, body: axum::body::Bytes| async move {
+                let token = headers
+                    .get(NOTIFICATION_TOKEN_HEADER)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned);
+                let authorization = headers
+                    .get(axum::http::header::AUTHORIZATION)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned);
+                let _ = sender.send(Delivery {
+                    token,
+                    authorization,
+                    body: body.to_vec(),
+                });
+                axum::http::StatusCode::OK
+            },
+        ),
+    );
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Ok((
+        format!("http://{address}/a2a-webhook"),
+        receiver,
+        AbortOnDrop(server),
+    ))
+}
+
+/// The header the official SDKs send a push config's `token` in (the spec leaves its transport open;
+/// the `authentication` credentials go in `Authorization`, spec section 4.3.3).
+const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
+
+/// Stops a spawned task when dropped, so a failed check leaves no webhook listening.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The state a delivered notification reports for `task_id`, if it is about that task.
+fn delivered_state(body: &[u8], task_id: &str) -> Option<TaskState> {
+    let event: StreamResponse = a2a_types::json::from_slice(body).ok()?;
+    match event {
+        StreamResponse::Task(task) if task.id == task_id => Some(task.status.state),
+        StreamResponse::StatusUpdate(update) if update.task_id == task_id => {
+            Some(update.status.state)
+        }
+        _ => None,
+    }
+}
+
+async fn push_delivery(client: &A2aClient) -> CheckResult {
+    let (url, mut deliveries, _server) = webhook().await?;
+    let task = working_task(client).await?;
+    let token = message_id("webhook-token");
+    let credentials = message_id("webhook-credentials");
+    client
+        .create_task_push_notification_config(TaskPushNotificationConfig {
+            task_id: Some(task.id.clone()),
+            url: url.clone(),
+            token: Some(token.clone()),
+            authentication: Some(AuthenticationInfo {
+                scheme: "Bearer".into(),
+                credentials: Some(credentials.clone()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| failed("CreateTaskPushNotificationConfig", e))?;
+    let authorization = format!("Bearer {credentials}");
+    let mut seen = 0;
+    while let Some(delivery) = deliveries.recv().await {
+        seen += 1;
+        if delivery.token.as_deref() != Some(token.as_str()) {
+            return Err(format!(
+                "a webhook call carried {NOTIFICATION_TOKEN_HEADER} {:?}, expected {token:?}",
+                delivery.token
+            ));
+        }
+        if delivery.authorization.as_deref() != Some(authorization.as_str()) {
+            return Err(format!(
+                "a webhook call carried Authorization {:?}, expected {authorization:?}",
+                delivery.authorization
+            ));
+        }
+        match delivered_state(&delivery.body, &task.id) {
+            Some(TaskState::Completed) => {
+                return Ok(format!(
+                    "{seen} webhook call(s) to {url} with token and credentials, the last one completed"
+                ));
+            }
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "a webhook body that is no event of task {}: {}",
+                    task.id,
+                    truncate(&String::from_utf8_lossy(&delivery.body), 200)
+                ));
+            }
+        }
+    }
+    Err("the webhook stopped before the completed notification".into())
 }
