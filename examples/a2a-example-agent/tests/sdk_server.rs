@@ -4,10 +4,10 @@
 //!
 //! The same conformance run (`client::conformance::run_conformance`) is made on every binding: card,
 //! send (task and message results, artifacts of every kind), streams, get with historyLength, list
-//! (context and status filters, paging), cancel, subscribe, push-config CRUD and a webhook delivery to a loopback receiver (with the config's
-//! token and credentials), the extended card behind a
-//! bearer token, and the A2A errors, checked by kind. The server refuses requests without the
-//! `A2A-Version` service parameter, so a pass also proves the client sends it.
+//! (context and status filters, paging), cancel, subscribe, push-config CRUD and a webhook delivery to
+//! a loopback receiver (with the config's token and credentials), the extended card behind a bearer
+//! token, and the A2A errors, checked by kind. The server refuses requests without the `A2A-Version`
+//! service parameter, so a pass also proves the client sends it.
 //!
 //! Python is found through `A2A_INTEROP_PYTHON` (or the workspace's `.venv`); without it the test
 //! says so and skips, except under `CI=true`, where it fails. The server is killed by its pid when

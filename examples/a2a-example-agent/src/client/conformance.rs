@@ -129,7 +129,6 @@ type CheckResult = Result<String, String>;
 /// Runs every check against the agent behind `client`.
 pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -> Report {
     let mut run = Run {
-        client,
         options,
         report: Report {
             binding: client.binding().to_string(),
@@ -297,14 +296,12 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
 }
 
 struct Run<'a> {
-    client: &'a A2aClient,
     options: &'a ConformanceOptions,
     report: Report,
 }
 
 impl Run<'_> {
     async fn check(&mut self, name: &'static str, check: impl Future<Output = CheckResult>) {
-        let _ = self.client;
         let started = Instant::now();
         let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
             Ok(outcome) => outcome,
