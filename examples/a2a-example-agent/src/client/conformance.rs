@@ -1118,16 +1118,19 @@ async fn push_delivery(client: &A2aClient) -> CheckResult {
     let task = working_task(client).await?;
     let token = message_id("webhook-token");
     let credentials = message_id("webhook-credentials");
+    // `..Default::default()` keeps this compiling when the spec adds a field.
+    #[allow(clippy::needless_update)]
+    let authentication = AuthenticationInfo {
+        scheme: "Bearer".into(),
+        credentials: Some(credentials.clone()),
+        ..Default::default()
+    };
     client
         .create_task_push_notification_config(TaskPushNotificationConfig {
             task_id: Some(task.id.clone()),
             url: url.clone(),
             token: Some(token.clone()),
-            authentication: Some(AuthenticationInfo {
-                scheme: "Bearer".into(),
-                credentials: Some(credentials.clone()),
-                ..Default::default()
-            }),
+            authentication: Some(authentication),
             ..Default::default()
         })
         .await
