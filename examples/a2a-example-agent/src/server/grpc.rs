@@ -36,10 +36,22 @@ fn context_of<T>(request: &Request<T>) -> Result<CallContext, Status> {
             .get(name.to_ascii_lowercase())
             .and_then(|v| v.to_str().ok())
     };
-    let version = text(A2A_VERSION);
-    if !ProtocolVersion::from_header(version)
-        .is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0))
-    {
+    // Every value given must be one this service speaks (a client may add one to its default).
+    let versions: Vec<Option<&str>> = metadata
+        .get_all(A2A_VERSION.to_ascii_lowercase())
+        .iter()
+        .map(|v| v.to_str().ok())
+        .collect();
+    let serves = |version: Option<&str>| {
+        ProtocolVersion::from_header(version)
+            .is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0))
+    };
+    let unserved = if versions.is_empty() {
+        Some(None)
+    } else {
+        versions.into_iter().find(|v| !serves(*v))
+    };
+    if let Some(version) = unserved {
         let error = Error::with_message(
             A2aError::VersionNotSupported,
             format!(

@@ -138,7 +138,7 @@ mod tests {
     fn the_extended_card_adds_booking() {
         let public: Vec<String> = public_skills().into_iter().map(|s| s.id).collect();
         let extended: Vec<String> = extended_skills().into_iter().map(|s| s.id).collect();
-        assert_eq!(public, ["find_hotels", "route-planner"]);
-        assert_eq!(extended, ["find_hotels", "route-planner", "book_room"]);
+        assert_eq!(public, ["find-hotels", "route-planner"]);
+        assert_eq!(extended, ["find-hotels", "route-planner", "book-room"]);
     }
 }
