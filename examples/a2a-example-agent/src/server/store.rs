@@ -450,3 +450,180 @@ pub fn agent_message(store: &Store, task: &Task, text: &str) -> Message {
     message.context_id = task.context_id.clone();
     message
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::v1::{Part, TaskStatusUpdateEvent};
+
+    fn completed(store: &Store, context: &str, n: usize) -> Vec<Task> {
+        (0..n)
+            .map(|i| {
+                let message = Message::user(format!("m-{context}-{i}"), [Part::text("hi")])
+                    .context_id(context);
+                let task = store.create(&message);
+                let done = TaskStatusUpdateEvent::new(
+                    &task.id,
+                    context,
+                    TaskStatus::now(TaskState::Completed),
+                );
+                store.apply(StreamResponse::StatusUpdate(done)).unwrap();
+                store.get(&task.id).unwrap()
+            })
+            .collect()
+    }
+
+    fn list(store: &Store, request: ListTasksRequest) -> Result<ListTasksResponse, Error> {
+        store.list(&request)
+    }
+
+    #[test]
+    fn list_pages_through_every_match_newest_first() {
+        let store = Store::new();
+        let tasks = completed(&store, "a", 5);
+        completed(&store, "b", 2);
+        let mut seen = Vec::new();
+        let mut token = None;
+        loop {
+            let page = list(
+                &store,
+                ListTasksRequest {
+                    context_id: Some("a".into()),
+                    page_size: Some(2),
+                    page_token: token.clone(),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            assert_eq!((page.total_size, page.page_size), (5, 2));
+            seen.extend(page.tasks.iter().map(|t| t.id.clone()));
+            if page.next_page_token.is_empty() {
+                break;
+            }
+            token = Some(page.next_page_token);
+        }
+        let newest_first: Vec<String> = tasks.iter().rev().map(|t| t.id.clone()).collect();
+        assert_eq!(seen, newest_first);
+        let all = list(&store, ListTasksRequest::default()).unwrap();
+        assert_eq!(all.total_size, 7);
+    }
+
+    #[test]
+    fn list_filters_and_rejects_what_it_cannot_read() {
+        let store = Store::new();
+        completed(&store, "a", 2);
+        let working = store.create(&Message::user("m-w", [Part::text("hi")]).context_id("a"));
+        let only = |state| {
+            list(
+                &store,
+                ListTasksRequest {
+                    status: Some(state),
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+        };
+        assert_eq!(only(TaskState::Completed).total_size, 2);
+        assert_eq!(only(TaskState::Submitted).tasks[0].id, working.id);
+        let later = list(
+            &store,
+            ListTasksRequest {
+                status_timestamp_after: working.status.timestamp,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(later.tasks.iter().any(|t| t.id == working.id));
+        for (request, field) in [
+            (
+                ListTasksRequest {
+                    page_size: Some(0),
+                    ..Default::default()
+                },
+                "pageSize",
+            ),
+            (
+                ListTasksRequest {
+                    page_size: Some(101),
+                    ..Default::default()
+                },
+                "pageSize",
+            ),
+            (
+                ListTasksRequest {
+                    page_token: Some("nonsense".into()),
+                    ..Default::default()
+                },
+                "pageToken",
+            ),
+            (
+                ListTasksRequest {
+                    history_length: Some(-1),
+                    ..Default::default()
+                },
+                "historyLength",
+            ),
+        ] {
+            let error = list(&store, request).unwrap_err();
+            assert_eq!(
+                (error.kind, error.field_violations[0].field.as_str()),
+                (A2aError::InvalidParams, field)
+            );
+        }
+    }
+
+    #[test]
+    fn subscribers_see_every_update_and_a_finished_task_takes_none() {
+        let store = Store::new();
+        let task = store.create(&Message::user("m-1", [Part::text("hi")]));
+        let context = task.context_id.clone().unwrap();
+        let (snapshot, mut events) = store.subscribe(&task.id).unwrap();
+        assert_eq!(snapshot.status.state, TaskState::Submitted);
+        for state in [TaskState::Working, TaskState::Canceled] {
+            let update = TaskStatusUpdateEvent::new(&task.id, &context, TaskStatus::now(state));
+            store.apply(StreamResponse::StatusUpdate(update)).unwrap();
+        }
+        let states: Vec<TaskState> = std::iter::from_fn(|| events.try_recv().ok())
+            .map(|e| match e {
+                StreamResponse::StatusUpdate(u) => u.status.state,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(states, [TaskState::Working, TaskState::Canceled]);
+        assert!(events.is_closed(), "the stream ends with the task");
+        let again =
+            TaskStatusUpdateEvent::new(&task.id, &context, TaskStatus::now(TaskState::Canceled));
+        assert_eq!(
+            store
+                .apply(StreamResponse::StatusUpdate(again))
+                .unwrap_err()
+                .kind,
+            A2aError::TaskNotCancelable
+        );
+        assert_eq!(
+            store.subscribe(&task.id).unwrap_err().kind,
+            A2aError::UnsupportedOperation
+        );
+        assert_eq!(store.get("nope").unwrap_err().kind, A2aError::TaskNotFound);
+    }
+
+    #[test]
+    fn history_is_cut_from_the_oldest_end() {
+        let mut task = Task::new("t", "c", TaskStatus::now(TaskState::Working));
+        task.history = (0..4)
+            .map(|i| Message::user(format!("m-{i}"), [Part::text("x")]))
+            .collect();
+        let ids = |t: Task| {
+            t.history
+                .into_iter()
+                .map(|m| m.message_id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(trim_history(task.clone(), Some(2))), ["m-2", "m-3"]);
+        assert_eq!(
+            ids(trim_history(task.clone(), Some(0))),
+            Vec::<String>::new()
+        );
+        assert_eq!(ids(trim_history(task, None)).len(), 4);
+    }
+}
