@@ -684,19 +684,33 @@ impl TryFrom<v1::AgentCard> for v0_3::AgentCard {
 /// with no interface a v0.3 client can use (no 0.x interface) is written as plain v1.
 ///
 /// ```
-/// use a2a_types::v1::AgentCard;
+/// use a2a_types::v1::{AgentCard, AgentSkill};
 ///
+/// let echo = AgentSkill {
+///     id: "echo".into(),
+///     name: "Echo".into(),
+///     description: "Answers with the text it was sent.".into(),
+///     tags: vec!["demo".into()],
+///     ..Default::default()
+/// };
 /// let card = AgentCard::builder("Echo", "Repeats what it is told.", "1.0.0")
 ///     .jsonrpc("http://127.0.0.1:8000/jsonrpc")
 ///     .jsonrpc_v0_3("http://127.0.0.1:8000/jsonrpc")
 ///     .default_input_modes(["text/plain"])
 ///     .default_output_modes(["text/plain"])
+///     .skill(echo)
 ///     .build()
 ///     .unwrap();
 /// let json = a2a_types::bridge::well_known_card_json(&card);
 /// assert_eq!(json["supportedInterfaces"][0]["protocolVersion"], "1.0");
 /// assert_eq!(json["url"], "http://127.0.0.1:8000/jsonrpc");
 /// assert_eq!(json["protocolVersion"], "0.3");
+/// assert!(json.get("supportsAuthenticatedExtendedCard").is_none()); // only written when true
+///
+/// // Without a 0.x interface there is nothing for a v0.3 client: the plain v1 card.
+/// let mut v1_only = card.clone();
+/// v1_only.supported_interfaces.truncate(1);
+/// assert_eq!(a2a_types::bridge::well_known_card_json(&v1_only), serde_json::to_value(&v1_only).unwrap());
 /// ```
 pub fn well_known_card_json(card: &v1::AgentCard) -> serde_json::Value {
     let mut v1_json = serde_json::to_value(card).expect("a v1 card is always JSON");

@@ -31,6 +31,8 @@ pub struct CallContext {
 }
 
 /// A successful answer: one result, or a stream of events (ending when the task ends or pauses).
+// Made once per request and moved straight into the response: boxing the result would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Reply {
     Unary(MethodResult),
     Stream(mpsc::UnboundedReceiver<StreamResponse>),
@@ -221,16 +223,7 @@ impl Agent {
 
     /// Starts the work a message asks for: a direct reply, or a task (new or continued) whose steps
     /// run in the background. Returns the reply or the task as it stands, and the task's events.
-    fn begin(
-        self: &Arc<Self>,
-        request: SendMessageRequest,
-    ) -> Result<
-        (
-            Result<Message, Task>,
-            Option<mpsc::UnboundedReceiver<StreamResponse>>,
-        ),
-        Error,
-    > {
+    fn begin(self: &Arc<Self>, request: SendMessageRequest) -> Result<Started, Error> {
         let configuration = request.configuration.clone().unwrap_or_default();
         if !configuration.accepted_output_modes.is_empty()
             && !configuration.accepted_output_modes.iter().any(|mode| {
@@ -274,7 +267,7 @@ impl Agent {
                             .clone()
                             .unwrap_or_else(|| self.store.new_id("ctx")),
                     );
-                    return Ok((Ok(reply), None));
+                    return Ok(Started::Reply(reply));
                 }
                 Plan::Task(steps) => (self.store.create(&message), Plan::Task(steps)),
             },
@@ -288,7 +281,7 @@ impl Agent {
             unreachable!("a task always has steps")
         };
         tokio::spawn(self.clone().run(task.clone(), steps));
-        Ok((Err(task), Some(events)))
+        Ok(Started::Task(task, events))
     }
 
     /// Runs a task's steps; stops early when the task was canceled meanwhile.
@@ -336,14 +329,11 @@ impl Agent {
         let configuration = request.configuration.clone().unwrap_or_default();
         let length =
             check_history_length(configuration.history_length, "configuration.historyLength")?;
-        let (started, events) = self.begin(request)?;
-        let task = match started {
-            Ok(reply) => return Ok(SendMessageResponse::Message(reply)),
-            Err(task) => task,
+        let (task, mut events) = match self.begin(request)? {
+            Started::Reply(reply) => return Ok(SendMessageResponse::Message(reply)),
+            Started::Task(task, events) => (task, events),
         };
-        if configuration.return_immediately != Some(true)
-            && let Some(mut events) = events
-        {
+        if configuration.return_immediately != Some(true) {
             // The receiver ends when the task ends or asks for input.
             while events.recv().await.is_some() {}
         }
@@ -354,22 +344,23 @@ impl Agent {
     }
 
     fn stream(self: &Arc<Self>, request: SendMessageRequest) -> Result<Reply, Error> {
-        let (started, events) = self.begin(request)?;
-        match (started, events) {
-            (Ok(reply), _) => {
+        match self.begin(request)? {
+            Started::Reply(reply) => {
                 let (sender, receiver) = mpsc::unbounded_channel();
                 let _ = sender.send(StreamResponse::Message(reply));
                 Ok(Reply::Stream(receiver))
             }
-            (Err(task), Some(events)) => {
+            Started::Task(task, events) => {
                 Ok(Reply::Stream(prepend(StreamResponse::Task(task), events)))
             }
-            (Err(task), None) => Ok(Reply::Stream(prepend(
-                StreamResponse::Task(task),
-                mpsc::unbounded_channel().1,
-            ))),
         }
     }
+}
+
+/// What a message started: a direct reply, or a task (as it stands) with the receiver of its events.
+enum Started {
+    Reply(Message),
+    Task(Task, mpsc::UnboundedReceiver<StreamResponse>),
 }
 
 /// A stream that starts with `first`, then carries everything `rest` receives.

@@ -279,7 +279,7 @@ impl Store {
             .map(|e| (PageKey::of(e), &e.task))
             .collect();
         // Newest status first; the later-created task first among equal times.
-        matching.sort_by(|a, b| b.0.cmp(&a.0));
+        matching.sort_by_key(|(key, _)| std::cmp::Reverse(*key));
         let total_size = matching.len() as i32;
         let start = after.map_or(0, |after| {
             matching.iter().take_while(|(key, _)| *key >= after).count()
