@@ -275,14 +275,20 @@ async def drive_v1(binding: str, card: pb.AgentCard, minimal_card: pb.AgentCard,
 
     async def extended_card():
         bearer = ClientCallContext(service_parameters={'Authorization': f'Bearer {EXTENDED_CARD_TOKEN}'})
-        extended = await make_client(card, binding, streaming=False).get_extended_agent_card(pb.GetExtendedAgentCardRequest(), context=bearer)
+        # A fresh client each time: the SDK's client replaces its card with the extended one.
+        authorized = make_client(card, binding, streaming=False)
+        extended = await authorized.get_extended_agent_card(pb.GetExtendedAgentCardRequest(), context=bearer)
+        await authorized.close()
         assert [s.id for s in extended.skills] == ['find-hotels', 'route-planner', 'book-room'], [s.id for s in extended.skills]
+        anonymous = make_client(card, binding, streaming=False)
         try:
-            await make_client(card, binding, streaming=False).get_extended_agent_card(pb.GetExtendedAgentCardRequest())
+            await anonymous.get_extended_agent_card(pb.GetExtendedAgentCardRequest())
         except Exception:  # noqa: BLE001 - the SDK reports an HTTP 401 or UNAUTHENTICATED in its own way
             pass
         else:
             raise AssertionError('the extended card was served without the token')
+        finally:
+            await anonymous.close()
 
     async def cross_binding():
         for other, task_id in list(created.items()):

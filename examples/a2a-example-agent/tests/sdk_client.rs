@@ -44,7 +44,7 @@ fn the_python_sdk_client_drives_the_agent_on_every_binding() {
         .expect("a tokio runtime");
     let (agent, minimal) = runtime.block_on(async {
         let agent = server::start_on_free_ports(Config {
-            resubscribe_delay: Duration::from_millis(1500),
+            resubscribe_delay: Duration::from_millis(2500),
             ..Config::default()
         })
         .await
