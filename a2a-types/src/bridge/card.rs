@@ -671,3 +671,83 @@ impl TryFrom<v1::AgentCard> for v0_3::AgentCard {
         })
     }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The card a server publishes to both versions
+
+/// The JSON a server serving both versions publishes at `/.well-known/agent-card.json`, as the SDK's
+/// server writes it: the v1 card, with the fields of its v0.3 form ([`v1::AgentCard::to_v0_3`]) added
+/// where the v1 JSON has no such member, so a v1 client reads `supportedInterfaces` and a v0.3 client
+/// reads `url`, `preferredTransport`, `protocolVersion` and `additionalInterfaces` from the same
+/// document. Objects are merged member by member and lists of objects item by item (the v1 member
+/// wins where both have one); `supportsAuthenticatedExtendedCard` is added only when true. A card
+/// with no interface a v0.3 client can use (no 0.x interface) is written as plain v1.
+///
+/// ```
+/// use a2a_types::v1::{AgentCard, AgentSkill};
+///
+/// let echo = AgentSkill {
+///     id: "echo".into(),
+///     name: "Echo".into(),
+///     description: "Answers with the text it was sent.".into(),
+///     tags: vec!["demo".into()],
+///     ..Default::default()
+/// };
+/// let card = AgentCard::builder("Echo", "Repeats what it is told.", "1.0.0")
+///     .jsonrpc("http://127.0.0.1:8000/jsonrpc")
+///     .jsonrpc_v0_3("http://127.0.0.1:8000/jsonrpc")
+///     .default_input_modes(["text/plain"])
+///     .default_output_modes(["text/plain"])
+///     .skill(echo)
+///     .build()
+///     .unwrap();
+/// let json = a2a_types::bridge::well_known_card_json(&card);
+/// assert_eq!(json["supportedInterfaces"][0]["protocolVersion"], "1.0");
+/// assert_eq!(json["url"], "http://127.0.0.1:8000/jsonrpc");
+/// assert_eq!(json["protocolVersion"], "0.3");
+/// assert!(json.get("supportsAuthenticatedExtendedCard").is_none()); // only written when true
+///
+/// // Without a 0.x interface there is nothing for a v0.3 client: the plain v1 card.
+/// let mut v1_only = card.clone();
+/// v1_only.supported_interfaces.truncate(1);
+/// assert_eq!(a2a_types::bridge::well_known_card_json(&v1_only), serde_json::to_value(&v1_only).unwrap());
+/// ```
+pub fn well_known_card_json(card: &v1::AgentCard) -> serde_json::Value {
+    let mut v1_json = serde_json::to_value(card).expect("a v1 card is always JSON");
+    let Ok(legacy) = card.to_v0_3() else {
+        return v1_json;
+    };
+    let mut legacy = serde_json::to_value(legacy).expect("a v0.3 card is always JSON");
+    if let Some(object) = legacy.as_object_mut()
+        && object.get("supportsAuthenticatedExtendedCard") != Some(&serde_json::Value::Bool(true))
+    {
+        object.remove("supportsAuthenticatedExtendedCard");
+    }
+    merge_missing(&mut v1_json, legacy);
+    v1_json
+}
+
+/// Adds to `into` what `from` has and `into` lacks, recursively, as the SDK merges the two cards.
+fn merge_missing(into: &mut serde_json::Value, from: serde_json::Value) {
+    use serde_json::Value;
+    match (into, from) {
+        (Value::Object(into), Value::Object(from)) => {
+            for (key, value) in from {
+                match into.get_mut(&key) {
+                    None => {
+                        into.insert(key, value);
+                    }
+                    Some(existing) => merge_missing(existing, value),
+                }
+            }
+        }
+        (Value::Array(into), Value::Array(from)) => {
+            for (existing, value) in into.iter_mut().zip(from) {
+                if existing.is_object() && value.is_object() {
+                    merge_missing(existing, value);
+                }
+            }
+        }
+        _ => {}
+    }
+}

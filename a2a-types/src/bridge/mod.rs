@@ -102,7 +102,7 @@ mod objects;
 mod version;
 mod wire;
 
-pub use card::{V0_3_PROTOCOL_VERSION, oauth_flows_to_v1};
+pub use card::{V0_3_PROTOCOL_VERSION, oauth_flows_to_v1, well_known_card_json};
 pub use errors::{ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorCode, V1Error};
 pub use fields::{V1_FIELD_LOSSES, V1_FIELDS_CARRIED};
 pub use json::{

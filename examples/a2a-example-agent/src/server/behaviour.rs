@@ -1,0 +1,286 @@
+//! What the agent does with a message, chosen by the prefix of its `messageId` (the convention
+//! conformance kits use, so an outside test can drive every path):
+//!
+//! | prefix | the agent |
+//! |---|---|
+//! | `tck-complete-task` | completes the task with an agent message "Hello from TCK" |
+//! | `tck-artifact-text` / `-file` / `-file-url` / `-data` | completes the task with one artifact: text "Generated text content"; a file part `output.txt` (`text/plain`, bytes); a file URL `https://example.com/output.txt` named `output.txt` (`text/plain`); data `{"key": "value", "count": 42}` |
+//! | `tck-message-response` | answers with a message (no task) whose text is "Direct message response" |
+//! | `tck-input-required` | moves the task to input-required |
+//! | `tck-reject-task` | rejects the task with "rejected" |
+//! | `tck-stream-001`, `tck-stream-003`, `tck-stream-ordering-001`, `tck-stream-artifact-text` | working, one text artifact ("Stream hello from TCK", "Stream task lifecycle", "Ordered output", "Streamed text content"), completed |
+//! | `tck-stream-002` | a single completed status |
+//! | `tck-stream-artifact-file` | working, a file artifact `output.txt` (`text/plain`), completed |
+//! | `tck-stream-artifact-chunked` | working, artifact chunk "chunk-1 " then a last chunk "chunk-2" (append), completed |
+//! | `test-resubscribe-message-id` | working, waits [`Config::resubscribe_delay`](super::Config), completed |
+//! | anything else | the travel skills answer: a completed task echoing what it understood |
+//!
+//! A message sent to an existing task (`taskId` set) that waits for input completes it.
+//! The plan is the same for `SendMessage` and `SendStreamingMessage`: one streams the steps, the
+//! other answers with the task once they are done.
+
+use std::time::Duration;
+
+use a2a_types::v1::{Artifact, Message, Part, TaskState};
+
+/// The bytes of the file part the `-file` behaviours produce.
+pub const FILE_CONTENT: &[u8] = b"Generated file content";
+
+/// One step of the agent's work on a task.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// The task moves to this state, with an agent message when the text is given.
+    Status(TaskState, Option<String>),
+    /// The task produces (part of) an artifact.
+    Artifact {
+        artifact: Artifact,
+        append: bool,
+        last_chunk: bool,
+    },
+    /// The agent takes its time.
+    Wait(Duration),
+}
+
+/// What the agent does with one message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Plan {
+    /// Answers with a message of this text, no task.
+    Reply(String),
+    /// Works on a task, step by step.
+    Task(Vec<Step>),
+}
+
+fn working() -> Step {
+    Step::Status(TaskState::Working, None)
+}
+
+fn completed() -> Step {
+    Step::Status(TaskState::Completed, None)
+}
+
+fn artifact(parts: Vec<Part>) -> Step {
+    Step::Artifact {
+        artifact: Artifact::new("artifact-1", parts),
+        append: false,
+        last_chunk: true,
+    }
+}
+
+fn file_part() -> Part {
+    Part::raw(FILE_CONTENT.to_vec(), "text/plain").filename("output.txt")
+}
+
+/// The plan for a new message (`taskId` not set), by its `messageId` prefix.
+pub fn plan(message: &Message, resubscribe_delay: Duration) -> Plan {
+    let id = message.message_id.as_str();
+    let text_task = |text: &str| {
+        Plan::Task(vec![
+            working(),
+            artifact(vec![Part::text(text)]),
+            completed(),
+        ])
+    };
+    // Longer prefixes first: `tck-artifact-file-url` also starts with `tck-artifact-file`.
+    if id.starts_with("tck-complete-task") {
+        Plan::Task(vec![
+            working(),
+            Step::Status(TaskState::Completed, Some("Hello from TCK".into())),
+        ])
+    } else if id.starts_with("tck-artifact-text") {
+        Plan::Task(vec![
+            working(),
+            artifact(vec![Part::text("Generated text content")]),
+            completed(),
+        ])
+    } else if id.starts_with("tck-artifact-file-url") {
+        let part = Part::url("https://example.com/output.txt")
+            .filename("output.txt")
+            .media_type("text/plain");
+        Plan::Task(vec![working(), artifact(vec![part]), completed()])
+    } else if id.starts_with("tck-artifact-file") {
+        Plan::Task(vec![working(), artifact(vec![file_part()]), completed()])
+    } else if id.starts_with("tck-artifact-data") {
+        let part = Part::data(serde_json::json!({"key": "value", "count": 42}));
+        Plan::Task(vec![working(), artifact(vec![part]), completed()])
+    } else if id.starts_with("tck-message-response") {
+        Plan::Reply("Direct message response".into())
+    } else if id.starts_with("tck-input-required") {
+        Plan::Task(vec![
+            working(),
+            Step::Status(
+                TaskState::InputRequired,
+                Some("Please provide more input".into()),
+            ),
+        ])
+    } else if id.starts_with("tck-reject-task") {
+        Plan::Task(vec![Step::Status(
+            TaskState::Rejected,
+            Some("rejected".into()),
+        )])
+    } else if id.starts_with("tck-stream-001") {
+        text_task("Stream hello from TCK")
+    } else if id.starts_with("tck-stream-002") {
+        Plan::Task(vec![completed()])
+    } else if id.starts_with("tck-stream-003") {
+        text_task("Stream task lifecycle")
+    } else if id.starts_with("tck-stream-ordering-001") {
+        text_task("Ordered output")
+    } else if id.starts_with("tck-stream-artifact-text") {
+        text_task("Streamed text content")
+    } else if id.starts_with("tck-stream-artifact-file") {
+        Plan::Task(vec![working(), artifact(vec![file_part()]), completed()])
+    } else if id.starts_with("tck-stream-artifact-chunked") {
+        let chunk = |text: &str, append: bool, last_chunk: bool| Step::Artifact {
+            artifact: Artifact::new("artifact-1", [Part::text(text)]),
+            append,
+            last_chunk,
+        };
+        Plan::Task(vec![
+            working(),
+            chunk("chunk-1 ", false, false),
+            chunk("chunk-2", true, true),
+            completed(),
+        ])
+    } else if id.starts_with("test-resubscribe-message-id") {
+        Plan::Task(vec![working(), Step::Wait(resubscribe_delay), completed()])
+    } else {
+        let (skill, parts) = super::skills::answer(&message.text());
+        let mut answer = Artifact::new("answer", parts);
+        answer.name = skill.map(str::to_owned);
+        Plan::Task(vec![
+            working(),
+            Step::Artifact {
+                artifact: answer,
+                append: false,
+                last_chunk: true,
+            },
+            completed(),
+        ])
+    }
+}
+
+/// The plan for a message that continues a task waiting for input.
+pub fn continue_plan(message: &Message) -> Plan {
+    Plan::Task(vec![
+        working(),
+        Step::Status(
+            TaskState::Completed,
+            Some(format!("Thanks, that settles it: {}", message.text())),
+        ),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::v1::PartContent;
+
+    fn plan_for(id: &str) -> Plan {
+        plan(
+            &Message::user(id, [Part::text("hi")]),
+            Duration::from_millis(7),
+        )
+    }
+
+    fn states(plan: &Plan) -> Vec<TaskState> {
+        let Plan::Task(steps) = plan else {
+            return vec![];
+        };
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Status(state, _) => Some(*state),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn texts(plan: &Plan) -> Vec<String> {
+        let Plan::Task(steps) = plan else {
+            return vec![];
+        };
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Artifact { artifact, .. } => Some(artifact.text()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_prefix_of_the_table_has_its_plan() {
+        use TaskState::*;
+        assert_eq!(
+            plan_for("tck-message-response-1"),
+            Plan::Reply("Direct message response".into())
+        );
+        assert_eq!(
+            states(&plan_for("tck-complete-task-9")),
+            [Working, Completed]
+        );
+        assert_eq!(
+            states(&plan_for("tck-input-required")),
+            [Working, InputRequired]
+        );
+        assert_eq!(states(&plan_for("tck-reject-task")), [Rejected]);
+        assert_eq!(states(&plan_for("tck-stream-002")), [Completed]);
+        for (id, text) in [
+            ("tck-stream-001", "Stream hello from TCK"),
+            ("tck-stream-003", "Stream task lifecycle"),
+            ("tck-stream-ordering-001", "Ordered output"),
+            ("tck-stream-artifact-text", "Streamed text content"),
+            ("tck-artifact-text", "Generated text content"),
+        ] {
+            assert_eq!(texts(&plan_for(id)), [text], "{id}");
+            assert_eq!(states(&plan_for(id)), [Working, Completed], "{id}");
+        }
+        assert_eq!(
+            texts(&plan_for("tck-stream-artifact-chunked")),
+            ["chunk-1 ", "chunk-2"]
+        );
+        let Plan::Task(steps) = plan_for("test-resubscribe-message-id-4") else {
+            panic!()
+        };
+        assert_eq!(steps[1], Step::Wait(Duration::from_millis(7)));
+    }
+
+    #[test]
+    fn the_file_behaviours_differ_by_the_longest_prefix() {
+        let part = |id: &str| {
+            let Plan::Task(steps) = plan_for(id) else {
+                panic!()
+            };
+            let Step::Artifact { artifact, .. } = &steps[1] else {
+                panic!()
+            };
+            artifact.parts[0].clone()
+        };
+        let url = part("tck-artifact-file-url");
+        assert_eq!(
+            url.content,
+            Some(PartContent::Url("https://example.com/output.txt".into()))
+        );
+        assert_eq!(url.filename.as_deref(), Some("output.txt"));
+        let file = part("tck-artifact-file");
+        assert_eq!(file.content, Some(PartContent::Raw(FILE_CONTENT.to_vec())));
+        assert_eq!(file.media_type.as_deref(), Some("text/plain"));
+        let data = part("tck-artifact-data");
+        assert_eq!(
+            data.content,
+            Some(PartContent::Data(
+                serde_json::json!({"key": "value", "count": 42})
+            ))
+        );
+    }
+
+    #[test]
+    fn other_messages_go_to_the_travel_skills() {
+        let plan = plan(
+            &Message::user("m-1", [Part::text("Find a hotel in Porto")]),
+            Duration::ZERO,
+        );
+        assert_eq!(texts(&plan)[0], "Understood: Find a hotel in Porto");
+        assert_eq!(states(&plan), [TaskState::Working, TaskState::Completed]);
+    }
+}

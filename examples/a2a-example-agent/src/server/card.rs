@@ -1,0 +1,129 @@
+//! The agent's cards, built with the card builder from the `#[a2a_skill]` functions: the public card
+//! at the well-known path, and the extended card `GetExtendedAgentCard` returns to a caller with the
+//! bearer token.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use a2a_types::service::{MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
+use a2a_types::v1::{AgentCard, AgentExtension, HttpAuthSecurityScheme, SecurityScheme};
+use axum::Router;
+use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use super::{Agent, Config, skills};
+
+/// The path of the JSON-RPC endpoint (v1 and v0.3).
+pub const JSONRPC_PATH: &str = "/jsonrpc";
+/// The path the HTTP+JSON routes hang under.
+pub const REST_PATH: &str = "/rest";
+
+/// The public card (`extended` false) or the extended one, for an agent serving HTTP on `http` and
+/// gRPC on `grpc`.
+pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool) -> AgentCard {
+    let jsonrpc = format!("http://{http}{JSONRPC_PATH}");
+    let mut builder = AgentCard::builder(
+        "Wayfarer (example agent)",
+        "Plans trips and books hotels; also follows the conformance kits' messageId conventions.",
+        "1.0.0",
+    )
+    .jsonrpc(&jsonrpc)
+    .http_json(format!("http://{http}{REST_PATH}"))
+    // gRPC takes its own port; the SDK's gRPC client takes `host:port` as its target.
+    .grpc(grpc.to_string())
+    // A2A v0.3 clients on the same JSON-RPC endpoint: no A2A-Version header means 0.3.
+    .jsonrpc_v0_3(&jsonrpc)
+    .provider("a2a-types examples", "https://github.com/a2a-rs-types/a2a-types")
+    .streaming(true)
+    .push_notifications(config.push_notifications)
+    .extended_agent_card(true)
+    .default_input_modes(["text/plain"])
+    .default_output_modes(["text/plain", "application/json"])
+    .security_scheme(
+        "bearer",
+        SecurityScheme::HttpAuthSecurityScheme(HttpAuthSecurityScheme {
+            scheme: "Bearer".into(),
+            description: Some(format!(
+                "The extended card needs `Authorization: Bearer <token>`; the example's token is `{}`.",
+                super::EXTENDED_CARD_TOKEN
+            )),
+            ..Default::default()
+        }),
+    )
+    .skills(if extended { skills::extended_skills() } else { skills::public_skills() });
+    for uri in &config.required_extensions {
+        builder = builder.extension(AgentExtension {
+            uri: Some(uri.clone()),
+            description: Some(
+                "Every request must activate this extension (A2A-Extensions).".into(),
+            ),
+            required: Some(true),
+            ..Default::default()
+        });
+    }
+    if extended {
+        builder = builder.documentation_url("https://a2a-protocol.org/");
+    }
+    builder
+        .build()
+        .unwrap_or_else(|violations| unreachable!("the example card breaks the spec: {violations}"))
+}
+
+pub(super) fn routes() -> Router<Arc<Agent>> {
+    Router::new().route(WELL_KNOWN_AGENT_CARD_PATH, get(well_known_card))
+}
+
+/// The public card, with the v0.3 fields merged in as the SDK's server does.
+async fn well_known_card(State(agent): State<Arc<Agent>>) -> Response {
+    let body = a2a_types::bridge::well_known_card_json(agent.card()).to_string();
+    ([(CONTENT_TYPE, MEDIA_TYPE_JSON)], body).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::validate::Validate;
+
+    #[test]
+    fn the_card_lists_every_binding_and_capability() {
+        let http: SocketAddr = "127.0.0.1:8000".parse().unwrap();
+        let grpc: SocketAddr = "127.0.0.1:8001".parse().unwrap();
+        let card = build(&Config::default(), http, grpc, false);
+        card.validate().unwrap();
+        let interfaces: Vec<(&str, &str, &str)> = card
+            .supported_interfaces
+            .iter()
+            .map(|i| {
+                (
+                    i.url.as_str(),
+                    i.protocol_binding.as_str(),
+                    i.protocol_version.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            interfaces,
+            [
+                ("http://127.0.0.1:8000/jsonrpc", "JSONRPC", "1.0"),
+                ("http://127.0.0.1:8000/rest", "HTTP+JSON", "1.0"),
+                ("127.0.0.1:8001", "GRPC", "1.0"),
+                ("http://127.0.0.1:8000/jsonrpc", "JSONRPC", "0.3"),
+            ]
+        );
+        let capabilities = &card.capabilities;
+        assert_eq!(
+            (
+                capabilities.streaming,
+                capabilities.push_notifications,
+                capabilities.extended_agent_card
+            ),
+            (Some(true), Some(true), Some(true))
+        );
+        let json = a2a_types::bridge::well_known_card_json(&card);
+        assert_eq!(json["url"], "http://127.0.0.1:8000/jsonrpc");
+        assert_eq!(json["supportsAuthenticatedExtendedCard"], true);
+        assert!(build(&Config::default(), http, grpc, true).skills.len() > card.skills.len());
+    }
+}

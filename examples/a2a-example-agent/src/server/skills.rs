@@ -1,0 +1,144 @@
+//! The agent's travel skills: each is an ordinary function whose `#[a2a_skill]` puts it on the card.
+//! A message no `messageId` prefix claims ([`super::behaviour`]) is answered by [`answer`], which
+//! picks the skill from the words of the message.
+
+use a2a_types::v1::{AgentSkill, Part};
+use a2a_types::{a2a_skill, skills};
+
+/// Find hotels in a city for given dates.
+///
+/// Searches partner inventories and ranks rooms by price, rating and distance to the places the
+/// traveller named.
+#[a2a_skill(
+    tags("travel", "hotels", "search"),
+    examples("Find a hotel in Lisbon for 3 nights from April 10, under €180 a night"),
+    input_modes("text/plain", "application/json"),
+    output_modes("application/json", "text/plain")
+)]
+pub fn find_hotels(request: &str) -> Part {
+    let city = word_after(request, "in").unwrap_or("the city you named");
+    Part::data(serde_json::json!({
+        "city": city,
+        "hotels": [{"name": "Casa do Rio", "price_eur": 142.5, "rating": 4.6}],
+    }))
+}
+
+/// Plan a route between two places.
+///
+/// Handles driving, walking and transit.
+#[a2a_skill(
+    id = "route-planner",
+    tags("maps", "routing"),
+    examples("plan my route from Sunnyvale to Mountain View"),
+    output_modes("text/html", "text/plain")
+)]
+pub fn plan_route(from: &str, to: &str) -> String {
+    format!("<ol><li>Leave {from}</li><li>Arrive in {to}</li></ol>")
+}
+
+/// Book a room the traveller picked from a shortlist.
+///
+/// Only on the extended card: booking needs an authenticated caller.
+#[a2a_skill(
+    name = "Book a room",
+    tags("travel", "booking"),
+    examples("Book the Casa do Rio for April 10 to 13"),
+    security_requirements(bearer())
+)]
+pub fn book_room(hotel: &str) -> String {
+    format!("Booked {hotel}; you will be charged in EUR")
+}
+
+/// The skills every caller sees.
+pub fn public_skills() -> Vec<AgentSkill> {
+    skills![find_hotels, plan_route]
+}
+
+/// The skills of the extended card (authenticated callers).
+pub fn extended_skills() -> Vec<AgentSkill> {
+    skills![find_hotels, plan_route, book_room]
+}
+
+/// What the travel skills make of a message: the skill that answered (if any) and the parts of the
+/// answer. The first part always says, in words, what the agent understood.
+pub fn answer(text: &str) -> (Option<&'static str>, Vec<Part>) {
+    let lower = text.to_lowercase();
+    let understood = Part::text(format!("Understood: {}", text.trim()));
+    if lower.contains("hotel") {
+        return (Some("find_hotels"), vec![understood, find_hotels(text)]);
+    }
+    if let (Some(from), Some(to)) = (word_after(text, "from"), word_after(text, "to")) {
+        return (
+            Some("route-planner"),
+            vec![
+                understood,
+                Part::text(plan_route(from, to)).media_type("text/html"),
+            ],
+        );
+    }
+    if let Some(hotel) = lower.strip_prefix("book ") {
+        let hotel = &text.trim()[text.trim().len() - hotel.trim().len()..];
+        return (
+            Some("book_room"),
+            vec![understood, Part::text(book_room(hotel))],
+        );
+    }
+    (None, vec![understood])
+}
+
+/// The word that follows `marker` in `text` (`"from Lisbon to Porto"`, `"to"` → `"Porto"`).
+fn word_after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
+    let mut words = text.split_whitespace();
+    while let Some(word) = words.next() {
+        if word.eq_ignore_ascii_case(marker) {
+            return words
+                .next()
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::v1::PartContent;
+
+    #[test]
+    fn the_skills_are_picked_by_what_the_message_asks() {
+        let (skill, parts) = answer("Find a hotel in Lisbon for 3 nights");
+        assert_eq!(skill, Some("find_hotels"));
+        assert_eq!(
+            parts[0].as_text(),
+            Some("Understood: Find a hotel in Lisbon for 3 nights")
+        );
+        let Some(PartContent::Data(data)) = &parts[1].content else {
+            panic!("{parts:?}")
+        };
+        assert_eq!(data["city"], "Lisbon");
+
+        let (skill, parts) = answer("plan my route from Sunnyvale to Mountain View");
+        assert_eq!(skill, Some("route-planner"));
+        assert_eq!(
+            parts[1].as_text(),
+            Some("<ol><li>Leave Sunnyvale</li><li>Arrive in Mountain</li></ol>")
+        );
+
+        let (skill, parts) = answer("Book Casa do Rio");
+        assert_eq!(skill, Some("book_room"));
+        assert_eq!(
+            parts[1].as_text(),
+            Some("Booked Casa do Rio; you will be charged in EUR")
+        );
+
+        assert_eq!(answer("hello").0, None);
+    }
+
+    #[test]
+    fn the_extended_card_adds_booking() {
+        let public: Vec<String> = public_skills().into_iter().map(|s| s.id).collect();
+        let extended: Vec<String> = extended_skills().into_iter().map(|s| s.id).collect();
+        assert_eq!(public, ["find-hotels", "route-planner"]);
+        assert_eq!(extended, ["find-hotels", "route-planner", "book-room"]);
+    }
+}

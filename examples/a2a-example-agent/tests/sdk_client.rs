@@ -1,0 +1,117 @@
+//! The official Python SDK's client (a2a-sdk 1.3.0) drives the example agent over JSON-RPC,
+//! HTTP+JSON and gRPC, and the SDK's v0.3 compatibility client over JSON-RPC
+//! (`interop/drive_agent.py`, which prints one PASS/FAIL line per check and the pass counts per
+//! binding). Two agents run in this process on loopback ports: the default one (its resubscribe delay
+//! shortened) and a minimal one (push notifications off, no extended card, a required extension)
+//! for the errors the first never gives.
+//!
+//! Python comes from `A2A_INTEROP_PYTHON` (or the workspace's `.venv`); without it the test says it
+//! is skipped, and fails when `CI=true`. The script is killed after 180 s.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use a2a_example_agent::server::{self, Config};
+use a2a_tests::interop::{Suite, python};
+
+const SCRIPT_LIMIT: Duration = Duration::from_secs(180);
+const REQUIRED_EXTENSION: &str = "https://example.com/extensions/required/v1";
+
+/// Kills the script when the test ends, however it ends.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_python_sdk_client_drives_the_agent_on_every_binding() {
+    let suite = Suite {
+        name: "example agent (SDK client)",
+        package_args: &[],
+        sdk_module: "a2a.client.transports.grpc",
+    };
+    let Some(python) = python(&suite) else { return };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let (agent, minimal) = runtime.block_on(async {
+        let agent = server::start_on_free_ports(Config {
+            resubscribe_delay: Duration::from_millis(2500),
+            ..Config::default()
+        })
+        .await
+        .expect("the agent starts");
+        let minimal = server::start_on_free_ports(Config {
+            push_notifications: false,
+            extended_card_token: None,
+            required_extensions: vec![REQUIRED_EXTENSION.to_owned()],
+            ..Config::default()
+        })
+        .await
+        .expect("the minimal agent starts");
+        (agent, minimal)
+    });
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/drive_agent.py");
+    let child = Command::new(&python)
+        .arg(&script)
+        .arg(agent.base_url())
+        .arg(minimal.base_url())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
+    let mut child = KillOnDrop(child);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.0.try_wait().expect("waiting for the script") {
+            break status;
+        }
+        assert!(
+            started.elapsed() < SCRIPT_LIMIT,
+            "drive_agent.py did not finish within {SCRIPT_LIMIT:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stdout = String::new();
+    let mut stderr = String::new();
+    child
+        .0
+        .stdout
+        .take()
+        .map(|mut s| s.read_to_string(&mut stdout));
+    child
+        .0
+        .stderr
+        .take()
+        .map(|mut s| s.read_to_string(&mut stderr));
+    println!("{stdout}");
+    if !stderr.trim().is_empty() {
+        eprintln!("drive_agent.py (stderr):\n{stderr}");
+    }
+    runtime.block_on(async {
+        agent.shutdown().await;
+        minimal.shutdown().await;
+    });
+    assert!(
+        status.success(),
+        "the SDK client failed checks against the agent (see FAIL lines above)"
+    );
+    for binding in ["JSONRPC", "HTTP+JSON", "GRPC", "JSONRPC v0.3"] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("{binding}: "))),
+            "no pass count for {binding}"
+        );
+    }
+}
