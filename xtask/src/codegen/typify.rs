@@ -3,8 +3,8 @@
 //! tree to rewrite.
 
 use anyhow::{Context, Result, anyhow};
-use serde_json::Value;
 use quote::ToTokens as _;
+use serde_json::Value;
 use syn::parse_quote;
 
 use super::syntax::structs_mut;
@@ -124,7 +124,12 @@ fn flat_oneof_fields(structure: &mut syn::ItemStruct) -> Option<FlatOneofFields>
                 && attr.to_token_stream().to_string().contains("flat_oneof")
         })
     };
-    let oneof = fields.named.iter().find(|f| is_flat_oneof(f))?.ident.clone()?;
+    let oneof = fields
+        .named
+        .iter()
+        .find(|f| is_flat_oneof(f))?
+        .ident
+        .clone()?;
     let mut definition_fields = fields.clone();
     for field in definition_fields.named.iter_mut() {
         field.attrs.retain(|attr| attr.path().is_ident("serde"));
@@ -140,15 +145,21 @@ fn flat_oneof_fields(structure: &mut syn::ItemStruct) -> Option<FlatOneofFields>
         #[allow(dead_code)]
         struct Fields #definition_fields
     };
-    for attr in structure.attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+    for attr in structure
+        .attrs
+        .iter_mut()
+        .filter(|a| a.path().is_ident("derive"))
+    {
         let derives = attr
             .parse_args_with(
                 syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
             )
             .expect("derive takes a list of paths");
-        let kept = derives
-            .into_iter()
-            .filter(|path| path.segments.last().is_none_or(|s| s.ident != "Deserialize"));
+        let kept = derives.into_iter().filter(|path| {
+            path.segments
+                .last()
+                .is_none_or(|s| s.ident != "Deserialize")
+        });
         *attr = parse_quote!(#[derive(#(#kept),*)]);
     }
     Some(FlatOneofFields { oneof, definition })
