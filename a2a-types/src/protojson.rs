@@ -397,7 +397,7 @@ pub mod optional_timestamp {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<DateTime<Utc>>, D::Error> {
-        Option::<String>::deserialize(deserializer)?
+        Option::<Key>::deserialize(deserializer)?
             .map(|text| parse_timestamp(&text).map_err(de::Error::custom))
             .transpose()
     }
@@ -472,7 +472,7 @@ impl<'de> Deserialize<'de> for Base64 {
         const STANDARD: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::STANDARD, LENIENT);
         const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::URL_SAFE, LENIENT);
 
-        let text = String::deserialize(deserializer)?;
+        let text = Key::deserialize(deserializer)?;
         let alphabet = if text.contains(['-', '_']) {
             URL_SAFE
         } else {
@@ -584,8 +584,8 @@ pub trait ProtoOneof: Sized {
     fn write_member<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
 }
 
-/// A JSON object key, borrowed from the input when it can be (no escapes), so reading a key allocates
-/// nothing in the common case.
+/// A JSON string (an object key, a timestamp, base64), borrowed from the input when it can be (no
+/// escapes), so reading it allocates nothing in the common case.
 enum Key<'de> {
     Borrowed(&'de str),
     Owned(String),
@@ -610,7 +610,8 @@ impl<'de> Deserialize<'de> for Key<'de> {
             type Value = Key<'de>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a field name")
+                // As `String` says, so errors read the same as before.
+                f.write_str("a string")
             }
             fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
                 Ok(Key::Borrowed(key))
@@ -636,7 +637,11 @@ struct OneofSlot<'de, T> {
 impl<'de, T: ProtoOneof> OneofSlot<'de, T> {
     /// Reads the value of `key` if it names a member; `false` when it does not (the value is left
     /// unread).
-    fn offer<A: MapAccess<'de>>(&mut self, key: Key<'de>, map: &mut A) -> Result<Option<Key<'de>>, A::Error> {
+    fn offer<A: MapAccess<'de>>(
+        &mut self,
+        key: Key<'de>,
+        map: &mut A,
+    ) -> Result<Option<Key<'de>>, A::Error> {
         match T::read_member(&key, map)? {
             Some(Some(value)) => {
                 if let Some((first, _)) = &self.found {
@@ -761,7 +766,9 @@ pub mod flat_oneof {
                             .deserialize(de::value::BorrowedStrDeserializer::new(key))
                             .map(Some);
                     }
-                    Some(Key::Owned(key)) => return seed.deserialize(key.into_deserializer()).map(Some),
+                    Some(Key::Owned(key)) => {
+                        return seed.deserialize(key.into_deserializer()).map(Some);
+                    }
                     None => {}
                 }
             }
