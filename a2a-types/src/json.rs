@@ -189,12 +189,12 @@ mod tests {
     }
 
     #[test]
-    fn a_part_content_error_names_the_part() {
-        // A part's content members sit in the part itself (a flattened oneof), so the path ends at
-        // the part and the message names the member.
+    fn a_part_content_error_names_the_member() {
+        // A part's content members sit in the part itself (a flattened oneof); the path still ends at
+        // the member.
         let broken = TASK.replace("aGVsbG8=", "not base64!");
         let error = from_str::<Task>(&broken).unwrap_err();
-        assert_eq!(error.path(), "history[1].parts[1]");
+        assert_eq!(error.path(), "history[1].parts[1].raw");
         assert!(error.to_string().contains("base64"), "{error}");
     }
 

@@ -397,7 +397,7 @@ pub mod optional_timestamp {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<DateTime<Utc>>, D::Error> {
-        Option::<String>::deserialize(deserializer)?
+        Option::<Key>::deserialize(deserializer)?
             .map(|text| parse_timestamp(&text).map_err(de::Error::custom))
             .transpose()
     }
@@ -472,7 +472,7 @@ impl<'de> Deserialize<'de> for Base64 {
         const STANDARD: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::STANDARD, LENIENT);
         const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::URL_SAFE, LENIENT);
 
-        let text = String::deserialize(deserializer)?;
+        let text = Key::deserialize(deserializer)?;
         let alphabet = if text.contains(['-', '_']) {
             URL_SAFE
         } else {
@@ -584,8 +584,85 @@ pub trait ProtoOneof: Sized {
     fn write_member<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
 }
 
-/// Collects the oneof member among a JSON object's entries, ignoring other keys (unknown fields, or the
-/// siblings a flattened oneof shares its object with). Two members are an error.
+/// A JSON string (an object key, a timestamp, base64), borrowed from the input when it can be (no
+/// escapes), so reading it allocates nothing in the common case.
+enum Key<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+impl std::ops::Deref for Key<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Key::Borrowed(key) => key,
+            Key::Owned(key) => key,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                // As `String` says, so errors read the same as before.
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key::Borrowed(key))
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(key.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, key: String) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(key))
+            }
+        }
+
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// The oneof member read so far from one object, with the key it was read under (for the error
+/// naming both members when a second one comes).
+struct OneofSlot<'de, T> {
+    found: Option<(Key<'de>, T)>,
+}
+
+impl<'de, T: ProtoOneof> OneofSlot<'de, T> {
+    /// Reads the value of `key` if it names a member; `false` when it does not (the value is left
+    /// unread).
+    fn offer<A: MapAccess<'de>>(
+        &mut self,
+        key: Key<'de>,
+        map: &mut A,
+    ) -> Result<Option<Key<'de>>, A::Error> {
+        match T::read_member(&key, map)? {
+            Some(Some(value)) => {
+                if let Some((first, _)) = &self.found {
+                    return Err(de::Error::custom(format!(
+                        "`{}` and `{}` are both set, but only one of {:?} may be",
+                        &**first,
+                        &*key,
+                        T::MEMBERS
+                    )));
+                }
+                self.found = Some((key, value));
+                Ok(None)
+            }
+            Some(None) => Ok(None),
+            None => Ok(Some(key)),
+        }
+    }
+}
+
+/// Collects the oneof member among a JSON object's entries, ignoring other keys (unknown fields).
+/// Two members are an error.
 struct OneofVisitor<T>(PhantomData<T>);
 
 impl<'de, T: ProtoOneof> Visitor<'de> for OneofVisitor<T> {
@@ -596,25 +673,13 @@ impl<'de, T: ProtoOneof> Visitor<'de> for OneofVisitor<T> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<T>, A::Error> {
-        let mut found: Option<(String, T)> = None;
-        while let Some(key) = map.next_key::<String>()? {
-            match T::read_member(&key, &mut map)? {
-                Some(Some(value)) => {
-                    if let Some((first, _)) = &found {
-                        return Err(de::Error::custom(format!(
-                            "`{first}` and `{key}` are both set, but only one of {:?} may be",
-                            T::MEMBERS
-                        )));
-                    }
-                    found = Some((key, value));
-                }
-                Some(None) => {}
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+        let mut slot = OneofSlot { found: None };
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if slot.offer(key, &mut map)?.is_some() {
+                map.next_value::<IgnoredAny>()?;
             }
         }
-        Ok(found.map(|(_, value)| value))
+        Ok(slot.found.map(|(_, value)| value))
     }
 }
 
@@ -643,6 +708,10 @@ pub fn serialize_oneof_message<T: ProtoOneof, S: Serializer>(
 }
 
 /// A oneof flattened into a message that has other fields too (`Part.content`).
+///
+/// serde's `#[serde(flatten)]` would buffer every entry the message's own fields do not take (the
+/// member and its whole value) and then read them again; instead the message's other fields are read by
+/// a derive over a [`MapAccess`] that takes the oneof's members out of the stream as they pass.
 pub mod flat_oneof {
     use super::*;
 
@@ -658,11 +727,60 @@ pub mod flat_oneof {
         map.end()
     }
 
-    /// Reads the member, if any, from the enclosing object's entries.
-    pub fn deserialize<'de, T: ProtoOneof, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<T>, D::Error> {
-        deserializer.deserialize_map(OneofVisitor(PhantomData))
+    /// Reads a message with a flattened oneof `T` from `map`: `read_fields` reads the other fields
+    /// (from a map without the oneof's members), and the member found, if any, comes back beside it.
+    pub fn read<'de, A, T, M>(
+        map: A,
+        read_fields: impl FnOnce(&mut WithoutOneof<'de, A, T>) -> Result<M, A::Error>,
+    ) -> Result<(M, Option<T>), A::Error>
+    where
+        A: MapAccess<'de>,
+        T: ProtoOneof,
+    {
+        let mut map = WithoutOneof {
+            map,
+            slot: OneofSlot { found: None },
+        };
+        let message = read_fields(&mut map)?;
+        Ok((message, map.slot.found.map(|(_, value)| value)))
+    }
+
+    /// The entries of an object without the members of oneof `T`, which it reads aside.
+    pub struct WithoutOneof<'de, A, T> {
+        map: A,
+        slot: OneofSlot<'de, T>,
+    }
+
+    impl<'de, A: MapAccess<'de>, T: ProtoOneof> MapAccess<'de> for WithoutOneof<'de, A, T> {
+        type Error = A::Error;
+
+        fn next_key_seed<K: de::DeserializeSeed<'de>>(
+            &mut self,
+            seed: K,
+        ) -> Result<Option<K::Value>, A::Error> {
+            use serde::de::IntoDeserializer as _;
+            while let Some(key) = self.map.next_key::<Key<'de>>()? {
+                match self.slot.offer(key, &mut self.map)? {
+                    Some(Key::Borrowed(key)) => {
+                        return seed
+                            .deserialize(de::value::BorrowedStrDeserializer::new(key))
+                            .map(Some);
+                    }
+                    Some(Key::Owned(key)) => {
+                        return seed.deserialize(key.into_deserializer()).map(Some);
+                    }
+                    None => {}
+                }
+            }
+            Ok(None)
+        }
+
+        fn next_value_seed<V: de::DeserializeSeed<'de>>(
+            &mut self,
+            seed: V,
+        ) -> Result<V::Value, A::Error> {
+            self.map.next_value_seed(seed)
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! tree to rewrite.
 
 use anyhow::{Context, Result, anyhow};
+use quote::ToTokens as _;
 use serde_json::Value;
 use syn::parse_quote;
 
@@ -48,6 +49,11 @@ impl Typify {
 /// struct from an array, field by field in order (`[null, "task-1", 0]` as a `GetTaskRequest`), which
 /// no JSON message allows: the derives become inherent functions (`remote = "Self"`) and the trait
 /// impls emitted here go through `crate::protojson::read_object`.
+///
+/// A struct with a flattened oneof (`Part.content`) is read without serde's `flatten`, which buffers
+/// every entry the struct's own fields do not take and reads it again: a private copy of the struct
+/// derives the reading of the other fields (`remote` to the struct), over a map that takes the oneof's
+/// members out as they pass (`crate::protojson::flat_oneof::read`).
 pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
     let objects_only: Vec<syn::Item> = structs_mut(generated)
         .filter(|structure| matches!(structure.fields, syn::Fields::Named(_)))
@@ -57,7 +63,24 @@ pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
             structure
                 .attrs
                 .push(parse_quote!(#[serde(remote = "Self")]));
-            let ident = &structure.ident;
+            let ident = structure.ident.clone();
+            let from_object: syn::Expr = match flat_oneof_fields(structure) {
+                Some(fields) => {
+                    let oneof = fields.oneof.clone();
+                    let definition = fields.definition;
+                    parse_quote! {{
+                        #definition
+                        let (mut message, oneof) = crate::protojson::flat_oneof::read(map, |map| {
+                            Fields::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+                        })?;
+                        message.#oneof = oneof;
+                        ::std::result::Result::Ok(message)
+                    }}
+                }
+                None => parse_quote! {
+                    #ident::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+                },
+            };
             parse_quote! {
                 const _: () = {
                     impl<'de> ::serde::Deserialize<'de> for #ident {
@@ -67,7 +90,7 @@ pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
                     }
                     impl crate::protojson::FromObject for #ident {
                         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(map: A) -> ::std::result::Result<Self, A::Error> {
-                            #ident::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+                            #from_object
                         }
                     }
                     impl ::serde::Serialize for #ident {
@@ -80,4 +103,64 @@ pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
         })
         .collect();
     generated.items.extend(objects_only);
+}
+
+/// How a struct with a flattened oneof is read: `definition` is a private copy `Fields` of the struct
+/// that derives the reading of every other field into the struct itself, the oneof left unset.
+struct FlatOneofFields {
+    oneof: syn::Ident,
+    definition: syn::ItemStruct,
+}
+
+/// If `structure` has a flattened oneof field, takes `Deserialize` off its derives and answers the
+/// private copy that reads the other fields.
+fn flat_oneof_fields(structure: &mut syn::ItemStruct) -> Option<FlatOneofFields> {
+    let syn::Fields::Named(fields) = &structure.fields else {
+        return None;
+    };
+    let is_flat_oneof = |field: &syn::Field| {
+        field.attrs.iter().any(|attr| {
+            attr.path().is_ident("serde")
+                && attr.to_token_stream().to_string().contains("flat_oneof")
+        })
+    };
+    let oneof = fields
+        .named
+        .iter()
+        .find(|f| is_flat_oneof(f))?
+        .ident
+        .clone()?;
+    let mut definition_fields = fields.clone();
+    for field in definition_fields.named.iter_mut() {
+        field.attrs.retain(|attr| attr.path().is_ident("serde"));
+        field.vis = syn::Visibility::Inherited;
+        if is_flat_oneof(field) {
+            field.attrs = vec![parse_quote!(#[serde(skip_deserializing)])];
+        }
+    }
+    let remote = structure.ident.to_string();
+    let definition: syn::ItemStruct = parse_quote! {
+        #[derive(::serde::Deserialize)]
+        #[serde(remote = #remote)]
+        #[allow(dead_code)]
+        struct Fields #definition_fields
+    };
+    for attr in structure
+        .attrs
+        .iter_mut()
+        .filter(|a| a.path().is_ident("derive"))
+    {
+        let derives = attr
+            .parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .expect("derive takes a list of paths");
+        let kept = derives.into_iter().filter(|path| {
+            path.segments
+                .last()
+                .is_none_or(|s| s.ident != "Deserialize")
+        });
+        *attr = parse_quote!(#[derive(#(#kept),*)]);
+    }
+    Some(FlatOneofFields { oneof, definition })
 }

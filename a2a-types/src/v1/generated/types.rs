@@ -1054,7 +1054,7 @@ pub struct OpenIdConnectSecurityScheme {
 }
 /** One piece of content inside a message or artifact: text, file bytes, a
  file URL or structured data, plus descriptive attributes.*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 #[serde(remote = "Self")]
 pub struct Part {
     /// Which kind of `content` this is; see [`PartContent`].
@@ -2167,7 +2167,45 @@ const _: () = {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
-            Part::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
+            {
+                #[derive(::serde::Deserialize)]
+                #[serde(remote = "Part")]
+                #[allow(dead_code)]
+                struct Fields {
+                    #[serde(skip_deserializing)]
+                    content: ::std::option::Option<crate::v1::PartContent>,
+                    #[serde(
+                        default,
+                        with = "crate::protojson::optional_struct",
+                        skip_serializing_if = "::std::option::Option::is_none"
+                    )]
+                    metadata: ::std::option::Option<crate::JsonObject>,
+                    #[serde(
+                        default,
+                        deserialize_with = "crate::protojson::unless_default",
+                        skip_serializing_if = "crate::protojson::is_unset"
+                    )]
+                    filename: ::std::option::Option<::std::string::String>,
+                    #[serde(
+                        rename = "mediaType",
+                        alias = "media_type",
+                        default,
+                        deserialize_with = "crate::protojson::unless_default",
+                        skip_serializing_if = "crate::protojson::is_unset"
+                    )]
+                    media_type: ::std::option::Option<::std::string::String>,
+                }
+                let (mut message, oneof) = crate::protojson::flat_oneof::read(
+                    map,
+                    |map| {
+                        Fields::deserialize(
+                            ::serde::de::value::MapAccessDeserializer::new(map),
+                        )
+                    },
+                )?;
+                message.content = oneof;
+                ::std::result::Result::Ok(message)
+            }
         }
     }
     impl ::serde::Serialize for Part {
