@@ -647,3 +647,61 @@ fn help_and_version_go_to_stdout() {
     let version = String::from_utf8(ok(a2a(&["--version"], b""))).unwrap();
     assert_eq!(version, format!("a2a {}\n", env!("CARGO_PKG_VERSION")));
 }
+
+/// The decimal corpus of the suite's `exact_numbers` test (over 100,000 texts, each with the double
+/// Rust's correctly rounded `str::parse` reads from it).
+#[path = "../../tests/src/decimals.rs"]
+#[allow(dead_code)] // `overflowing` is the suite's
+mod decimals;
+
+/// Every number survives `transcode` (JSON → binary → JSON) and `upgrade`/`downgrade` bit for bit: the
+/// tool reads with correctly rounded parsing and writes shortest round-trip texts.
+#[test]
+fn every_number_survives_transcode_and_the_bridge_exactly() {
+    let corpus = decimals::corpus();
+    assert!(corpus.len() >= decimals::MIN_CORPUS);
+    let texts: Vec<&str> = corpus.iter().map(|(text, _)| text.as_str()).collect();
+    let array = format!("[{}]", texts.join(","));
+    let check = |what: &str, values: &Value| {
+        let values = values
+            .as_array()
+            .unwrap_or_else(|| panic!("{what}: {values}"));
+        assert_eq!(values.len(), corpus.len(), "{what}");
+        for (value, (text, expected)) in values.iter().zip(&corpus) {
+            let ours = value.as_f64().unwrap();
+            assert!(
+                ours.to_bits() == expected.to_bits(),
+                "{what}: {text} came out as {ours:e}, correctly rounded it is {expected:e}"
+            );
+        }
+    };
+    let binary = ok(transcode(
+        "lf.a2a.v1.Part",
+        "json",
+        "binpb",
+        format!(r#"{{"data":{array}}}"#).as_bytes(),
+    ));
+    let json = ok(transcode("lf.a2a.v1.Part", "binpb", "json", &binary));
+    let part: Value = serde_json::from_slice(&json).unwrap();
+    check("transcode JSON → binpb → JSON", &part["data"]);
+
+    let upgrade = a2a(
+        &["upgrade", "--type", "Part"],
+        format!(r#"{{"kind":"data","data":{{"values":{array}}}}}"#).as_bytes(),
+    );
+    assert!(
+        upgrade.status.success(),
+        "{}",
+        String::from_utf8_lossy(&upgrade.stderr)
+    );
+    let v1: Value = serde_json::from_slice(&upgrade.stdout).unwrap();
+    check("upgrade", &v1["data"]["values"]);
+    let downgrade = a2a(&["downgrade", "--type", "lf.a2a.v1.Part"], &upgrade.stdout);
+    assert!(
+        downgrade.status.success(),
+        "{}",
+        String::from_utf8_lossy(&downgrade.stderr)
+    );
+    let v0_3: Value = serde_json::from_slice(&downgrade.stdout).unwrap();
+    check("upgrade then downgrade", &v0_3["data"]["values"]);
+}
