@@ -705,3 +705,74 @@ fn every_number_survives_transcode_and_the_bridge_exactly() {
     let v0_3: Value = serde_json::from_slice(&downgrade.stdout).unwrap();
     check("upgrade then downgrade", &v0_3["data"]["values"]);
 }
+
+/// A wrongly typed 50 MB document gives one short line on stderr that still names the path, for
+/// `transcode` (both JSON readers) and `upgrade`.
+#[test]
+fn a_huge_wrongly_typed_document_gives_a_short_error() {
+    let task = |bytes: usize| {
+        format!(
+            r#"{{"id":"t-1","contextId":"c-1","status":"{}"}}"#,
+            "A".repeat(bytes)
+        )
+    };
+    // 50 MB once; the other readers with 5 MB, to keep the test quick.
+    for (args, bytes) in [
+        (
+            &[
+                "transcode",
+                "--type",
+                "lf.a2a.v1.Task",
+                "--from",
+                "json",
+                "--to",
+                "binpb",
+            ][..],
+            50_000_000,
+        ),
+        (
+            &[
+                "transcode",
+                "--type",
+                "a2a.v1.Task",
+                "--from",
+                "proto-json",
+                "--to",
+                "binpb",
+            ][..],
+            5_000_000,
+        ),
+    ] {
+        let line = failure(a2a(args, task(bytes).as_bytes()), 1);
+        assert!(line.len() < 600, "{args:?}: {} bytes", line.len());
+        assert!(line.contains("`status`"), "{line}");
+        assert!(line.contains("bytes left out"), "{line}");
+    }
+    let part = format!(r#"{{"kind":"{}","text":"hello"}}"#, "A".repeat(5_000_000));
+    let line = failure(a2a(&["upgrade", "--type", "Part"], part.as_bytes()), 1);
+    assert!(line.len() < 600, "upgrade: {} bytes", line.len());
+    assert!(line.contains("unknown kind"), "{line}");
+}
+
+/// The input rules of both crates hold in the tool: a key twice in an object, and text that is not
+/// Unicode even inside an ignored unknown field, are one-line errors.
+#[test]
+fn duplicate_keys_and_lone_surrogates_are_errors() {
+    let part = br#"{"kind":"file","file":{"uri":"https://files.example.com/a.pdf"},"kind":"text","text":"x"}"#;
+    let line = failure(a2a(&["upgrade", "--type", "Part"], part), 1);
+    assert!(line.contains("duplicate key \"kind\""), "{line}");
+    let metadata = br#"{"messageId":"m-1","role":"ROLE_USER","parts":[],"metadata":{"a":1,"a":2}}"#;
+    let line = failure(transcode("lf.a2a.v1.Message", "json", "binpb", metadata), 1);
+    assert!(
+        line.contains("`metadata`") && line.contains("duplicate key \"a\""),
+        "{line}"
+    );
+    let surrogate = br#"{"id":"t-1","contextId":"c-1","note":"\ud800"}"#;
+    let line = failure(transcode("lf.a2a.v1.Task", "json", "binpb", surrogate), 1);
+    assert!(line.contains("lone surrogate"), "{line}");
+    let line = failure(
+        transcode("a2a.v1.Task", "proto-json", "binpb", surrogate),
+        1,
+    );
+    assert!(line.contains("lone surrogate"), "{line}");
+}
