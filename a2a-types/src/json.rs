@@ -221,6 +221,7 @@ fn with_path<'de, T: DeserializeOwned, R: serde_json::de::Read<'de>>(
     Ok(value)
 }
 
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
 /// `value` as JSON text for an error message, cut after [`KEPT_HEAD`] bytes (`…` and the length in
 /// bytes of a long string): the whole text of a 50 MB value is never built.
 pub(crate) fn shown(value: &Value) -> String {
@@ -297,6 +298,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
     }
 }
 
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
 /// Any JSON value with no key twice in any of its objects (generated v0.3 fields).
 pub(crate) fn unique_value<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
@@ -304,6 +306,7 @@ pub(crate) fn unique_value<'de, D: serde::Deserializer<'de>>(
     UniqueKeys::deserialize(deserializer).map(|v| v.0)
 }
 
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
 /// [`unique_value`] for an optional member: `null` is `None`.
 pub(crate) fn optional_unique_value<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
@@ -311,6 +314,7 @@ pub(crate) fn optional_unique_value<'de, D: serde::Deserializer<'de>>(
     Ok(Option::<UniqueKeys>::deserialize(deserializer)?.map(|v| v.0))
 }
 
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
 /// [`unique_object`] for an optional member: `null` is `None`.
 pub(crate) fn optional_unique_object<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
