@@ -45,7 +45,9 @@ fn a_v0_3_part_whose_kind_is_50_mb_gives_a_short_error() {
     assert!(text.contains("unknown kind \"AAAA"), "{text}");
     assert!(text.len() < SHORT, "{} bytes", text.len());
 
-    // Inside a message, the path leads to the part.
+    // Inside a message, the path leads to the part (5 MB from here on, to keep the test quick).
+    let kind = huge_string(5_000_000);
+    let document = format!(r#"{{"kind":{kind},"text":"hello"}}"#);
     let message = format!(
         r#"{{"kind":"message","role":"user","messageId":"m-1","parts":[{{"kind":"text","text":"hi"}},{{"kind":{kind},"text":"x"}}]}}"#
     );
