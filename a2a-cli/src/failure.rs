@@ -27,14 +27,17 @@ impl Failure {
     }
 
     /// The message on a single line: line breaks inside it (from an error text we do not control)
-    /// become spaces.
+    /// become spaces, and a long one keeps only its start and end (serde's messages quote the
+    /// offending value whole, however large; `a2a_types::json::bounded`).
     pub fn line(&self) -> String {
-        self.message
+        let line = self
+            .message
             .split(['\r', '\n'])
             .map(str::trim)
             .filter(|part| !part.is_empty())
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(" ");
+        a2a_types::json::bounded(&line)
     }
 
     /// The process exit status.
@@ -51,5 +54,24 @@ mod tests {
     fn line_joins_line_breaks() {
         let failure = Failure::input("first\n  second\r\n\nthird");
         assert_eq!(failure.line(), "first second third");
+    }
+
+    #[test]
+    fn a_long_message_keeps_its_start_and_end() {
+        let quoted = "x".repeat(1_000_000);
+        let failure = Failure::input(format!(
+            "invalid JSON for Task at `status`: invalid type: string \"{quoted}\", expected TaskStatus at line 1 column 1000030"
+        ));
+        let line = failure.line();
+        assert!(line.len() < 500, "{} bytes", line.len());
+        assert!(
+            line.starts_with("invalid JSON for Task at `status`: invalid type: string \"xxx"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("expected TaskStatus at line 1 column 1000030"),
+            "{line}"
+        );
+        assert!(line.contains("bytes left out"), "{line}");
     }
 }

@@ -209,8 +209,14 @@ fn jsonrpc_failure(type_name: &str, error: TranscodeError) -> Failure {
 /// Parses one JSON document of any shape; an error is an error of the document as a whole.
 pub fn parse_json_document(type_name: &str, input: &[u8]) -> Result<serde_json::Value, Failure> {
     check_not_blank(type_name, input)?;
-    serde_json::from_slice(input)
-        .map_err(|e| Failure::input(format!("invalid JSON for {type_name} at `.`: {e}")))
+    // A key twice in an object is an error naming it, as protobuf's JSON parsers have it.
+    a2a_types::json::value_from_slice(input).map_err(|e| {
+        Failure::input(format!(
+            "invalid JSON for {type_name} at `{}`: {}",
+            e.path(),
+            e.inner()
+        ))
+    })
 }
 
 fn check_not_blank(type_name: &str, input: &[u8]) -> Result<(), Failure> {
@@ -255,6 +261,8 @@ fn read_json<M: A2aMessage>(type_name: &str, input: &[u8]) -> Result<M, Failure>
         .map_err(|e| invalid(&e.path().to_string(), e.inner()))?;
     // Anything after the document is an error of the document as a whole.
     deserializer.end().map_err(|e| invalid(".", &e))?;
+    // Unicode throughout, unknown fields included: the rule of both crates.
+    a2a_types::json::check_unicode(input).map_err(|e| invalid(e.path(), e.inner()))?;
     Ok(message)
 }
 

@@ -647,3 +647,132 @@ fn help_and_version_go_to_stdout() {
     let version = String::from_utf8(ok(a2a(&["--version"], b""))).unwrap();
     assert_eq!(version, format!("a2a {}\n", env!("CARGO_PKG_VERSION")));
 }
+
+/// The decimal corpus of the suite's `exact_numbers` test (over 100,000 texts, each with the double
+/// Rust's correctly rounded `str::parse` reads from it).
+#[path = "../../tests/src/decimals.rs"]
+#[allow(dead_code)] // `overflowing` is the suite's
+mod decimals;
+
+/// Every number survives `transcode` (JSON → binary → JSON) and `upgrade`/`downgrade` bit for bit: the
+/// tool reads with correctly rounded parsing and writes shortest round-trip texts.
+#[test]
+fn every_number_survives_transcode_and_the_bridge_exactly() {
+    let corpus = decimals::corpus();
+    assert!(corpus.len() >= decimals::MIN_CORPUS);
+    let texts: Vec<&str> = corpus.iter().map(|(text, _)| text.as_str()).collect();
+    let array = format!("[{}]", texts.join(","));
+    let check = |what: &str, values: &Value| {
+        let values = values
+            .as_array()
+            .unwrap_or_else(|| panic!("{what}: {values}"));
+        assert_eq!(values.len(), corpus.len(), "{what}");
+        for (value, (text, expected)) in values.iter().zip(&corpus) {
+            let ours = value.as_f64().unwrap();
+            assert!(
+                ours.to_bits() == expected.to_bits(),
+                "{what}: {text} came out as {ours:e}, correctly rounded it is {expected:e}"
+            );
+        }
+    };
+    let binary = ok(transcode(
+        "lf.a2a.v1.Part",
+        "json",
+        "binpb",
+        format!(r#"{{"data":{array}}}"#).as_bytes(),
+    ));
+    let json = ok(transcode("lf.a2a.v1.Part", "binpb", "json", &binary));
+    let part: Value = serde_json::from_slice(&json).unwrap();
+    check("transcode JSON → binpb → JSON", &part["data"]);
+
+    let upgrade = a2a(
+        &["upgrade", "--type", "Part"],
+        format!(r#"{{"kind":"data","data":{{"values":{array}}}}}"#).as_bytes(),
+    );
+    assert!(
+        upgrade.status.success(),
+        "{}",
+        String::from_utf8_lossy(&upgrade.stderr)
+    );
+    let v1: Value = serde_json::from_slice(&upgrade.stdout).unwrap();
+    check("upgrade", &v1["data"]["values"]);
+    let downgrade = a2a(&["downgrade", "--type", "lf.a2a.v1.Part"], &upgrade.stdout);
+    assert!(
+        downgrade.status.success(),
+        "{}",
+        String::from_utf8_lossy(&downgrade.stderr)
+    );
+    let v0_3: Value = serde_json::from_slice(&downgrade.stdout).unwrap();
+    check("upgrade then downgrade", &v0_3["data"]["values"]);
+}
+
+/// A wrongly typed 50 MB document gives one short line on stderr that still names the path, for
+/// `transcode` (both JSON readers) and `upgrade`.
+#[test]
+fn a_huge_wrongly_typed_document_gives_a_short_error() {
+    let task = |bytes: usize| {
+        format!(
+            r#"{{"id":"t-1","contextId":"c-1","status":"{}"}}"#,
+            "A".repeat(bytes)
+        )
+    };
+    // 50 MB once; the other readers with 5 MB, to keep the test quick.
+    for (args, bytes) in [
+        (
+            &[
+                "transcode",
+                "--type",
+                "lf.a2a.v1.Task",
+                "--from",
+                "json",
+                "--to",
+                "binpb",
+            ][..],
+            50_000_000,
+        ),
+        (
+            &[
+                "transcode",
+                "--type",
+                "a2a.v1.Task",
+                "--from",
+                "proto-json",
+                "--to",
+                "binpb",
+            ][..],
+            5_000_000,
+        ),
+    ] {
+        let line = failure(a2a(args, task(bytes).as_bytes()), 1);
+        assert!(line.len() < 600, "{args:?}: {} bytes", line.len());
+        assert!(line.contains("`status`"), "{line}");
+        assert!(line.contains("bytes left out"), "{line}");
+    }
+    let part = format!(r#"{{"kind":"{}","text":"hello"}}"#, "A".repeat(5_000_000));
+    let line = failure(a2a(&["upgrade", "--type", "Part"], part.as_bytes()), 1);
+    assert!(line.len() < 600, "upgrade: {} bytes", line.len());
+    assert!(line.contains("unknown kind"), "{line}");
+}
+
+/// The input rules of both crates hold in the tool: a key twice in an object, and text that is not
+/// Unicode even inside an ignored unknown field, are one-line errors.
+#[test]
+fn duplicate_keys_and_lone_surrogates_are_errors() {
+    let part = br#"{"kind":"file","file":{"uri":"https://files.example.com/a.pdf"},"kind":"text","text":"x"}"#;
+    let line = failure(a2a(&["upgrade", "--type", "Part"], part), 1);
+    assert!(line.contains("duplicate key \"kind\""), "{line}");
+    let metadata = br#"{"messageId":"m-1","role":"ROLE_USER","parts":[],"metadata":{"a":1,"a":2}}"#;
+    let line = failure(transcode("lf.a2a.v1.Message", "json", "binpb", metadata), 1);
+    assert!(
+        line.contains("`metadata`") && line.contains("duplicate key \"a\""),
+        "{line}"
+    );
+    let surrogate = br#"{"id":"t-1","contextId":"c-1","note":"\ud800"}"#;
+    let line = failure(transcode("lf.a2a.v1.Task", "json", "binpb", surrogate), 1);
+    assert!(line.contains("lone surrogate"), "{line}");
+    let line = failure(
+        transcode("a2a.v1.Task", "proto-json", "binpb", surrogate),
+        1,
+    );
+    assert!(line.contains("lone surrogate"), "{line}");
+}

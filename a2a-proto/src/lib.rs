@@ -38,6 +38,21 @@
 //! [`wkt::ListValue`]) are this crate's own, binary-compatible with every protobuf implementation; any
 //! other `google.protobuf` type comes from [`pbjson_types`].
 //!
+//! | duplicate keys | an error naming the object and the key, in message fields, maps and `Struct`s, as protobuf's own JSON parsers have it (`a2a-types` follows the same rule); keys of unknown fields are skipped unread, so their duplicates are not reported |
+//! | numbers | correctly rounded on input (serde_json's `float_roundtrip`, which this crate enables) and written as the shortest text that reads back as the same double |
+//!
+//! # Binary encoding
+//!
+//! Standard protobuf, with one documented loss: **unknown fields are dropped**. A field number the
+//! schema does not define (a newer peer's field, or `field 999` added to a message) is skipped when
+//! decoding and is not written back, where protobuf's reference implementations keep such fields and
+//! re-encode them. prost, which these types are built on, has no storage for unknown fields; keeping
+//! them would need a hidden byte buffer in every generated message, which users could not build
+//! field by field or compare meaningfully, and which the serde types of `a2a-types` could not carry
+//! either. Protobuf allows a decoder to drop them (the JSON encoding always does), A2A peers must
+//! tolerate their absence, and everything the schema defines is kept. A test holds this behaviour
+//! against the official SDK (`tests/tests/suite/one_rule.rs`).
+//!
 //! # Feature flags
 //!
 //! - `v0_3` (off by default): [`v0_3`], the protobuf types of A2A v0.3 (package `a2a.v1`), for

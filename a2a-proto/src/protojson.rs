@@ -173,6 +173,54 @@ impl<'de, T: ProtoNumber> Deserialize<'de> for NumberDeserialize<T> {
     }
 }
 
+/// A map field as ProtoJSON reads it: a key twice is an error naming the key, as in protobuf's own JSON
+/// parsers (serde's `BTreeMap` would keep the last one).
+pub struct UniqueMap<K, V>(pub std::collections::BTreeMap<K, V>);
+
+impl<'de, K, V> Deserialize<'de> for UniqueMap<K, V>
+where
+    K: Deserialize<'de> + Ord + fmt::Debug,
+    V: Deserialize<'de>,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MapVisitor<K, V>(PhantomData<(K, V)>);
+
+        impl<'de, K, V> Visitor<'de> for MapVisitor<K, V>
+        where
+            K: Deserialize<'de> + Ord + fmt::Debug,
+            V: Deserialize<'de>,
+        {
+            type Value = UniqueMap<K, V>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                use std::collections::btree_map::Entry;
+                let mut entries = std::collections::BTreeMap::new();
+                while let Some(key) = map.next_key::<K>()? {
+                    let value = map.next_value::<V>()?;
+                    match entries.entry(key) {
+                        Entry::Vacant(entry) => {
+                            entry.insert(value);
+                        }
+                        Entry::Occupied(entry) => {
+                            return Err(de::Error::custom(format!(
+                                "duplicate key {:?} in JSON object",
+                                entry.key()
+                            )));
+                        }
+                    }
+                }
+                Ok(UniqueMap(entries))
+            }
+        }
+
+        deserializer.deserialize_map(MapVisitor(PhantomData))
+    }
+}
+
 /// Float fields (`float`, `double`, repeated or as map values) as ProtoJSON writes them: finite values as
 /// JSON numbers, the others as `"NaN"`, `"Infinity"` and `"-Infinity"`, where `pbjson` would write
 /// `null`.

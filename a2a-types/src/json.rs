@@ -29,6 +29,7 @@
 
 use std::fmt;
 
+use serde::Deserialize as _;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -46,7 +47,8 @@ impl JsonError {
         &self.path
     }
 
-    /// The `serde_json` error underneath (with line and column for text input).
+    /// The `serde_json` error underneath (with line and column for text input). A text longer than
+    /// [`MAX_ERROR_TEXT`] is [`bounded`]; that error then holds the line and column in its text only.
     pub fn inner(&self) -> &serde_json::Error {
         &self.source
     }
@@ -71,22 +73,135 @@ impl std::error::Error for JsonError {
 
 impl From<serde_path_to_error::Error<serde_json::Error>> for JsonError {
     fn from(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
-        Self {
-            path: error.path().to_string(),
-            source: error.into_inner(),
-        }
+        Self::new(error.path().to_string(), error.into_inner())
     }
 }
 
-/// Parses a `T` from JSON text.
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
-    serde_json::from_str(text).or_else(|_| with_path(serde_json::Deserializer::from_str(text)))
+impl JsonError {
+    /// An error at `path`; a text longer than [`MAX_ERROR_TEXT`] is [`bounded`] (serde's messages
+    /// quote the offending value whole, however large).
+    fn new(path: String, source: serde_json::Error) -> Self {
+        let text = source.to_string();
+        let source = if text.len() > MAX_ERROR_TEXT {
+            <serde_json::Error as serde::de::Error>::custom(bounded(&text))
+        } else {
+            source
+        };
+        Self { path, source }
+    }
 }
 
-/// Parses a `T` from JSON bytes (which must be UTF-8).
+/// The longest error text (in bytes) kept whole. Longer ones keep their first [`KEPT_HEAD`] and last
+/// [`KEPT_TAIL`] characters around a note of how much was left out, so an error that quotes a 50 MB
+/// value is still one short line, with what went wrong and where.
+pub const MAX_ERROR_TEXT: usize = 400;
+/// Characters kept from the start of a long error text.
+pub const KEPT_HEAD: usize = 200;
+/// Characters kept from the end of a long error text (where serde puts the line and column).
+pub const KEPT_TAIL: usize = 100;
+
+/// `text` if it is at most [`MAX_ERROR_TEXT`] bytes long; otherwise its start and end around
+/// `… [N of M bytes left out] …`.
+pub fn bounded(text: &str) -> String {
+    if text.len() <= MAX_ERROR_TEXT {
+        return text.to_owned();
+    }
+    let head_end = text
+        .char_indices()
+        .nth(KEPT_HEAD)
+        .map_or(text.len(), |(at, _)| at);
+    let tail_start = text
+        .char_indices()
+        .rev()
+        .nth(KEPT_TAIL - 1)
+        .map_or(0, |(at, _)| at)
+        .max(head_end);
+    format!(
+        "{}… [{} of {} bytes left out] …{}",
+        &text[..head_end],
+        tail_start - head_end,
+        text.len(),
+        &text[tail_start..]
+    )
+}
+
+/// Parses a `T` from JSON text. Text that is not Unicode (a `\u` escape of a lone surrogate), even in
+/// an unknown field the type ignores, is an error ([`check_unicode`]).
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
+    let value = serde_json::from_str(text)
+        .or_else(|_| with_path(serde_json::Deserializer::from_str(text)))?;
+    check_unicode(text.as_bytes())?;
+    Ok(value)
+}
+
+/// Parses a `T` from JSON bytes, which must be UTF-8 throughout, unknown fields included
+/// ([`check_unicode`]).
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonError> {
-    serde_json::from_slice(bytes)
-        .or_else(|_| with_path(serde_json::Deserializer::from_slice(bytes)))
+    let value = serde_json::from_slice(bytes)
+        .or_else(|_| with_path(serde_json::Deserializer::from_slice(bytes)))?;
+    check_unicode(bytes)?;
+    Ok(value)
+}
+
+/// The rule for text in both crates (`a2a_proto::json` applies it too): a document must be Unicode
+/// throughout. Bytes that are not UTF-8 and `\u` escapes of a lone surrogate are errors wherever they
+/// sit, in an ignored unknown field too, where serde_json alone would skip them. [`from_str`] and
+/// [`from_slice`] check it after a successful parse; call it before `serde_json::from_slice` to apply
+/// the same rule.
+pub fn check_unicode(bytes: &[u8]) -> Result<(), JsonError> {
+    match unicode_problem(bytes) {
+        None => Ok(()),
+        Some(problem) => Err(JsonError::new(
+            ".".to_owned(),
+            <serde_json::Error as serde::de::Error>::custom(problem),
+        )),
+    }
+}
+
+/// Checks that JSON text is Unicode throughout, ignored unknown fields included: bytes that are not
+/// UTF-8 and `\u` escapes of a lone surrogate are errors wherever they sit. serde_json rejects both in
+/// the strings it reads but skips them in members it ignores, so without this check whether a document
+/// was accepted depended on which members a type happens to read.
+fn unicode_problem(bytes: &[u8]) -> Option<String> {
+    if let Err(error) = std::str::from_utf8(bytes) {
+        return Some(format!(
+            "invalid UTF-8 at byte {}: JSON text must be Unicode, unknown fields included",
+            error.valid_up_to()
+        ));
+    }
+    let hex4 = |at: usize| {
+        let digits = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok()
+    };
+    let mut at = 0;
+    while let Some(offset) = bytes[at..].iter().position(|&b| b == b'\\') {
+        let escape = at + offset;
+        at = escape + 2;
+        if bytes.get(escape + 1) != Some(&b'u') {
+            continue;
+        }
+        let Some(unit) = hex4(escape + 2) else {
+            continue;
+        };
+        at = escape + 6;
+        let paired = match unit {
+            0xd800..=0xdbff => {
+                let low = (bytes.get(escape + 6..escape + 8) == Some(&b"\\u"[..]))
+                    .then(|| hex4(escape + 8))
+                    .flatten();
+                at = escape + 12;
+                low.is_some_and(|low| (0xdc00..=0xdfff).contains(&low))
+            }
+            0xdc00..=0xdfff => false,
+            _ => true,
+        };
+        if !paired {
+            return Some(format!(
+                "lone surrogate `\\u{unit:04x}` at byte {escape}: JSON text must be Unicode, unknown fields included"
+            ));
+        }
+    }
+    None
 }
 
 /// Converts a parsed JSON value into a `T`.
@@ -100,11 +215,213 @@ fn with_path<'de, T: DeserializeOwned, R: serde_json::de::Read<'de>>(
 ) -> Result<T, JsonError> {
     let value = serde_path_to_error::deserialize(&mut deserializer)?;
     // Only trailing characters can fail after the value; they belong to the document as a whole.
-    deserializer.end().map_err(|source| JsonError {
-        path: ".".to_owned(),
-        source,
-    })?;
+    deserializer
+        .end()
+        .map_err(|source| JsonError::new(".".to_owned(), source))?;
     Ok(value)
+}
+
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
+/// `value` as JSON text for an error message, cut after [`KEPT_HEAD`] bytes (`…` and the length in
+/// bytes of a long string): the whole text of a 50 MB value is never built.
+pub(crate) fn shown(value: &Value) -> String {
+    /// Keeps the first bytes written, then stops the serializer.
+    struct Limited(Vec<u8>);
+
+    impl std::io::Write for Limited {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let room = KEPT_HEAD + 1 - self.0.len();
+            self.0.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            if self.0.len() > KEPT_HEAD {
+                return Err(std::io::Error::other("long enough"));
+            }
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    let mut out = Limited(Vec::new());
+    if serde_json::to_writer(&mut out, value).is_ok() {
+        return String::from_utf8_lossy(&out.0).into_owned();
+    }
+    out.0.truncate(KEPT_HEAD);
+    let mut text = String::from_utf8_lossy(&out.0)
+        .trim_end_matches('\u{fffd}')
+        .to_owned();
+    text.push('…');
+    if let Value::String(long) = value {
+        text.push_str(&format!(" ({} bytes)", long.len()));
+    }
+    text
+}
+
+/// Parses a JSON document into a [`Value`] with protobuf's rule for objects: a key twice in one object
+/// is an error naming the object's path and the key (`serde_json::from_str` keeps the last silently).
+///
+/// ```
+/// let error = a2a_types::json::value_from_str(r#"{"kind": "file", "file": {}, "kind": "text"}"#)
+///     .unwrap_err();
+/// assert_eq!(error.to_string(), "at `.`: duplicate key \"kind\" in JSON object at line 1 column 44");
+/// ```
+pub fn value_from_str(text: &str) -> Result<Value, JsonError> {
+    from_str::<UniqueKeys>(text).map(|v| v.0)
+}
+
+/// [`value_from_str`] for bytes (which must be UTF-8).
+pub fn value_from_slice(bytes: &[u8]) -> Result<Value, JsonError> {
+    from_slice::<UniqueKeys>(bytes).map(|v| v.0)
+}
+
+/// A [`Value`] read with no key twice in any of its objects: what the types of this crate read
+/// `google.protobuf.Struct` and `Value` members (`metadata`, `data`) and v0.3 unions with.
+#[derive(Debug)]
+pub(crate) struct UniqueKeys(pub Value);
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(UniqueKeysVisitor)
+            .map(UniqueKeys)
+    }
+}
+
+/// A JSON object with no key twice in it or in any object inside it.
+#[derive(Debug)]
+pub(crate) struct UniqueObject(pub serde_json::Map<String, Value>);
+
+impl<'de> serde::Deserialize<'de> for UniqueObject {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        unique_object(deserializer).map(UniqueObject)
+    }
+}
+
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
+/// Any JSON value with no key twice in any of its objects (generated v0.3 fields).
+pub(crate) fn unique_value<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Value, D::Error> {
+    UniqueKeys::deserialize(deserializer).map(|v| v.0)
+}
+
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
+/// [`unique_value`] for an optional member: `null` is `None`.
+pub(crate) fn optional_unique_value<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Value>, D::Error> {
+    Ok(Option::<UniqueKeys>::deserialize(deserializer)?.map(|v| v.0))
+}
+
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
+/// [`unique_object`] for an optional member: `null` is `None`.
+pub(crate) fn optional_unique_object<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<serde_json::Map<String, Value>>, D::Error> {
+    Ok(Option::<UniqueObject>::deserialize(deserializer)?.map(|v| v.0))
+}
+
+/// A JSON object with no key twice, as [`UniqueKeys`] reads it.
+pub(crate) fn unique_object<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<serde_json::Map<String, Value>, D::Error> {
+    struct ObjectVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for ObjectVisitor {
+        type Value = serde_json::Map<String, Value>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            unique_entries(map)
+        }
+    }
+
+    deserializer.deserialize_map(ObjectVisitor)
+}
+
+fn unique_entries<'de, A: serde::de::MapAccess<'de>>(
+    mut map: A,
+) -> Result<serde_json::Map<String, Value>, A::Error> {
+    use serde_json::map::Entry;
+    let mut object = serde_json::Map::new();
+    while let Some(key) = map.next_key::<String>()? {
+        let value = map.next_value::<UniqueKeys>()?.0;
+        match object.entry(key) {
+            Entry::Vacant(entry) => {
+                entry.insert(value);
+            }
+            // The same words as a2a-proto's `google.protobuf.Struct` reader.
+            Entry::Occupied(entry) => {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key {:?} in JSON object",
+                    entry.key()
+                )));
+            }
+        }
+    }
+    Ok(object)
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        UniqueKeys::deserialize(deserializer).map(|v| v.0)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element::<UniqueKeys>()? {
+            items.push(item.0);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+        unique_entries(map).map(Value::Object)
+    }
 }
 
 #[cfg(test)]

@@ -534,7 +534,7 @@ impl EnvelopeError {
         EnvelopeError {
             kind,
             path: path.to_owned(),
-            problem: problem.into(),
+            problem: crate::json::bounded(&problem.into()),
             id: None,
         }
     }

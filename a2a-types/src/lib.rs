@@ -31,9 +31,13 @@
 //! | `int64`, `uint64` (none in v1.0; upstream's next release adds some) | decimal strings out; strings or numbers in, exactly (beyond 2^53 too) |
 //! | `double`, `float` | numbers, and `"NaN"`, `"Infinity"`, `"-Infinity"` |
 //! | bytes (`Part` raw content) | standard padded base64 out; standard or URL-safe, padded or not, in |
-//! | timestamps ([`chrono::DateTime<Utc>`](chrono::DateTime)) | RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits out; any offset in; outside years 0001-9999 an error |
+//! | timestamps ([`chrono::DateTime<Utc>`](chrono::DateTime)) | RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits out; any offset in; outside years 0001-9999, a leap second (second 60) or more than 9 fraction digits an error, both ways |
 //! | `data`, `metadata` ([`serde_json::Value`], [`JsonObject`]) | kept exactly, numbers included (2^53 + 1 stays 2^53 + 1) |
 //! | oneofs | the member is a key of the message; two members are an error |
+//! | duplicate keys | an error naming the object's path and the key, in message fields, maps, `data`, `metadata` and v0.3 discriminators (`kind`, `method`), as protobuf's JSON parsers have it and as `a2a-proto` does; unknown fields are skipped unread, so their duplicates are not reported |
+//! | numbers | correctly rounded on input (serde_json's `float_roundtrip`, which this crate enables), shortest round-trip text on output |
+//! | text | Unicode throughout ([`json::check_unicode`]): invalid UTF-8 and `\u` escapes of lone surrogates are errors, inside ignored unknown fields too, when read through [`json`] |
+//! | errors | a message never quotes more than a few hundred bytes of the offending value ([`json::bounded`]) |
 //!
 //! One deliberate difference from ProtoJSON: a message that is nothing but a oneof (`StreamResponse`,
 //! `SendMessageResponse`, `SecurityScheme`, `OAuthFlows`) is a Rust enum, so `{}` (no member set) is an

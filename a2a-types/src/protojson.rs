@@ -23,6 +23,58 @@ where
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
 
+/// Reads a map field (`null` is empty); a key twice is an error naming the key, as in protobuf's JSON
+/// parsers (serde's `BTreeMap` would keep the last one).
+pub fn unique_map<'de, D, V>(
+    deserializer: D,
+) -> Result<std::collections::BTreeMap<String, V>, D::Error>
+where
+    D: Deserializer<'de>,
+    V: Deserialize<'de>,
+{
+    Ok(Option::<UniqueMap<V>>::deserialize(deserializer)?.map_or_else(Default::default, |m| m.0))
+}
+
+/// A JSON object read into a map with no key twice.
+pub struct UniqueMap<V>(pub std::collections::BTreeMap<String, V>);
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MapVisitor<V>(PhantomData<V>);
+
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for MapVisitor<V> {
+            type Value = UniqueMap<V>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                use std::collections::btree_map::Entry;
+                let mut entries = std::collections::BTreeMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = map.next_value::<V>()?;
+                    match entries.entry(key) {
+                        Entry::Vacant(entry) => {
+                            entry.insert(value);
+                        }
+                        // The same words as for `google.protobuf.Struct`, in both crates.
+                        Entry::Occupied(entry) => {
+                            return Err(de::Error::custom(format!(
+                                "duplicate key {:?} in JSON object",
+                                entry.key()
+                            )));
+                        }
+                    }
+                }
+                Ok(UniqueMap(entries))
+            }
+        }
+
+        deserializer.deserialize_map(MapVisitor(PhantomData))
+    }
+}
+
 /// Reads a field without presence into an `Option`, mapping the default value (and `null`) to `None`, so
 /// `Some` always means "set to something".
 pub fn unless_default<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
@@ -367,8 +419,7 @@ pub mod number_map {
     pub fn deserialize<'de, T: ProtoNumber, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<BTreeMap<String, T>, D::Error> {
-        let values =
-            Option::<BTreeMap<String, Number<T>>>::deserialize(deserializer)?.unwrap_or_default();
+        let values = unique_map::<D, Number<T>>(deserializer)?;
         Ok(values
             .into_iter()
             .map(|(key, value)| (key, value.0))
@@ -403,9 +454,18 @@ pub mod optional_timestamp {
     }
 }
 
-/// Formats a timestamp as ProtoJSON does; fails outside years 0001 to 9999.
+/// Formats a timestamp as ProtoJSON does; fails outside years 0001 to 9999 and on a leap second,
+/// which chrono can hold (a nanosecond count of a second or more) and would write as `:60`, a text
+/// [`parse_timestamp`] rejects: what is written here always reads back.
 pub fn format_timestamp(time: &DateTime<Utc>) -> Result<String, String> {
+    use chrono::Timelike as _;
     check_range(time)?;
+    if time.nanosecond() >= 1_000_000_000 {
+        return Err(format!(
+            "timestamp {} is a leap second (second 60), which a protobuf Timestamp cannot hold",
+            time.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+        ));
+    }
     Ok(time.to_rfc3339_opts(SecondsFormat::AutoSi, true))
 }
 
@@ -858,7 +918,7 @@ impl Serialize for CanonicalObject<'_> {
 
 /// Reads a `google.protobuf.Value` oneof member: JSON `null` is a value here, not "unset".
 pub fn read_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<serde_json::Value, A::Error> {
-    let mut value = map.next_value::<serde_json::Value>()?;
+    let mut value = map.next_value::<crate::json::UniqueKeys>()?.0;
     canonicalize_numbers(&mut value);
     Ok(value)
 }
@@ -868,8 +928,8 @@ pub fn read_struct<'de, A: MapAccess<'de>>(
     map: &mut A,
 ) -> Result<Option<crate::JsonObject>, A::Error> {
     Ok(map
-        .next_value::<Option<crate::JsonObject>>()?
-        .map(canonical_object))
+        .next_value::<Option<crate::json::UniqueObject>>()?
+        .map(|object| canonical_object(object.0)))
 }
 
 fn canonical_object(object: crate::JsonObject) -> crate::JsonObject {
@@ -900,7 +960,10 @@ pub mod optional_struct {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<crate::JsonObject>, D::Error> {
-        Ok(Option::<crate::JsonObject>::deserialize(deserializer)?.map(canonical_object))
+        Ok(
+            Option::<crate::json::UniqueObject>::deserialize(deserializer)?
+                .map(|object| canonical_object(object.0)),
+        )
     }
 }
 

@@ -352,7 +352,7 @@ impl RouteError {
     fn field(field: &str, problem: impl Into<String>) -> Self {
         RouteError::InvalidField {
             field: field.to_owned(),
-            problem: problem.into(),
+            problem: crate::json::bounded(&problem.into()),
         }
     }
 }
@@ -407,9 +407,10 @@ fn read_body(body: &[u8]) -> Result<Map<String, Value>, RouteError> {
 }
 
 fn parse_body_json(body: &[u8]) -> Result<Value, RouteError> {
-    serde_json::from_slice(body).map_err(|e| RouteError::InvalidBody {
+    // A key twice is an error, as everywhere in this crate.
+    crate::json::value_from_slice(body).map_err(|e| RouteError::InvalidBody {
         kind: A2aError::JsonParse,
-        problem: e.to_string(),
+        problem: crate::json::bounded(&e.to_string()),
     })
 }
 

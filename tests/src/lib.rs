@@ -150,6 +150,7 @@ pub fn fixture_json<T: serde::de::DeserializeOwned>(relative: &str) -> T {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("reading tests/fixtures/{relative}: {e}"))
 }
 
+pub mod decimals;
 pub mod interop;
 pub mod jsonrpc_interop;
 pub mod schema_values;

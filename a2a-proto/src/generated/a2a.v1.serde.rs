@@ -656,8 +656,9 @@ impl<'de> serde::Deserialize<'de> for AgentCard {
                             }
                             security_schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::Security => {
                             if security__.is_some() {
@@ -1974,8 +1975,9 @@ impl<'de> serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -2230,8 +2232,9 @@ impl<'de> serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -3373,8 +3376,9 @@ impl<'de> serde::Deserialize<'de> for ImplicitOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -4714,8 +4718,9 @@ impl<'de> serde::Deserialize<'de> for PasswordOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -5048,8 +5053,9 @@ impl<'de> serde::Deserialize<'de> for Security {
                             }
                             schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;

@@ -605,8 +605,9 @@ impl<'de> serde::Deserialize<'de> for AgentCard {
                             }
                             security_schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::SecurityRequirements => {
                             if security_requirements__.is_some() {
@@ -1982,8 +1983,9 @@ impl<'de> serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::PkceRequired => {
                             if pkce_required__.is_some() {
@@ -2280,8 +2282,9 @@ impl<'de> serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -2600,8 +2603,9 @@ impl<'de> serde::Deserialize<'de> for DeviceCodeOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -3302,8 +3306,9 @@ impl<'de> serde::Deserialize<'de> for ImplicitOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -5211,8 +5216,9 @@ impl<'de> serde::Deserialize<'de> for PasswordOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;
@@ -5392,8 +5398,9 @@ impl<'de> serde::Deserialize<'de> for SecurityRequirement {
                             }
                             schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<std::collections::BTreeMap<_, _>>,
-                                >()?;
+                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                >()?
+                                .map(|present__| present__.0);
                         }
                         GeneratedField::__SkipField__ => {
                             let _ = map_.next_value::<serde::de::IgnoredAny>()?;

@@ -174,6 +174,14 @@ pub enum BridgeErrorKind {
 impl BridgeError {
     /// An error at the input itself.
     pub fn new(kind: BridgeErrorKind) -> Self {
+        let kind = match kind {
+            // serde's message may quote the offending value whole.
+            BridgeErrorKind::InvalidJson { type_name, message } => BridgeErrorKind::InvalidJson {
+                type_name,
+                message: crate::json::bounded(&message),
+            },
+            other => other,
+        };
         BridgeError {
             path: String::new(),
             kind,

@@ -168,7 +168,8 @@ impl AnyAgentCard {
 
     /// Reads a card of either version from JSON text.
     pub fn from_json_str(text: &str) -> Result<Self, BridgeError> {
-        let json = serde_json::from_str(text).map_err(|e| {
+        // A key twice is an error, as everywhere in this crate.
+        let json = crate::json::value_from_str(text).map_err(|e| {
             BridgeError::new(BridgeErrorKind::InvalidJson {
                 type_name: "AgentCard".to_owned(),
                 message: e.to_string(),
@@ -238,6 +239,7 @@ impl Serialize for AnyAgentCard {
 /// Reads a card of either version, as [`AnyAgentCard::from_json`].
 impl<'de> Deserialize<'de> for AnyAgentCard {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        AnyAgentCard::from_json(Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+        AnyAgentCard::from_json(crate::json::UniqueKeys::deserialize(deserializer)?.0)
+            .map_err(serde::de::Error::custom)
     }
 }

@@ -40,13 +40,14 @@ pub fn expect_str<'de, D: Deserializer<'de>>(
     deserializer: D,
     expected: &'static str,
 ) -> Result<(), D::Error> {
-    let value = Value::deserialize(deserializer)?;
+    let value = crate::json::UniqueKeys::deserialize(deserializer)?.0;
     if Tag::Str(expected).matches(&value) {
         Ok(())
     } else {
-        Err(D::Error::custom(format!(
-            "expected `{expected}`, found {value}"
-        )))
+        Err(D::Error::custom(crate::json::bounded(&format!(
+            "expected `{expected}`, found {}",
+            crate::json::shown(&value)
+        ))))
     }
 }
 
@@ -55,13 +56,14 @@ pub fn expect_int<'de, D: Deserializer<'de>>(
     deserializer: D,
     expected: i64,
 ) -> Result<(), D::Error> {
-    let value = Value::deserialize(deserializer)?;
+    let value = crate::json::UniqueKeys::deserialize(deserializer)?.0;
     if Tag::Int(expected).matches(&value) {
         Ok(())
     } else {
-        Err(D::Error::custom(format!(
-            "expected `{expected}`, found {value}"
-        )))
+        Err(D::Error::custom(crate::json::bounded(&format!(
+            "expected `{expected}`, found {}",
+            crate::json::shown(&value)
+        ))))
     }
 }
 
@@ -92,6 +94,11 @@ pub fn parse_as<V: DeserializeOwned, U: From<V>>(value: Value) -> Result<U, Stri
     }
 }
 
+/// Whether a member is present with a value other than `null`.
+fn is_set(member: Option<&Value>) -> bool {
+    member.is_some_and(|value| !value.is_null())
+}
+
 /// A union: how to pick its variant.
 pub struct Union<T: 'static> {
     pub name: &'static str,
@@ -104,8 +111,10 @@ pub struct Union<T: 'static> {
 
 impl<T> Union<T> {
     pub fn deserialize<'de, D: Deserializer<'de>>(&self, deserializer: D) -> Result<T, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        self.parse(value).map_err(D::Error::custom)
+        let value = crate::json::UniqueKeys::deserialize(deserializer)?.0;
+        // A message may quote the value (an unknown `kind`), however large.
+        self.parse(value)
+            .map_err(|message| D::Error::custom(crate::json::bounded(&message)))
     }
 
     fn tag_list(&self) -> String {
@@ -124,8 +133,9 @@ impl<T> Union<T> {
     pub fn parse(&self, value: Value) -> Result<T, String> {
         let Value::Object(object) = &value else {
             return Err(format!(
-                "expected a JSON object for {}, found {value}",
-                self.name
+                "expected a JSON object for {}, found {}",
+                self.name,
+                crate::json::shown(&value)
             ));
         };
         if let Some(tag) = self.tag {
@@ -138,7 +148,8 @@ impl<T> Union<T> {
                     {
                         Some(variant) => self.run(variant, value),
                         None => Err(format!(
-                            "unknown {tag} {found} for {}, expected one of {}",
+                            "unknown {tag} {} for {}, expected one of {}",
+                            crate::json::shown(found),
                             self.name,
                             self.tag_list()
                         )),
@@ -157,7 +168,9 @@ impl<T> Union<T> {
         let present: Vec<&Variant<T>> = self
             .variants
             .iter()
-            .filter(|v| v.keys.iter().any(|k| object.contains_key(*k)))
+            // `null` is how the SDK's models say "not set": a member set to `null` identifies nothing
+            // (`"pushNotificationConfigId": null` must not pick a variant that then writes it out).
+            .filter(|v| v.keys.iter().any(|k| is_set(object.get(*k))))
             .collect();
         match present.as_slice() {
             [variant] => self.run(variant, value),
@@ -195,7 +208,7 @@ impl<T> Union<T> {
                             .keys
                             .iter()
                             .copied()
-                            .filter(|k| object.contains_key(*k))
+                            .filter(|k| is_set(object.get(*k)))
                             .collect();
                         format!("`{}` ({})", keys.join("`/`"), v.type_name)
                     })

@@ -5,10 +5,12 @@
 //! Run one module with a filter on its path, e.g.
 //! `cargo test -p a2a-tests --all-features --test suite -- bridge_v0_3::`.
 
+mod bounded_errors;
 mod bridge_v0_3;
 mod builders_v1;
 mod edge_cases_v1;
 mod errors_interop_v1;
+mod exact_numbers;
 mod interop_jsonrpc_v0_3;
 mod interop_v0_3;
 mod interop_v1;
@@ -16,6 +18,7 @@ mod json_schema_v1;
 mod jsonrpc_glue_v1;
 mod jsonrpc_interop_v1;
 mod jsonrpc_v1;
+mod one_rule;
 mod operations_v1;
 mod proptest_v0_3;
 mod proptest_v1;

@@ -278,6 +278,10 @@ fn plan(target: &TypesV0_3Target, schema: &Value) -> Result<(Value, Plan)> {
                     if nullable && is_required {
                         rule = FieldRule::NullableAlwaysWritten;
                     }
+                } else if schema["type"] == "null" && is_required {
+                    // A member that can only be `null` (the delete response's `result`): the official
+                    // SDK leaves it out (it writes with `exclude_none`), so absent reads as `null`.
+                    rule = FieldRule::NullableAlwaysWritten;
                 } else if let Some(variants) = schema.get("anyOf").and_then(Value::as_array) {
                     let variants = variants.clone();
                     let description = schema["description"].clone();
@@ -403,6 +407,8 @@ fn union(
             .unwrap_or_default();
         let keys = members
             .into_iter()
+            // A member that can only be `null` may be left out, so it cannot identify its variant.
+            .filter(|key| property(target, key).is_none_or(|p| p["type"] != "null"))
             .filter(|key| {
                 targets
                     .iter()
@@ -459,6 +465,7 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
                     Some(rename) => parse_quote!(#[serde(#rename)]),
                     None => {
                         field.attrs.retain(|a| !a.path().is_ident("serde"));
+                        field.attrs.extend(unique_keys(&field.ty));
                         continue;
                     }
                 },
@@ -473,7 +480,7 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
                     parse_quote!(#[serde(#rename default)])
                 }
                 FieldRule::NullableAlwaysWritten => {
-                    if inner.is_none() {
+                    if inner.is_none() && ty != "()" {
                         errors.push(format!(
                             "{owner}.{property}: expected an Option, found {ty}"
                         ));
@@ -496,6 +503,7 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
             };
             field.attrs.retain(|a| !a.path().is_ident("serde"));
             field.attrs.push(serde);
+            field.attrs.extend(unique_keys(&field.ty));
             field.attrs.extend(snake_case_alias(&property, &ident));
         }
     }
@@ -512,6 +520,31 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
     } else {
         bail!("adjusting typify's v0.3 output:\n  {}", errors.join("\n  "))
     }
+}
+
+/// For a free-form JSON member (`metadata`, `data`): read it with no key twice in any of its objects,
+/// as protobuf's JSON parsers do (serde_json's own `Map` keeps the last of two silently).
+fn unique_keys(ty: &syn::Type) -> Option<syn::Attribute> {
+    let (optional, inner) = match option_inner(ty) {
+        Some(inner) => (true, type_text(inner)),
+        None => (false, type_text(ty)),
+    };
+    let reader = match (optional, inner.as_str()) {
+        (false, "::serde_json::Map<::std::string::String,::serde_json::Value>") => "unique_object",
+        (true, "::serde_json::Map<::std::string::String,::serde_json::Value>") => {
+            "optional_unique_object"
+        }
+        (false, "::serde_json::Value") => "unique_value",
+        (true, "::serde_json::Value") => "optional_unique_value",
+        _ => return None,
+    };
+    let path = format!("crate::json::{reader}");
+    Some(if reader == "unique_value" {
+        // As serde reads a missing `Value`: `null`.
+        parse_quote!(#[serde(default, deserialize_with = #path)])
+    } else {
+        parse_quote!(#[serde(deserialize_with = #path)])
+    })
 }
 
 /// `#[serde(alias = "context_id")]` for a camelCase member: the official SDK reads the snake_case

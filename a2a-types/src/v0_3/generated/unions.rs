@@ -1315,7 +1315,7 @@ impl DeleteTaskPushNotificationConfigResponse {
             crate::v0_3::dispatch::Variant {
                 type_name: "DeleteTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
-                keys: &["result"],
+                keys: &[],
                 parse: crate::v0_3::dispatch::parse_as::<
                     DeleteTaskPushNotificationConfigSuccessResponse,
                     DeleteTaskPushNotificationConfigResponse,

@@ -87,7 +87,7 @@ pub struct AgentCard {
         rename = "securitySchemes",
         alias = "security_schemes",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
+        deserialize_with = "crate::protojson::unique_map",
         skip_serializing_if = "crate::protojson::is_default"
     )]
     pub security_schemes: ::std::collections::BTreeMap<
@@ -464,7 +464,7 @@ pub struct AuthorizationCodeOAuthFlow {
     /// Available scopes: scope name to short explanation.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
+        deserialize_with = "crate::protojson::unique_map",
         skip_serializing_if = "crate::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
@@ -533,7 +533,7 @@ pub struct ClientCredentialsOAuthFlow {
     /// Available scopes: scope name to short explanation.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
+        deserialize_with = "crate::protojson::unique_map",
         skip_serializing_if = "crate::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
@@ -604,7 +604,7 @@ pub struct DeviceCodeOAuthFlow {
     /// Available scopes: scope name to short explanation.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
+        deserialize_with = "crate::protojson::unique_map",
         skip_serializing_if = "crate::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
@@ -736,7 +736,7 @@ pub struct ImplicitOAuthFlow {
     /// Available scopes: scope name to short explanation; may be empty.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
+        deserialize_with = "crate::protojson::unique_map",
         skip_serializing_if = "crate::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
@@ -1111,7 +1111,7 @@ pub struct PasswordOAuthFlow {
     /// Available scopes: scope name to short explanation; may be empty.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
+        deserialize_with = "crate::protojson::unique_map",
         skip_serializing_if = "crate::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
@@ -1127,7 +1127,7 @@ pub struct SecurityRequirement {
     /// Scheme name (a key of `AgentCard.securitySchemes`) to required scopes.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
+        deserialize_with = "crate::protojson::unique_map",
         skip_serializing_if = "crate::protojson::is_default"
     )]
     pub schemes: ::std::collections::BTreeMap<::std::string::String, StringList>,

@@ -11,6 +11,8 @@
 //!   fields go through `OpenEnum`, which keeps any `i32` and writes unknown ones back as numbers.
 //! - **numbers.** pbjson's number reader becomes ours, which also takes integral floats for integers.
 //!   64-bit integers need nothing more: pbjson writes them as decimal strings and reads both forms.
+//! - **duplicate map keys.** serde's `BTreeMap` keeps the last of two equal keys; map fields are read
+//!   through `UniqueMap`, which rejects the document naming the key, as protobuf's JSON parsers do.
 //! - **non-finite floats.** pbjson writes NaN and the infinities through serde_json, as `null`; every
 //!   `float` and `double` field is written through `Floats`, which names them as ProtoJSON does.
 
@@ -25,7 +27,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Expr, parse_quote};
 
 use crate::codegen::descriptor::{is_singular_value, map_entry};
-use crate::codegen::syntax::{is_named_type, path_string};
+use crate::codegen::syntax::{is_named_type, option_inner, path_string};
 
 /// The descriptor's fields, found from a Rust message type and a field's JSON name.
 pub(crate) struct FieldIndex {
@@ -147,7 +149,12 @@ pub(crate) fn adjust(file: &mut syn::File, fields: &FieldIndex, support_path: &s
         }
     }
     NumberReads { support: &support }.visit_file_mut(file);
+    UniqueMapReads { support: &support }.visit_file_mut(file);
     let text = file.to_token_stream().to_string();
+    if text.contains("next_value :: < :: core :: option :: Option < std :: collections :: BTreeMap")
+    {
+        errors.push("a map field read was not made to reject duplicate keys".to_owned());
+    }
     if text.contains("pbjson :: private :: NumberDeserialize") {
         errors.push("a pbjson number read was not replaced".to_owned());
     }
@@ -191,6 +198,37 @@ impl VisitMut for NumberReads<'_> {
             *path = replaced;
         }
         syn::visit_mut::visit_path_mut(self, path);
+    }
+}
+
+/// `map_.next_value::<Option<BTreeMap<K, V>>>()?` →
+/// `map_.next_value::<Option<UniqueMap<K, V>>>()?.map(|present__| present__.0)`: serde's `BTreeMap` keeps
+/// the last of two equal keys, where protobuf's JSON parsers reject the document.
+struct UniqueMapReads<'a> {
+    support: &'a syn::Path,
+}
+
+impl VisitMut for UniqueMapReads<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        if let Expr::Try(try_expr) = expr
+            && let Expr::MethodCall(call) = try_expr.expr.as_ref()
+            && call.method == "next_value"
+            && let Some(turbofish) = &call.turbofish
+            && let Some(syn::GenericArgument::Type(read)) = turbofish.args.first()
+            && let Some(syn::Type::Path(map)) = option_inner(read)
+            && let Some(last) = map.path.segments.last()
+            && last.ident == "BTreeMap"
+        {
+            let receiver = &call.receiver;
+            let arguments = &last.arguments;
+            let support = self.support;
+            *expr = parse_quote!(
+                #receiver.next_value::<::core::option::Option<#support::UniqueMap #arguments>>()?
+                    .map(|present__| present__.0)
+            );
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, expr);
     }
 }
 

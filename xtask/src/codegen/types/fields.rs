@@ -215,9 +215,15 @@ fn field_attribute(
             with = "crate::protojson::number_map",
             skip_serializing_if = "crate::protojson::is_default"
         ),
-        Shape::Repeated(_) | Shape::Map(_) => quote::quote!(
+        Shape::Repeated(_) => quote::quote!(
             default,
             deserialize_with = "crate::protojson::null_as_default",
+            skip_serializing_if = "crate::protojson::is_default"
+        ),
+        // A key twice is an error, as in protobuf's JSON parsers.
+        Shape::Map(_) => quote::quote!(
+            default,
+            deserialize_with = "crate::protojson::unique_map",
             skip_serializing_if = "crate::protojson::is_default"
         ),
         // Always written: a REQUIRED message is present in every valid message, even when empty.
