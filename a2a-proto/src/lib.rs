@@ -97,6 +97,19 @@
 //! it differs from a fresh generation.
 
 pub mod json;
+
+/// How deep objects and arrays may nest inside one `google.protobuf.Value` or `Struct` (a `data` or
+/// `metadata` member), counted as in JSON: `{"a": [{}]}` is 3 deep. Deeper input is an error on every
+/// path, never a stack overflow: JSON decode ([`json`], serde), protobuf binary decode (`prost`),
+/// JSON encode, and `a2a-types`' conversions, which use the same number.
+///
+/// Why 30: a JSON object costs 3 protobuf message levels (`Value`, `Struct`, map entry) and the deepest
+/// A2A message holds its `Struct` 6 levels down (v0.3's `StreamResponse.artifact_update.artifact.parts
+/// .data.data`), so 30 levels need at most 96 of prost's 100: a value accepted as JSON always decodes
+/// from the protobuf bytes it encodes to. serde_json's own limit (128, for the whole document) is never
+/// the one reached first.
+pub const MAX_NESTING_DEPTH: usize = 30;
+
 #[doc(hidden)]
 pub mod protojson;
 pub mod registry;

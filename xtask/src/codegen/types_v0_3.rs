@@ -453,12 +453,21 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
             seen.insert((owner.clone(), property.clone()));
             let ty = type_text(&field.ty);
             let inner = option_inner(&field.ty).cloned();
+            // Free-form JSON the protocol carries (`data`, `metadata`, extension `params`...) is read
+            // within a2a-types' nesting limit, as in v1; a JSON-RPC envelope's own `params` and
+            // `result` hold whole messages, whose own free-form members are checked where they sit.
+            let free_form = ty.contains("serde_json")
+                && !matches!(owner.as_str(), "JsonRpcRequest" | "JsonRpcSuccessResponse");
+            let depth_limit: Option<syn::Attribute> = free_form.then(|| {
+                parse_quote!(#[serde(deserialize_with = "crate::protojson::within_depth_limit")])
+            });
             let rename = (property != ident).then(|| quote!(rename = #property,));
             let serde: syn::Attribute = match rule {
                 FieldRule::Required => match rename {
                     Some(rename) => parse_quote!(#[serde(#rename)]),
                     None => {
                         field.attrs.retain(|a| !a.path().is_ident("serde"));
+                        field.attrs.extend(depth_limit);
                         continue;
                     }
                 },
@@ -496,6 +505,7 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
             };
             field.attrs.retain(|a| !a.path().is_ident("serde"));
             field.attrs.push(serde);
+            field.attrs.extend(depth_limit);
             field.attrs.extend(snake_case_alias(&property, &ident));
         }
     }
