@@ -22,9 +22,13 @@ fn objects(depth: usize) -> Value {
 
 /// `depth` containers alternating array and object, innermost empty: `[{"k": [...]}]`.
 fn mixed(depth: usize) -> Value {
-    let mut value = if depth % 2 == 0 { json!({}) } else { json!([]) };
+    let mut value = if depth.is_multiple_of(2) {
+        json!({})
+    } else {
+        json!([])
+    };
     for level in 1..depth {
-        value = if (depth - level) % 2 == 0 {
+        value = if (depth - level).is_multiple_of(2) {
             json!({ "k": value })
         } else {
             json!([value])
