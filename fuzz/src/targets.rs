@@ -630,3 +630,33 @@ fn rest(input: &[u8]) -> u64 {
     });
     outcome(&result.map_err(|e| format!("{e:?}")))
 }
+
+/// Regression tests for the fuzzer's findings, in this package so that serde_json has exactly the
+/// features a user's build has (the test suite's other dependencies switch on `float_roundtrip`).
+#[cfg(test)]
+mod findings {
+    use a2a_proto::wkt;
+    use prost::Message as _;
+
+    /// binary-v1, seed 13, 40 s: a `Part.metadata` double 0x1.8p-1010 (1.3670853786668245e-304)
+    /// decoded from binary, written as ProtoJSON and read back, came back one ulp lower
+    /// (`…243e-304`): JSON number parsing is not correctly rounded. Issue 13's exactness work.
+    #[test]
+    #[ignore = "float parsing is not correctly rounded yet: issue 13, exactness (helper `exact`)"]
+    fn a_double_read_from_binary_survives_protojson() {
+        let number = f64::from_bits(0x00d8_0000_0000_0000);
+        let object: wkt::Struct = [("chunk", wkt::Value::from(number))].into_iter().collect();
+        let part = a2a_proto::v1::Part {
+            metadata: Some(object),
+            ..Default::default()
+        };
+        let mut input = vec![
+            a2a_proto::v1::MESSAGE_NAMES
+                .iter()
+                .position(|n| *n == "lf.a2a.v1.Part")
+                .unwrap() as u8,
+        ];
+        input.extend(part.encode_to_vec());
+        super::binary_v1(&input);
+    }
+}

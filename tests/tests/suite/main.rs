@@ -9,7 +9,6 @@ mod bridge_v0_3;
 mod builders_v1;
 mod edge_cases_v1;
 mod errors_interop_v1;
-mod fuzz_findings;
 mod interop_jsonrpc_v0_3;
 mod interop_v0_3;
 mod interop_v1;
