@@ -776,3 +776,93 @@ fn duplicate_keys_and_lone_surrogates_are_errors() {
     );
     assert!(line.contains("lone surrogate"), "{line}");
 }
+
+/// `{"k": … {"leaf": 1}}`, `depth` objects deep.
+fn nested_objects(depth: usize) -> Value {
+    (1..depth).fold(json!({"leaf": 1}), |inner, _| json!({ "k": inner }))
+}
+
+/// The nesting limit (30) holds in the tool on every path: JSON in, binary in, and the bridge; a
+/// document at the limit converts both ways, one level deeper is a one-line error naming the field,
+/// and a document nested thousands deep is refused the same way, never a crash.
+#[test]
+fn nesting_beyond_the_limit_is_a_one_line_error_on_every_path() {
+    const MAX: usize = 30;
+    let message = |data: Value| {
+        json!({"messageId": "m-1", "role": "ROLE_USER", "parts": [{"data": data}]}).to_string()
+    };
+    let binary = ok(transcode(
+        "lf.a2a.v1.Message",
+        "json",
+        "binpb",
+        message(nested_objects(MAX)).as_bytes(),
+    ));
+    let json: Value = serde_json::from_slice(&ok(transcode(
+        "lf.a2a.v1.Message",
+        "binpb",
+        "json",
+        &binary,
+    )))
+    .unwrap();
+    assert_eq!(json["parts"][0]["data"], nested_objects(MAX));
+
+    let line = failure(
+        transcode(
+            "lf.a2a.v1.Message",
+            "json",
+            "binpb",
+            message(nested_objects(MAX + 1)).as_bytes(),
+        ),
+        1,
+    );
+    assert!(line.contains("parts[0]"), "{line}");
+    assert!(line.contains("nested deeper than 30 levels"), "{line}");
+
+    // Binary nested far deeper: ListValue inside Value, 5,000 times, built from the inside out.
+    let mut value: Vec<u8> = Vec::new();
+    for _ in 0..5_000 {
+        let mut list = vec![0x0a];
+        push_varint(&mut list, value.len());
+        list.extend_from_slice(&value);
+        value = vec![0x32];
+        push_varint(&mut value, list.len());
+        value.extend_from_slice(&list);
+    }
+    // The Value as Message.parts[0].data (Part.data is field 4, Message.parts field 5).
+    let mut part = vec![0x22];
+    push_varint(&mut part, value.len());
+    part.extend_from_slice(&value);
+    let mut message_bytes = vec![0x2a];
+    push_varint(&mut message_bytes, part.len());
+    message_bytes.extend_from_slice(&part);
+    let line = failure(
+        transcode("lf.a2a.v1.Message", "binpb", "json", &message_bytes),
+        1,
+    );
+    assert!(line.contains("nested deeper than 30 levels"), "{line}");
+
+    let part = |data: Value| json!({"kind": "data", "data": data}).to_string();
+    let output = a2a(
+        &["upgrade", "--type", "Part"],
+        part(nested_objects(MAX)).as_bytes(),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let upgraded: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(upgraded["data"], nested_objects(MAX));
+    let line = failure(
+        a2a(
+            &["upgrade", "--type", "Part"],
+            part(nested_objects(MAX + 1)).as_bytes(),
+        ),
+        1,
+    );
+    assert!(line.contains("nested deeper than 30 levels"), "{line}");
+}
+
+fn push_varint(out: &mut Vec<u8>, mut value: usize) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}

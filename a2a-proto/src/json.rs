@@ -102,8 +102,8 @@ impl JsonError {
 /// assert_eq!(err.path(), "status.state");
 /// ```
 pub fn from_str<M: DeserializeOwned>(text: &str) -> Result<M, JsonError> {
-    let message =
-        serde_json::from_str(text).or_else(|_| with_path(serde_json::Deserializer::from_str(text)))?;
+    let message = serde_json::from_str(text)
+        .or_else(|_| with_path(serde_json::Deserializer::from_str(text)))?;
     check_unicode(text.as_bytes())?;
     Ok(message)
 }

@@ -191,10 +191,12 @@ pub enum NullValue {
 /// Numbers are IEEE doubles, as in JSON itself. On output an integral number up to 2^53 in magnitude is
 /// written without a fraction (`42`, not `42.0`); on input an integer too large for a double becomes the
 /// nearest double rather than an error. NaN and infinities have no JSON form and fail serialization.
-#[derive(Clone, PartialEq, ::prost::Message)]
+///
+/// Objects and arrays may nest at most [`MAX_NESTING_DEPTH`](crate::MAX_NESTING_DEPTH) deep, in JSON
+/// and in binary alike (see [`depth`]).
+#[derive(Clone, PartialEq, Default, Debug)]
 pub struct Value {
     /// Which kind of JSON value this is; `None` is written as `null`.
-    #[prost(oneof = "value::Kind", tags = "1, 2, 3, 4, 5, 6")]
     pub kind: ::core::option::Option<value::Kind>,
 }
 
@@ -225,18 +227,16 @@ pub mod value {
 }
 
 /// A JSON object (`google.protobuf.Struct`); keys are kept in sorted order.
-#[derive(Clone, PartialEq, ::prost::Message)]
+#[derive(Clone, PartialEq, Default, Debug)]
 pub struct Struct {
     /// The object's members.
-    #[prost(btree_map = "string, message", tag = "1")]
     pub fields: BTreeMap<::prost::alloc::string::String, Value>,
 }
 
 /// A JSON array (`google.protobuf.ListValue`).
-#[derive(Clone, PartialEq, ::prost::Message)]
+#[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListValue {
     /// The array's elements.
-    #[prost(message, repeated, tag = "1")]
     pub values: ::prost::alloc::vec::Vec<Value>,
 }
 
@@ -253,6 +253,204 @@ impl ::prost::Name for Struct {
 impl ::prost::Name for ListValue {
     const NAME: &'static str = "ListValue";
     const PACKAGE: &'static str = "google.protobuf";
+}
+
+/// The nesting limit of [`Value`], [`Struct`] and [`ListValue`], enforced on every path that builds one.
+///
+/// Depth counts the objects and arrays open around a point, as JSON does: in `{"a": [{}]}` the
+/// innermost `{}` is at depth 3; scalars add nothing. A value deeper than
+/// [`MAX_NESTING_DEPTH`](crate::MAX_NESTING_DEPTH) is an error (never a stack overflow) when read from
+/// JSON, when decoded from protobuf binary (even with prost's `no-recursion-limit` feature) and when
+/// written to JSON. The error names the limit; the JSON readers of [`crate::json`] add the field path,
+/// and prost's `DecodeError` lists the messages and fields it was decoding.
+///
+/// The count is kept per thread while one value is read or written, so readers on different threads
+/// never interfere.
+pub mod depth {
+    use std::cell::Cell;
+
+    use crate::MAX_NESTING_DEPTH;
+
+    thread_local! {
+        /// Objects and arrays open around the value being read or written on this thread.
+        static OPEN: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A value nested deeper than [`MAX_NESTING_DEPTH`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct TooDeep;
+
+    impl std::fmt::Display for TooDeep {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(
+                f,
+                "objects and arrays nested deeper than {MAX_NESTING_DEPTH} levels (the A2A nesting limit)"
+            )
+        }
+    }
+
+    impl std::error::Error for TooDeep {}
+
+    /// One open object or array; closing it (dropping the guard) restores the count, on errors too.
+    pub(crate) struct Open(());
+
+    impl Drop for Open {
+        fn drop(&mut self) {
+            OPEN.with(|open| open.set(open.get() - 1));
+        }
+    }
+
+    /// Opens one object or array inside those already open.
+    pub(crate) fn open() -> Result<Open, TooDeep> {
+        room()?;
+        OPEN.with(|open| open.set(open.get() + 1));
+        Ok(Open(()))
+    }
+
+    /// Whether one more object or array fits inside those already open.
+    pub(crate) fn room() -> Result<(), TooDeep> {
+        if OPEN.with(Cell::get) < MAX_NESTING_DEPTH {
+            Ok(())
+        } else {
+            Err(TooDeep)
+        }
+    }
+
+    #[allow(deprecated)] // prost offers no other constructor for a decode error of a custom rule.
+    pub(crate) fn decode_error(message: &'static str, field: &'static str) -> prost::DecodeError {
+        let mut error = prost::DecodeError::new(TooDeep.to_string());
+        error.push(message, field);
+        error
+    }
+}
+
+// `prost::Message` by hand rather than derived, for one reason: the nesting limit above, which has to
+// hold whatever prost's own recursion limit is (a dependency may switch it off). The wire format is
+// exactly the derived one: `Value` is a oneof of tags 1-6, `Struct` a map at tag 1, `ListValue` a
+// repeated message at tag 1.
+impl ::prost::Message for Value {
+    fn encode_raw(&self, buf: &mut impl ::prost::bytes::BufMut) {
+        if let Some(kind) = &self.kind {
+            kind.encode(buf);
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: ::prost::encoding::WireType,
+        buf: &mut impl ::prost::bytes::Buf,
+        ctx: ::prost::encoding::DecodeContext,
+    ) -> Result<(), ::prost::DecodeError> {
+        match tag {
+            // An object or an array: the `Struct` or `ListValue` opens itself; this checks that it
+            // fits, so an empty one at the limit is refused as in JSON.
+            5 | 6 if depth::room().is_err() => Err(depth::decode_error("Value", "kind")),
+            1..=6 => {
+                value::Kind::merge(&mut self.kind, tag, wire_type, buf, ctx).map_err(|mut e| {
+                    e.push("Value", "kind");
+                    e
+                })
+            }
+            _ => ::prost::encoding::skip_field(wire_type, tag, buf, ctx),
+        }
+    }
+
+    fn encoded_len(&self) -> usize {
+        self.kind.as_ref().map_or(0, value::Kind::encoded_len)
+    }
+
+    fn clear(&mut self) {
+        self.kind = None;
+    }
+}
+
+impl ::prost::Message for Struct {
+    fn encode_raw(&self, buf: &mut impl ::prost::bytes::BufMut) {
+        ::prost::encoding::btree_map::encode(
+            ::prost::encoding::string::encode,
+            ::prost::encoding::string::encoded_len,
+            ::prost::encoding::message::encode,
+            ::prost::encoding::message::encoded_len,
+            1,
+            &self.fields,
+            buf,
+        );
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: ::prost::encoding::WireType,
+        buf: &mut impl ::prost::bytes::Buf,
+        ctx: ::prost::encoding::DecodeContext,
+    ) -> Result<(), ::prost::DecodeError> {
+        if tag != 1 {
+            return ::prost::encoding::skip_field(wire_type, tag, buf, ctx);
+        }
+        let _open = depth::open().map_err(|_| depth::decode_error("Struct", "fields"))?;
+        ::prost::encoding::check_wire_type(
+            ::prost::encoding::WireType::LengthDelimited,
+            wire_type,
+        )?;
+        ::prost::encoding::btree_map::merge(
+            ::prost::encoding::string::merge,
+            ::prost::encoding::message::merge,
+            &mut self.fields,
+            buf,
+            ctx,
+        )
+        .map_err(|mut e| {
+            e.push("Struct", "fields");
+            e
+        })
+    }
+
+    fn encoded_len(&self) -> usize {
+        ::prost::encoding::btree_map::encoded_len(
+            ::prost::encoding::string::encoded_len,
+            ::prost::encoding::message::encoded_len,
+            1,
+            &self.fields,
+        )
+    }
+
+    fn clear(&mut self) {
+        self.fields.clear();
+    }
+}
+
+impl ::prost::Message for ListValue {
+    fn encode_raw(&self, buf: &mut impl ::prost::bytes::BufMut) {
+        ::prost::encoding::message::encode_repeated(1, &self.values, buf);
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: ::prost::encoding::WireType,
+        buf: &mut impl ::prost::bytes::Buf,
+        ctx: ::prost::encoding::DecodeContext,
+    ) -> Result<(), ::prost::DecodeError> {
+        if tag != 1 {
+            return ::prost::encoding::skip_field(wire_type, tag, buf, ctx);
+        }
+        let _open = depth::open().map_err(|_| depth::decode_error("ListValue", "values"))?;
+        ::prost::encoding::message::merge_repeated(wire_type, &mut self.values, buf, ctx).map_err(
+            |mut e| {
+                e.push("ListValue", "values");
+                e
+            },
+        )
+    }
+
+    fn encoded_len(&self) -> usize {
+        ::prost::encoding::message::encoded_len_repeated(1, &self.values)
+    }
+
+    fn clear(&mut self) {
+        self.values.clear();
+    }
 }
 
 /// The largest magnitude up to which every integer is exactly representable as a double.
@@ -355,6 +553,7 @@ impl Serialize for Value {
 
 impl Serialize for Struct {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let _open = depth::open().map_err(ser::Error::custom)?;
         let mut map = serializer.serialize_map(Some(self.fields.len()))?;
         for (key, value) in &self.fields {
             map.serialize_entry(key, value)?;
@@ -365,6 +564,7 @@ impl Serialize for Struct {
 
 impl Serialize for ListValue {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let _open = depth::open().map_err(ser::Error::custom)?;
         let mut seq = serializer.serialize_seq(Some(self.values.len()))?;
         for value in &self.values {
             seq.serialize_element(value)?;
@@ -452,6 +652,7 @@ impl<'de> Visitor<'de> for StructVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Struct, A::Error> {
+        let _open = depth::open().map_err(de::Error::custom)?;
         let mut fields = BTreeMap::new();
         while let Some((key, value)) = map.next_entry::<String, Value>()? {
             if fields.contains_key(&key) {
@@ -481,6 +682,7 @@ impl<'de> Visitor<'de> for ListVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ListValue, A::Error> {
+        let _open = depth::open().map_err(de::Error::custom)?;
         let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
         while let Some(value) = seq.next_element::<Value>()? {
             values.push(value);

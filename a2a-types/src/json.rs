@@ -322,6 +322,26 @@ pub(crate) fn optional_unique_object<'de, D: serde::Deserializer<'de>>(
     Ok(Option::<UniqueObject>::deserialize(deserializer)?.map(|v| v.0))
 }
 
+/// The v0.3 free-form members (`data`, `metadata`): no key twice, and within the nesting limit.
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
+macro_rules! within_depth_limit {
+    ($($limited:ident: $reader:ident -> $ty:ty;)*) => {$(
+        #[doc = concat!("[`", stringify!($reader), "`] within the nesting limit.")]
+        pub(crate) fn $limited<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<$ty, D::Error> {
+            let value = $reader(deserializer)?;
+            crate::protojson::FreeForm::check_depth(&value, 0).map_err(serde::de::Error::custom)?;
+            Ok(value)
+        }
+    )*};
+}
+
+#[cfg(feature = "v0_3")]
+within_depth_limit! {
+    optional_unique_value_within_depth_limit: optional_unique_value -> Option<Value>;
+    unique_object_within_depth_limit: unique_object -> serde_json::Map<String, Value>;
+    optional_unique_object_within_depth_limit: optional_unique_object -> Option<serde_json::Map<String, Value>>;
+}
+
 /// A JSON object with no key twice, as [`UniqueKeys`] reads it.
 pub(crate) fn unique_object<'de, D: serde::Deserializer<'de>>(
     deserializer: D,

@@ -119,6 +119,12 @@ pub(crate) fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
 }
 
 pub(crate) fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
+    value_within(value, 0)
+}
+
+/// A `wkt::Value` built in code can nest without limit (decoding refuses that); converting one stops at
+/// [`crate::MAX_NESTING_DEPTH`] instead of recursing on. `open` counts the objects and arrays around it.
+fn value_within(value: wkt::Value, open: usize) -> Result<serde_json::Value, ConversionError> {
     use wkt::value::Kind;
     Ok(match value.kind {
         None | Some(Kind::NullValue(_)) => serde_json::Value::Null,
@@ -131,25 +137,37 @@ pub(crate) fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, C
             crate::protojson::canonicalize_numbers(&mut json);
             json
         }
+        Some(Kind::ListValue(_)) | Some(Kind::StructValue(_))
+            if open >= crate::MAX_NESTING_DEPTH =>
+        {
+            return Err(ConversionError::new(crate::protojson::TooDeep.to_string()));
+        }
         Some(Kind::ListValue(list)) => serde_json::Value::Array(
             list.values
                 .into_iter()
                 .enumerate()
                 .map(|(index, item)| {
-                    value_from_proto(item).map_err(|e| e.at(&format!("[{index}]")))
+                    value_within(item, open + 1).map_err(|e| e.at(&format!("[{index}]")))
                 })
                 .collect::<Result<_, _>>()?,
         ),
-        Some(Kind::StructValue(object)) => serde_json::Value::Object(struct_from_proto(object)?),
+        Some(Kind::StructValue(object)) => {
+            serde_json::Value::Object(struct_within(object, open + 1)?)
+        }
     })
 }
 
 pub(crate) fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
+    struct_within(object, 1)
+}
+
+/// The members of an object that is itself `open` levels deep.
+fn struct_within(object: wkt::Struct, open: usize) -> Result<crate::JsonObject, ConversionError> {
     object
         .fields
         .into_iter()
         .map(|(key, value)| {
-            let value = value_from_proto(value).map_err(|e| e.at(&key))?;
+            let value = value_within(value, open).map_err(|e| e.at(&key))?;
             Ok((key, value))
         })
         .collect()

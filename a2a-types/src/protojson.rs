@@ -919,7 +919,7 @@ impl Serialize for CanonicalObject<'_> {
 /// Reads a `google.protobuf.Value` oneof member: JSON `null` is a value here, not "unset".
 pub fn read_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<serde_json::Value, A::Error> {
     let mut value = map.next_value::<crate::json::UniqueKeys>()?.0;
-    canonicalize_numbers(&mut value);
+    canonicalize_within_limit(&mut value, 0).map_err(de::Error::custom)?;
     Ok(value)
 }
 
@@ -927,18 +927,123 @@ pub fn read_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<serde_json::Val
 pub fn read_struct<'de, A: MapAccess<'de>>(
     map: &mut A,
 ) -> Result<Option<crate::JsonObject>, A::Error> {
-    Ok(map
-        .next_value::<Option<crate::json::UniqueObject>>()?
-        .map(|object| canonical_object(object.0)))
+    map.next_value::<Option<crate::json::UniqueObject>>()?
+        .map(|object| canonical_object(object.0))
+        .transpose()
+        .map_err(de::Error::custom)
 }
 
-fn canonical_object(object: crate::JsonObject) -> crate::JsonObject {
+fn canonical_object(object: crate::JsonObject) -> Result<crate::JsonObject, TooDeep> {
     let mut value = serde_json::Value::Object(object);
-    canonicalize_numbers(&mut value);
+    canonicalize_within_limit(&mut value, 0)?;
     match value {
-        serde_json::Value::Object(object) => object,
+        serde_json::Value::Object(object) => Ok(object),
         _ => unreachable!("canonicalizing keeps an object an object"),
     }
+}
+
+/// A `data` or `metadata` value nested deeper than [`crate::MAX_NESTING_DEPTH`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooDeep;
+
+impl fmt::Display for TooDeep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "objects and arrays nested deeper than {} levels (the A2A nesting limit)",
+            crate::MAX_NESTING_DEPTH
+        )
+    }
+}
+
+impl std::error::Error for TooDeep {}
+
+/// [`canonicalize_numbers`], refusing objects and arrays nested deeper than
+/// [`crate::MAX_NESTING_DEPTH`]; `open` counts those around `value`. The recursion stops at the limit.
+pub fn canonicalize_within_limit(
+    value: &mut serde_json::Value,
+    open: usize,
+) -> Result<(), TooDeep> {
+    match value {
+        serde_json::Value::Number(number) => {
+            if let Some(int) = integral(number) {
+                *number = int.into();
+            }
+        }
+        serde_json::Value::Array(_) | serde_json::Value::Object(_)
+            if open >= crate::MAX_NESTING_DEPTH =>
+        {
+            return Err(TooDeep);
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                canonicalize_within_limit(item, open + 1)?;
+            }
+        }
+        serde_json::Value::Object(members) => {
+            for member in members.values_mut() {
+                canonicalize_within_limit(member, open + 1)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Whether a JSON value nests objects and arrays at most [`crate::MAX_NESTING_DEPTH`] deep; `open`
+/// counts those around it. The walk stops at the limit.
+pub fn check_depth(value: &serde_json::Value, open: usize) -> Result<(), TooDeep> {
+    match value {
+        serde_json::Value::Array(_) | serde_json::Value::Object(_)
+            if open >= crate::MAX_NESTING_DEPTH =>
+        {
+            Err(TooDeep)
+        }
+        serde_json::Value::Array(items) => items.iter().try_for_each(|i| check_depth(i, open + 1)),
+        serde_json::Value::Object(members) => {
+            members.values().try_for_each(|m| check_depth(m, open + 1))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A JSON value that holds free-form JSON (`data`, `metadata`) and is read within the nesting limit.
+pub trait FreeForm {
+    /// Checks the nesting limit, the value being `open` levels deep already.
+    fn check_depth(&self, open: usize) -> Result<(), TooDeep>;
+}
+
+impl FreeForm for serde_json::Value {
+    fn check_depth(&self, open: usize) -> Result<(), TooDeep> {
+        check_depth(self, open)
+    }
+}
+
+impl FreeForm for crate::JsonObject {
+    fn check_depth(&self, open: usize) -> Result<(), TooDeep> {
+        if open >= crate::MAX_NESTING_DEPTH {
+            return Err(TooDeep);
+        }
+        self.values().try_for_each(|m| check_depth(m, open + 1))
+    }
+}
+
+impl<T: FreeForm> FreeForm for Option<T> {
+    fn check_depth(&self, open: usize) -> Result<(), TooDeep> {
+        self.as_ref()
+            .map_or(Ok(()), |value| value.check_depth(open))
+    }
+}
+
+/// Reads a free-form JSON field (v0.3's `data` and `metadata`) within the nesting limit.
+pub fn within_depth_limit<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + FreeForm,
+{
+    let value = T::deserialize(deserializer)?;
+    value.check_depth(0).map_err(de::Error::custom)?;
+    Ok(value)
 }
 
 /// A `google.protobuf.Struct` field such as `metadata`.
@@ -960,10 +1065,10 @@ pub mod optional_struct {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<crate::JsonObject>, D::Error> {
-        Ok(
-            Option::<crate::json::UniqueObject>::deserialize(deserializer)?
-                .map(|object| canonical_object(object.0)),
-        )
+        Option::<crate::json::UniqueObject>::deserialize(deserializer)?
+            .map(|object| canonical_object(object.0))
+            .transpose()
+            .map_err(de::Error::custom)
     }
 }
 

@@ -18,6 +18,7 @@ mod json_schema_v1;
 mod jsonrpc_glue_v1;
 mod jsonrpc_interop_v1;
 mod jsonrpc_v1;
+mod limits_depth;
 mod one_rule;
 mod operations_v1;
 mod proptest_v0_3;

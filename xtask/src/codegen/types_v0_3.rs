@@ -459,13 +459,18 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
             seen.insert((owner.clone(), property.clone()));
             let ty = type_text(&field.ty);
             let inner = option_inner(&field.ty).cloned();
+            // Free-form JSON the protocol carries (`data`, `metadata`, extension `params`...) is read
+            // within a2a-types' nesting limit, as in v1; a JSON-RPC envelope's own `params` and
+            // `result` hold whole messages, whose own free-form members are checked where they sit.
+            let free_form = ty.contains("serde_json")
+                && !matches!(owner.as_str(), "JsonRpcRequest" | "JsonRpcSuccessResponse");
             let rename = (property != ident).then(|| quote!(rename = #property,));
             let serde: syn::Attribute = match rule {
                 FieldRule::Required => match rename {
                     Some(rename) => parse_quote!(#[serde(#rename)]),
                     None => {
                         field.attrs.retain(|a| !a.path().is_ident("serde"));
-                        field.attrs.extend(unique_keys(&field.ty));
+                        field.attrs.extend(free_form_reader(&field.ty, free_form));
                         continue;
                     }
                 },
@@ -503,7 +508,7 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
             };
             field.attrs.retain(|a| !a.path().is_ident("serde"));
             field.attrs.push(serde);
-            field.attrs.extend(unique_keys(&field.ty));
+            field.attrs.extend(free_form_reader(&field.ty, free_form));
             field.attrs.extend(snake_case_alias(&property, &ident));
         }
     }
@@ -524,7 +529,9 @@ fn adjust_fields(generated: &mut syn::File, plan: &Plan) -> Result<()> {
 
 /// For a free-form JSON member (`metadata`, `data`): read it with no key twice in any of its objects,
 /// as protobuf's JSON parsers do (serde_json's own `Map` keeps the last of two silently).
-fn unique_keys(ty: &syn::Type) -> Option<syn::Attribute> {
+/// The reader of a `serde_json` member: no key twice anywhere in it (as protobuf's JSON parsers
+/// rule), and, for a free-form member (`data`, `metadata`), within the nesting limit.
+fn free_form_reader(ty: &syn::Type, free_form: bool) -> Option<syn::Attribute> {
     let (optional, inner) = match option_inner(ty) {
         Some(inner) => (true, type_text(inner)),
         None => (false, type_text(ty)),
@@ -536,9 +543,18 @@ fn unique_keys(ty: &syn::Type) -> Option<syn::Attribute> {
         }
         (false, "::serde_json::Value") => "unique_value",
         (true, "::serde_json::Value") => "optional_unique_value",
+        _ if free_form => {
+            return Some(
+                parse_quote!(#[serde(deserialize_with = "crate::protojson::within_depth_limit")]),
+            );
+        }
         _ => return None,
     };
-    let path = format!("crate::json::{reader}");
+    let path = if free_form {
+        format!("crate::json::{reader}_within_depth_limit")
+    } else {
+        format!("crate::json::{reader}")
+    };
     Some(if reader == "unique_value" {
         // As serde reads a missing `Value`: `null`.
         parse_quote!(#[serde(default, deserialize_with = #path)])

@@ -140,7 +140,7 @@ The main `url` is required to serve this transport, so the two form a pair; clie
 pub struct AgentCardSignature {
     ///Header parameters that are not integrity protected.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub header: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -158,7 +158,7 @@ pub struct AgentExtension {
     pub description: ::std::option::Option<::std::string::String>,
     ///Settings specific to this extension, if any.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -318,7 +318,7 @@ pub struct Artifact {
     pub extensions: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Metadata reserved for extensions, keyed by an identifier that the extension defines.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -336,7 +336,7 @@ pub struct AuthenticatedExtendedCardNotConfiguredError {
     pub code: crate::v0_3::AuthenticatedExtendedCardNotConfiguredErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(
@@ -434,7 +434,7 @@ pub struct ContentTypeNotSupportedError {
     pub code: crate::v0_3::ContentTypeNotSupportedErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::content_type_not_supported_error_message")]
@@ -454,13 +454,13 @@ impl ::std::default::Default for ContentTypeNotSupportedError {
 #[serde(remote = "Self")]
 pub struct DataPart {
     ///The structured payload.
-    #[serde(deserialize_with = "crate::json::unique_object")]
+    #[serde(deserialize_with = "crate::json::unique_object_within_depth_limit")]
     pub data: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     #[serde(default)]
     pub kind: crate::v0_3::DataPartKind,
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -473,7 +473,7 @@ pub struct DeleteTaskPushNotificationConfigParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -534,7 +534,7 @@ pub struct FilePart {
     pub kind: crate::v0_3::FilePartKind,
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -606,7 +606,7 @@ pub struct GetTaskPushNotificationConfigParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -719,7 +719,7 @@ pub struct InternalError {
     pub code: crate::v0_3::InternalErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::internal_error_message")]
@@ -742,7 +742,7 @@ pub struct InvalidAgentResponseError {
     pub code: crate::v0_3::InvalidAgentResponseErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::invalid_agent_response_error_message")]
@@ -765,7 +765,7 @@ pub struct InvalidParamsError {
     pub code: crate::v0_3::InvalidParamsErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::invalid_params_error_message")]
@@ -788,7 +788,7 @@ pub struct InvalidRequestError {
     pub code: crate::v0_3::InvalidRequestErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::invalid_request_error_message")]
@@ -811,7 +811,7 @@ pub struct JsonParseError {
     pub code: crate::v0_3::JsonParseErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::json_parse_error_message")]
@@ -834,7 +834,7 @@ pub struct JsonRpcError {
     pub code: i64,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Brief human-readable summary of the error.
     pub message: ::std::string::String,
@@ -900,7 +900,7 @@ pub struct ListTaskPushNotificationConfigParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -953,7 +953,7 @@ pub struct Message {
     pub message_id: ::std::string::String,
     ///Metadata reserved for extensions, keyed by an identifier that the extension defines.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1080,7 +1080,7 @@ pub struct MessageSendParams {
     pub message: Message,
     ///Free-form metadata for use by extensions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1093,7 +1093,7 @@ pub struct MethodNotFoundError {
     pub code: crate::v0_3::MethodNotFoundErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::method_not_found_error_message")]
@@ -1185,7 +1185,7 @@ pub struct OpenIdConnectSecurityScheme {
 pub struct PartBase {
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1246,7 +1246,7 @@ pub struct PushNotificationNotSupportedError {
     pub code: crate::v0_3::PushNotificationNotSupportedErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::push_notification_not_supported_error_message")]
@@ -1364,7 +1364,7 @@ pub struct Task {
     pub kind: crate::v0_3::TaskKind,
     ///Metadata reserved for extensions, keyed by an identifier that the extension defines.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1396,7 +1396,7 @@ pub struct TaskArtifactUpdateEvent {
     pub last_chunk: ::std::option::Option<bool>,
     ///Free-form metadata for use by extensions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1413,7 +1413,7 @@ pub struct TaskIdParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1426,7 +1426,7 @@ pub struct TaskNotCancelableError {
     pub code: crate::v0_3::TaskNotCancelableErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::task_not_cancelable_error_message")]
@@ -1449,7 +1449,7 @@ pub struct TaskNotFoundError {
     pub code: crate::v0_3::TaskNotFoundErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::task_not_found_error_message")]
@@ -1493,7 +1493,7 @@ pub struct TaskQueryParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1622,7 +1622,7 @@ pub struct TaskStatusUpdateEvent {
     pub kind: crate::v0_3::TaskStatusUpdateEventKind,
     ///Free-form metadata for use by extensions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1641,7 +1641,7 @@ pub struct TextPart {
     pub kind: crate::v0_3::TextPartKind,
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1715,7 +1715,7 @@ pub struct UnsupportedOperationError {
     pub code: crate::v0_3::UnsupportedOperationErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value")]
+    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::unsupported_operation_error_message")]
