@@ -744,10 +744,7 @@ fn openapi_operation(
         );
     }
     error_responses(errors, &mut responses);
-    let (summary, description) = match rpc.comment.split_once('\n') {
-        Some((first, _)) => (first.to_owned(), rpc.comment.replace('\n', " ")),
-        None => (rpc.comment.clone(), rpc.comment.clone()),
-    };
+    let (summary, description) = summary_and_description(&rpc.comment);
     let operation_id = if index == 0 {
         rpc.name.clone()
     } else if path_fields.first().map(String::as_str) == Some("tenant") {
@@ -768,6 +765,16 @@ fn openapi_operation(
         operation.insert("x-a2a-streaming".into(), json!(true));
     }
     Ok((path, Value::Object(operation)))
+}
+
+/// A proto comment as one line, and its first sentence.
+fn summary_and_description(comment: &str) -> (String, String) {
+    let description = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+    let summary = match description.find(". ") {
+        Some(end) => description[..=end].to_owned(),
+        None => description.clone(),
+    };
+    (summary, description)
 }
 
 /// The OpenRPC description of the JSON-RPC binding of v1.
@@ -791,8 +798,8 @@ pub(crate) fn openrpc_v1(rpcs: &[Rpc], bundle: &Value) -> Result<Value> {
         };
         let mut method = json!({
             "name": rpc.name,
-            "summary": rpc.comment.lines().next().unwrap_or_default(),
-            "description": rpc.comment.replace('\n', " "),
+            "summary": summary_and_description(&rpc.comment).0,
+            "description": summary_and_description(&rpc.comment).1,
             "paramStructure": "by-name",
             "params": params,
             "result": {"name": response, "description": result_description, "schema": schema_ref(&response)},
