@@ -381,6 +381,10 @@ fn rebase_refs(schema: &Value) -> Value {
     }
 }
 
+fn text(value: &Value) -> &str {
+    value.as_str().unwrap_or_default()
+}
+
 fn schema_ref(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
@@ -423,7 +427,8 @@ fn v1_components(bundle: &Value, with_status: bool) -> Result<Map<String, Value>
     };
     add(
         "Empty",
-        json!({"description": "An empty message (google.protobuf.Empty): `{}`.", "type": "object"}),
+        // The official SDK's JSON-RPC server answers an empty result with `null`.
+        json!({"description": "An empty message (google.protobuf.Empty): `{}` (some servers write `null`).", "type": ["object", "null"]}),
     )?;
     if with_status {
         add(
@@ -593,10 +598,26 @@ pub(crate) fn openapi_v1(rpcs: &[Rpc], bundle: &Value) -> Result<Value> {
                 .as_object_mut()
                 .ok_or_else(|| anyhow!("path item {path}"))?;
             let method = binding.method.to_lowercase();
-            ensure!(
-                item.insert(method.clone(), operation).is_none(),
-                "two operations on {method} {path}"
-            );
+            // A custom method bound to GET is also served on POST, its body ignored, as
+            // `a2a_types::rest` and the official SDK's server do (its client subscribes with POST).
+            let post_alias = (method == "get" && path.rsplit('/').next().is_some_and(|s| s.contains(':')))
+                .then(|| {
+                    let mut alias = operation.clone();
+                    alias["operationId"] = json!(format!("{}ByPost", text(&operation["operationId"])));
+                    alias["description"] = json!(format!(
+                        "{} Also served on POST, the body ignored (the proto binds GET; the official SDK's client sends POST).",
+                        text(&operation["description"])
+                    ));
+                    alias
+                });
+            for (method, operation) in std::iter::once((method, operation))
+                .chain(post_alias.map(|alias| ("post".to_owned(), alias)))
+            {
+                ensure!(
+                    item.insert(method.clone(), operation).is_none(),
+                    "two operations on {method} {path}"
+                );
+            }
         }
     }
     let mut parameters = Map::new();
