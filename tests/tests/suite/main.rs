@@ -7,6 +7,7 @@
 
 mod bridge_v0_3;
 mod builders_v1;
+mod describe_v1;
 mod edge_cases_v1;
 mod errors_interop_v1;
 mod interop_jsonrpc_v0_3;

@@ -512,7 +512,8 @@ fn rest_error_example(entry: &ErrorEntry) -> Value {
                 "details": [{
                     "@type": "type.googleapis.com/google.rpc.ErrorInfo",
                     "reason": entry.reason,
-                    "domain": "a2a-protocol.org"
+                    "domain": "a2a-protocol.org",
+                    "metadata": {}
                 }]
             }
         }
