@@ -15,8 +15,8 @@ OUTDIR/input.json (written by the Rust test describe_v1::...) holds:
                   http://127.0.0.1 (HTTP+JSON at the root, with and without tenant `acme`; JSON-RPC at
                   /rpc).
 
-A document broken on purpose must fail each validator (so a validator that accepts anything fails
-the run). Then the SDK's REST client (a2a.client.transports.rest.RestTransport) calls the SDK's REST
+A document broken on purpose must fail each validator, and a document whose Task requires a field no
+Task has must fail the traffic (so a validator that accepts anything fails the run). Then the SDK's REST client (a2a.client.transports.rest.RestTransport) calls the SDK's REST
 server (a2a.server.routes.create_rest_routes over the recording request handler of
 sdk_jsonrpc_v1.py) for every call of sdk_jsonrpc_v1.CALLS, and the SDK's card resolver fetches the
 card; every HTTP request and response is validated with openapi-core (request: path, query, headers,
@@ -242,6 +242,14 @@ def check_jsonrpc(check, documents, exchanges):
                     check.count('jsonrpc results valid')
 
 
+def with_required_task_field(document):
+    """A copy of `document` whose Task schema requires a field that no Task has."""
+    broken = copy.deepcopy(document)
+    task = broken['components']['schemas']['Task']
+    task['required'] = [*task.get('required', []), 'neverSent']
+    return broken
+
+
 def server_app(card):
     handler = Recorder()
     routes = [
@@ -267,6 +275,13 @@ async def traffic(check, inputs):
             await client_call(transport, transport_method, proto(kind, request))
     rest_documents = {label: load(path) for label, path in inputs['traffic_openapi'].items()}
     check_http(check, rest_documents, rest.exchanges)
+    # Control: a document whose Task needs a field no one sends must fail on that traffic.
+    control = Check()
+    check_http(control, {'control': with_required_task_field(next(iter(rest_documents.values())))}, rest.exchanges)
+    if any('response' in failure for failure in control.failures):
+        check.count('broken openapi document fails the traffic')
+    else:
+        check.fail('openapi-core accepted responses that lack a required field')
     operations = {request.url.path for request, *_ in rest.exchanges}
     check.checked['http paths called'] = len(operations)
     # JSON-RPC: the same calls through the SDK's JSON-RPC client.
@@ -275,6 +290,13 @@ async def traffic(check, inputs):
         await client_call(sdk_client(recording), transport_method, proto(kind, request))
     rpc_documents = {label: load(path) for label, path in inputs['traffic_openrpc'].items()}
     check_jsonrpc(check, rpc_documents, recording.exchanges)
+    control = Check()
+    check_jsonrpc(control, {'control': with_required_task_field(next(iter(rpc_documents.values())))},
+                  recording.exchanges)
+    if any('result' in failure for failure in control.failures):
+        check.count('broken openrpc document fails the traffic')
+    else:
+        check.fail('the OpenRPC result schemas accepted results that lack a required field')
     check.checked['jsonrpc methods called'] = len({json.loads(b)['method'] for _, b, *_ in recording.exchanges})
 
 

@@ -720,6 +720,8 @@ fn documents_pass_the_validators_and_the_official_sdks_traffic() {
     assert_eq!(checked["openrpc documents valid"], 5, "{checked}");
     assert_eq!(checked["broken openapi document rejected"], 1);
     assert_eq!(checked["broken openrpc document rejected"], 1);
+    assert_eq!(checked["broken openapi document fails the traffic"], 1);
+    assert_eq!(checked["broken openrpc document fails the traffic"], 1);
     assert_eq!(
         checked["jsonrpc methods called"],
         OPERATIONS.len(),

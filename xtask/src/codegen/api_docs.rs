@@ -1091,6 +1091,44 @@ mod tests {
         assert_eq!(names, EVERY_OPERATION_ERRORS);
     }
 
+    /// An RPC that a spec bump adds (as `cargo xtask bump-rehearsal` does) is described without a
+    /// hand-written change: a body with a required path field, a path variable naming no field.
+    #[test]
+    fn a_new_rpc_is_described_in_every_document() {
+        let (_, mut rpcs) = v1_service().unwrap();
+        rpcs.push(Rpc {
+            name: "ProbeRehearsal".into(),
+            grpc_path: "/lf.a2a.v1.A2AService/ProbeRehearsal".into(),
+            request: "lf.a2a.v1.SubscribeToTaskRequest".into(),
+            response: "lf.a2a.v1.Task".into(),
+            server_streaming: false,
+            client_streaming: false,
+            http: vec![HttpBinding {
+                method: "POST".into(),
+                path: "/{shard}/rehearsal/{id=*}:probe".into(),
+                body: "*".into(),
+                response_body: String::new(),
+            }],
+            capability: None,
+            comment: "Probes.".into(),
+        });
+        let bundle = json_schema::build(&json_schema::V1).unwrap();
+        let openapi = openapi_v1(&rpcs, &bundle).unwrap();
+        let operation = &openapi["paths"]["/{shard}/rehearsal/{id}:probe"]["post"];
+        assert_eq!(operation["operationId"], "ProbeRehearsal");
+        let body = &operation["requestBody"]["content"]["application/json"]["schema"];
+        assert!(body["properties"]["id"].is_null() && body["properties"]["tenant"].is_object());
+        assert!(operation["responses"]["500"].is_object());
+        let openrpc = openrpc_v1(&rpcs, &bundle).unwrap();
+        assert!(
+            openrpc["methods"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["name"] == "ProbeRehearsal")
+        );
+    }
+
     #[test]
     fn union_params_require_only_what_every_member_requires() {
         let schema = json!({"anyOf": [

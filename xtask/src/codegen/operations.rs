@@ -113,11 +113,11 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
 /// One RPC as the proto declares it.
 pub(crate) struct Rpc {
     pub(crate) name: String,
-    grpc_path: String,
+    pub(crate) grpc_path: String,
     pub(crate) request: String,
     pub(crate) response: String,
     pub(crate) server_streaming: bool,
-    client_streaming: bool,
+    pub(crate) client_streaming: bool,
     pub(crate) http: Vec<HttpBinding>,
     pub(crate) capability: Option<&'static str>,
     /// The proto's comment on the RPC.
