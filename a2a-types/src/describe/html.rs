@@ -203,7 +203,13 @@ fn servers_table(servers: &Value) -> String {
     out
 }
 
-fn operation_html(method: &str, path: &str, operation: &Value, global_security: &Value) -> String {
+fn operation_html(
+    method: &str,
+    path: &str,
+    operation: &Value,
+    global_security: &Value,
+    shared_parameters: &Value,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -236,11 +242,13 @@ fn operation_html(method: &str, path: &str, operation: &Value, global_security: 
         for parameter in parameters {
             let (name, location, required, schema, description) = match parameter["$ref"].as_str() {
                 Some(reference) => {
-                    let name = reference.rsplit('/').next().unwrap_or_default();
+                    // A shared parameter (the service parameters): shown by its header name.
+                    let shared =
+                        &shared_parameters[reference.rsplit('/').next().unwrap_or_default()];
                     (
-                        name.to_owned(),
-                        "header".to_owned(),
-                        false,
+                        text(&shared["name"]).to_owned(),
+                        text(&shared["in"]).to_owned(),
+                        shared["required"] == Value::Bool(true),
                         String::from("string"),
                         "see Service parameters".to_owned(),
                     )
@@ -389,7 +397,13 @@ pub fn render_html(openapi: &Value) -> String {
     for (path, item) in openapi["paths"].as_object().into_iter().flatten() {
         for method in ["get", "put", "post", "delete", "patch"] {
             if let Some(operation) = item.get(method) {
-                body.push_str(&operation_html(method, path, operation, &global_security));
+                body.push_str(&operation_html(
+                    method,
+                    path,
+                    operation,
+                    &global_security,
+                    &openapi["components"]["parameters"],
+                ));
             }
         }
     }

@@ -615,6 +615,8 @@ fn the_html_page_is_self_contained_and_shows_every_operation() {
         assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
     }
     assert!(page.contains("Wayfarer Travel Agent") && page.contains("Hotel search"));
+    // The service parameters are named by their headers in each operation.
+    assert!(page.contains("<td><code>A2A-Version</code></td><td>header</td>"));
     // Text from the card is escaped.
     let mut json = minimal(json!({}));
     json["description"] = json!("<script>alert(1)</script>");
