@@ -27,6 +27,8 @@
 //! let card = AgentCard::builder("Wayfarer", "Plans trips.", "1.2.0")
 //!     .http_json("https://wayfarer.example.com/a2a")
 //!     .streaming(true)
+//!     .default_input_modes(["text/plain"])
+//!     .default_output_modes(["text/plain"])
 //!     .skill(AgentSkill {
 //!         id: "plan-trip".into(),
 //!         name: "Plan a trip".into(),
