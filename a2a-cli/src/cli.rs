@@ -33,6 +33,34 @@ pub enum Command {
     Downgrade(BridgeArgs),
     /// Print every type name a command's `--type` accepts, one per line.
     ListTypes(ListTypesArgs),
+    /// Describe an agent from its card (A2A v1 JSON): its OpenAPI 3.1 document (HTTP+JSON), its
+    /// OpenRPC 1.3 document (JSON-RPC), or a self-contained HTML page of the OpenAPI document.
+    ///
+    /// Exit status 1 when the card is not valid JSON of an AgentCard or breaks the card rules (every
+    /// violation is named, with its field path).
+    Describe(DescribeArgs),
+}
+
+/// Options of `a2a describe`.
+#[derive(Debug, Args)]
+pub struct DescribeArgs {
+    /// The agent card, A2A v1 JSON (`-` for stdin).
+    #[arg(long, value_name = "PATH")]
+    pub card: String,
+    /// What to write.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "openapi")]
+    pub format: DescribeFormat,
+}
+
+/// What `a2a describe` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DescribeFormat {
+    /// OpenAPI 3.1 JSON for the agent's HTTP+JSON interfaces.
+    Openapi,
+    /// OpenRPC 1.3 JSON for the agent's JSON-RPC interfaces.
+    Openrpc,
+    /// One HTML page, no network access needed to view it.
+    Html,
 }
 
 /// Options of `a2a transcode`.

@@ -8,6 +8,7 @@
 //! a2a upgrade --type MessageSendParams < v0_3-params.json      # v0.3 JSON in, v1 JSON out
 //! a2a downgrade --type lf.a2a.v1.AgentCard < card.json         # v1 JSON in, v0.3 JSON out
 //! a2a list-types [--for transcode|upgrade|downgrade]
+//! a2a describe --card card.json --format openapi|openrpc|html   # the agent's API documents
 //! ```
 //!
 //! `transcode` reads one message from stdin and writes it to stdout. For A2A v1 messages
@@ -28,6 +29,7 @@
 
 mod bridge;
 mod cli;
+mod describe;
 mod failure;
 mod names;
 mod transcode;
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Upgrade(args) => converted(bridge::Direction::Upgrade, &args),
         Command::Downgrade(args) => converted(bridge::Direction::Downgrade, &args),
         Command::ListTypes(args) => Ok(names::list(args.command)),
+        Command::Describe(args) => describe::run(&args, &mut std::io::stdin().lock()),
     });
     match result.and_then(|output| write_stdout(&output)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -866,3 +866,74 @@ fn push_varint(out: &mut Vec<u8>, mut value: usize) {
     }
     out.push(value as u8);
 }
+
+/// `a2a describe` writes the agent's OpenAPI and OpenRPC documents and its page, from a card file or
+/// stdin, the same as the library.
+#[test]
+fn describe_writes_each_format_from_a_card() {
+    let card_path = fixtures_dir().join("AgentCard.json");
+    let card_path = card_path.to_str().unwrap();
+    let card: a2a_types::v1::AgentCard = serde_json::from_slice(&fixture("AgentCard")).unwrap();
+
+    let openapi = json_value(&ok(a2a(
+        &["describe", "--card", card_path, "--format", "openapi"],
+        b"",
+    )));
+    assert_eq!(openapi, a2a_types::describe::openapi(&card).unwrap());
+    assert_eq!(openapi["info"]["title"], "Wayfarer Travel Agent");
+
+    let openrpc = json_value(&ok(a2a(
+        &["describe", "--card", "-", "--format", "openrpc"],
+        &fixture("AgentCard"),
+    )));
+    assert_eq!(openrpc, a2a_types::describe::openrpc(&card).unwrap());
+
+    let html = ok(a2a(
+        &["describe", "--card", card_path, "--format", "html"],
+        b"",
+    ));
+    let html = String::from_utf8(html).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("Wayfarer Travel Agent"));
+}
+
+#[test]
+fn describe_names_what_is_wrong_with_a_card() {
+    let mut card: Value = serde_json::from_slice(&fixture("AgentCard")).unwrap();
+    card["name"] = json!("");
+    card["securityRequirements"] = json!([{"schemes": {"sso": {"list": []}}}]);
+    let line = failure(
+        a2a(
+            &["describe", "--card", "-"],
+            &serde_json::to_vec(&card).unwrap(),
+        ),
+        1,
+    );
+    assert!(line.contains("the card is not valid: name: "), "{line}");
+    assert!(
+        line.contains("security_requirements[0].schemes[sso]"),
+        "{line}"
+    );
+
+    card["name"] = json!(7);
+    let line = failure(
+        a2a(
+            &["describe", "--card", "-", "--format", "openrpc"],
+            &serde_json::to_vec(&card).unwrap(),
+        ),
+        1,
+    );
+    assert!(line.contains("at `name`"), "{line}");
+    let line = failure(
+        a2a(&["describe", "--card", "/nonexistent/card.json"], b""),
+        1,
+    );
+    assert!(
+        line.contains("cannot read /nonexistent/card.json"),
+        "{line}"
+    );
+    let line = failure(
+        a2a(&["describe", "--card", "-", "--format", "yaml"], b"{}"),
+        2,
+    );
+    assert!(line.contains("yaml"), "{line}");
+}

@@ -74,6 +74,8 @@
 //!   types of its JSON-RPC binding, generated from its JSON Schema, and `bridge` converts between them
 //!   and the v1 types; with `proto` as well, `v0_3::proto` converts them to and from the v0.3 protobuf
 //!   types of `a2a-proto` (package `a2a.v1`).
+//! - `describe` (off by default): `describe` turns an agent's card into its OpenAPI 3.1 and OpenRPC 1.3
+//!   documents and a self-contained HTML page (it embeds the generated protocol-wide documents).
 //!
 //! # Stability across spec updates
 //!
@@ -109,6 +111,8 @@
 //! same way from `spec/v0_3/a2a.json`.
 //! Never edit them by hand: CI fails when they differ from a fresh generation.
 
+#[cfg(feature = "describe")]
+pub mod describe;
 pub mod errors;
 pub mod json;
 pub mod jsonrpc;

@@ -1,7 +1,8 @@
 //! `cargo xtask codegen [--check] [TARGET...]`: regenerates the generated files of the workspace from
 //! `spec/`, every [`Target`] or only those named.
 //!
-//! Each generator module ([`proto`], [`grpc`], [`json_schema`], [`types`], [`operations`], [`types_v0_3`]) has a settings struct
+//! Each generator module ([`proto`], [`grpc`], [`json_schema`], [`types`], [`operations`], [`types_v0_3`],
+//! [`api_docs`]) has a settings struct
 //! with builder methods, one constant per target, and a `generate(target, mode)` that computes the
 //! files in memory and hands them to [`ensure_files`], the only code that writes generated files. In
 //! check mode nothing is written; every stale file is reported together with the command that fixes it.
@@ -9,6 +10,7 @@
 //! [`docs`] (doc comments), [`descriptor`] (descriptor queries), [`syntax`] (syn helpers) and
 //! [`typify`] (typify's settings).
 
+mod api_docs;
 mod descriptor;
 mod docs;
 mod grpc;
@@ -93,6 +95,21 @@ pub(crate) static TARGETS: &[Target] = &[
         name: "types-v0_3",
         about: "a2a-types/src/v0_3/generated/ from spec/v0_3/a2a.json",
         generate: |mode| types_v0_3::generate(&types_v0_3::V0_3, mode),
+    },
+    Target {
+        name: "openapi-v1",
+        about: "spec/v1/generated/openapi.json (and its copy in a2a-types/src/v1/generated/), OpenAPI 3.1 of the HTTP+JSON binding",
+        generate: api_docs::generate_openapi_v1,
+    },
+    Target {
+        name: "openrpc-v1",
+        about: "spec/v1/generated/openrpc.json (and its copy in a2a-types/src/v1/generated/), OpenRPC 1.3 of the JSON-RPC binding",
+        generate: api_docs::generate_openrpc_v1,
+    },
+    Target {
+        name: "openrpc-v0_3",
+        about: "spec/v0_3/generated/openrpc.json, OpenRPC 1.3 of v0.3's JSON-RPC binding from spec/v0_3/a2a.json",
+        generate: api_docs::generate_openrpc_v0_3,
     },
 ];
 

@@ -253,18 +253,28 @@ impl AgentCardBuilder {
     /// The card, or every problem with it: the spec's REQUIRED fields (see [`Validate`]), skill ids used
     /// twice, and security requirements naming a scheme the card does not declare.
     pub fn build(self) -> Result<AgentCard, Violations> {
-        let mut problems = match self.card.validate() {
+        self.card.check()?;
+        Ok(self.card)
+    }
+}
+
+impl AgentCard {
+    /// Checks a card by the builder's rules ([`AgentCardBuilder::build`]), for a card read from JSON:
+    /// the spec's REQUIRED fields, skill ids used twice, and security requirements naming a scheme
+    /// the card does not declare; every problem at once.
+    pub fn check(&self) -> Result<(), Violations> {
+        let mut problems = match self.validate() {
             Ok(()) => Vec::new(),
             Err(violations) => violations.into_vec(),
         };
-        problems.extend(duplicate_skill_ids(&self.card.skills));
-        let declared = &self.card.security_schemes;
+        problems.extend(duplicate_skill_ids(&self.skills));
+        let declared = &self.security_schemes;
         problems.extend(undeclared_schemes(
             "security_requirements",
-            &self.card.security_requirements,
+            &self.security_requirements,
             declared,
         ));
-        for (index, skill) in self.card.skills.iter().enumerate() {
+        for (index, skill) in self.skills.iter().enumerate() {
             let prefix = format!("skills[{index}].security_requirements");
             problems.extend(undeclared_schemes(
                 &prefix,
@@ -273,7 +283,7 @@ impl AgentCardBuilder {
             ));
         }
         if problems.is_empty() {
-            Ok(self.card)
+            Ok(())
         } else {
             Err(Violations::from(problems))
         }

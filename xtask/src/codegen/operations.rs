@@ -69,7 +69,8 @@ const CAPABILITY_FIELDS: &[(&str, &str)] = &[
     ("extended_agent_card", "ExtendedAgentCard"),
 ];
 
-pub(crate) fn generate(mode: Mode) -> Result<()> {
+/// The RPCs of the v1 service, with their comments, in the proto's order; and the service's full name.
+pub(crate) fn v1_service() -> Result<(String, Vec<Rpc>)> {
     let compiler = compile(SPEC_FILE, true)?;
     let set = compiler.file_descriptor_set();
     let file = package_file(&set, PACKAGE)?;
@@ -87,8 +88,13 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
         // Source-info path of the RPC: service #0 (field 6 of the file), method #index (field 2).
         rpc.comment = leading_comment(file, &[6, 0, 2, index as i32]);
     }
-    check_v0_3_pairing(&operations, V0_3_METHODS)?;
     check_capability_fields(&pool)?;
+    Ok((service_name, operations))
+}
+
+pub(crate) fn generate(mode: Mode) -> Result<()> {
+    let (service_name, operations) = v1_service()?;
+    check_v0_3_pairing(&operations, V0_3_METHODS)?;
     let (table, jsonrpc) = render(&service_name, &operations)?;
     let label = format!("spec/{SPEC_FILE} (service {service_name})");
     let file = |name: &str, code: TokenStream| -> Result<GeneratedFile> {
@@ -105,25 +111,25 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
 }
 
 /// One RPC as the proto declares it.
-struct Rpc {
-    name: String,
-    grpc_path: String,
-    request: String,
-    response: String,
-    server_streaming: bool,
-    client_streaming: bool,
-    http: Vec<HttpBinding>,
-    capability: Option<&'static str>,
+pub(crate) struct Rpc {
+    pub(crate) name: String,
+    pub(crate) grpc_path: String,
+    pub(crate) request: String,
+    pub(crate) response: String,
+    pub(crate) server_streaming: bool,
+    pub(crate) client_streaming: bool,
+    pub(crate) http: Vec<HttpBinding>,
+    pub(crate) capability: Option<&'static str>,
     /// The proto's comment on the RPC.
-    comment: String,
+    pub(crate) comment: String,
 }
 
 /// One `google.api.HttpRule`, without its additional bindings.
-struct HttpBinding {
-    method: String,
-    path: String,
-    body: String,
-    response_body: String,
+pub(crate) struct HttpBinding {
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) body: String,
+    pub(crate) response_body: String,
 }
 
 fn read_service(pool: &DescriptorPool, service_name: &str) -> Result<Vec<Rpc>> {
