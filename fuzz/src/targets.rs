@@ -640,9 +640,8 @@ mod findings {
 
     /// binary-v1, seed 13, 40 s: a `Part.metadata` double 0x1.8p-1010 (1.3670853786668245e-304)
     /// decoded from binary, written as ProtoJSON and read back, came back one ulp lower
-    /// (`…243e-304`): JSON number parsing is not correctly rounded. Issue 13's exactness work.
+    /// (`…243e-304`) while JSON number parsing was not correctly rounded; `float_roundtrip` fixed it.
     #[test]
-    #[ignore = "float parsing is not correctly rounded yet: issue 13, exactness (helper `exact`)"]
     fn a_double_read_from_binary_survives_protojson() {
         let number = f64::from_bits(0x00d8_0000_0000_0000);
         let object: wkt::Struct = [("chunk", wkt::Value::from(number))].into_iter().collect();
