@@ -68,13 +68,12 @@ fn the_demo_drives_every_binding_and_exits_zero() {
     // One section per binding, in order, each with a task, a stream and an error.
     let mut rest = stdout.as_str();
     for binding in ["JSONRPC", "HTTP+JSON", "GRPC"] {
+        let header = format!("── {binding} at ");
         let at = rest
-            .find(&format!("── {binding} at "))
+            .find(&header)
             .unwrap_or_else(|| panic!("no {binding} section after the previous one:\n{stdout}"));
-        rest = &rest[at..];
-        let section = rest[1..]
-            .find("── ")
-            .map_or(rest, |next| &rest[..next + 1]);
+        rest = &rest[at + header.len()..];
+        let section = rest.find("\n── ").map_or(rest, |next| &rest[..next]);
         for expected in [
             "→ SendMessage {\"message\":",
             "← SendMessage {\"task\":",
