@@ -80,10 +80,7 @@ async fn drive(base_url: &str, transcript: &mut Transcript<'_>) -> Result<(), St
         let client = A2aClient::connect(base_url, ClientConfig::default().only(binding))
             .await
             .map_err(|e| format!("connecting over {binding}: {e}"))?;
-        transcript.line(format!(
-            "\n── {binding} at {} ──",
-            client.interface().url
-        ));
+        transcript.line(format!("\n── {binding} at {} ──", client.interface().url));
         task(&client, transcript).await?;
         stream(&client, transcript).await?;
         error(&client, transcript).await?;
@@ -92,7 +89,10 @@ async fn drive(base_url: &str, transcript: &mut Transcript<'_>) -> Result<(), St
 }
 
 fn message_id(binding: Binding, what: &str) -> String {
-    format!("{what}-demo-{}", binding.protocol_binding().to_ascii_lowercase())
+    format!(
+        "{what}-demo-{}",
+        binding.protocol_binding().to_ascii_lowercase()
+    )
 }
 
 /// A travel request (no behaviour prefix): the skills answer with a completed task.

@@ -29,9 +29,7 @@ async fn main() {
         }
         ["--load"] => std::process::exit(a2a_example_agent::load::main(None).await),
         ["--load", python] => std::process::exit(a2a_example_agent::load::main(Some(python)).await),
-        _ => fail(
-            "usage: a2a-example-agent --listen 127.0.0.1:PORT | --demo | --load [PYTHON]",
-        ),
+        _ => fail("usage: a2a-example-agent --listen 127.0.0.1:PORT | --demo | --load [PYTHON]"),
     };
     let address: SocketAddr = address
         .parse()
