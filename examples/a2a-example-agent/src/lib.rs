@@ -7,10 +7,15 @@
 //!   with a message follows the `messageId` prefix table of [`server::behaviour`]; its extended card
 //!   is behind `Authorization: Bearer` [`server::EXTENDED_CARD_TOKEN`].
 //! - [`client`]: the client.
+//! - [`demo`]: `a2a-example-agent --demo`, the agent driven by the client over each binding.
+//! - [`load`]: `a2a-example-agent --load`, concurrent streams and requests against the agent and
+//!   the official SDK's server, with throughput, errors, lost tasks and memory.
 //!
 //! `tests/sdk_client.rs` has the official Python SDK's client (and its v0.3 client) drive the agent
 //! over every binding (`interop/drive_agent.py`; set `A2A_INTEROP_PYTHON` to a Python with
 //! `tests/interop/requirements.txt` installed).
 
 pub mod client;
+pub mod demo;
+pub mod load;
 pub mod server;

@@ -1,5 +1,13 @@
 //! `a2a-example-agent --listen 127.0.0.1:PORT`: serves the example agent until killed. HTTP (card,
 //! JSON-RPC, HTTP+JSON) on PORT, gRPC on the next free port; the card says which.
+//!
+//! `a2a-example-agent --demo`: the workspace's main job ([`a2a_example_agent::demo`]): the agent on
+//! free loopback ports, driven by the example client over each binding, the exchange printed; exits
+//! non-zero when an answer is not the expected one.
+//!
+//! `a2a-example-agent --load [PYTHON]`: the load test ([`a2a_example_agent::load`]) against this
+//! agent and, with a Python that has the official SDK (`PYTHON` or `A2A_INTEROP_PYTHON`), against the
+//! SDK's own server; exits non-zero on an error, a lost task or memory over its bound.
 
 use std::net::SocketAddr;
 
@@ -15,7 +23,13 @@ async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let address = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["--listen", address] => address.to_owned(),
-        _ => fail("usage: a2a-example-agent --listen 127.0.0.1:PORT"),
+        ["--demo"] => {
+            let outcome = a2a_example_agent::demo::run(&mut std::io::stdout()).await;
+            std::process::exit(if outcome.is_ok() { 0 } else { 1 })
+        }
+        ["--load"] => std::process::exit(a2a_example_agent::load::main(None).await),
+        ["--load", python] => std::process::exit(a2a_example_agent::load::main(Some(python)).await),
+        _ => fail("usage: a2a-example-agent --listen 127.0.0.1:PORT | --demo | --load [PYTHON]"),
     };
     let address: SocketAddr = address
         .parse()

@@ -165,7 +165,17 @@ pub async fn start(
             let shutdown = async move {
                 let _ = stopped.wait_for(|stop| *stop).await;
             };
-            let incoming = tokio_stream::wrappers::TcpListenerStream::new(grpc);
+            // tonic sets TCP_NODELAY only on sockets it accepts itself; without it, Nagle's
+            // algorithm holds back the small HTTP/2 frames of a unary answer (about 40 ms each).
+            let incoming = tokio_stream::StreamExt::map(
+                tokio_stream::wrappers::TcpListenerStream::new(grpc),
+                |accepted| {
+                    if let Ok(stream) = &accepted {
+                        let _ = stream.set_nodelay(true);
+                    }
+                    accepted
+                },
+            );
             if let Err(error) = tonic::transport::Server::builder()
                 .add_routes(routes)
                 .serve_with_incoming_shutdown(incoming, shutdown)

@@ -1,0 +1,61 @@
+//! The example client against the example agent, in process, over each of the three bindings: the
+//! same conformance run (`client::conformance::run_conformance`) that `tests/sdk_server.rs` makes
+//! against the official SDK's server, so both halves of the example are proven Rust ⇄ Rust too.
+//!
+//! The agent is started on free 127.0.0.1 ports with a short resubscribe delay, and shut down at the
+//! end; every run is bounded in time, and a run with fewer checks than expected fails.
+
+use std::time::{Duration, Instant};
+
+use a2a_example_agent::client::conformance::{ConformanceOptions, run_conformance};
+use a2a_example_agent::client::{A2aClient, Binding, ClientConfig};
+use a2a_example_agent::server::{self, Config, EXTENDED_CARD_TOKEN};
+
+/// The most a whole run over one binding may take.
+const RUN_LIMIT: Duration = Duration::from_secs(120);
+/// Every check of the run, the push delivery and the extended card included.
+const MIN_CHECKS: usize = 32;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn example_client_drives_the_example_agent_over_every_binding() {
+    let config = Config {
+        resubscribe_delay: Duration::from_millis(1500),
+        ..Config::default()
+    };
+    let agent = server::start_on_free_ports(config)
+        .await
+        .expect("the agent starts on free loopback ports");
+    let options = ConformanceOptions {
+        extended_card_token: Some(EXTENDED_CARD_TOKEN.to_owned()),
+        ..ConformanceOptions::default()
+    };
+
+    let mut summary = Vec::new();
+    let mut failed = Vec::new();
+    for binding in Binding::ALL {
+        let started = Instant::now();
+        let client = A2aClient::connect(&agent.base_url(), ClientConfig::default().only(binding))
+            .await
+            .unwrap_or_else(|e| panic!("connecting over {binding}: {e}"));
+        assert_eq!(client.binding(), binding);
+        let report = tokio::time::timeout(RUN_LIMIT, run_conformance(&client, &options))
+            .await
+            .unwrap_or_else(|_| panic!("the {binding} run took over {RUN_LIMIT:?}"));
+        println!("{report}");
+        summary.push(format!(
+            "{binding}: {}/{} in {:.1} s",
+            report.passed(),
+            report.checks.len(),
+            started.elapsed().as_secs_f32()
+        ));
+        if !report.all_passed() || report.checks.len() < MIN_CHECKS {
+            failed.push(binding);
+        }
+    }
+    println!("example client → example agent: {}", summary.join("; "));
+    agent.shutdown().await;
+    assert!(
+        failed.is_empty(),
+        "checks failed over {failed:?} (or fewer than {MIN_CHECKS} ran); see the reports above"
+    );
+}
