@@ -363,7 +363,8 @@ fn pbjson_64_bit_reads_and_writes_survive_the_protojson_rewrites() {
         // Read through our lenient number reader, `null` meaning absent.
         "plain_int64__=map_.next_value::<::core::option::Option<crate::protojson::NumberDeserialize<_>>>()?.map(|present__|present__.0);",
         "repeated_int64__=map_.next_value::<::core::option::Option<Vec<crate::protojson::NumberDeserialize<_>>>>()?.map(|present__|{present__.into_iter().map(|x|x.0).collect()});",
-        "map_.next_value::<::core::option::Option<std::collections::BTreeMap<_,crate::protojson::NumberDeserialize<i64>>>>()?",
+        // Maps through `UniqueMap`, which rejects a key given twice.
+        "map_.next_value::<::core::option::Option<crate::protojson::UniqueMap<_,crate::protojson::NumberDeserialize<i64>>>>()?.map(|present__|present__.0)",
         "optional_uint64__=map_.next_value::<::std::option::Option<crate::protojson::NumberDeserialize<_>>>()?.map(|x|x.0);",
         "map_.next_value::<::std::option::Option<crate::protojson::NumberDeserialize<_>>>()?.map(|x|scalars::Choice::ChoiceInt64(x.0));",
         // Floats written through `Floats`, which names NaN and the infinities (pbjson writes `null`).
