@@ -20,11 +20,10 @@
 //! The SDK server needs a Python with `tests/interop/requirements.txt` installed: the argument, or
 //! `A2A_INTEROP_PYTHON`. Without one the SDK columns are left out (under `CI=true`, it fails).
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::PathBuf;
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use a2a_types::v1::{
@@ -33,6 +32,7 @@ use a2a_types::v1::{
 };
 
 use crate::client::{A2aClient, Binding, ClientConfig};
+use crate::process::{Server, start_sdk_server};
 
 /// Unary requests per server, across the three bindings.
 pub const REQUESTS: usize = 2_000;
@@ -46,66 +46,6 @@ pub const CONCURRENCY: usize = 32;
 pub const PEAK_RSS_LIMIT_MIB: u64 = 128;
 /// The longest one server's whole load may take.
 const TARGET_LIMIT: Duration = Duration::from_secs(180);
-/// The longest a server may take to say it is ready.
-const START_LIMIT: Duration = Duration::from_secs(60);
-
-/// A server process the load runs against; dropping it kills the process by its pid.
-struct Server {
-    child: Child,
-    url: String,
-    // Held open: the SDK server stops when its standard input closes.
-    _stdin: Option<ChildStdin>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    /// Starts `command`, and reads the URL from its first line of output with `read_url`.
-    fn start(
-        mut command: Command,
-        what: &str,
-        read_url: fn(&str) -> Option<String>,
-    ) -> Result<Server, String> {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("starting {what}: {e}"))?;
-        let stdout = child.stdout.take();
-        let stdin = child.stdin.take();
-        let mut server = Server {
-            child,
-            url: String::new(),
-            _stdin: stdin,
-        };
-        let stdout = stdout.ok_or_else(|| format!("{what}: no standard output"))?;
-        let (sender, receiver) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
-            let _ = reader.read_line(&mut line);
-            let _ = sender.send(line);
-            // Keep draining, so the server never blocks on a full pipe.
-            let _ = std::io::copy(&mut reader, &mut std::io::sink());
-        });
-        let line = receiver
-            .recv_timeout(START_LIMIT)
-            .map_err(|_| format!("{what} did not say it was ready within {START_LIMIT:?}"))?;
-        server.url = read_url(&line)
-            .ok_or_else(|| format!("{what}: unexpected ready line {:?}", line.trim_end()))?;
-        Ok(server)
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
 
 /// A memory figure of `/proc/PID/status` (`VmRSS`, `VmHWM`), in KiB; `None` off Linux.
 fn proc_status_kib(pid: u32, field: &str) -> Option<u64> {
@@ -379,10 +319,6 @@ async fn load(url: &str) -> Result<TargetResult, String> {
     Ok(result)
 }
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn on_ci() -> bool {
     std::env::var("CI").is_ok_and(|ci| ci.eq_ignore_ascii_case("true") || ci == "1")
 }
@@ -391,20 +327,18 @@ fn start_ours() -> Result<Server, String> {
     let exe = std::env::current_exe().map_err(|e| format!("finding this binary: {e}"))?;
     let mut command = Command::new(exe);
     command.args(["--listen", "127.0.0.1:0"]);
-    Server::start(command, "the example agent", |line| {
-        let rest = line.strip_prefix("listening on ")?;
-        Some(rest.split_whitespace().next()?.to_owned())
-    })
-}
-
-fn start_sdk(python: &Path) -> Result<Server, String> {
-    let script = workspace_root().join("tests/interop/sdk_agent_server.py");
-    let mut command = Command::new(python);
-    command.arg(&script);
-    Server::start(command, "the SDK server", |line| {
-        let ready: serde_json::Value = serde_json::from_str(line).ok()?;
-        Some(ready["url"].as_str()?.to_owned())
-    })
+    let (mut server, line) = Server::start(command, "the example agent")?;
+    server.url = line
+        .strip_prefix("listening on ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .ok_or_else(|| {
+            format!(
+                "the example agent: unexpected ready line {:?}",
+                line.trim_end()
+            )
+        })?
+        .to_owned();
+    Ok(server)
 }
 
 async fn bounded_load(url: &str, what: &str) -> Result<TargetResult, String> {
@@ -460,7 +394,7 @@ async fn run(python: Option<&str>) -> Result<(), String> {
 
     let sdk_result = match &python {
         Some(python) => {
-            let sdk = start_sdk(python)?;
+            let (sdk, _) = start_sdk_server(python, &[])?;
             let started = Instant::now();
             let result = bounded_load(&sdk.url, "the SDK server").await?;
             println!(
