@@ -1,10 +1,12 @@
-//! Reading the item under `#[a2a_skill]`: its attributes, visibility and name. Only the head is parsed;
-//! the function body stays opaque tokens, and the item is always re-emitted exactly as written.
+//! Reading the item under `#[a2a_skill]`: its attributes, visibility and name. Only the head up to the
+//! name is parsed; parameters, return type and body stay opaque tokens, and the item is always re-emitted
+//! exactly as written, so rustc checks the rest. (Reading no further keeps syn's `full` feature, and its
+//! build time, out of every user's build.)
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, Ident, Lit, Signature, Token, Visibility};
+use syn::{Attribute, Expr, Ident, Lit, LitStr, Token, Visibility};
 
 /// The head of the annotated function.
 pub(crate) struct FnHead {
@@ -31,24 +33,42 @@ fn parse_head(input: ParseStream) -> syn::Result<FnHead> {
     if input.peek(Token![default]) && !input.peek2(Token![!]) {
         input.parse::<Token![default]>()?;
     }
-    let sig = match input.fork().parse::<Signature>() {
-        Ok(_) => input.parse::<Signature>()?,
+    let ident = match input.fork().call(fn_name) {
+        Ok(_) => input.call(fn_name)?,
         Err(error) => return Err(not_a_function(input).unwrap_or(error)),
     };
-    if input.peek(Token![;]) {
-        return Err(syn::Error::new(
-            input.span(),
-            "#[a2a_skill] needs a function with a body: a free function or a method in an `impl` block",
-        ));
-    }
-    // The body: kept as it is, never parsed.
-    input.step(|cursor| {
+    // The rest (generics, parameters, return type, body): kept as it is, never parsed. A function with
+    // a body ends with it; one without ends with `;`.
+    let last = input.step(|cursor| {
         let mut rest = *cursor;
-        while let Some((_, next)) = rest.token_tree() {
+        let mut last = None;
+        while let Some((tree, next)) = rest.token_tree() {
+            last = Some(tree);
             rest = next;
         }
-        Ok(((), rest))
+        Ok((last, rest))
     })?;
+    match last {
+        Some(TokenTree::Group(body)) if body.delimiter() == proc_macro2::Delimiter::Brace => {}
+        Some(TokenTree::Punct(semi)) if semi.as_char() == ';' => {
+            return Err(syn::Error::new(
+                semi.span(),
+                "#[a2a_skill] needs a function with a body: a free function or a method in an `impl` block",
+            ));
+        }
+        Some(other) => {
+            return Err(syn::Error::new(
+                other.span(),
+                "expected a function body `{ ... }`",
+            ));
+        }
+        None => {
+            return Err(syn::Error::new(
+                ident.span(),
+                "expected the function's parameters and body",
+            ));
+        }
+    }
 
     let mut docs = Vec::new();
     let mut unreadable_doc = None;
@@ -75,11 +95,38 @@ fn parse_head(input: ParseStream) -> syn::Result<FnHead> {
     }
     Ok(FnHead {
         vis,
-        ident: sig.ident,
+        ident,
         docs,
         unreadable_doc,
         repeated_attribute,
     })
+}
+
+/// Reads the qualifiers (`const`, `async`, `unsafe`, `safe`, `extern "abi"`), `fn` and the name.
+fn fn_name(input: ParseStream) -> syn::Result<Ident> {
+    loop {
+        if input.peek(Token![const]) && !input.peek2(syn::token::Brace) {
+            input.parse::<Token![const]>()?;
+        } else if input.peek(Token![async]) {
+            input.parse::<Token![async]>()?;
+        } else if input.peek(Token![unsafe]) {
+            input.parse::<Token![unsafe]>()?;
+        } else if input.peek(Token![extern]) {
+            input.parse::<Token![extern]>()?;
+            if input.peek(LitStr) {
+                input.parse::<LitStr>()?;
+            }
+        } else if input.peek(Ident)
+            && !input.peek(Token![fn])
+            && input.fork().parse::<Ident>()? == "safe"
+        {
+            input.parse::<Ident>()?;
+        } else {
+            break;
+        }
+    }
+    input.parse::<Token![fn]>()?;
+    input.parse::<Ident>()
 }
 
 /// When the item is not a function at all, the error naming what it is; `None` when it looks like a

@@ -259,11 +259,36 @@ fn items_that_are_not_functions() {
         ("impl Foo { fn f() {} }", "not on the block itself"),
         ("const X: u8 = 1;", "not on a constant"),
         ("fn no_body();", "needs a function with a body"),
-        ("fn broken(x: ) {}", "expected"),
+        ("fn (x: u8) {}", "expected identifier"),
+        (
+            "async unsafe extern \"C\" const",
+            "goes on a function or a method",
+        ),
     ] {
         let errors = errors_of("tags(\"x\")", item);
         assert_eq!(errors.len(), 1, "{item}: {errors:?}");
         assert!(errors[0].contains(message), "{item}: {errors:?}");
+    }
+}
+
+/// Past the name the macro reads nothing: a malformed parameter list is re-emitted as written for rustc
+/// to report (`tests/ui/fail/broken_signature.rs`), and qualifiers before `fn` are accepted.
+#[test]
+fn only_the_head_of_the_signature_is_read() {
+    for item in [
+        "/// Doc.\nfn broken(x: ) {}",
+        "/// Doc.\npub(crate) const async unsafe extern \"C\" fn qualified<T: Into<String>>(t: T) -> impl Sized where T: Clone { t }",
+        "/// Doc.\nsafe fn contextual() {}",
+    ] {
+        let errors = errors_of("tags(\"x\")", item);
+        assert!(errors.is_empty(), "{item}: {errors:?}");
+        let expanded = expand("tags(\"x\")".parse().unwrap(), item.parse().unwrap()).to_string();
+        let written: proc_macro2::TokenStream = item.parse().unwrap();
+        let body = written.into_iter().last().unwrap().to_string();
+        assert!(
+            expanded.contains(&body),
+            "{item}: the item is re-emitted as written"
+        );
     }
 }
 
