@@ -7,6 +7,7 @@
 
 mod bounded_errors;
 mod bridge_v0_3;
+mod build_cost;
 mod builders_v1;
 mod describe_v1;
 mod edge_cases_v1;
