@@ -561,6 +561,8 @@ impl TryFrom<v1::SecurityScheme> for v0_3::SecurityScheme {
 /// - `url` + `preferredTransport` (default `JSONRPC`) + `protocolVersion` (default `"0.3"` when empty)
 ///   become the first of `supportedInterfaces`; each of `additionalInterfaces` follows, with
 ///   `protocolVersion: "0.3"` (an additional interface repeating the main one is kept as a duplicate).
+///   A `protocolVersion` outside v0.3's (see [`is_v0_3_version`](super::is_v0_3_version)) is kept on
+///   the first interface, so downgrading the result drops that interface, as the SDK's does.
 /// - `supportsAuthenticatedExtendedCard` → `capabilities.extendedAgentCard`.
 /// - `security` → `securityRequirements`, schemes and skills as their own conversions say.
 /// - `capabilities.stateTransitionHistory` is lost; empty `documentationUrl`/`iconUrl` are dropped.

@@ -335,8 +335,8 @@ fn task_id_params_pick_their_request_by_the_target_type() {
         id: TASK.into(),
         metadata: Some(parse(json!({"reason": "user asked"}))),
     };
-    let cancel = pb::CancelTaskRequest::from(params.clone());
-    let subscribe = pb::TaskSubscriptionRequest::from(params);
+    let cancel = pb::CancelTaskRequest::try_from(params.clone()).unwrap();
+    let subscribe = pb::TaskSubscriptionRequest::try_from(params).unwrap();
     assert_eq!(cancel.name, format!("tasks/{TASK}"));
     assert_eq!(subscribe.name, format!("tasks/{TASK}"));
     // `metadata` does not survive either request.
@@ -361,7 +361,9 @@ fn task_id_params_pick_their_request_by_the_target_type() {
         metadata: None,
     });
     assert_eq!(
-        pb::GetTaskPushNotificationConfigRequest::from(task_only).name,
+        pb::GetTaskPushNotificationConfigRequest::try_from(task_only)
+            .unwrap()
+            .name,
         format!("tasks/{TASK}/pushNotificationConfigs/")
     );
 }
@@ -370,15 +372,44 @@ fn task_id_params_pick_their_request_by_the_target_type() {
 fn task_push_notification_config_pairs_with_two_messages() {
     let config: TaskPushNotificationConfig =
         parse(json!({"taskId": TASK, "pushNotificationConfig": {"id": "cfg-1", "url": HOOK}}));
-    let stored = pb::TaskPushNotificationConfig::from(config.clone());
+    let stored = pb::TaskPushNotificationConfig::try_from(config.clone()).unwrap();
     assert_eq!(
         stored.name,
         format!("tasks/{TASK}/pushNotificationConfigs/cfg-1")
     );
-    let create = pb::CreateTaskPushNotificationConfigRequest::from(config);
+    let create = pb::CreateTaskPushNotificationConfigRequest::try_from(config).unwrap();
     assert_eq!(create.parent, format!("tasks/{TASK}"));
     assert_eq!(create.config_id, "cfg-1");
     assert_eq!(create.config, Some(stored));
+}
+
+/// Fuzz finding (convert-v0_3, seed 23, 420 s release run): an empty task id was written as `tasks/`,
+/// which reading (ours, and the SDK server's `tasks/([^/]+)`) refuses. It is now refused when writing,
+/// naming the member.
+#[test]
+fn an_empty_task_id_is_refused_when_writing() {
+    let params = TaskIdParams {
+        id: String::new(),
+        metadata: None,
+    };
+    let error = pb::CancelTaskRequest::try_from(params.clone()).unwrap_err();
+    assert_eq!(error.path(), "id", "{error}");
+    assert!(error.to_string().contains("empty task id"), "{error}");
+    assert!(pb::TaskSubscriptionRequest::try_from(params).is_err());
+    let config: TaskPushNotificationConfig =
+        parse(json!({"taskId": "", "pushNotificationConfig": {"id": "cfg-1", "url": HOOK}}));
+    let error = pb::CreateTaskPushNotificationConfigRequest::try_from(config.clone()).unwrap_err();
+    assert_eq!(error.path(), "taskId", "{error}");
+    let error = pb::TaskPushNotificationConfig::try_from(config).unwrap_err();
+    assert_eq!(error.path(), "taskId", "{error}");
+    // Through the by-name table too, as the transcoder and the fuzzer use it.
+    let pair = a2a_types::v0_3::proto::PROTO_PAIRS
+        .iter()
+        .find(|p| p.proto == "a2a.v1.CancelTaskRequest")
+        .unwrap();
+    assert!(pair.to_proto(json!({"id": ""})).is_err());
+    let bytes = pair.to_proto(json!({"id": TASK})).unwrap();
+    assert_eq!(pair.from_proto(&bytes).unwrap(), json!({"id": TASK}));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -190,7 +190,7 @@ pairing!(AgentCardSignature, pb::AgentCardSignature, from, try);
 pairing!(
     TaskPushNotificationConfig,
     pb::TaskPushNotificationConfig,
-    from,
+    try,
     try
 );
 pairing!(SecurityScheme, pb::SecurityScheme, try, try);
@@ -231,30 +231,30 @@ pairing!(ImplicitOAuthFlow, pb::ImplicitOAuthFlow, from, from);
 pairing!(PasswordOAuthFlow, pb::PasswordOAuthFlow, from, from);
 pairing!(MessageSendParams, pb::SendMessageRequest, try, try);
 pairing!(TaskQueryParams, pb::GetTaskRequest, try, try);
-pairing!(TaskIdParams, pb::CancelTaskRequest, from, try);
-pairing!(TaskIdParams, pb::TaskSubscriptionRequest, from, try);
+pairing!(TaskIdParams, pb::CancelTaskRequest, try, try);
+pairing!(TaskIdParams, pb::TaskSubscriptionRequest, try, try);
 pairing!(
     GetTaskPushNotificationConfigParams,
     pb::GetTaskPushNotificationConfigRequest,
-    from,
+    try,
     try
 );
 pairing!(
     DeleteTaskPushNotificationConfigParams,
     pb::DeleteTaskPushNotificationConfigRequest,
-    from,
+    try,
     try
 );
 pairing!(
     ListTaskPushNotificationConfigParams,
     pb::ListTaskPushNotificationConfigRequest,
-    from,
+    try,
     try
 );
 pairing!(
     TaskPushNotificationConfig,
     pb::CreateTaskPushNotificationConfigRequest,
-    from,
+    try,
     try
 );
 pairing!(SendMessageResult, pb::SendMessageResponse, try, try);
@@ -262,7 +262,7 @@ pairing!(SendStreamingMessageResult, pb::StreamResponse, try, try);
 pairing!(
     ListTaskPushNotificationConfigSuccessResponse,
     pb::ListTaskPushNotificationConfigResponse,
-    from,
+    try,
     try
 );
 

@@ -73,7 +73,7 @@ impl TryFrom<TaskQueryParams> for pb::GetTaskRequest {
     /// `metadata` is dropped; fails when `historyLength` does not fit an int32.
     fn try_from(params: TaskQueryParams) -> Result<Self, ConversionError> {
         Ok(Self {
-            name: task_name(&params.id),
+            name: task_name(&params.id, "id")?,
             history_length: params
                 .history_length
                 .map(|n| int32(n, "historyLength"))
@@ -96,12 +96,14 @@ impl TryFrom<pb::GetTaskRequest> for TaskQueryParams {
     }
 }
 
-impl From<TaskIdParams> for pb::CancelTaskRequest {
-    /// `metadata` is dropped.
-    fn from(params: TaskIdParams) -> Self {
-        Self {
-            name: task_name(&params.id),
-        }
+impl TryFrom<TaskIdParams> for pb::CancelTaskRequest {
+    type Error = ConversionError;
+
+    /// `metadata` is dropped; fails on an empty id, which names no task.
+    fn try_from(params: TaskIdParams) -> Result<Self, ConversionError> {
+        Ok(Self {
+            name: task_name(&params.id, "id")?,
+        })
     }
 }
 
@@ -116,12 +118,14 @@ impl TryFrom<pb::CancelTaskRequest> for TaskIdParams {
     }
 }
 
-impl From<TaskIdParams> for pb::TaskSubscriptionRequest {
-    /// `metadata` is dropped.
-    fn from(params: TaskIdParams) -> Self {
-        Self {
-            name: task_name(&params.id),
-        }
+impl TryFrom<TaskIdParams> for pb::TaskSubscriptionRequest {
+    type Error = ConversionError;
+
+    /// `metadata` is dropped; fails on an empty id, which names no task.
+    fn try_from(params: TaskIdParams) -> Result<Self, ConversionError> {
+        Ok(Self {
+            name: task_name(&params.id, "id")?,
+        })
     }
 }
 
@@ -148,16 +152,20 @@ impl TryFrom<pb::GetTaskPushNotificationConfigRequest> for TaskIdParams {
     }
 }
 
-impl From<GetTaskPushNotificationConfigParams> for pb::GetTaskPushNotificationConfigRequest {
+impl TryFrom<GetTaskPushNotificationConfigParams> for pb::GetTaskPushNotificationConfigRequest {
+    type Error = ConversionError;
+
     /// `metadata` is dropped; without `pushNotificationConfigId` the name ends in
-    /// `/pushNotificationConfigs/` (the SDK's client sends that, and its server rejects it).
-    fn from(params: GetTaskPushNotificationConfigParams) -> Self {
-        Self {
+    /// `/pushNotificationConfigs/` (the SDK's client sends that, and its server rejects it). Fails on
+    /// an empty task id.
+    fn try_from(params: GetTaskPushNotificationConfigParams) -> Result<Self, ConversionError> {
+        Ok(Self {
             name: push_config_name(
                 &params.id,
+                "id",
                 params.push_notification_config_id.as_deref().unwrap_or(""),
-            ),
-        }
+            )?,
+        })
     }
 }
 
@@ -176,16 +184,22 @@ impl TryFrom<pb::GetTaskPushNotificationConfigRequest> for GetTaskPushNotificati
     }
 }
 
-impl From<GetTaskPushNotificationConfigRequestParams> for pb::GetTaskPushNotificationConfigRequest {
+impl TryFrom<GetTaskPushNotificationConfigRequestParams>
+    for pb::GetTaskPushNotificationConfigRequest
+{
+    type Error = ConversionError;
+
     /// Task id params name no config: the name ends in `/pushNotificationConfigs/`, as the SDK's client
     /// writes it.
-    fn from(params: GetTaskPushNotificationConfigRequestParams) -> Self {
+    fn try_from(
+        params: GetTaskPushNotificationConfigRequestParams,
+    ) -> Result<Self, ConversionError> {
         match params {
-            GetTaskPushNotificationConfigRequestParams::TaskId(params) => Self {
-                name: push_config_name(&params.id, ""),
-            },
+            GetTaskPushNotificationConfigRequestParams::TaskId(params) => Ok(Self {
+                name: push_config_name(&params.id, "id", "")?,
+            }),
             GetTaskPushNotificationConfigRequestParams::GetTaskPushNotificationConfig(params) => {
-                params.into()
+                params.try_into()
             }
         }
     }
@@ -205,12 +219,16 @@ impl TryFrom<pb::GetTaskPushNotificationConfigRequest>
     }
 }
 
-impl From<DeleteTaskPushNotificationConfigParams> for pb::DeleteTaskPushNotificationConfigRequest {
-    /// `metadata` is dropped.
-    fn from(params: DeleteTaskPushNotificationConfigParams) -> Self {
-        Self {
-            name: push_config_name(&params.id, &params.push_notification_config_id),
-        }
+impl TryFrom<DeleteTaskPushNotificationConfigParams>
+    for pb::DeleteTaskPushNotificationConfigRequest
+{
+    type Error = ConversionError;
+
+    /// `metadata` is dropped; fails on an empty task id.
+    fn try_from(params: DeleteTaskPushNotificationConfigParams) -> Result<Self, ConversionError> {
+        Ok(Self {
+            name: push_config_name(&params.id, "id", &params.push_notification_config_id)?,
+        })
     }
 }
 
@@ -231,14 +249,16 @@ impl TryFrom<pb::DeleteTaskPushNotificationConfigRequest>
     }
 }
 
-impl From<ListTaskPushNotificationConfigParams> for pb::ListTaskPushNotificationConfigRequest {
-    /// `metadata` is dropped; no page size or token.
-    fn from(params: ListTaskPushNotificationConfigParams) -> Self {
-        Self {
-            parent: task_name(&params.id),
+impl TryFrom<ListTaskPushNotificationConfigParams> for pb::ListTaskPushNotificationConfigRequest {
+    type Error = ConversionError;
+
+    /// `metadata` is dropped; no page size or token. Fails on an empty id.
+    fn try_from(params: ListTaskPushNotificationConfigParams) -> Result<Self, ConversionError> {
+        Ok(Self {
+            parent: task_name(&params.id, "id")?,
             page_size: 0,
             page_token: String::new(),
-        }
+        })
     }
 }
 

@@ -229,14 +229,36 @@ fn int32(value: i64, field: &str) -> Result<i32, ConversionError> {
     })
 }
 
-/// `tasks/{id}`, as the request messages name a task.
-fn task_name(task_id: &str) -> String {
-    format!("tasks/{task_id}")
+/// `tasks/{id}`, as the request messages name a task. An empty id would be read back (by us and by the
+/// SDK's server, `tasks/([^/]+)`) as no task at all, so it is refused here; `field` is the JSON-RPC
+/// member the id came from. (An id holding a `/` is written, and read back cut at the `/`, as the SDK
+/// does: a documented loss.)
+fn task_name(task_id: &str, field: &str) -> Result<String, ConversionError> {
+    check_task_id(task_id, field)?;
+    Ok(format!("tasks/{task_id}"))
 }
 
-/// `tasks/{id}/pushNotificationConfigs/{config_id}`.
-fn push_config_name(task_id: &str, config_id: &str) -> String {
-    format!("tasks/{task_id}/pushNotificationConfigs/{config_id}")
+/// `tasks/{id}/pushNotificationConfigs/{config_id}`. The task id is checked as in [`task_name`]; the
+/// config id may be empty (the form the SDK's client writes for "no config id").
+fn push_config_name(
+    task_id: &str,
+    task_field: &str,
+    config_id: &str,
+) -> Result<String, ConversionError> {
+    check_task_id(task_id, task_field)?;
+    Ok(format!(
+        "tasks/{task_id}/pushNotificationConfigs/{config_id}"
+    ))
+}
+
+fn check_task_id(id: &str, field: &str) -> Result<(), ConversionError> {
+    if id.is_empty() {
+        return Err(ConversionError::new(
+            "an empty task id has no resource name (`tasks/{id}` needs one)".to_owned(),
+        )
+        .at(field));
+    }
+    Ok(())
 }
 
 /// The run of characters up to the next `/`, when it is not empty, and the rest.

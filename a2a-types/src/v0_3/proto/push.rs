@@ -44,19 +44,21 @@ impl From<pb::PushNotificationConfig> for PushNotificationConfig {
     }
 }
 
-impl From<TaskPushNotificationConfig> for pb::TaskPushNotificationConfig {
+impl TryFrom<TaskPushNotificationConfig> for pb::TaskPushNotificationConfig {
+    type Error = ConversionError;
+
     /// The name is `tasks/{taskId}/pushNotificationConfigs/{id}`, with `None` for a missing `id`
-    /// (the SDK formats Python's `None`).
-    fn from(config: TaskPushNotificationConfig) -> Self {
+    /// (the SDK formats Python's `None`). Fails on an empty task id.
+    fn try_from(config: TaskPushNotificationConfig) -> Result<Self, ConversionError> {
         let config_id = config
             .push_notification_config
             .id
             .as_deref()
             .unwrap_or("None");
-        Self {
-            name: push_config_name(&config.task_id, config_id),
+        Ok(Self {
+            name: push_config_name(&config.task_id, "taskId", config_id)?,
             push_notification_config: Some(config.push_notification_config.into()),
-        }
+        })
     }
 }
 
@@ -74,19 +76,21 @@ impl TryFrom<pb::TaskPushNotificationConfig> for TaskPushNotificationConfig {
     }
 }
 
-impl From<TaskPushNotificationConfig> for pb::CreateTaskPushNotificationConfigRequest {
+impl TryFrom<TaskPushNotificationConfig> for pb::CreateTaskPushNotificationConfigRequest {
+    type Error = ConversionError;
+
     /// `parent` is `tasks/{taskId}`, `configId` the config's `id` (`""` when absent), `config` the
-    /// [`pb::TaskPushNotificationConfig`] of the same value.
-    fn from(config: TaskPushNotificationConfig) -> Self {
-        Self {
-            parent: task_name(&config.task_id),
+    /// [`pb::TaskPushNotificationConfig`] of the same value (so it fails where that does).
+    fn try_from(config: TaskPushNotificationConfig) -> Result<Self, ConversionError> {
+        Ok(Self {
+            parent: task_name(&config.task_id, "taskId")?,
             config_id: config
                 .push_notification_config
                 .id
                 .clone()
                 .unwrap_or_default(),
-            config: Some(config.into()),
-        }
+            config: Some(config.try_into()?),
+        })
     }
 }
 
@@ -111,15 +115,30 @@ impl TryFrom<pb::CreateTaskPushNotificationConfigRequest> for TaskPushNotificati
     }
 }
 
-impl From<ListTaskPushNotificationConfigSuccessResponse>
+impl TryFrom<ListTaskPushNotificationConfigSuccessResponse>
     for pb::ListTaskPushNotificationConfigResponse
 {
-    /// The JSON-RPC `id` is not carried; `nextPageToken` is empty.
-    fn from(response: ListTaskPushNotificationConfigSuccessResponse) -> Self {
-        Self {
-            configs: response.result.into_iter().map(Into::into).collect(),
+    type Error = ConversionError;
+
+    /// The JSON-RPC `id` is not carried; `nextPageToken` is empty. Fails where a config does
+    /// (`result.<i>`).
+    fn try_from(
+        response: ListTaskPushNotificationConfigSuccessResponse,
+    ) -> Result<Self, ConversionError> {
+        let configs = response
+            .result
+            .into_iter()
+            .enumerate()
+            .map(|(i, config)| {
+                config
+                    .try_into()
+                    .map_err(|e: ConversionError| e.at_index("result", i))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            configs,
             next_page_token: String::new(),
-        }
+        })
     }
 }
 
