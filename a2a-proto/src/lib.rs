@@ -142,6 +142,7 @@
 //! it differs from a fresh generation.
 
 pub mod json;
+pub mod limits;
 
 /// How deep objects and arrays may nest inside one `google.protobuf.Value` or `Struct` (a `data` or
 /// `metadata` member), counted as in JSON: `{"a": [{}]}` is 3 deep. Deeper input is an error on every

@@ -116,6 +116,7 @@ pub mod describe;
 pub mod errors;
 pub mod json;
 pub mod jsonrpc;
+pub mod limits;
 pub mod operations;
 pub mod registry;
 pub mod rest;
