@@ -8,6 +8,7 @@
 mod bounded_errors;
 mod bridge_v0_3;
 mod builders_v1;
+mod decode_budget;
 mod describe_v1;
 mod edge_cases_v1;
 mod errors_interop_v1;
