@@ -132,18 +132,26 @@ impl Limits {
     /// Checks the encoding of an `M` against the limits without decoding it: its size, then its
     /// fields, stopping at the first one over the budget. Returns the count of fields.
     pub fn check_binary<M: prost::Name>(&self, bytes: &[u8]) -> Result<usize, LimitError> {
-        self.check_binary_as(&M::full_name(), bytes)
+        let message = schema()
+            .by_package
+            .get(M::PACKAGE)
+            .and_then(|names| names.get(M::NAME))
+            .copied();
+        self.check(message, bytes)
     }
 
     /// [`check_binary`](Self::check_binary) for the message type with this full name
     /// (`lf.a2a.v1.Task`).
     pub fn check_binary_as(&self, full_name: &str, bytes: &[u8]) -> Result<usize, LimitError> {
+        self.check(schema().by_name.get(full_name).copied(), bytes)
+    }
+
+    fn check(&self, message: Option<usize>, bytes: &[u8]) -> Result<usize, LimitError> {
         self.check_bytes(bytes.len())?;
         if self.max_elements == usize::MAX {
             return Ok(0);
         }
         let schema = schema();
-        let message = schema.by_name.get(full_name).copied();
         let mut walk = Walk {
             schema,
             count: 0,
@@ -345,12 +353,25 @@ struct FieldInfo {
 struct Schema {
     /// Fields of each message, by number.
     messages: Vec<Vec<FieldInfo>>,
+    /// For each message, the index in its fields of field numbers below [`DENSE`] (`u16::MAX`: none).
+    dense: Vec<[u16; DENSE]>,
     by_name: HashMap<String, usize>,
+    /// Package, then the name within it (`Task`, `Task.Inner`): `prost::Name`'s two parts.
+    by_package: HashMap<String, HashMap<String, usize>>,
 }
+
+/// Field numbers below this are looked up in a table, the rest by binary search.
+const DENSE: usize = 64;
 
 impl Schema {
     fn field(&self, message: Option<usize>, number: u32) -> Option<&FieldInfo> {
-        let fields = &self.messages[message?];
+        let message = message?;
+        let fields = &self.messages[message];
+        if let Some(&at) = self.dense[message].get(number as usize)
+            && at != u16::MAX
+        {
+            return fields.get(usize::from(at));
+        }
         fields
             .binary_search_by_key(&number, |f| f.number)
             .ok()
@@ -370,12 +391,21 @@ fn schema() -> &'static Schema {
 }
 
 fn build_schema(sets: &[&[u8]]) -> Schema {
-    fn names(prefix: &str, message: &MessageProto, out: &mut Vec<(String, MessageProto)>) {
-        let full = format!("{prefix}.{}", message.name);
+    /// (package, name within it, message) of `message` and everything nested in it.
+    fn names(
+        package: &str,
+        prefix: Option<&str>,
+        message: &MessageProto,
+        out: &mut Vec<(String, String, MessageProto)>,
+    ) {
+        let name = match prefix {
+            Some(prefix) => format!("{prefix}.{}", message.name),
+            None => message.name.clone(),
+        };
         for nested in &message.nested_type {
-            names(&full, nested, out);
+            names(package, Some(&name), nested, out);
         }
-        out.push((full, message.clone()));
+        out.push((package.to_owned(), name, message.clone()));
     }
     let mut all = Vec::new();
     for set in sets {
@@ -383,15 +413,21 @@ fn build_schema(sets: &[&[u8]]) -> Schema {
         let set = <FileSet as prost::Message>::decode(*set).unwrap_or_default();
         for file in set.file {
             for message in &file.message_type {
-                names(&file.package, message, &mut all);
+                names(&file.package, None, message, &mut all);
             }
         }
     }
     let mut by_name = HashMap::new();
+    let mut by_package: HashMap<String, HashMap<String, usize>> = HashMap::new();
     let mut unique = Vec::new();
-    for (name, message) in all {
-        if !by_name.contains_key(&name) {
-            by_name.insert(name, unique.len());
+    for (package, name, message) in all {
+        let full = format!("{package}.{name}");
+        if !by_name.contains_key(&full) {
+            by_name.insert(full, unique.len());
+            by_package
+                .entry(package)
+                .or_default()
+                .insert(name, unique.len());
             unique.push(message);
         }
     }
@@ -417,8 +453,27 @@ fn build_schema(sets: &[&[u8]]) -> Schema {
             fields.sort_by_key(|f| f.number);
             fields
         })
+        .collect::<Vec<_>>();
+    let dense = messages
+        .iter()
+        .map(|fields| {
+            let mut table = [u16::MAX; DENSE];
+            for (at, field) in fields.iter().enumerate() {
+                if let (Some(slot), Ok(at)) =
+                    (table.get_mut(field.number as usize), u16::try_from(at))
+                {
+                    *slot = at;
+                }
+            }
+            table
+        })
         .collect();
-    Schema { messages, by_name }
+    Schema {
+        messages,
+        dense,
+        by_name,
+        by_package,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

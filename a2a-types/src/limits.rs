@@ -303,12 +303,12 @@ fn is_scalar_byte(byte: u8) -> bool {
 /// The offset just after the string whose opening quote is before `at` (the end of the input for
 /// an unterminated one).
 fn skip_string(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(&byte) = bytes.get(at) {
-        match byte {
-            b'"' => return at + 1,
-            b'\\' => at += 2,
-            _ => at += 1,
+    while let Some(found) = bytes.get(at..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
+        at += found;
+        if bytes[at] == b'"' {
+            return at + 1;
         }
+        at += 2;
     }
     bytes.len()
 }
