@@ -44,17 +44,20 @@
 //! | limit | default | why |
 //! |---|---|---|
 //! | [`max_bytes`](Limits::max_bytes) | [`DEFAULT_MAX_BYTES`] (16 MiB) | as [`sse::DEFAULT_MAX_EVENT_SIZE`](crate::sse::DEFAULT_MAX_EVENT_SIZE): a file part of about 12 MB inline (base64) fits |
-//! | [`max_elements`](Limits::max_elements) | [`DEFAULT_MAX_ELEMENTS`] (100,000) | about 40 times the values of the workspace's largest realistic document (a 50 KB task: 2,400) and 10 times a task of 1,000 messages of a few parts each; at most ~50 MB of structs |
+//! | [`max_elements`](Limits::max_elements) | [`DEFAULT_MAX_ELEMENTS`] (100,000) | 50 times the values of the benchmark's 51 KB task (1,851) and 10 times a task of 1,000 messages of a few parts each; at most ~100 MB of structs |
 //!
-//! With the defaults a request holds at most ~50 MB of structs plus about twice its text, whatever
-//! its shape. Servers with other needs set their own numbers; [`Limits::unlimited`] turns the budget
+//! With the defaults a document holds at most ~100 MB of structs plus about twice its text whatever
+//! its shape ([`Limits::max_held_bytes`]: 136 MB), and real documents far less (the measured worst
+//! shape, empty tasks, holds 440 bytes per value). Servers with other needs set their own numbers; [`Limits::unlimited`] turns the budget
 //! off. The measured ratios per shape are in the crate docs ("Limits").
 //!
 //! # Cost
 //!
-//! The pre-scan reads the bytes once without allocating: in the workspace benchmark it costs about
-//! 6-12% of a typed decode of the same document (see the crate docs), and nothing when the byte limit
-//! alone already refuses the input.
+//! The pre-scan reads the bytes once without allocating (strings are skipped with `memchr`): on the
+//! six documents of the workspace benchmark (0.5 to 51 KB) it costs 0.10 to 0.14 of a typed decode of
+//! the same document with this crate (`cargo bench --manifest-path benchmarks/Cargo.toml --bench
+//! budget`), and nothing when the byte limit alone refuses the input. [`Limits::unlimited`] skips
+//! it.
 
 use std::fmt;
 
@@ -303,7 +306,10 @@ fn is_scalar_byte(byte: u8) -> bool {
 /// The offset just after the string whose opening quote is before `at` (the end of the input for
 /// an unterminated one).
 fn skip_string(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(found) = bytes.get(at..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
+    while let Some(found) = bytes
+        .get(at..)
+        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+    {
         at += found;
         if bytes[at] == b'"' {
             return at + 1;
@@ -525,7 +531,9 @@ mod tests {
             "xyz",
             "{\"a\":",
         ] {
-            let _ = Limits::default().with_max_elements(1).check_json(text.as_bytes());
+            let _ = Limits::default()
+                .with_max_elements(1)
+                .check_json(text.as_bytes());
             let _ = values(text);
         }
         // A parser reads `[1, 2` as two values before failing: at least as many are counted.
@@ -541,8 +549,7 @@ mod tests {
     #[test]
     fn from_slice_reads_under_the_budget_and_reports_either_failure() {
         let limits = Limits::default().with_max_elements(3);
-        let task: crate::v1::Task =
-            from_slice(br#"{"id": "t-1", "status": {}}"#, &limits).unwrap();
+        let task: crate::v1::Task = from_slice(br#"{"id": "t-1", "status": {}}"#, &limits).unwrap();
         assert_eq!(task.id, "t-1");
         assert!(matches!(
             from_slice::<crate::v1::Task>(br#"{"id": "t-1", "status": {}, "x": 1}"#, &limits),

@@ -112,8 +112,8 @@ use serde_json::{Map, Value, json};
 
 use crate::errors::{A2aError, Error};
 use crate::json::JsonError;
-use crate::limits::{LimitError, Limits};
 use crate::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, MethodParams};
+use crate::limits::{LimitError, Limits};
 use crate::operations::{HttpBinding, OPERATIONS, Operation};
 use crate::registry::{A2aMessage, MessageVisitor};
 use crate::validate::FieldViolation;
@@ -1371,13 +1371,20 @@ mod tests {
         );
         let bytes = Limits::default().with_max_bytes(body.len() - 1);
         let error = route_with_limits("POST", "/message:send", body, &bytes).unwrap_err();
-        assert!(matches!(error, RouteError::TooLarge(LimitError { max, .. }) if max == body.len() - 1));
+        assert!(
+            matches!(error, RouteError::TooLarge(LimitError { max, .. }) if max == body.len() - 1)
+        );
         // The plain entry point applies the defaults.
         let hostile = format!(r#"{{"message": {{"parts": [{}0]}}}}"#, "0,".repeat(100_000));
         let error = route("POST", "/message:send", hostile.as_bytes()).unwrap_err();
         assert_eq!(error.http_status(), 413, "{error}");
         // A binding without a body ignores what was sent, limits included.
-        let get = route_with_limits("GET", "/tasks/t-1", body, &Limits::default().with_max_elements(0));
+        let get = route_with_limits(
+            "GET",
+            "/tasks/t-1",
+            body,
+            &Limits::default().with_max_elements(0),
+        );
         assert!(get.is_ok());
     }
 

@@ -805,9 +805,15 @@ mod tests {
         );
         assert!(matches!(items[2], Ok(StreamItem::Data(_))));
         // The plain decoder applies the default limits.
-        let many = format!("data: [{}0]\n\n", "0,".repeat(crate::limits::DEFAULT_MAX_ELEMENTS));
+        let many = format!(
+            "data: [{}0]\n\n",
+            "0,".repeat(crate::limits::DEFAULT_MAX_ELEMENTS)
+        );
         let items = JsonDecoder::<serde_json::Value>::new().feed(many.as_bytes());
-        assert!(matches!(items[..], [Err(StreamError::Limit { .. })]), "{items:?}");
+        assert!(
+            matches!(items[..], [Err(StreamError::Limit { .. })]),
+            "{items:?}"
+        );
     }
 
     fn decode_all(decoder: &mut Decoder, chunks: &[&[u8]]) -> Vec<Result<Event, DecodeError>> {

@@ -369,7 +369,11 @@ fn elements(name: &str, input: &[u8]) -> usize {
 
 /// Decodes `input` as shape `name` under `limits` (the same numbers for JSON and binary); `Err` names
 /// the limit.
-fn decode_within(name: &str, input: &[u8], limits: a2a_types::limits::Limits) -> Result<Box<dyn std::any::Any>, String> {
+fn decode_within(
+    name: &str,
+    input: &[u8],
+    limits: a2a_types::limits::Limits,
+) -> Result<Box<dyn std::any::Any>, String> {
     use a2a_types::limits::from_slice;
     let text = |e: &dyn std::fmt::Display| e.to_string();
     Ok(match name {
@@ -392,9 +396,9 @@ fn decode_within(name: &str, input: &[u8], limits: a2a_types::limits::Limits) ->
             let json = serde_json::from_slice(input).unwrap();
             Box::new(a2a_types::bridge::upgrade_json("Message", json).unwrap().1)
         }
-        _ => Box::new(
-            from_slice::<a2a_types::v0_3::Message>(input, &limits).map_err(|e| text(&e))?,
-        ),
+        _ => {
+            Box::new(from_slice::<a2a_types::v0_3::Message>(input, &limits).map_err(|e| text(&e))?)
+        }
     })
 }
 
@@ -413,12 +417,17 @@ fn hostile_inputs_are_refused_under_the_default_limits_before_allocating() {
         let (result, cost) = measure(|| decode_within(name, &input, limits));
         let error = result.err().unwrap_or_else(|| panic!("{name}: accepted"));
         assert!(error.contains("max_elements"), "{name}: {error}");
-        assert!(cost.peak < 4096, "{name}: {} bytes allocated before refusing", cost.peak);
+        assert!(
+            cost.peak < 4096,
+            "{name}: {} bytes allocated before refusing",
+            cost.peak
+        );
     }
     // The byte limit: an input one byte over is refused without reading it.
     let input = escaped_text_json(1 << 20);
     let small = limits.with_max_bytes(input.len() - 1);
-    let (result, cost) = measure(|| decode_within("v1 Message, escaped text (a2a-types)", &input, small));
+    let (result, cost) =
+        measure(|| decode_within("v1 Message, escaped text (a2a-types)", &input, small));
     assert!(result.err().unwrap().contains("max_bytes"));
     assert!(cost.peak < 4096, "{} bytes", cost.peak);
 }

@@ -13,7 +13,9 @@ use serde_json::{Value, json};
 const CALL_LIMIT: Duration = Duration::from_secs(20);
 
 fn send_message(parts: usize) -> Value {
-    let parts: Vec<Value> = (0..parts).map(|i| json!({"text": format!("p{i}")})).collect();
+    let parts: Vec<Value> = (0..parts)
+        .map(|i| json!({"text": format!("p{i}")}))
+        .collect();
     json!({"message": {"messageId": "tck-message-response-1", "role": "ROLE_USER", "parts": parts}})
 }
 
@@ -44,22 +46,27 @@ async fn requests_over_the_budget_get_the_documented_error_on_every_binding() {
             .body(body)
             .send()
     };
-    let envelope =
-        |params: Value| json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params});
+    let envelope = |params: Value| json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params});
 
     // Within the budget: served. 10 parts: 8 + 2 x 10 = 28 values.
-    let ok = jsonrpc(envelope(send_message(10)).to_string()).await.unwrap();
+    let ok = jsonrpc(envelope(send_message(10)).to_string())
+        .await
+        .unwrap();
     let ok = json_of(ok).await;
     assert!(ok.get("result").is_some(), "{ok}");
 
     // Over the element count: -32600, naming the limit and the path, before anything is parsed.
-    let over = jsonrpc(envelope(send_message(20)).to_string()).await.unwrap();
+    let over = jsonrpc(envelope(send_message(20)).to_string())
+        .await
+        .unwrap();
     assert_eq!(over.status(), 200);
     let over = json_of(over).await;
     assert_eq!(over["error"]["code"], -32600, "{over}");
     let message = over["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("more than 40 JSON values (the max_elements limit) at `params.message.parts[16]"),
+        message.contains(
+            "more than 40 JSON values (the max_elements limit) at `params.message.parts[16]"
+        ),
         "{message}"
     );
 
@@ -67,7 +74,12 @@ async fn requests_over_the_budget_get_the_documented_error_on_every_binding() {
     let big = json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x".repeat(5_000)}]}});
     let over = json_of(jsonrpc(envelope(big.clone()).to_string()).await.unwrap()).await;
     assert_eq!(over["error"]["code"], -32600, "{over}");
-    assert!(over["error"]["message"].as_str().unwrap().contains("max_bytes"));
+    assert!(
+        over["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_bytes")
+    );
 
     // HTTP+JSON: 413 for either limit, with the binding's error body.
     let rest = |body: String| {
@@ -101,7 +113,8 @@ async fn requests_over_the_budget_get_the_documented_error_on_every_binding() {
         .await
         .unwrap();
     let mut client = a2a_proto::v1::a2a_service_client::A2aServiceClient::new(channel);
-    let request: a2a_proto::v1::SendMessageRequest = a2a_proto::json::from_str(&big.to_string()).unwrap();
+    let request: a2a_proto::v1::SendMessageRequest =
+        a2a_proto::json::from_str(&big.to_string()).unwrap();
     let mut request = tonic::Request::new(request);
     request
         .metadata_mut()

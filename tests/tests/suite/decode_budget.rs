@@ -79,7 +79,10 @@ fn a_jsonrpc_request_over_the_budget_is_invalid_request_naming_the_limit_and_pat
 
     let error = JsonRpcRequest::from_slice_with_limits(body, &exact.with_max_bytes(body.len() - 1))
         .unwrap_err();
-    assert_eq!((error.kind, error.path.as_str()), (A2aError::InvalidRequest, ""));
+    assert_eq!(
+        (error.kind, error.path.as_str()),
+        (A2aError::InvalidRequest, "")
+    );
     assert!(error.problem.contains("max_bytes"), "{error}");
 
     // The plain reader applies the defaults; text that is not JSON is a parse error.
@@ -129,10 +132,7 @@ fn json_and_binary_budgets_agree_on_the_same_numbers() {
         .with_max_bytes(1_000)
         .with_max_elements(10);
     let binary: a2a_proto::limits::Limits = limits.into();
-    assert_eq!(
-        (binary.max_bytes(), binary.max_elements()),
-        (1_000, 10)
-    );
+    assert_eq!((binary.max_bytes(), binary.max_elements()), (1_000, 10));
     let error = limits.check_json(&[b' '; 1_001]).unwrap_err();
     assert_eq!((error.limit, error.observed), (Limit::Bytes, 1_001));
 }

@@ -86,10 +86,11 @@ async fn handle(
     {
         return unauthenticated();
     }
-    let params = match matched.read_params_with_limits(uri.query().unwrap_or_default(), &body, &limits) {
-        Ok(params) => params,
-        Err(error) => return answer(error.http_status(), error.to_rest()),
-    };
+    let params =
+        match matched.read_params_with_limits(uri.query().unwrap_or_default(), &body, &limits) {
+            Ok(params) => params,
+            Err(error) => return answer(error.http_status(), error.to_rest()),
+        };
     match agent.call(params, &context).await {
         Ok(Reply::Unary(result)) => answer(200, result.to_json()),
         Ok(Reply::Stream(events)) => {
