@@ -423,9 +423,11 @@ fn build_schema(sets: &[&[u8]]) -> Schema {
     let mut by_package: HashMap<String, HashMap<String, usize>> = HashMap::new();
     let mut unique = Vec::new();
     for (package, name, message) in all {
-        let full = format!("{package}.{name}");
-        if !by_name.contains_key(&full) {
-            by_name.insert(full, unique.len());
+        // google.protobuf types appear in both sets: the first is kept.
+        if let std::collections::hash_map::Entry::Vacant(entry) =
+            by_name.entry(format!("{package}.{name}"))
+        {
+            entry.insert(unique.len());
             by_package
                 .entry(package)
                 .or_default()
@@ -585,17 +587,16 @@ impl Walk<'_> {
             let value = skip(bytes, &mut at, wire, number, depth)?;
             if let (Some(value), Some(inner)) = (value, field.and_then(|f| f.message))
                 && depth + 1 < PROST_RECURSION_LIMIT
+                && let Err(stop) = self.message(value, Some(inner), depth + 1)
             {
-                if let Err(stop) = self.message(value, Some(inner), depth + 1) {
-                    return Err(match stop {
-                        Stop::Over(mut trail) => {
-                            trail.push(self.segment(bytes, start, message, number32));
-                            Stop::Over(trail)
-                        }
-                        // prost refuses the inner message, and with it the whole input.
-                        Stop::Malformed => Stop::Malformed,
-                    });
-                }
+                return Err(match stop {
+                    Stop::Over(mut trail) => {
+                        trail.push(self.segment(bytes, start, message, number32));
+                        Stop::Over(trail)
+                    }
+                    // prost refuses the inner message, and with it the whole input.
+                    Stop::Malformed => Stop::Malformed,
+                });
             }
         }
         Ok(())

@@ -579,7 +579,7 @@ pub enum StreamError {
         /// The event as it was received, without its data.
         event: Event,
         /// The limit, and the path of the first value over it.
-        error: LimitError,
+        error: Box<LimitError>,
     },
     /// An event whose data is not the JSON expected; the error names the field path.
     Json {
@@ -611,7 +611,7 @@ impl std::error::Error for StreamError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StreamError::Sse(error) => Some(error),
-            StreamError::Limit { error, .. } => Some(error),
+            StreamError::Limit { error, .. } => Some(error.as_ref()),
             StreamError::Json { error, .. } => Some(error),
         }
     }
@@ -737,7 +737,10 @@ impl<T: DeserializeOwned, E: DeserializeOwned> JsonDecoder<T, E> {
         }
         if let Err(error) = self.limits.check_json(event.data.as_bytes()) {
             event.data = String::new();
-            return Some(Err(StreamError::Limit { event, error }));
+            return Some(Err(StreamError::Limit {
+                event,
+                error: Box::new(error),
+            }));
         }
         let item = if event.event_type() == ERROR_EVENT_TYPE {
             crate::json::from_str(&event.data).map(StreamItem::Error)
