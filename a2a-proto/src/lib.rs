@@ -66,23 +66,32 @@
 //! - **Time**: decoding is linear in the input (allocation counts at n and 4n are held to ~4x by the
 //!   tests' `allocation` binary).
 //! - **Memory**: what a decoded value holds can exceed its input many times over, because empty
-//!   elements cost a whole Rust struct. Bytes held per input byte, worst shapes, measured by that test
-//!   binary (100,000 elements):
+//!   elements cost a whole Rust struct. Bytes held per input byte and per counted element, worst
+//!   shapes, measured by that test binary (100,000 elements):
 //!
-//! | input | held / input |
-//! |---|---|
-//! | binary `ListTasksResponse` of empty tasks (2 bytes each) | 225 |
-//! | v0.3 `Message` upgraded to v1 JSON (`a2a_types::bridge::upgrade_json`, a `serde_json::Value`) | 26 (peak 33) |
-//! | JSON `Message` of empty parts (either crate) | 12 |
-//! | JSON `metadata` of many small members | 8 |
-//! | v0.3 JSON `Message` of empty parts (`a2a_types::v0_3`) | 6 |
-//! | JSON text with escapes | under 1 |
+//! | input | held / input byte | held / element |
+//! |---|---|---|
+//! | binary `ListTasksResponse` of empty tasks (2 bytes each) | 225 | 451 |
+//! | JSON `ListTasksResponse` of empty tasks (`a2a-types`) | 147 | 440 |
+//! | v0.3 `Message` upgraded to v1 JSON (`a2a_types::bridge::upgrade_json`, a `serde_json::Value`) | 26 (peak 33) | 223 |
+//! | JSON `Message` of empty parts (either crate) | 12 | 73 |
+//! | JSON `metadata` of many small members | 8 | 114 |
+//! | v0.3 JSON `Message` of empty parts (`a2a_types::v0_3`) | 6 | 49 |
+//! | JSON text with escapes | under 1 | (one string) |
 //!
-//!   So a server bounds the memory one request can take by bounding its body: with a budget of B
-//!   bytes, accept binary bodies up to B / 225 and JSON bodies up to B / 33 (for example 4 MiB of JSON
-//!   for 128 MiB), and stream events up to the same size (`a2a_types::sse::Decoder::
-//!   with_max_event_size`).
-//!
+//!   The ratios come from the structs' own size (a `Task` is about 340 bytes, every field inline,
+//!   and a list's spare capacity adds up to as much again); shrinking them would mean boxing fields
+//!   of the public types. So a server bounds memory with a **decode budget** ([`limits`]): at most
+//!   `max_bytes` bytes and `max_elements` fields per message (defaults 16 MiB and 100,000), checked
+//!   by one pass over the wire format that allocates nothing, before prost decodes:
+//!   [`limits::decode`]`::<M>(bytes, &limits)`. Within it a message holds at most
+//!   [`limits::BINARY_BYTES_PER_ELEMENT`] (1,024) bytes per field plus
+//!   [`limits::BINARY_BYTES_PER_BYTE`] (2) per input byte. `prost::Message::decode` itself applies no
+//!   budget; over gRPC, set tonic's `max_decoding_message_size` to the same `max_bytes`. For JSON,
+//!   `a2a_types::limits` counts values the same way (this crate's [`json`] applies no budget:
+//!   check the bytes with `a2a_types::limits::Limits::check_json` first). For server-sent events,
+//!   `a2a_types::sse::JsonDecoder` applies it per event.
+
 //! # Feature flags
 //!
 //! - `v0_3` (off by default): [`v0_3`], the protobuf types of A2A v0.3 (package `a2a.v1`), for
@@ -142,6 +151,7 @@
 //! it differs from a fresh generation.
 
 pub mod json;
+pub mod limits;
 
 /// How deep objects and arrays may nest inside one `google.protobuf.Value` or `Struct` (a `data` or
 /// `metadata` member), counted as in JSON: `{"a": [{}]}` is 3 deep. Deeper input is an error on every

@@ -27,6 +27,12 @@
 //! assert_eq!(answer.to_json()["error"]["code"], -32602);
 //! ```
 //!
+//! A server holding the body's bytes reads it with [`JsonRpcRequest::from_slice`], which checks it
+//! against [`Limits::default`] before parsing anything ([`JsonRpcRequest::from_slice_with_limits`]
+//! takes a server's own [`Limits`]): a body over them is `-32600` Invalid Request, "payload too
+//! large", the answer the official Python SDK gives a body over its size limit. Clients read
+//! responses the same way ([`JsonRpcResponse::from_slice`]).
+//!
 //! Transport-free: nothing here reads HTTP; an SSE stream of a streaming method carries one
 //! [`JsonRpcResponse`] per event.
 //!
@@ -88,6 +94,7 @@ use serde_json::{Map, Value};
 
 use crate::errors::{A2aError, Error};
 use crate::json::JsonError;
+use crate::limits::{Limit, LimitError, Limits};
 use crate::operations::Operation;
 
 include!("v1/generated/jsonrpc.rs");
@@ -232,6 +239,19 @@ impl JsonRpcRequest<MethodParams> {
         let params = MethodParams::read_params(operation, params)
             .map_err(|e| params_error(e, id.clone()))?;
         Ok(JsonRpcRequest { id, method, params })
+    }
+
+    /// Reads a request from the bytes of a body under [`Limits::default`]: a body over them is
+    /// [`A2aError::InvalidRequest`], text that is not JSON [`A2aError::JsonParse`], and the rest as
+    /// [`parse`](Self::parse).
+    pub fn from_slice(body: &[u8]) -> Result<Self, EnvelopeError> {
+        Self::from_slice_with_limits(body, &Limits::default())
+    }
+
+    /// [`from_slice`](Self::from_slice) under `limits`, checked before anything is parsed.
+    pub fn from_slice_with_limits(body: &[u8], limits: &Limits) -> Result<Self, EnvelopeError> {
+        let json = read_body(body, limits, A2aError::InvalidRequest)?;
+        Self::parse(&json)
     }
 
     /// The request as JSON.
@@ -477,10 +497,43 @@ impl JsonRpcResponse<MethodResult> {
         })
     }
 
+    /// Reads a response to `operation` from the bytes of a body under [`Limits::default`]: a body
+    /// over them, or not JSON, is [`A2aError::InvalidAgentResponse`]; the rest as
+    /// [`parse`](Self::parse).
+    pub fn from_slice(body: &[u8], operation: Operation) -> Result<Self, EnvelopeError> {
+        Self::from_slice_with_limits(body, operation, &Limits::default())
+    }
+
+    /// [`from_slice`](Self::from_slice) under `limits`, checked before anything is parsed.
+    pub fn from_slice_with_limits(
+        body: &[u8],
+        operation: Operation,
+        limits: &Limits,
+    ) -> Result<Self, EnvelopeError> {
+        let json = read_body(body, limits, A2aError::InvalidAgentResponse)?;
+        Self::parse(&json, operation)
+    }
+
     /// The response as JSON.
     pub fn to_json(&self) -> Value {
         self.to_json_using(MethodResult::to_json)
     }
+}
+
+/// A body as JSON under `limits`: over them is `over` (naming the limit and the path), text that is
+/// not JSON `JsonParse` for a request (`over` is `InvalidRequest`), else `over` too.
+fn read_body(body: &[u8], limits: &Limits, over: A2aError) -> Result<Value, EnvelopeError> {
+    limits
+        .check_json(body)
+        .map_err(|error| EnvelopeError::over_limits(over, &error))?;
+    crate::json::value_from_slice(body).map_err(|e| {
+        let kind = if over == A2aError::InvalidRequest {
+            A2aError::JsonParse
+        } else {
+            over
+        };
+        EnvelopeError::new(kind, "", e.to_string())
+    })
 }
 
 impl<R: DeserializeOwned> JsonRpcResponse<R> {
@@ -537,6 +590,19 @@ impl EnvelopeError {
             problem: crate::json::bounded(&problem.into()),
             id: None,
         }
+    }
+
+    /// A body over its limits: the path of the first value over them, and the limit in the text.
+    fn over_limits(kind: A2aError, error: &LimitError) -> Self {
+        let problem = match error.limit {
+            Limit::Elements => format!(
+                "payload too large: more than {} JSON values (the max_elements limit)",
+                error.max
+            ),
+            _ => format!("payload too large: {error}"),
+        };
+        let path = if error.path == "." { "" } else { &error.path };
+        EnvelopeError::new(kind, path, problem)
     }
 
     fn with_id(mut self, id: Option<Id>) -> Self {

@@ -59,6 +59,55 @@
 //!   JSON-RPC and the HTTP+JSON form;
 //! - [`json`]: parsing whose errors name the field path.
 //!
+//! # Limits
+//!
+//! A decoded value can hold many times its input, because an empty element costs a whole struct.
+//! Bytes held per input byte and per counted element, worst shapes, measured by the workspace's
+//! `allocation` tests at 100,000 elements (`MEASURE=1 cargo test -p a2a-tests --test allocation --
+//! --nocapture` prints the table):
+//!
+//! | input | held / input byte | held / element |
+//! |---|---|---|
+//! | protobuf binary `ListTasksResponse` of empty tasks (2 bytes each, `a2a-proto`) | 225 | 451 |
+//! | JSON `ListTasksResponse` of empty tasks (`{}`, 3 bytes each) | 147 | 440 |
+//! | v0.3 JSON `Message` upgraded to v1 (`bridge::upgrade_json`, a `serde_json::Value`) | 26 (peak 33) | 223 |
+//! | JSON `Message` of empty parts (this crate or `a2a-proto`) | 12 | 73 |
+//! | JSON `metadata` of many small members | 8 | 114 |
+//! | v0.3 JSON `Message` of empty parts (`v0_3`) | 6 | 49 |
+//! | JSON text with escapes | under 1 | (one string) |
+//!
+//! The worst ratios come from the size of the structs themselves (a `Task` is about 340 bytes, with
+//! every field inline, and a list's spare capacity adds up to as much again); making them smaller
+//! would mean boxing fields, a change to the public types, so the crate bounds memory with a budget
+//! instead: [`limits::Limits`] caps a document's bytes ([`limits::DEFAULT_MAX_BYTES`], 16 MiB) and
+//! its count of JSON values ([`limits::DEFAULT_MAX_ELEMENTS`], 100,000), checked by a pre-scan that
+//! allocates nothing before the parse commits memory. Within it a decoded value holds at most
+//! [`limits::JSON_BYTES_PER_ELEMENT`] (1,024) bytes per value plus
+//! [`limits::JSON_BYTES_PER_BYTE`] (2) per input byte: with the defaults, 136 MB in the very worst
+//! case and far less for real documents (the benchmark's 51 KB task has 1,851 values).
+//!
+//! The entry points that read bytes apply [`Limits::default`](limits::Limits::default) unless given
+//! other limits, because a server reading hostile input should be safe without opting in:
+//! [`rest::route`] / [`rest::route_with_limits`] (413 for a body over them),
+//! [`jsonrpc::JsonRpcRequest::from_slice`] / `from_slice_with_limits` (`-32600` Invalid Request, as the
+//! official SDK answers a body over its size limit) and the response readers beside them, and
+//! [`sse::JsonDecoder`] per event (`with_limits`). Parsing through `serde_json` or [`json`] directly
+//! applies no budget; [`limits::from_slice`] adds one to any type. A server sets its own numbers:
+//!
+//! ```
+//! use a2a_types::limits::Limits;
+//!
+//! let limits = Limits::default().with_max_bytes(4 << 20).with_max_elements(20_000);
+//! let route = a2a_types::rest::route_with_limits("GET", "/tasks/t-1", b"", &limits)?;
+//! assert_eq!(route.operation, a2a_types::operations::Operation::GetTask);
+//! # Ok::<(), a2a_types::rest::RouteError>(())
+//! ```
+//!
+//! The pre-scan costs 0.10 to 0.14 of a typed decode of the same document on the benchmark's six
+//! documents (`cargo bench --manifest-path benchmarks/Cargo.toml --bench budget`). For protobuf
+//! binary, `a2a_proto::limits` does the same with fields as elements (`Limits` converts into it with
+//! feature `proto`).
+//!
 //! # Feature flags
 //!
 //! - `grpc` (off by default; implies `proto`): the error model as a `tonic::Status` and back, and the
@@ -116,6 +165,7 @@ pub mod describe;
 pub mod errors;
 pub mod json;
 pub mod jsonrpc;
+pub mod limits;
 pub mod operations;
 pub mod registry;
 pub mod rest;

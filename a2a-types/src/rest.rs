@@ -113,6 +113,7 @@ use serde_json::{Map, Value, json};
 use crate::errors::{A2aError, Error};
 use crate::json::JsonError;
 use crate::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, MethodParams};
+use crate::limits::{LimitError, Limits};
 use crate::operations::{HttpBinding, OPERATIONS, Operation};
 use crate::registry::{A2aMessage, MessageVisitor};
 use crate::validate::FieldViolation;
@@ -148,12 +149,25 @@ pub struct PathMatch {
 
 /// Routes one request: `path_and_query` is the request target (`/tasks?pageSize=10`), `body` the
 /// raw body (ignored by bindings without one).
+///
+/// The body is read under [`Limits::default`] (a larger one is [`RouteError::TooLarge`], HTTP 413);
+/// [`route_with_limits`] takes other limits.
 pub fn route(method: &str, path_and_query: &str, body: &[u8]) -> Result<Route, RouteError> {
+    route_with_limits(method, path_and_query, body, &Limits::default())
+}
+
+/// [`route`] with the body read under `limits` ([`crate::limits`]): checked before it is parsed.
+pub fn route_with_limits(
+    method: &str,
+    path_and_query: &str,
+    body: &[u8],
+    limits: &Limits,
+) -> Result<Route, RouteError> {
     let (path, query) = path_and_query
         .split_once('?')
         .unwrap_or((path_and_query, ""));
     let matched = match_path(method, path)?;
-    let params = matched.read_params(query, body)?;
+    let params = matched.read_params_with_limits(query, body, limits)?;
     Ok(Route {
         operation: matched.operation,
         binding: matched.binding,
@@ -209,8 +223,23 @@ pub fn match_path(method: &str, path: &str) -> Result<PathMatch, RouteError> {
 }
 
 impl PathMatch {
-    /// Reads the typed request from the path variables, the query string (without `?`) and the body.
+    /// Reads the typed request from the path variables, the query string (without `?`) and the body,
+    /// the body under [`Limits::default`].
     pub fn read_params(&self, query: &str, body: &[u8]) -> Result<MethodParams, RouteError> {
+        self.read_params_with_limits(query, body, &Limits::default())
+    }
+
+    /// [`read_params`](Self::read_params) with the body checked against `limits` before it is
+    /// parsed (a binding without a body ignores it, and the limits with it).
+    pub fn read_params_with_limits(
+        &self,
+        query: &str,
+        body: &[u8],
+        limits: &Limits,
+    ) -> Result<MethodParams, RouteError> {
+        if !self.binding.body.is_empty() {
+            limits.check_json(body).map_err(RouteError::TooLarge)?;
+        }
         let mut fields: BTreeMap<String, Node> = BTreeMap::new();
         match self.binding.body {
             "" => {
@@ -291,6 +320,8 @@ pub enum RouteError {
         /// What is wrong.
         problem: String,
     },
+    /// The body is over the server's [`Limits`] (413, `InvalidRequest`); it was not parsed.
+    TooLarge(LimitError),
     /// A field's value is wrong (400 `INVALID_ARGUMENT`, `InvalidParams` with a field violation).
     InvalidField {
         /// The field's path, ProtoJSON names as the request spelled them (`pageSize`,
@@ -309,15 +340,17 @@ impl RouteError {
                 A2aError::MethodNotFound
             }
             RouteError::InvalidBody { kind, .. } => *kind,
+            RouteError::TooLarge(_) => A2aError::InvalidRequest,
             RouteError::InvalidField { .. } => A2aError::InvalidParams,
         }
     }
 
     /// The HTTP status to answer with: the error's own (section 5.4), except 405 for a known path
-    /// called with the wrong method.
+    /// called with the wrong method and 413 (Content Too Large) for a body over the limits.
     pub fn http_status(&self) -> u16 {
         match self {
             RouteError::MethodNotAllowed { .. } => 405,
+            RouteError::TooLarge(_) => 413,
             _ => self.kind().http_status(),
         }
     }
@@ -373,6 +406,7 @@ impl fmt::Display for RouteError {
                 allowed.join(", ")
             ),
             RouteError::InvalidBody { problem, .. } => write!(f, "invalid body: {problem}"),
+            RouteError::TooLarge(error) => write!(f, "payload too large: {error}"),
             RouteError::InvalidField { field, problem } => write!(f, "at `{field}`: {problem}"),
         }
     }
@@ -1302,6 +1336,57 @@ impl<'de> de::Deserializer<'de> for Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_body_over_the_limits_is_413_naming_the_limit_and_the_path() {
+        let body = br#"{"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "a"}, {"text": "b"}]}}"#;
+        // 1 (request) + message + messageId + role + parts + 2 parts + 2 texts = 9 values.
+        let at = |n| {
+            route_with_limits(
+                "POST",
+                "/message:send",
+                body,
+                &Limits::default().with_max_elements(n),
+            )
+        };
+        assert!(at(9).is_ok());
+        let error = at(8).unwrap_err();
+        let RouteError::TooLarge(limit) = &error else {
+            panic!("{error:?}")
+        };
+        assert_eq!(
+            (limit.max, limit.path.as_str()),
+            (8, "message.parts[1].text")
+        );
+        assert_eq!(error.http_status(), 413);
+        assert_eq!(error.kind(), A2aError::InvalidRequest);
+        let rest = error.to_rest();
+        assert_eq!(rest["error"]["code"], 413);
+        assert!(
+            rest["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("max_elements limit) at `message.parts[1].text`"),
+            "{rest}"
+        );
+        let bytes = Limits::default().with_max_bytes(body.len() - 1);
+        let error = route_with_limits("POST", "/message:send", body, &bytes).unwrap_err();
+        assert!(
+            matches!(error, RouteError::TooLarge(LimitError { max, .. }) if max == body.len() - 1)
+        );
+        // The plain entry point applies the defaults.
+        let hostile = format!(r#"{{"message": {{"parts": [{}0]}}}}"#, "0,".repeat(100_000));
+        let error = route("POST", "/message:send", hostile.as_bytes()).unwrap_err();
+        assert_eq!(error.http_status(), 413, "{error}");
+        // A binding without a body ignores what was sent, limits included.
+        let get = route_with_limits(
+            "GET",
+            "/tasks/t-1",
+            body,
+            &Limits::default().with_max_elements(0),
+        );
+        assert!(get.is_ok());
+    }
 
     #[test]
     fn every_template_of_the_table_parses() {

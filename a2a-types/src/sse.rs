@@ -73,6 +73,12 @@
 //! is reported once as [`DecodeError::EventTooLarge`], the rest of it is skipped without being stored,
 //! and decoding carries on with the next event. A stream that ends inside an event is reported by
 //! [`Decoder::finish`] as [`DecodeError::Truncated`]. Nothing in this module panics on any input.
+//!
+//! [`JsonDecoder`] also checks each event's JSON against a [`Limits`] budget before parsing it
+//! (by default [`Limits::default`]: 100,000 values), so an event of many empty elements cannot make a
+//! client hold hundreds of times its size; an event over it is [`StreamError::Limit`], and decoding
+//! carries on. [`JsonDecoder::with_limits`] sets both numbers at once (its `max_bytes` becomes the
+//! event size).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -80,6 +86,7 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::limits::{LimitError, Limits};
 use crate::v1::StreamResponse;
 
 /// The largest event a [`Decoder`] accepts unless told otherwise: 16 MiB, room for an artifact update
@@ -567,6 +574,13 @@ pub enum StreamItem<T, E> {
 pub enum StreamError {
     /// The SSE framing (an oversized event, a truncated stream).
     Sse(DecodeError),
+    /// An event whose data is over the decoder's [`Limits`]; it was not parsed.
+    Limit {
+        /// The event as it was received, without its data.
+        event: Event,
+        /// The limit, and the path of the first value over it.
+        error: Box<LimitError>,
+    },
     /// An event whose data is not the JSON expected; the error names the field path.
     Json {
         /// The event as it was received.
@@ -579,6 +593,9 @@ impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StreamError::Sse(error) => error.fmt(f),
+            StreamError::Limit { event, error } => {
+                write!(f, "SSE event of type `{}`: {error}", event.event_type())
+            }
             StreamError::Json { event, error } => {
                 write!(f, "SSE event of type `{}`", event.event_type())?;
                 if let Some(id) = &event.id {
@@ -594,6 +611,7 @@ impl std::error::Error for StreamError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StreamError::Sse(error) => Some(error),
+            StreamError::Limit { error, .. } => Some(error.as_ref()),
             StreamError::Json { error, .. } => Some(error),
         }
     }
@@ -606,7 +624,8 @@ impl From<DecodeError> for StreamError {
 }
 
 /// Reads a stream whose events each carry one JSON document: a payload `T`, or in an `error` event an
-/// error `E`; events with empty data are skipped (see the [module docs](self)).
+/// error `E`; events with empty data are skipped (see the [module docs](self)). Each event's data is
+/// checked against the decoder's [`Limits`] (by default [`Limits::default`]) before it is parsed.
 ///
 /// For the HTTP+JSON binding `T` is [`StreamResponse`] ([`HttpJsonDecoder`]); for JSON-RPC it is the
 /// JSON-RPC response type whose `result` is a `StreamResponse`, and `E` the same type:
@@ -640,6 +659,7 @@ impl From<DecodeError> for StreamError {
 #[derive(Debug)]
 pub struct JsonDecoder<T, E = serde_json::Value> {
     sse: Decoder,
+    limits: Limits,
     items: PhantomData<fn() -> (T, E)>,
 }
 
@@ -664,11 +684,27 @@ impl<T: DeserializeOwned, E: DeserializeOwned> JsonDecoder<T, E> {
         Self::from_decoder(Decoder::with_max_event_size(max_event_size))
     }
 
+    /// A decoder reading each event under `limits`: events up to its
+    /// [`max_bytes`](Limits::max_bytes) (the SSE decoder's event size), each event's JSON up to its
+    /// [`max_elements`](Limits::max_elements) values.
+    pub fn with_limits(limits: Limits) -> Self {
+        Self::from_decoder(Decoder::with_max_event_size(limits.max_bytes())).limits(limits)
+    }
+
+    /// This decoder, reading each event's JSON under `limits` (the SSE decoder's own event size
+    /// stays as it is).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
     /// Reads events with `decoder`, e.g. one that already holds the last event id of an earlier
     /// connection.
     pub fn from_decoder(decoder: Decoder) -> Self {
         Self {
             sse: decoder,
+            limits: Limits::default(),
             items: PhantomData,
         }
     }
@@ -684,7 +720,7 @@ impl<T: DeserializeOwned, E: DeserializeOwned> JsonDecoder<T, E> {
             .feed(chunk)
             .into_iter()
             .filter_map(|event| match event {
-                Ok(event) => Self::parse(event),
+                Ok(event) => self.parse(event),
                 Err(error) => Some(Err(error.into())),
             })
             .collect()
@@ -695,9 +731,16 @@ impl<T: DeserializeOwned, E: DeserializeOwned> JsonDecoder<T, E> {
         Ok(self.sse.finish()?)
     }
 
-    fn parse(event: Event) -> Option<Result<StreamItem<T, E>, StreamError>> {
+    fn parse(&self, mut event: Event) -> Option<Result<StreamItem<T, E>, StreamError>> {
         if event.data.is_empty() {
             return None;
+        }
+        if let Err(error) = self.limits.check_json(event.data.as_bytes()) {
+            event.data = String::new();
+            return Some(Err(StreamError::Limit {
+                event,
+                error: Box::new(error),
+            }));
         }
         let item = if event.event_type() == ERROR_EVENT_TYPE {
             crate::json::from_str(&event.data).map(StreamItem::Error)
@@ -743,6 +786,38 @@ pub fn encode_stream_response(response: &StreamResponse) -> Result<String, serde
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_events_over_the_limits_are_reported_and_decoding_carries_on() {
+        // `{"statusUpdate": {"taskId": "t", "status": {}}}` is 4 values.
+        let event = "data: {\"statusUpdate\": {\"taskId\": \"t\", \"status\": {}}}\n\n";
+        let over = "data: {\"statusUpdate\": {\"taskId\": \"t\", \"status\": {}, \"x\": 1}}\n\n";
+        let limits = Limits::default().with_max_elements(4);
+        let mut decoder = HttpJsonDecoder::with_limits(limits);
+        assert_eq!(decoder.sse().max_event_size(), limits.max_bytes());
+        let items = decoder.feed(format!("{event}{over}{event}").as_bytes());
+        assert!(matches!(items[0], Ok(StreamItem::Data(_))));
+        let Err(StreamError::Limit { event: seen, error }) = &items[1] else {
+            panic!("{:?}", items[1])
+        };
+        assert_eq!((error.max, error.path.as_str()), (4, "statusUpdate.x"));
+        assert!(seen.data.is_empty());
+        assert_eq!(
+            items[1].as_ref().unwrap_err().to_string(),
+            "SSE event of type `message`: more than 4 JSON values (the max_elements limit) at `statusUpdate.x`"
+        );
+        assert!(matches!(items[2], Ok(StreamItem::Data(_))));
+        // The plain decoder applies the default limits.
+        let many = format!(
+            "data: [{}0]\n\n",
+            "0,".repeat(crate::limits::DEFAULT_MAX_ELEMENTS)
+        );
+        let items = JsonDecoder::<serde_json::Value>::new().feed(many.as_bytes());
+        assert!(
+            matches!(items[..], [Err(StreamError::Limit { .. })]),
+            "{items:?}"
+        );
+    }
 
     fn decode_all(decoder: &mut Decoder, chunks: &[&[u8]]) -> Vec<Result<Event, DecodeError>> {
         chunks

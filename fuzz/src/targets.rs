@@ -254,6 +254,7 @@ struct TypesJson<'a>(&'a [u8]);
 impl MessageVisitor for TypesJson<'_> {
     type Output = u64;
     fn visit<M: a2a_types::registry::A2aMessage>(self) -> u64 {
+        json_budget_counts_exactly(self.0);
         let result = a2a_types::json::from_slice::<M>(self.0).map(|message| {
             let _ = message.validate();
             let text = serde_json::to_string(&message).expect("a decoded message encodes");
@@ -325,6 +326,7 @@ struct ProtoBinary<'a>(&'a [u8]);
 impl a2a_proto::registry::MessageVisitor for ProtoBinary<'_> {
     type Output = u64;
     fn visit<M: a2a_proto::registry::ProtoMessage>(self) -> u64 {
+        binary_budget_stops_at_its_count::<M>(self.0);
         let result = M::decode(self.0).map(|message| {
             let bytes = message.encode_to_vec();
             let again = M::decode(bytes.as_slice()).expect("re-encoded binary decodes");
@@ -338,6 +340,54 @@ impl a2a_proto::registry::MessageVisitor for ProtoBinary<'_> {
             }
         });
         outcome(&result)
+    }
+}
+
+/// The decode budget's JSON pre-scan counts exactly the values a JSON parser reads, and its
+/// element limit passes at that count and fails one below it.
+fn json_budget_counts_exactly(document: &[u8]) {
+    use a2a_types::limits::Limits;
+    fn values(value: &serde_json::Value) -> usize {
+        1 + match value {
+            serde_json::Value::Array(items) => items.iter().map(values).sum(),
+            serde_json::Value::Object(members) => members.values().map(values).sum(),
+            _ => 0,
+        }
+    }
+    let all = Limits::unlimited().with_max_elements(usize::MAX - 1);
+    let count = all
+        .check_json(document)
+        .expect("no element limit to exceed");
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(document) {
+        // Duplicate keys: serde_json's Value keeps one member, the pre-scan counts both.
+        if a2a_types::json::value_from_slice(document).is_ok() {
+            assert_eq!(count, values(&value), "values of {value}");
+        }
+    }
+    if count > 0 {
+        let error = all.with_max_elements(count - 1).check_json(document);
+        assert!(
+            error.is_err(),
+            "{count} values pass a limit of {}",
+            count - 1
+        );
+    }
+}
+
+/// The binary walk never panics, and its element limit passes at its count and fails one below.
+fn binary_budget_stops_at_its_count<M: a2a_proto::registry::ProtoMessage>(bytes: &[u8]) {
+    use a2a_proto::limits::Limits;
+    let all = Limits::unlimited().with_max_elements(usize::MAX - 1);
+    let count = all
+        .check_binary::<M>(bytes)
+        .expect("no element limit to exceed");
+    if count > 0 {
+        let error = all.with_max_elements(count - 1).check_binary::<M>(bytes);
+        assert!(
+            error.is_err(),
+            "{count} fields pass a limit of {}",
+            count - 1
+        );
     }
 }
 

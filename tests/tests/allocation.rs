@@ -168,6 +168,11 @@ fn empty_tasks_binary(n: usize) -> Vec<u8> {
     [0x0a, 0x00].repeat(n)
 }
 
+fn empty_tasks_json(n: usize) -> Vec<u8> {
+    let tasks = vec![json!({}); n];
+    json!({"tasks": tasks}).to_string().into_bytes()
+}
+
 fn v0_3_parts_json(n: usize) -> Vec<u8> {
     let parts = vec![json!({"kind": "text", "text": ""}); n];
     json!({"kind": "message", "messageId": "m", "role": "user", "parts": parts})
@@ -181,6 +186,10 @@ fn decode_types_message(input: &[u8]) -> bool {
 
 fn decode_proto_message(input: &[u8]) -> bool {
     a2a_proto::json::from_slice::<a2a_proto::v1::Message>(input).is_ok()
+}
+
+fn decode_types_list_tasks(input: &[u8]) -> bool {
+    a2a_types::json::from_slice::<a2a_types::v1::ListTasksResponse>(input).is_ok()
 }
 
 fn decode_list_tasks(input: &[u8]) -> bool {
@@ -221,6 +230,11 @@ const SHAPES: &[Shape] = &[
         "v1 Message, escaped text (a2a-types)",
         escaped_text_json,
         decode_types_message,
+    ),
+    (
+        "v1 ListTasksResponse, empty tasks (a2a-types)",
+        empty_tasks_json,
+        decode_types_list_tasks,
     ),
     (
         "v1 ListTasksResponse, empty tasks (binary)",
@@ -277,13 +291,14 @@ fn amplification_stays_within_the_published_ratios() {
         ("v1 Message, metadata keys (a2a-types)", 9.5),
         ("v1 Message, metadata keys (a2a-proto)", 9.5),
         ("v1 Message, escaped text (a2a-types)", 1.0),
+        ("v1 ListTasksResponse, empty tasks (a2a-types)", 180.0),
         ("v1 ListTasksResponse, empty tasks (binary)", 270.0),
         ("v0.3 Message, empty text parts", 7.0),
         ("v0.3 Message -> v1 (upgrade)", 31.0),
     ];
     println!(
-        "{:<46} {:>10} {:>12} {:>8} {:>8}",
-        "shape", "input", "held", "held/in", "peak/in"
+        "{:<46} {:>10} {:>12} {:>8} {:>8} {:>9}",
+        "shape", "input", "held", "held/in", "peak/in", "held/elt"
     );
     for (name, build, decode) in SHAPES {
         let input = build(100_000);
@@ -297,11 +312,13 @@ fn amplification_stays_within_the_published_ratios() {
         let _ = decode;
         let (bytes, peak) = held(&input);
         let ratio = bytes as f64 / input.len() as f64;
+        let elements = elements(name, &input);
         println!(
-            "{name:<46} {:>10} {:>12} {ratio:>8.1} {:>8.1}",
+            "{name:<46} {:>10} {:>12} {ratio:>8.1} {:>8.1} {:>9.1}",
             input.len(),
             bytes,
-            peak as f64 / input.len() as f64
+            peak as f64 / input.len() as f64,
+            bytes as f64 / elements as f64
         );
         if let Some((_, ceiling)) = ceilings.iter().find(|(n, _)| n == name) {
             assert!(
@@ -321,6 +338,9 @@ fn keep(name: &str, input: &[u8]) -> Box<dyn std::any::Any> {
         n if n.starts_with("v1 Message") => {
             Box::new(a2a_proto::json::from_slice::<a2a_proto::v1::Message>(input).unwrap())
         }
+        n if n.starts_with("v1 ListTasks") && n.ends_with("(a2a-types)") => Box::new(
+            a2a_types::json::from_slice::<a2a_types::v1::ListTasksResponse>(input).unwrap(),
+        ),
         n if n.starts_with("v1 ListTasks") => {
             Box::new(a2a_proto::v1::ListTasksResponse::decode(input).unwrap())
         }
@@ -329,5 +349,120 @@ fn keep(name: &str, input: &[u8]) -> Box<dyn std::any::Any> {
             Box::new(a2a_types::bridge::upgrade_json("Message", json).unwrap().1)
         }
         _ => Box::new(a2a_types::json::from_slice::<a2a_types::v0_3::Message>(input).unwrap()),
+    }
+}
+
+/// The elements the decode budget counts in `input` of shape `name`: JSON values, or protobuf fields.
+fn elements(name: &str, input: &[u8]) -> usize {
+    if name.contains("(binary)") {
+        a2a_proto::limits::Limits::unlimited()
+            .with_max_elements(usize::MAX - 1)
+            .check_binary::<a2a_proto::v1::ListTasksResponse>(input)
+            .unwrap()
+    } else {
+        a2a_types::limits::Limits::unlimited()
+            .with_max_elements(usize::MAX - 1)
+            .check_json(input)
+            .unwrap()
+    }
+}
+
+/// Decodes `input` as shape `name` under `limits` (the same numbers for JSON and binary); `Err` names
+/// the limit.
+fn decode_within(
+    name: &str,
+    input: &[u8],
+    limits: a2a_types::limits::Limits,
+) -> Result<Box<dyn std::any::Any>, String> {
+    use a2a_types::limits::from_slice;
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    Ok(match name {
+        n if n.contains("(binary)") => Box::new(
+            a2a_proto::limits::decode::<a2a_proto::v1::ListTasksResponse>(input, &limits.into())
+                .map_err(|e| text(&e))?,
+        ),
+        n if n.starts_with("v1 ListTasks") => Box::new(
+            from_slice::<a2a_types::v1::ListTasksResponse>(input, &limits).map_err(|e| text(&e))?,
+        ),
+        n if n.starts_with("v1 Message") && n.ends_with("(a2a-proto)") => {
+            limits.check_json(input).map_err(|e| text(&e))?;
+            Box::new(a2a_proto::json::from_slice::<a2a_proto::v1::Message>(input).unwrap())
+        }
+        n if n.starts_with("v1 Message") => {
+            Box::new(from_slice::<a2a_types::v1::Message>(input, &limits).map_err(|e| text(&e))?)
+        }
+        n if n.starts_with("v0.3 Message -> v1") => {
+            limits.check_json(input).map_err(|e| text(&e))?;
+            let json = serde_json::from_slice(input).unwrap();
+            Box::new(a2a_types::bridge::upgrade_json("Message", json).unwrap().1)
+        }
+        _ => {
+            Box::new(from_slice::<a2a_types::v0_3::Message>(input, &limits).map_err(|e| text(&e))?)
+        }
+    })
+}
+
+/// Under the default limits, every hostile shape sized just past the element budget is refused by
+/// the pre-scan before the decoder allocates anything beyond the error itself.
+#[test]
+fn hostile_inputs_are_refused_under_the_default_limits_before_allocating() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let limits = a2a_types::limits::Limits::default();
+    for (name, build, _) in SHAPES {
+        if name.contains("escaped text") {
+            continue; // one string: held under its own size, the byte limit bounds it
+        }
+        let input = build(limits.max_elements() + 1);
+        assert!(elements(name, &input) > limits.max_elements(), "{name}");
+        let (result, cost) = measure(|| decode_within(name, &input, limits));
+        let error = result.err().unwrap_or_else(|| panic!("{name}: accepted"));
+        assert!(error.contains("max_elements"), "{name}: {error}");
+        assert!(
+            cost.peak < 4096,
+            "{name}: {} bytes allocated before refusing",
+            cost.peak
+        );
+    }
+    // The byte limit: an input one byte over is refused without reading it.
+    let input = escaped_text_json(1 << 20);
+    let small = limits.with_max_bytes(input.len() - 1);
+    let (result, cost) =
+        measure(|| decode_within("v1 Message, escaped text (a2a-types)", &input, small));
+    assert!(result.err().unwrap().contains("max_bytes"));
+    assert!(cost.peak < 4096, "{} bytes", cost.peak);
+}
+
+/// Whatever the shape, what a value decoded within the limits holds stays within the bound the crate
+/// docs publish: `BYTES_PER_ELEMENT` x elements + `BYTES_PER_BYTE` x input bytes.
+#[test]
+fn held_memory_stays_within_the_published_bound_per_element() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for (name, build, _) in SHAPES {
+        let input = build(20_000);
+        let count = elements(name, &input);
+        let limits = a2a_types::limits::Limits::default().with_max_elements(count);
+        let (kept, cost) = measure(|| decode_within(name, &input, limits).unwrap());
+        drop(kept);
+        let (per_element, per_byte) = if name.contains("(binary)") {
+            (
+                a2a_proto::limits::BINARY_BYTES_PER_ELEMENT,
+                a2a_proto::limits::BINARY_BYTES_PER_BYTE,
+            )
+        } else {
+            (
+                a2a_types::limits::JSON_BYTES_PER_ELEMENT,
+                a2a_types::limits::JSON_BYTES_PER_BYTE,
+            )
+        };
+        let bound = per_element * count + per_byte * input.len();
+        assert!(
+            cost.held <= bound,
+            "{name}: {} bytes held for {count} elements and {} bytes > {bound}",
+            cost.held,
+            input.len()
+        );
+        // One element fewer is refused.
+        let fewer = limits.with_max_elements(count - 1);
+        assert!(decode_within(name, &input, fewer).is_err(), "{name}");
     }
 }

@@ -1,5 +1,7 @@
-//! `a2a-example-agent --listen 127.0.0.1:PORT`: serves the example agent until killed. HTTP (card,
-//! JSON-RPC, HTTP+JSON) on PORT, gRPC on the next free port; the card says which.
+//! `a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N]`: serves the example
+//! agent until killed. HTTP (card, JSON-RPC, HTTP+JSON) on PORT, gRPC on the next free port; the card
+//! says which. The two options set the decode budget of every request body (`Config::limits`; by
+//! default `a2a_types::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
 //!
 //! `a2a-example-agent --demo`: the workspace's main job ([`a2a_example_agent::demo`]): the agent on
 //! free loopback ports, driven by the example client over each binding, the exchange printed; exits
@@ -21,15 +23,29 @@ fn fail(message: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N] | --demo | --load [PYTHON]";
+    let mut config = Config::default();
     let address = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["--listen", address] => address.to_owned(),
+        ["--listen", address, ref options @ ..] if options.len() % 2 == 0 => {
+            for pair in options.chunks(2) {
+                let number: usize = pair[1]
+                    .parse()
+                    .unwrap_or_else(|e| fail(&format!("{} {}: {e}", pair[0], pair[1])));
+                config.limits = match pair[0] {
+                    "--max-bytes" => config.limits.with_max_bytes(number),
+                    "--max-elements" => config.limits.with_max_elements(number),
+                    _ => fail(usage),
+                };
+            }
+            address.to_owned()
+        }
         ["--demo"] => {
             let outcome = a2a_example_agent::demo::run(&mut std::io::stdout()).await;
             std::process::exit(if outcome.is_ok() { 0 } else { 1 })
         }
         ["--load"] => std::process::exit(a2a_example_agent::load::main(None).await),
         ["--load", python] => std::process::exit(a2a_example_agent::load::main(Some(python)).await),
-        _ => fail("usage: a2a-example-agent --listen 127.0.0.1:PORT | --demo | --load [PYTHON]"),
+        _ => fail(usage),
     };
     let address: SocketAddr = address
         .parse()
@@ -43,7 +59,7 @@ async fn main() {
     let grpc = tokio::net::TcpListener::bind(SocketAddr::new(address.ip(), 0))
         .await
         .unwrap_or_else(|e| fail(&format!("binding a gRPC port on {}: {e}", address.ip())));
-    let handle = server::start(Config::default(), http, grpc)
+    let handle = server::start(config, http, grpc)
         .await
         .unwrap_or_else(|e| fail(&e.to_string()));
     println!(

@@ -9,6 +9,7 @@ mod bounded_errors;
 mod bridge_v0_3;
 mod build_cost;
 mod builders_v1;
+mod decode_budget;
 mod describe_v1;
 mod edge_cases_v1;
 mod errors_interop_v1;

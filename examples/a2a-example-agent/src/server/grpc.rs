@@ -21,7 +21,10 @@ use super::service::{CallContext, Reply};
 use super::store::invalid;
 
 pub(super) fn routes(agent: Arc<Agent>) -> Routes {
-    Routes::new(A2aServiceServer::new(GrpcAgent { agent }))
+    // The budget's size applies to each message (tonic answers OUT_OF_RANGE); its element
+    // count cannot: the generated stubs hand the bytes to prost directly.
+    let max_bytes = agent.limits().max_bytes();
+    Routes::new(A2aServiceServer::new(GrpcAgent { agent }).max_decoding_message_size(max_bytes))
 }
 
 struct GrpcAgent {

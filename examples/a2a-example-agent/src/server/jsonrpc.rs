@@ -18,6 +18,7 @@ use a2a_types::{sse, v0_3};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -82,7 +83,33 @@ fn event_stream(events: impl tokio_stream::Stream<Item = Value> + Send + 'static
         .into_response()
 }
 
-async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -> Response {
+/// A body over the agent's decode budget, as the official Python SDK answers one over its size
+/// limit: JSON-RPC `-32600` Invalid Request (HTTP 200), "payload too large", with no id (none was
+/// read).
+fn too_large(problem: String) -> Response {
+    let error = Error::with_message(A2aError::InvalidRequest, problem);
+    json_response(JsonRpcResponse::<Value>::error(None, error).to_json())
+}
+
+async fn rpc(
+    State(agent): State<Arc<Agent>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let limits = agent.limits();
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return too_large(format!(
+                "payload too large: the body is over the {} bytes allowed (the max_bytes limit)",
+                limits.max_bytes()
+            ));
+        }
+        Err(rejection) => return rejection.into_response(),
+    };
+    if let Err(error) = limits.check_json(&body) {
+        return json_response(JsonRpcResponse::<Value>::error(None, error.into()).to_json());
+    }
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
         Err(e) => {

@@ -17,6 +17,15 @@
 //! other message goes to the travel skills ([`skills`]). `GetExtendedAgentCard` needs
 //! `Authorization: Bearer <token>` with the token of [`Config::extended_card_token`]
 //! ([`EXTENDED_CARD_TOKEN`] by default).
+//!
+//! Every request body is read under [`Config::limits`] (a decode budget, `a2a_types::limits`;
+//! `--max-bytes` and `--max-elements` on the command line), checked before anything is parsed:
+//!
+//! | binding | over `max_bytes` | over `max_elements` |
+//! |---|---|---|
+//! | JSON-RPC | HTTP 200, JSON-RPC `-32600` Invalid Request, "payload too large: …" (as the official Python SDK answers a body over its limit) | the same, naming the JSON path of the first value over it |
+//! | HTTP+JSON | HTTP 413 with the binding's error body (`INVALID_ARGUMENT`, code 413) | HTTP 413, the message naming the path |
+//! | gRPC | `OUT_OF_RANGE` (tonic's answer to a message over `max_decoding_message_size`) | not applied: tonic's stubs decode with prost before the agent sees the bytes |
 
 pub mod behaviour;
 pub mod card;
@@ -33,6 +42,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_types::limits::Limits;
+use axum::extract::DefaultBodyLimit;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -57,6 +68,9 @@ pub struct Config {
     /// Extensions the card declares as required: a request whose `A2A-Extensions` does not name
     /// each of them fails with `ExtensionSupportRequired`.
     pub required_extensions: Vec<String>,
+    /// The decode budget of every request body (see the [module docs](self) for the answers to a
+    /// body over it); `Limits::default()` unless told otherwise.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -66,6 +80,7 @@ impl Default for Config {
             extended_card_token: Some(EXTENDED_CARD_TOKEN.to_owned()),
             push_notifications: true,
             required_extensions: Vec::new(),
+            limits: Limits::default(),
         }
     }
 }
@@ -138,12 +153,15 @@ pub async fn start(
             ));
         }
     }
+    let limits = config.limits;
     let agent = Agent::new(config, http_addr, grpc_addr);
     let (stop, stopped) = watch::channel(false);
     let http_server = {
         let router = jsonrpc::routes()
             .merge(rest::routes())
             .merge(card::routes())
+            // Bodies are read whole up to the budget's size; the handlers answer a larger one.
+            .layer(DefaultBodyLimit::max(limits.max_bytes()))
             .with_state(agent.clone());
         let mut stopped = stopped.clone();
         tokio::spawn(async move {

@@ -13,6 +13,7 @@ use a2a_types::{rest, sse};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -43,8 +44,25 @@ async fn handle(
     method: Method,
     uri: Uri,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    let limits = agent.limits();
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            let error = Error::with_message(
+                A2aError::InvalidRequest,
+                format!(
+                    "payload too large: the body is over the {} bytes allowed (the max_bytes limit)",
+                    limits.max_bytes()
+                ),
+            );
+            let mut body = error.to_rest();
+            body["error"]["code"] = 413.into();
+            return answer(413, body);
+        }
+        Err(rejection) => return rejection.into_response(),
+    };
     let path = uri.path().strip_prefix(REST_PATH).unwrap_or(uri.path());
     let matched = match rest::match_path(method.as_str(), path) {
         Ok(matched) => matched,
@@ -68,10 +86,11 @@ async fn handle(
     {
         return unauthenticated();
     }
-    let params = match matched.read_params(uri.query().unwrap_or_default(), &body) {
-        Ok(params) => params,
-        Err(error) => return answer(error.http_status(), error.to_rest()),
-    };
+    let params =
+        match matched.read_params_with_limits(uri.query().unwrap_or_default(), &body, &limits) {
+            Ok(params) => params,
+            Err(error) => return answer(error.http_status(), error.to_rest()),
+        };
     match agent.call(params, &context).await {
         Ok(Reply::Unary(result)) => answer(200, result.to_json()),
         Ok(Reply::Stream(events)) => {

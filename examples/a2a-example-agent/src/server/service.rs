@@ -48,6 +48,11 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// The decode budget of every request body.
+    pub(super) fn limits(&self) -> a2a_types::limits::Limits {
+        self.config.limits
+    }
+
     pub(super) fn new(config: Config, http: SocketAddr, grpc: SocketAddr) -> Arc<Agent> {
         Arc::new(Agent {
             card: card::build(&config, http, grpc, false),
