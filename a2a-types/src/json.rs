@@ -357,6 +357,7 @@ within_depth_limit! {
 }
 
 /// A JSON object with no key twice, as [`UniqueKeys`] reads it.
+#[cfg(feature = "v0_3")] // used by the v0.3 types only
 pub(crate) fn unique_object<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<serde_json::Map<String, Value>, D::Error> {
