@@ -110,12 +110,14 @@ pub(crate) fn value_to_proto(value: serde_json::Value) -> wkt::Value {
 }
 
 pub(crate) fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
-    wkt::Struct {
-        fields: object
-            .into_iter()
-            .map(|(k, v)| (k, value_to_proto(v)))
-            .collect(),
+    // One insert per member: the keys come in order, and `collect` into a `BTreeMap` would gather them
+    // in a `Vec`, sort and deduplicate them first, which costs more than the inserts on the small
+    // objects `metadata` and `data` hold.
+    let mut fields = std::collections::BTreeMap::new();
+    for (key, value) in object {
+        fields.insert(key, value_to_proto(value));
     }
+    wkt::Struct { fields }
 }
 
 pub(crate) fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
@@ -163,12 +165,11 @@ pub(crate) fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject
 
 /// The members of an object that is itself `open` levels deep.
 fn struct_within(object: wkt::Struct, open: usize) -> Result<crate::JsonObject, ConversionError> {
-    object
-        .fields
-        .into_iter()
-        .map(|(key, value)| {
-            let value = value_within(value, open).map_err(|e| e.at(&key))?;
-            Ok((key, value))
-        })
-        .collect()
+    // Inserted one by one, as in `struct_to_proto`.
+    let mut members = crate::JsonObject::new();
+    for (key, value) in object.fields {
+        let value = value_within(value, open).map_err(|e| e.at(&key))?;
+        members.insert(key, value);
+    }
+    Ok(members)
 }

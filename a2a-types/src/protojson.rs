@@ -631,17 +631,43 @@ pub trait ProtoOneof: Sized {
     /// JSON names of the members, for error messages.
     const MEMBERS: &'static [&'static str];
 
-    /// If `key` names a member (by JSON or proto name), reads its value: `Some(None)` when the value is
-    /// `null`, which ProtoJSON reads as "not set" (except for `google.protobuf.Value` members, where
-    /// `null` is a value). `None` when `key` is not a member.
-    #[allow(clippy::option_option)]
+    /// If `key` names a member (by JSON or proto name), reads its value and, unless it is `null`
+    /// (which ProtoJSON reads as "not set", except for `google.protobuf.Value` members, where `null`
+    /// is a value), puts it in `slot` when `slot` is empty. The value is read straight into its place:
+    /// a member can be a large message, and every layer it is handed through costs a copy.
     fn read_member<'de, A: MapAccess<'de>>(
         key: &str,
         map: &mut A,
-    ) -> Result<Option<Option<Self>>, A::Error>;
+        slot: &mut Option<Self>,
+    ) -> Result<OneofRead, A::Error>;
 
     /// Writes the set member as one map entry.
     fn write_member<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+}
+
+/// What [`ProtoOneof::read_member`] did with one entry of an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneofRead {
+    /// The key names no member; its value is left unread.
+    NotMember,
+    /// A member whose value is `null`: not set.
+    Unset,
+    /// A member, now in the slot.
+    Set,
+    /// A member while the slot already holds one: an error for the caller to report.
+    Second,
+}
+
+impl OneofRead {
+    /// Puts `value` in `slot` if it is empty (`Set`); `Second` if it is not.
+    pub fn place<T>(slot: &mut Option<T>, value: T) -> Self {
+        if slot.is_some() {
+            OneofRead::Second
+        } else {
+            *slot = Some(value);
+            OneofRead::Set
+        }
+    }
 }
 
 /// A JSON string (an object key, a timestamp, base64), borrowed from the input when it can be (no
@@ -691,55 +717,67 @@ impl<'de> Deserialize<'de> for Key<'de> {
 /// The oneof member read so far from one object, with the key it was read under (for the error
 /// naming both members when a second one comes).
 struct OneofSlot<'de, T> {
-    found: Option<(Key<'de>, T)>,
+    first: Option<Key<'de>>,
+    found: Option<T>,
 }
 
 impl<'de, T: ProtoOneof> OneofSlot<'de, T> {
-    /// Reads the value of `key` if it names a member; `false` when it does not (the value is left
-    /// unread).
+    fn new() -> Self {
+        Self {
+            first: None,
+            found: None,
+        }
+    }
+
+    /// Reads the value of `key` if it names a member; gives the key back when it does not (the value
+    /// is left unread).
     fn offer<A: MapAccess<'de>>(
         &mut self,
         key: Key<'de>,
         map: &mut A,
     ) -> Result<Option<Key<'de>>, A::Error> {
-        match T::read_member(&key, map)? {
-            Some(Some(value)) => {
-                if let Some((first, _)) = &self.found {
-                    return Err(de::Error::custom(format!(
-                        "`{}` and `{}` are both set, but only one of {:?} may be",
-                        &**first,
-                        &*key,
-                        T::MEMBERS
-                    )));
-                }
-                self.found = Some((key, value));
+        match T::read_member(&key, map, &mut self.found)? {
+            OneofRead::Set => {
+                self.first = Some(key);
                 Ok(None)
             }
-            Some(None) => Ok(None),
-            None => Ok(Some(key)),
+            OneofRead::Unset => Ok(None),
+            OneofRead::Second => Err(de::Error::custom(format!(
+                "`{}` and `{}` are both set, but only one of {:?} may be",
+                self.first.as_deref().unwrap_or_default(),
+                &*key,
+                T::MEMBERS
+            ))),
+            OneofRead::NotMember => Ok(Some(key)),
         }
     }
 }
 
 /// Collects the oneof member among a JSON object's entries, ignoring other keys (unknown fields).
-/// Two members are an error.
+/// Two members are an error, and so is none.
 struct OneofVisitor<T>(PhantomData<T>);
 
 impl<'de, T: ProtoOneof> Visitor<'de> for OneofVisitor<T> {
-    type Value = Option<T>;
+    type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "an object with one of {:?}", T::MEMBERS)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<T>, A::Error> {
-        let mut slot = OneofSlot { found: None };
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        let mut slot = OneofSlot::new();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             if slot.offer(key, &mut map)?.is_some() {
                 map.next_value::<IgnoredAny>()?;
             }
         }
-        Ok(slot.found.map(|(_, value)| value))
+        match slot.found {
+            Some(value) => Ok(value),
+            None => Err(de::Error::custom(format!(
+                "expected exactly one of {:?}, found none",
+                T::MEMBERS
+            ))),
+        }
     }
 }
 
@@ -747,14 +785,7 @@ impl<'de, T: ProtoOneof> Visitor<'de> for OneofVisitor<T> {
 pub fn deserialize_oneof_message<'de, T: ProtoOneof, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<T, D::Error> {
-    deserializer
-        .deserialize_map(OneofVisitor(PhantomData))?
-        .ok_or_else(|| {
-            de::Error::custom(format!(
-                "expected exactly one of {:?}, found none",
-                T::MEMBERS
-            ))
-        })
+    deserializer.deserialize_map(OneofVisitor(PhantomData))
 }
 
 /// Writes a message that is only a oneof: an object with its one member.
@@ -799,10 +830,10 @@ pub mod flat_oneof {
     {
         let mut map = WithoutOneof {
             map,
-            slot: OneofSlot { found: None },
+            slot: OneofSlot::new(),
         };
         let message = read_fields(&mut map)?;
-        Ok((message, map.slot.found.map(|(_, value)| value)))
+        Ok((message, map.slot.found))
     }
 
     /// The entries of an object without the members of oneof `T`, which it reads aside.
@@ -918,27 +949,163 @@ impl Serialize for CanonicalObject<'_> {
 
 /// Reads a `google.protobuf.Value` oneof member: JSON `null` is a value here, not "unset".
 pub fn read_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<serde_json::Value, A::Error> {
-    let mut value = map.next_value::<crate::json::UniqueKeys>()?.0;
-    canonicalize_within_limit(&mut value, 0).map_err(de::Error::custom)?;
-    Ok(value)
+    map.next_value_seed(FreeFormValue { open: 0 })
 }
 
 /// Reads a `google.protobuf.Struct` oneof member (`null` is unset).
 pub fn read_struct<'de, A: MapAccess<'de>>(
     map: &mut A,
 ) -> Result<Option<crate::JsonObject>, A::Error> {
-    map.next_value::<Option<crate::json::UniqueObject>>()?
-        .map(|object| canonical_object(object.0))
-        .transpose()
-        .map_err(de::Error::custom)
+    map.next_value_seed(FreeFormObject)
 }
 
-fn canonical_object(object: crate::JsonObject) -> Result<crate::JsonObject, TooDeep> {
-    let mut value = serde_json::Value::Object(object);
-    canonicalize_within_limit(&mut value, 0)?;
-    match value {
-        serde_json::Value::Object(object) => Ok(object),
-        _ => unreachable!("canonicalizing keeps an object an object"),
+/// Reads a free-form JSON value (`data`, `metadata`) in one pass: no key twice in any object, integral
+/// doubles as integers ([`canonicalize_numbers`]), objects and arrays at most
+/// [`crate::MAX_NESTING_DEPTH`] deep (`open` counts those around the value). What
+/// [`crate::json::UniqueKeys`] and then [`canonicalize_within_limit`] do in two, and the reading stops
+/// at the limit instead of recursing on.
+#[derive(Clone, Copy)]
+struct FreeFormValue {
+    open: usize,
+}
+
+impl<'de> de::DeserializeSeed<'de> for FreeFormValue {
+    type Value = serde_json::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl FreeFormValue {
+    /// The level inside a container at this value's level, or the nesting error.
+    fn inside<E: de::Error>(self) -> Result<Self, E> {
+        if self.open >= crate::MAX_NESTING_DEPTH {
+            Err(E::custom(TooDeep))
+        } else {
+            Ok(Self {
+                open: self.open + 1,
+            })
+        }
+    }
+
+    /// The members of an object at this value's level.
+    fn members<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<crate::JsonObject, A::Error> {
+        use serde_json::map::Entry;
+        let inside = self.inside()?;
+        let mut object = crate::JsonObject::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(inside)?;
+            match object.entry(key) {
+                Entry::Vacant(entry) => {
+                    entry.insert(value);
+                }
+                // The same words as a2a-proto's `google.protobuf.Struct` reader.
+                Entry::Occupied(entry) => {
+                    return Err(de::Error::custom(format!(
+                        "duplicate key {:?} in JSON object",
+                        entry.key()
+                    )));
+                }
+            }
+        }
+        Ok(object)
+    }
+}
+
+impl<'de> Visitor<'de> for FreeFormValue {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        let mut value = serde_json::Number::from_f64(v)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number);
+        canonicalize_numbers(&mut value);
+        Ok(value)
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let inside = self.inside()?;
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element_seed(inside)? {
+            items.push(item);
+        }
+        Ok(serde_json::Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.members(map).map(serde_json::Value::Object)
+    }
+}
+
+/// A free-form JSON object (`google.protobuf.Struct`) at the top of a field, read as
+/// [`FreeFormValue`] reads one; `null` is `None`.
+struct FreeFormObject;
+
+impl<'de> Visitor<'de> for FreeFormObject {
+    type Value = Option<crate::JsonObject>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        FreeFormValue { open: 0 }.members(map).map(Some)
+    }
+}
+
+impl<'de> de::DeserializeSeed<'de> for FreeFormObject {
+    type Value = Option<crate::JsonObject>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_option(self)
     }
 }
 
@@ -1065,10 +1232,7 @@ pub mod optional_struct {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<crate::JsonObject>, D::Error> {
-        Option::<crate::json::UniqueObject>::deserialize(deserializer)?
-            .map(|object| canonical_object(object.0))
-            .transpose()
-            .map_err(de::Error::custom)
+        de::DeserializeSeed::deserialize(FreeFormObject, deserializer)
     }
 }
 

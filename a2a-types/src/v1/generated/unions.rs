@@ -177,37 +177,53 @@ impl crate::protojson::ProtoOneof for PartContent {
     fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
         key: &str,
         map: &mut A,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::std::option::Option<Self>>,
-        A::Error,
-    > {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
-            ::std::option::Option::Some(
-                match key {
-                    "text" => {
-                        crate::protojson::read_optional::<::std::string::String, A>(map)?
-                            .map(Self::Text)
+            match key {
+                "text" => {
+                    match crate::protojson::read_optional::<
+                        ::std::string::String,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(slot, Self::Text(value))
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "raw" => {
-                        crate::protojson::read_optional::<
-                            crate::protojson::Base64,
-                            A,
-                        >(map)?
-                            .map(|bytes| bytes.0)
-                            .map(Self::Raw)
+                }
+                "raw" => {
+                    match crate::protojson::read_optional::<
+                        crate::protojson::Base64,
+                        A,
+                    >(map)?
+                        .map(|bytes| bytes.0)
+                    {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(slot, Self::Raw(value))
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "url" => {
-                        crate::protojson::read_optional::<::std::string::String, A>(map)?
-                            .map(Self::Url)
+                }
+                "url" => {
+                    match crate::protojson::read_optional::<
+                        ::std::string::String,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(slot, Self::Url(value))
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "data" => {
-                        ::std::option::Option::Some(
-                            Self::Data(crate::protojson::read_value(map)?),
-                        )
-                    }
-                    _ => return ::std::result::Result::Ok(::std::option::Option::None),
-                },
-            ),
+                }
+                "data" => {
+                    crate::protojson::OneofRead::place(
+                        slot,
+                        Self::Data(crate::protojson::read_value(map)?),
+                    )
+                }
+                _ => crate::protojson::OneofRead::NotMember,
+            },
         )
     }
     fn write_member<M: ::serde::ser::SerializeMap>(
@@ -253,45 +269,82 @@ impl crate::protojson::ProtoOneof for SecurityScheme {
     fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
         key: &str,
         map: &mut A,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::std::option::Option<Self>>,
-        A::Error,
-    > {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
-            ::std::option::Option::Some(
-                match key {
-                    "apiKeySecurityScheme" | "api_key_security_scheme" => {
-                        crate::protojson::read_optional::<ApiKeySecurityScheme, A>(map)?
-                            .map(Self::ApiKeySecurityScheme)
+            match key {
+                "apiKeySecurityScheme" | "api_key_security_scheme" => {
+                    match crate::protojson::read_optional::<
+                        ApiKeySecurityScheme,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::ApiKeySecurityScheme(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "httpAuthSecurityScheme" | "http_auth_security_scheme" => {
-                        crate::protojson::read_optional::<
-                            HttpAuthSecurityScheme,
-                            A,
-                        >(map)?
-                            .map(Self::HttpAuthSecurityScheme)
+                }
+                "httpAuthSecurityScheme" | "http_auth_security_scheme" => {
+                    match crate::protojson::read_optional::<
+                        HttpAuthSecurityScheme,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::HttpAuthSecurityScheme(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "oauth2SecurityScheme" | "oauth2_security_scheme" => {
-                        crate::protojson::read_optional::<OAuth2SecurityScheme, A>(map)?
-                            .map(Self::Oauth2SecurityScheme)
+                }
+                "oauth2SecurityScheme" | "oauth2_security_scheme" => {
+                    match crate::protojson::read_optional::<
+                        OAuth2SecurityScheme,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::Oauth2SecurityScheme(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "openIdConnectSecurityScheme" | "open_id_connect_security_scheme" => {
-                        crate::protojson::read_optional::<
-                            OpenIdConnectSecurityScheme,
-                            A,
-                        >(map)?
-                            .map(Self::OpenIdConnectSecurityScheme)
+                }
+                "openIdConnectSecurityScheme" | "open_id_connect_security_scheme" => {
+                    match crate::protojson::read_optional::<
+                        OpenIdConnectSecurityScheme,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::OpenIdConnectSecurityScheme(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "mtlsSecurityScheme" | "mtls_security_scheme" => {
-                        crate::protojson::read_optional::<
-                            MutualTlsSecurityScheme,
-                            A,
-                        >(map)?
-                            .map(Self::MtlsSecurityScheme)
+                }
+                "mtlsSecurityScheme" | "mtls_security_scheme" => {
+                    match crate::protojson::read_optional::<
+                        MutualTlsSecurityScheme,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::MtlsSecurityScheme(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    _ => return ::std::result::Result::Ok(::std::option::Option::None),
-                },
-            ),
+                }
+                _ => crate::protojson::OneofRead::NotMember,
+            },
         )
     }
     fn write_member<M: ::serde::ser::SerializeMap>(
@@ -359,42 +412,76 @@ impl crate::protojson::ProtoOneof for OAuthFlows {
     fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
         key: &str,
         map: &mut A,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::std::option::Option<Self>>,
-        A::Error,
-    > {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
-            ::std::option::Option::Some(
-                match key {
-                    "authorizationCode" | "authorization_code" => {
-                        crate::protojson::read_optional::<
-                            AuthorizationCodeOAuthFlow,
-                            A,
-                        >(map)?
-                            .map(Self::AuthorizationCode)
+            match key {
+                "authorizationCode" | "authorization_code" => {
+                    match crate::protojson::read_optional::<
+                        AuthorizationCodeOAuthFlow,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::AuthorizationCode(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "clientCredentials" | "client_credentials" => {
-                        crate::protojson::read_optional::<
-                            ClientCredentialsOAuthFlow,
-                            A,
-                        >(map)?
-                            .map(Self::ClientCredentials)
+                }
+                "clientCredentials" | "client_credentials" => {
+                    match crate::protojson::read_optional::<
+                        ClientCredentialsOAuthFlow,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::ClientCredentials(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "implicit" => {
-                        crate::protojson::read_optional::<ImplicitOAuthFlow, A>(map)?
-                            .map(Self::Implicit)
+                }
+                "implicit" => {
+                    match crate::protojson::read_optional::<ImplicitOAuthFlow, A>(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::Implicit(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "password" => {
-                        crate::protojson::read_optional::<PasswordOAuthFlow, A>(map)?
-                            .map(Self::Password)
+                }
+                "password" => {
+                    match crate::protojson::read_optional::<PasswordOAuthFlow, A>(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::Password(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "deviceCode" | "device_code" => {
-                        crate::protojson::read_optional::<DeviceCodeOAuthFlow, A>(map)?
-                            .map(Self::DeviceCode)
+                }
+                "deviceCode" | "device_code" => {
+                    match crate::protojson::read_optional::<
+                        DeviceCodeOAuthFlow,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::DeviceCode(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    _ => return ::std::result::Result::Ok(::std::option::Option::None),
-                },
-            ),
+                }
+                _ => crate::protojson::OneofRead::NotMember,
+            },
         )
     }
     fn write_member<M: ::serde::ser::SerializeMap>(
@@ -443,23 +530,31 @@ impl crate::protojson::ProtoOneof for SendMessageResponse {
     fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
         key: &str,
         map: &mut A,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::std::option::Option<Self>>,
-        A::Error,
-    > {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
-            ::std::option::Option::Some(
-                match key {
-                    "task" => {
-                        crate::protojson::read_optional::<Task, A>(map)?.map(Self::Task)
+            match key {
+                "task" => {
+                    match crate::protojson::read_optional::<Task, A>(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(slot, Self::Task(value))
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "message" => {
-                        crate::protojson::read_optional::<Message, A>(map)?
-                            .map(Self::Message)
+                }
+                "message" => {
+                    match crate::protojson::read_optional::<Message, A>(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::Message(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    _ => return ::std::result::Result::Ok(::std::option::Option::None),
-                },
-            ),
+                }
+                _ => crate::protojson::OneofRead::NotMember,
+            },
         )
     }
     fn write_member<M: ::serde::ser::SerializeMap>(
@@ -510,34 +605,59 @@ impl crate::protojson::ProtoOneof for StreamResponse {
     fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
         key: &str,
         map: &mut A,
-    ) -> ::std::result::Result<
-        ::std::option::Option<::std::option::Option<Self>>,
-        A::Error,
-    > {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
-            ::std::option::Option::Some(
-                match key {
-                    "task" => {
-                        crate::protojson::read_optional::<Task, A>(map)?.map(Self::Task)
+            match key {
+                "task" => {
+                    match crate::protojson::read_optional::<Task, A>(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(slot, Self::Task(value))
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "message" => {
-                        crate::protojson::read_optional::<Message, A>(map)?
-                            .map(Self::Message)
+                }
+                "message" => {
+                    match crate::protojson::read_optional::<Message, A>(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::Message(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "statusUpdate" | "status_update" => {
-                        crate::protojson::read_optional::<TaskStatusUpdateEvent, A>(map)?
-                            .map(Self::StatusUpdate)
+                }
+                "statusUpdate" | "status_update" => {
+                    match crate::protojson::read_optional::<
+                        TaskStatusUpdateEvent,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::StatusUpdate(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    "artifactUpdate" | "artifact_update" => {
-                        crate::protojson::read_optional::<
-                            TaskArtifactUpdateEvent,
-                            A,
-                        >(map)?
-                            .map(Self::ArtifactUpdate)
+                }
+                "artifactUpdate" | "artifact_update" => {
+                    match crate::protojson::read_optional::<
+                        TaskArtifactUpdateEvent,
+                        A,
+                    >(map)? {
+                        ::std::option::Option::Some(value) => {
+                            crate::protojson::OneofRead::place(
+                                slot,
+                                Self::ArtifactUpdate(value),
+                            )
+                        }
+                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
                     }
-                    _ => return ::std::result::Result::Ok(::std::option::Option::None),
-                },
-            ),
+                }
+                _ => crate::protojson::OneofRead::NotMember,
+            },
         )
     }
     fn write_member<M: ::serde::ser::SerializeMap>(

@@ -269,9 +269,14 @@ fn oneof_enum(
         // A read yields `Option<member>` (`None`: the member is `null`, so unset), except for a
         // `google.protobuf.Value`, where `null` is a value.
         reads.push(if field.type_name() == ".google.protobuf.Value" {
-            quote! { #patterns => ::std::option::Option::Some(Self::#variant(#read)) }
+            quote! { #patterns => crate::protojson::OneofRead::place(slot, Self::#variant(#read)) }
         } else {
-            quote! { #patterns => #read.map(Self::#variant) }
+            quote! {
+                #patterns => match #read {
+                    ::std::option::Option::Some(value) => crate::protojson::OneofRead::place(slot, Self::#variant(value)),
+                    ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                }
+            }
         });
         writes.push(quote! { Self::#variant(value) => map.serialize_entry(#json_name, #write) });
         member_names.push(json_name.to_owned());
@@ -305,11 +310,12 @@ fn oneof_enum(
             fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
                 key: &str,
                 map: &mut A,
-            ) -> ::std::result::Result<::std::option::Option<::std::option::Option<Self>>, A::Error> {
-                ::std::result::Result::Ok(::std::option::Option::Some(match key {
+                slot: &mut ::std::option::Option<Self>,
+            ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
+                ::std::result::Result::Ok(match key {
                     #(#reads,)*
-                    _ => return ::std::result::Result::Ok(::std::option::Option::None),
-                }))
+                    _ => crate::protojson::OneofRead::NotMember,
+                })
             }
 
             fn write_member<M: ::serde::ser::SerializeMap>(&self, map: &mut M) -> ::std::result::Result<(), M::Error> {
