@@ -73,9 +73,10 @@
 //! |---|---|
 //! | binary `ListTasksResponse` of empty tasks (2 bytes each) | 225 |
 //! | v0.3 `Message` upgraded to v1 JSON (`a2a_types::bridge::upgrade_json`, a `serde_json::Value`) | 26 (peak 33) |
+//! | the same, text to text (`a2a_types::bridge::upgrade_slice`: typed values, no `Value`) | under 1 (peak 7) |
 //! | JSON `Message` of empty parts (either crate) | 12 |
 //! | JSON `metadata` of many small members | 8 |
-//! | v0.3 JSON `Message` of empty parts (`a2a_types::v0_3`) | 6 |
+//! | v0.3 JSON `Message` of empty parts (`a2a_types::v0_3`) | 5.6 |
 //! | JSON text with escapes | under 1 |
 //!
 //!   So a server bounds the memory one request can take by bounding its body: with a budget of B
