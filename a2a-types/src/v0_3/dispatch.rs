@@ -37,15 +37,6 @@ pub enum Tag {
     Int(i64),
 }
 
-impl Tag {
-    fn matches(self, value: &Value) -> bool {
-        match self {
-            Tag::Str(s) => value.as_str() == Some(s),
-            Tag::Int(n) => value.as_i64() == Some(n),
-        }
-    }
-}
-
 impl fmt::Display for Tag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -260,15 +251,15 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
                 break;
             }
             if union.tag == Some(key.as_str()) {
-                let found = map.next_value::<UniqueKeys>()?.0;
+                let found = map.next_value_seed(ReadTag)?;
                 let Some(index) = union
                     .variants
                     .iter()
-                    .position(|v| v.tag.is_some_and(|t| t.matches(&found)))
+                    .position(|v| v.tag.is_some_and(|t| found.matches(t)))
                 else {
                     return Err(A::Error::custom(bounded(&format!(
                         "unknown {key} {} for {}, expected one of {}",
-                        shown(&found),
+                        shown(&found.into_value()),
                         union.name,
                         union.tag_list()
                     ))));
@@ -387,6 +378,94 @@ fn choose_by_members<'de, U: UnionType, A: MapAccess<'de>>(
     }
 }
 
+/// A discriminator's value, read without a tree when it is a string or an integer.
+enum TagValue<'de> {
+    Str(Cow<'de, str>),
+    Int(i64),
+    Other(Value),
+}
+
+impl TagValue<'_> {
+    fn matches(&self, tag: Tag) -> bool {
+        match (self, tag) {
+            (TagValue::Str(found), Tag::Str(expected)) => found == expected,
+            (TagValue::Int(found), Tag::Int(expected)) => *found == expected,
+            _ => false,
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            TagValue::Str(text) => Value::String(text.into_owned()),
+            TagValue::Int(n) => Value::from(n),
+            TagValue::Other(value) => value,
+        }
+    }
+}
+
+/// Reads a discriminator's value.
+struct ReadTag;
+
+impl<'de> DeserializeSeed<'de> for ReadTag {
+    type Value = TagValue<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<TagValue<'de>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ReadTag {
+    type Value = TagValue<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a discriminator")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<TagValue<'de>, E> {
+        Ok(TagValue::Str(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<TagValue<'de>, E> {
+        Ok(TagValue::Str(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<TagValue<'de>, E> {
+        Ok(TagValue::Str(Cow::Owned(v)))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<TagValue<'de>, E> {
+        Ok(TagValue::Int(v))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<TagValue<'de>, E> {
+        Ok(i64::try_from(v).map_or(TagValue::Other(Value::from(v)), TagValue::Int))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<TagValue<'de>, E> {
+        UniqueKeysVisitor.visit_f64(v).map(TagValue::Other)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<TagValue<'de>, E> {
+        Ok(TagValue::Other(Value::Bool(v)))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<TagValue<'de>, E> {
+        Ok(TagValue::Other(Value::Null))
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<TagValue<'de>, E> {
+        Ok(TagValue::Other(Value::Null))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TagValue<'de>, A::Error> {
+        UniqueKeysVisitor.visit_seq(seq).map(TagValue::Other)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<TagValue<'de>, A::Error> {
+        UniqueKeysVisitor.visit_map(map).map(TagValue::Other)
+    }
+}
+
 /// Whether kept raw JSON is anything but `null`.
 fn is_set(raw: &str) -> bool {
     raw.trim() != "null"
@@ -489,7 +568,7 @@ struct Replay<'r, 'de, A> {
     chosen: usize,
     kept: &'r [Kept<'de>],
     next: usize,
-    tag: Option<Value>,
+    tag: Option<TagValue<'de>>,
     /// The member (read, its value not) that chose the variant.
     pending: Option<String>,
     chose_by: String,
@@ -606,12 +685,23 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
                 })
             }
             At::Tag => {
-                let value = self.tag.take().unwrap_or(Value::Null);
-                let member = self.union.tag.unwrap_or_default().to_owned();
-                seed.deserialize(value).map_err(|e| {
-                    self.in_member(member);
-                    A::Error::custom(without_position(&e))
-                })
+                let result = match self.tag.take() {
+                    Some(TagValue::Str(Cow::Borrowed(text))) => {
+                        seed.deserialize(BorrowedStrDeserializer::new(text))
+                    }
+                    Some(TagValue::Str(Cow::Owned(text))) => {
+                        seed.deserialize(StrDeserializer::new(&text))
+                    }
+                    Some(TagValue::Int(n)) => {
+                        seed.deserialize(serde::de::value::I64Deserializer::new(n))
+                    }
+                    Some(TagValue::Other(value)) => seed
+                        .deserialize(value)
+                        .map_err(|e| A::Error::custom(without_position(&e))),
+                    None => Err(A::Error::custom("the discriminator was read already")),
+                };
+                let member = self.union.tag.unwrap_or_default();
+                result.inspect_err(|_| self.in_member(member.to_owned()))
             }
             At::Choosing => {
                 let was_null = Cell::new(false);
@@ -622,17 +712,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
                 if was_null.get() {
                     self.failure = Some(Failure::WasNull(std::mem::take(&mut self.chose_by)));
                 }
-                result.map_err(|e| {
-                    self.in_member(self.chose_by.clone());
-                    e
-                })
+                result.inspect_err(|_| self.in_member(self.chose_by.clone()))
             }
             At::Live => {
                 let result = self.live.next_value_seed(seed);
-                result.map_err(|e| {
-                    self.in_member(self.key.clone());
-                    e
-                })
+                result.inspect_err(|_| self.in_member(self.key.clone()))
             }
             At::OtherVariant(other) => {
                 let was_set = Cell::new(false);
@@ -652,10 +736,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
                         variants[other].type_name
                     )));
                 }
-                result.map_err(|e| {
-                    self.in_member(self.key.clone());
-                    e
-                })
+                result.inspect_err(|_| self.in_member(self.key.clone()))
             }
             At::Nothing => Err(A::Error::custom("a value without a member name")),
         }
