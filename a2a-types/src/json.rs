@@ -276,7 +276,7 @@ pub fn value_from_slice(bytes: &[u8]) -> Result<Value, JsonError> {
 }
 
 /// A [`Value`] read with no key twice in any of its objects: what the types of this crate read
-/// `google.protobuf.Struct` and `Value` members (`metadata`, `data`) and v0.3 unions with.
+/// `google.protobuf.Struct` and `Value` members (`metadata`, `data`) with.
 #[derive(Debug)]
 pub(crate) struct UniqueKeys(pub Value);
 

@@ -13,6 +13,12 @@
 //!   comes; a member of another variant later on is an "ambiguous" error, as before;
 //! - an object with neither is read to its end and chosen by its members, as kept text.
 //!
+//! Keys twice follow the rule of every other type: the discriminator or a member the variant knows is
+//! an error naming it, free-form members (`data`, `metadata`) reject a key twice inside them, and an
+//! unknown member is ignored however often it comes. Nesting is bounded as everywhere: kept text is
+//! read again by serde_json with its own depth limit, and free-form members by
+//! [`crate::MAX_NESTING_DEPTH`].
+//!
 //! An error inside a variant says `Union (Variant): at `member`: ...`, naming the member of the
 //! variant at fault; `crate::json`'s functions give the whole path of members read from the input as
 //! they came.
