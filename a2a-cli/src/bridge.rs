@@ -13,7 +13,7 @@ use a2a_types::bridge::{BridgeError, BridgeErrorKind};
 use crate::cli::{BridgeArgs, TypesFor};
 use crate::failure::Failure;
 use crate::names;
-use crate::transcode::parse_json_document;
+use crate::transcode::{check_not_blank, parse_json_document};
 
 /// Which way to convert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,24 +48,35 @@ pub fn convert(
     input: &[u8],
     pretty: bool,
 ) -> Result<(Vec<u8>, &'static str), Failure> {
-    let json = parse_json_document(type_name, input)?;
-    let (written_type, output) = match direction {
-        Direction::Upgrade => a2a_types::bridge::upgrade_json(type_name, json),
-        Direction::Downgrade => a2a_types::bridge::downgrade_json(type_name, json),
-    }
-    .map_err(|e| failure(type_name, direction, e))?;
-    let text = if pretty {
-        serde_json::to_string_pretty(&output)
-    } else {
-        serde_json::to_string(&output)
-    }
-    .expect("a JSON value is always text");
+    let (written_type, text) = match direction {
+        // Text to text through the typed values: no `Value` tree of either document, which would
+        // take many times their size.
+        Direction::Upgrade => {
+            check_not_blank(type_name, input)?;
+            a2a_types::bridge::upgrade_slice(type_name, input, pretty)
+                .map_err(|e| failure(type_name, direction, e))?
+        }
+        Direction::Downgrade => {
+            let json = parse_json_document(type_name, input)?;
+            let (written_type, output) = a2a_types::bridge::downgrade_json(type_name, json)
+                .map_err(|e| failure(type_name, direction, e))?;
+            let text = if pretty {
+                serde_json::to_string_pretty(&output)
+            } else {
+                serde_json::to_string(&output)
+            }
+            .expect("a JSON value is always text");
+            (written_type, text)
+        }
+    };
     Ok((format!("{text}\n").into_bytes(), written_type))
 }
 
 /// One line naming the type, the path at fault and the reason.
 fn failure(type_name: &str, direction: Direction, error: BridgeError) -> Failure {
     let at = match error.path() {
+        // Text read straight into the type: an error in the document as a whole (its syntax).
+        "" if direction == Direction::Upgrade => " at `.`".to_owned(),
         "" => String::new(),
         path => format!(" at `{path}`"),
     };
@@ -104,7 +115,8 @@ mod tests {
         .unwrap();
         assert_eq!(
             v1,
-            "{\"mediaType\":\"application/pdf\",\"url\":\"https://x.test/a.pdf\"}\n"
+            // The v1 message's own member order (written from the typed value, not a sorted tree).
+            "{\"url\":\"https://x.test/a.pdf\",\"mediaType\":\"application/pdf\"}\n"
         );
         let v0_3 = run_str(Direction::Downgrade, "lf.a2a.v1.Part", &v1).unwrap();
         assert_eq!(

@@ -219,7 +219,7 @@ pub fn parse_json_document(type_name: &str, input: &[u8]) -> Result<serde_json::
     })
 }
 
-fn check_not_blank(type_name: &str, input: &[u8]) -> Result<(), Failure> {
+pub fn check_not_blank(type_name: &str, input: &[u8]) -> Result<(), Failure> {
     if input.iter().all(u8::is_ascii_whitespace) {
         let got = if input.is_empty() {
             "empty input"

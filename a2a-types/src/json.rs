@@ -288,7 +288,7 @@ pub fn value_from_slice(bytes: &[u8]) -> Result<Value, JsonError> {
 }
 
 /// A [`Value`] read with no key twice in any of its objects: what the types of this crate read
-/// `google.protobuf.Struct` and `Value` members (`metadata`, `data`) and v0.3 unions with.
+/// `google.protobuf.Struct` and `Value` members (`metadata`, `data`) with.
 #[derive(Debug)]
 pub(crate) struct UniqueKeys(pub Value);
 
@@ -381,9 +381,21 @@ pub(crate) fn unique_object<'de, D: serde::Deserializer<'de>>(
 fn unique_entries<'de, A: serde::de::MapAccess<'de>>(
     mut map: A,
 ) -> Result<serde_json::Map<String, Value>, A::Error> {
+    match map.next_key::<String>()? {
+        Some(first) => unique_entries_after(first, map),
+        None => Ok(serde_json::Map::new()),
+    }
+}
+
+/// [`unique_entries`] of a map whose first member name, `first`, was read already.
+pub(crate) fn unique_entries_after<'de, A: serde::de::MapAccess<'de>>(
+    first: String,
+    mut map: A,
+) -> Result<serde_json::Map<String, Value>, A::Error> {
     use serde_json::map::Entry;
     let mut object = serde_json::Map::new();
-    while let Some(key) = map.next_key::<String>()? {
+    let mut next = Some(first);
+    while let Some(key) = next {
         let value = map.next_value::<UniqueKeys>()?.0;
         match object.entry(key) {
             Entry::Vacant(entry) => {
@@ -397,11 +409,13 @@ fn unique_entries<'de, A: serde::de::MapAccess<'de>>(
                 )));
             }
         }
+        next = map.next_key::<String>()?;
     }
     Ok(object)
 }
 
-struct UniqueKeysVisitor;
+/// Builds a [`Value`] with no key twice in any of its objects.
+pub(crate) struct UniqueKeysVisitor;
 
 impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
     type Value = Value;

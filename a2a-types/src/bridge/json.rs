@@ -21,7 +21,7 @@ macro_rules! by_name {
         pub const $table: &[(&str, &str)] = &[$(($from, $to)),*];
 
         /// Converts `json` of the type named `name` by its row of the table; `None` when it has none.
-        fn $dispatch(name: &str, json: Value) -> Option<Result<(&'static str, Value), BridgeError>> {
+        fn $dispatch(name: &str, json: Json<'_>) -> Option<Result<(&'static str, Written), BridgeError>> {
             match name {
                 $($from => Some($convert($from, $to, json)),)*
                 _ => None,
@@ -288,19 +288,68 @@ pub const NO_V0_3_COUNTERPART: &[(&str, &str)] = &[
     ),
 ];
 
-/// Reads `json` as `T`; an error names the member at fault (`status.state`).
-fn read<T: DeserializeOwned>(type_name: &str, json: Value) -> Result<T, BridgeError> {
-    serde_path_to_error::deserialize(&json).map_err(|e| {
-        let path = e.path().to_string();
-        let error = BridgeError::new(BridgeErrorKind::InvalidJson {
-            type_name: type_name.to_owned(),
-            message: e.into_inner().to_string(),
-        });
-        if path == "." { error } else { error.at(&path) }
-    })
+/// The JSON a conversion reads: a parsed [`Value`], or text read straight into the typed value (no
+/// tree of the whole input is built).
+enum Json<'a> {
+    Value(Value),
+    Text(&'a [u8]),
 }
 
-fn write<T: Serialize>(type_name: &str, value: &T) -> Result<Value, BridgeError> {
+impl From<Value> for Json<'_> {
+    fn from(value: Value) -> Self {
+        Json::Value(value)
+    }
+}
+
+/// A converted value, written as the caller asks: a [`Value`] or JSON text (without a tree).
+trait Output {
+    fn into_value(self: Box<Self>, type_name: &str) -> Result<Value, BridgeError>;
+    fn into_text(self: Box<Self>, type_name: &str, pretty: bool) -> Result<String, BridgeError>;
+}
+
+impl<T: Serialize> Output for T {
+    fn into_value(self: Box<Self>, type_name: &str) -> Result<Value, BridgeError> {
+        write(type_name, &*self)
+    }
+
+    fn into_text(self: Box<Self>, type_name: &str, pretty: bool) -> Result<String, BridgeError> {
+        if pretty {
+            serde_json::to_string_pretty(&*self)
+        } else {
+            serde_json::to_string(&*self)
+        }
+        .map_err(|e| {
+            BridgeError::new(BridgeErrorKind::InvalidJson {
+                type_name: type_name.to_owned(),
+                message: e.to_string(),
+            })
+        })
+    }
+}
+
+/// What a conversion returns: the converted value, not yet written.
+type Written = Box<dyn Output>;
+
+/// Reads `json` as `T`; an error names the member at fault (`status.state`).
+fn read<T: DeserializeOwned>(type_name: &str, json: Json<'_>) -> Result<T, BridgeError> {
+    let (path, message) = match json {
+        Json::Value(json) => match serde_path_to_error::deserialize(&json) {
+            Ok(value) => return Ok(value),
+            Err(e) => (e.path().to_string(), e.into_inner().to_string()),
+        },
+        Json::Text(text) => match crate::json::from_slice(text) {
+            Ok(value) => return Ok(value),
+            Err(e) => (e.path().to_owned(), e.inner().to_string()),
+        },
+    };
+    let error = BridgeError::new(BridgeErrorKind::InvalidJson {
+        type_name: type_name.to_owned(),
+        message,
+    });
+    Err(if path == "." { error } else { error.at(&path) })
+}
+
+fn write<T: Serialize + ?Sized>(type_name: &str, value: &T) -> Result<Value, BridgeError> {
     serde_json::to_value(value).map_err(|e| {
         BridgeError::new(BridgeErrorKind::InvalidJson {
             type_name: type_name.to_owned(),
@@ -312,16 +361,16 @@ fn write<T: Serialize>(type_name: &str, value: &T) -> Result<Value, BridgeError>
 fn convert<A, B>(
     from: &str,
     to: &'static str,
-    json: Value,
-) -> Result<(&'static str, Value), BridgeError>
+    json: Json<'_>,
+) -> Result<(&'static str, Written), BridgeError>
 where
     A: DeserializeOwned,
-    B: Serialize + TryFrom<A>,
+    B: Serialize + TryFrom<A> + 'static,
     BridgeError: From<<B as TryFrom<A>>::Error>,
 {
     let input: A = read(from, json)?;
     let output = B::try_from(input).map_err(BridgeError::from)?;
-    Ok((to, write(to, &output)?))
+    Ok((to, Box::new(output)))
 }
 
 fn no_counterpart(name: &str, table: &[(&str, &'static str)]) -> Option<BridgeError> {
@@ -355,6 +404,41 @@ pub fn upgrade_json(
     schema_type: &str,
     v0_3_json: Value,
 ) -> Result<(&'static str, Value), BridgeError> {
+    let (name, v1) = upgrade(schema_type, v0_3_json.into())?;
+    Ok((name, v1.into_value(name)?))
+}
+
+/// [`upgrade_json`] from JSON text to JSON text: the text is read straight into the typed v0.3 value
+/// and the v1 value written straight out, so neither side is ever a [`Value`] tree (which takes many
+/// times the text's size). The text must be UTF-8 throughout; duplicate members and nesting follow
+/// [`crate::json::from_slice`]. `pretty` indents the output.
+///
+/// ```
+/// use a2a_types::bridge::upgrade_slice;
+///
+/// let (name, v1) = upgrade_slice("Part", br#"{"kind": "text", "text": "hi"}"#, false).unwrap();
+/// assert_eq!(name, "lf.a2a.v1.Part");
+/// assert_eq!(v1, r#"{"text":"hi"}"#);
+/// ```
+pub fn upgrade_slice(
+    schema_type: &str,
+    v0_3_json: &[u8],
+    pretty: bool,
+) -> Result<(&'static str, String), BridgeError> {
+    let (name, v1) = upgrade(schema_type, Json::Text(v0_3_json))?;
+    Ok((name, v1.into_text(name, pretty)?))
+}
+
+/// [`upgrade_slice`] of a string.
+pub fn upgrade_str(
+    schema_type: &str,
+    v0_3_json: &str,
+    pretty: bool,
+) -> Result<(&'static str, String), BridgeError> {
+    upgrade_slice(schema_type, v0_3_json.as_bytes(), pretty)
+}
+
+fn upgrade(schema_type: &str, v0_3_json: Json<'_>) -> Result<(&'static str, Written), BridgeError> {
     upgrade_by_table(schema_type, v0_3_json).unwrap_or_else(|| {
         Err(
             no_counterpart(schema_type, NO_V1_COUNTERPART).unwrap_or_else(|| {
@@ -370,8 +454,8 @@ pub fn upgrade_json(
 fn upgrade_any_request(
     t: &str,
     _: &'static str,
-    json: Value,
-) -> Result<(&'static str, Value), BridgeError> {
+    json: Json<'_>,
+) -> Result<(&'static str, Written), BridgeError> {
     let request: v0_3::A2aRequest = read(t, json)?;
     let (_, request) = upgrade_request(request)?;
     let name = match request.method() {
@@ -394,15 +478,15 @@ fn upgrade_any_request(
         super::Method::SubscribeToTask => "lf.a2a.v1.SubscribeToTaskRequest",
         super::Method::GetExtendedAgentCard => "lf.a2a.v1.GetExtendedAgentCardRequest",
     };
-    Ok((name, request.params_json()))
+    Ok((name, Box::new(request.params_json())))
 }
 
 /// A member of v0.3's `Part` union given as its own type (`TextPart`, ...): a v1 `Part`.
 fn part_member<M>(
     t: &str,
     to: &'static str,
-    json: Value,
-) -> Result<(&'static str, Value), BridgeError>
+    json: Json<'_>,
+) -> Result<(&'static str, Written), BridgeError>
 where
     M: DeserializeOwned + Into<v0_3::Part>,
 {
@@ -413,23 +497,23 @@ where
 fn upgrade_oauth_flows(
     t: &str,
     to: &'static str,
-    json: Value,
-) -> Result<(&'static str, Value), BridgeError> {
+    json: Json<'_>,
+) -> Result<(&'static str, Written), BridgeError> {
     let flows: v0_3::OAuthFlows = read(t, json)?;
     match super::oauth_flows_to_v1(flows) {
-        Some(flows) => Ok((to, write(t, &flows)?)),
+        Some(flows) => Ok((to, Box::new(flows))),
         // ProtoJSON of OAuthFlows with no member, as the SDK writes it; the Rust enum cannot hold it.
-        None => Ok((to, Value::Object(Default::default()))),
+        None => Ok((to, Box::new(Value::Object(Default::default())))),
     }
 }
 
-fn convert_value<A, B>(input: A, to: &'static str) -> Result<(&'static str, Value), BridgeError>
+fn convert_value<A, B>(input: A, to: &'static str) -> Result<(&'static str, Written), BridgeError>
 where
-    B: Serialize + TryFrom<A>,
+    B: Serialize + TryFrom<A> + 'static,
     BridgeError: From<<B as TryFrom<A>>::Error>,
 {
     let output = B::try_from(input).map_err(BridgeError::from)?;
-    Ok((to, write(to, &output)?))
+    Ok((to, Box::new(output)))
 }
 
 /// Converts v1 ProtoJSON of the message (or enum) `v1_full_name` (such as `"lf.a2a.v1.Task"`) to v0.3
@@ -453,7 +537,7 @@ pub fn downgrade_json(
     v1_full_name: &str,
     v1_json: Value,
 ) -> Result<(&'static str, Value), BridgeError> {
-    downgrade_by_table(v1_full_name, v1_json).unwrap_or_else(|| {
+    let (name, v0_3) = downgrade_by_table(v1_full_name, v1_json.into()).unwrap_or_else(|| {
         Err(
             no_counterpart(v1_full_name, NO_V0_3_COUNTERPART).unwrap_or_else(|| {
                 BridgeError::new(BridgeErrorKind::UnknownType {
@@ -461,25 +545,23 @@ pub fn downgrade_json(
                 })
             }),
         )
-    })
+    })?;
+    Ok((name, v0_3.into_value(name)?))
 }
 
 /// With a config `id`, `GetTaskPushNotificationConfigParams`; without, `TaskIdParams`.
 fn downgrade_get_push_config_request(
     t: &str,
     _: &'static str,
-    json: Value,
-) -> Result<(&'static str, Value), BridgeError> {
+    json: Json<'_>,
+) -> Result<(&'static str, Written), BridgeError> {
     let request: v1::GetTaskPushNotificationConfigRequest = read(t, json)?;
     match v0_3::GetTaskPushNotificationConfigRequestParams::from(request) {
         v0_3::GetTaskPushNotificationConfigRequestParams::TaskId(params) => {
-            Ok(("TaskIdParams", write("TaskIdParams", &params)?))
+            Ok(("TaskIdParams", Box::new(params)))
         }
         v0_3::GetTaskPushNotificationConfigRequestParams::GetTaskPushNotificationConfig(params) => {
-            Ok((
-                "GetTaskPushNotificationConfigParams",
-                write("GetTaskPushNotificationConfigParams", &params)?,
-            ))
+            Ok(("GetTaskPushNotificationConfigParams", Box::new(params)))
         }
     }
 }
@@ -487,11 +569,13 @@ fn downgrade_get_push_config_request(
 fn downgrade_oauth_flows(
     t: &str,
     to: &'static str,
-    json: Value,
-) -> Result<(&'static str, Value), BridgeError> {
-    if json.as_object().is_some_and(|members| members.is_empty()) {
+    json: Json<'_>,
+) -> Result<(&'static str, Written), BridgeError> {
+    if let Json::Value(value) = &json
+        && value.as_object().is_some_and(|members| members.is_empty())
+    {
         // No flow: v0.3's OAuthFlows with none either, as the SDK converts it.
-        return Ok((to, write(t, &v0_3::OAuthFlows::default())?));
+        return Ok((to, Box::new(v0_3::OAuthFlows::default())));
     }
     convert::<v1::OAuthFlows, v0_3::OAuthFlows>(t, to, json)
 }
@@ -682,7 +766,7 @@ pub fn downgrade_json_as(
         request.insert("id".to_owned(), write("id", &id)?);
         request.insert("method".to_owned(), Value::from(*method));
         if v1_full_name == "lf.a2a.v1.GetExtendedAgentCardRequest" {
-            read::<v1::GetExtendedAgentCardRequest>(v1_full_name, v1_json)?;
+            read::<v1::GetExtendedAgentCardRequest>(v1_full_name, v1_json.into())?;
         } else {
             let (_, params) = downgrade_json(v1_full_name, v1_json)?;
             request.insert("params".to_owned(), params);
@@ -695,9 +779,9 @@ pub fn downgrade_json_as(
         return convert::<v1::TaskPushNotificationConfig, v0_3::PushNotificationConfig>(
             v1_full_name,
             "PushNotificationConfig",
-            v1_json,
+            v1_json.into(),
         )
-        .map(|(_, json)| json);
+        .and_then(|(name, json)| json.into_value(name));
     }
     let (default_type, json) = downgrade_json(v1_full_name, v1_json)?;
     if let Some((_, _)) = RESULT_ENVELOPES

@@ -107,7 +107,7 @@ pub use errors::{ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorCode, V1Error};
 pub use fields::{V1_FIELD_LOSSES, V1_FIELDS_CARRIED};
 pub use json::{
     DOWNGRADES, NO_V0_3_COUNTERPART, NO_V1_COUNTERPART, UPGRADES, downgrade_json,
-    downgrade_json_as, upgrade_json,
+    downgrade_json_as, upgrade_json, upgrade_slice, upgrade_str,
 };
 pub use methods::{
     Method, V1Request, V1Response, downgrade_request, downgrade_response, upgrade_request,

@@ -148,6 +148,6 @@ impl TryFrom<JsonRpcError> for A2aError {
 
     fn try_from(error: JsonRpcError) -> Result<Self, JsonRpcError> {
         let value = serde_json::to_value(&error).expect("a JsonRpcError is always JSON");
-        A2aError::DISPATCH.parse(value).map_err(|_| error)
+        serde_json::from_value::<A2aError>(value).map_err(|_| error)
     }
 }

@@ -655,8 +655,9 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
     ));
     let mut variants = Vec::new();
     let mut table = Vec::new();
+    let mut reads = Vec::new();
     let mut froms = Vec::new();
-    for variant in &union.variants {
+    for (index, variant) in union.variants.iter().enumerate() {
         let name = format_ident!("{}", variant.name);
         let ty = format_ident!("{}", variant.rust_type);
         let ty_name = &variant.rust_type;
@@ -674,8 +675,11 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
                 type_name: #ty_name,
                 tag: #tag,
                 keys: &[#(#keys),*],
-                parse: crate::v0_3::dispatch::parse_as::<#ty, #ident>,
             }
+        });
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        reads.push(quote! {
+            #index => <#ty as ::serde::Deserialize<'de>>::deserialize(deserializer).map(Self::#name)
         });
         froms.push(quote! {
             impl ::std::convert::From<#ty> for #ident {
@@ -701,18 +705,25 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
             #(#variants,)*
         }
 
-        impl #ident {
-            const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+        impl crate::v0_3::dispatch::UnionType for #ident {
+            const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
                 name: #union_name,
                 tag: #tag,
                 tag_required: #tag_required,
                 variants: &[#(#table),*],
             };
+
+            fn read_variant<'de, D: ::serde::Deserializer<'de>>(index: usize, deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                match index {
+                    #(#reads,)*
+                    _ => ::std::result::Result::Err(<D::Error as ::serde::de::Error>::custom("no such variant")),
+                }
+            }
         }
 
         impl<'de> ::serde::Deserialize<'de> for #ident {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                Self::DISPATCH.deserialize(deserializer)
+                crate::v0_3::dispatch::deserialize(deserializer)
             }
         }
 

@@ -859,8 +859,8 @@ pub enum A2aError {
     InvalidAgentResponse(InvalidAgentResponseError),
     AuthenticatedExtendedCardNotConfigured(AuthenticatedExtendedCardNotConfiguredError),
 }
-impl A2aError {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for A2aError {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "A2aError",
         tag: ::std::option::Option::Some("code"),
         tag_required: true,
@@ -871,7 +871,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32700i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<JsonParseError, A2aError>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "InvalidRequestError",
@@ -879,7 +878,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32600i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<InvalidRequestError, A2aError>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "MethodNotFoundError",
@@ -887,7 +885,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32601i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<MethodNotFoundError, A2aError>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "InvalidParamsError",
@@ -895,7 +892,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32602i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<InvalidParamsError, A2aError>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "InternalError",
@@ -903,7 +899,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32603i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<InternalError, A2aError>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "TaskNotFoundError",
@@ -911,7 +906,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32001i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<TaskNotFoundError, A2aError>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "TaskNotCancelableError",
@@ -919,10 +913,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32002i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    TaskNotCancelableError,
-                    A2aError,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "PushNotificationNotSupportedError",
@@ -930,10 +920,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32003i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    PushNotificationNotSupportedError,
-                    A2aError,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "UnsupportedOperationError",
@@ -941,10 +927,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32004i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    UnsupportedOperationError,
-                    A2aError,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "ContentTypeNotSupportedError",
@@ -952,10 +934,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32005i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    ContentTypeNotSupportedError,
-                    A2aError,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "InvalidAgentResponseError",
@@ -963,10 +941,6 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32006i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    InvalidAgentResponseError,
-                    A2aError,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "AuthenticatedExtendedCardNotConfiguredError",
@@ -974,19 +948,95 @@ impl A2aError {
                     crate::v0_3::dispatch::Tag::Int(-32007i64),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    AuthenticatedExtendedCardNotConfiguredError,
-                    A2aError,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonParseError as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::JsonParse)
+            }
+            1 => {
+                <InvalidRequestError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::InvalidRequest)
+            }
+            2 => {
+                <MethodNotFoundError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::MethodNotFound)
+            }
+            3 => {
+                <InvalidParamsError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::InvalidParams)
+            }
+            4 => {
+                <InternalError as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Internal)
+            }
+            5 => {
+                <TaskNotFoundError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::TaskNotFound)
+            }
+            6 => {
+                <TaskNotCancelableError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::TaskNotCancelable)
+            }
+            7 => {
+                <PushNotificationNotSupportedError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::PushNotificationNotSupported)
+            }
+            8 => {
+                <UnsupportedOperationError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::UnsupportedOperation)
+            }
+            9 => {
+                <ContentTypeNotSupportedError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::ContentTypeNotSupported)
+            }
+            10 => {
+                <InvalidAgentResponseError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::InvalidAgentResponse)
+            }
+            11 => {
+                <AuthenticatedExtendedCardNotConfiguredError as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::AuthenticatedExtendedCardNotConfigured)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for A2aError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonParseError> for A2aError {
@@ -1066,8 +1116,8 @@ pub enum A2aRequest {
     DeleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest),
     GetAuthenticatedExtendedCard(GetAuthenticatedExtendedCardRequest),
 }
-impl A2aRequest {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for A2aRequest {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "A2aRequest",
         tag: ::std::option::Option::Some("method"),
         tag_required: true,
@@ -1078,7 +1128,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("message/send"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<SendMessageRequest, A2aRequest>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SendStreamingMessageRequest",
@@ -1086,10 +1135,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("message/stream"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SendStreamingMessageRequest,
-                    A2aRequest,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskRequest",
@@ -1097,7 +1142,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("tasks/get"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<GetTaskRequest, A2aRequest>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "CancelTaskRequest",
@@ -1105,7 +1149,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("tasks/cancel"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<CancelTaskRequest, A2aRequest>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SetTaskPushNotificationConfigRequest",
@@ -1113,10 +1156,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("tasks/pushNotificationConfig/set"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SetTaskPushNotificationConfigRequest,
-                    A2aRequest,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskPushNotificationConfigRequest",
@@ -1124,10 +1163,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("tasks/pushNotificationConfig/get"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetTaskPushNotificationConfigRequest,
-                    A2aRequest,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "TaskResubscriptionRequest",
@@ -1135,10 +1170,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("tasks/resubscribe"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    TaskResubscriptionRequest,
-                    A2aRequest,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "ListTaskPushNotificationConfigRequest",
@@ -1146,10 +1177,6 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("tasks/pushNotificationConfig/list"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    ListTaskPushNotificationConfigRequest,
-                    A2aRequest,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "DeleteTaskPushNotificationConfigRequest",
@@ -1159,10 +1186,6 @@ impl A2aRequest {
                     ),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    DeleteTaskPushNotificationConfigRequest,
-                    A2aRequest,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetAuthenticatedExtendedCardRequest",
@@ -1170,19 +1193,85 @@ impl A2aRequest {
                     crate::v0_3::dispatch::Tag::Str("agent/getAuthenticatedExtendedCard"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetAuthenticatedExtendedCardRequest,
-                    A2aRequest,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <SendMessageRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::SendMessage)
+            }
+            1 => {
+                <SendStreamingMessageRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::SendStreamingMessage)
+            }
+            2 => {
+                <GetTaskRequest as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::GetTask)
+            }
+            3 => {
+                <CancelTaskRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::CancelTask)
+            }
+            4 => {
+                <SetTaskPushNotificationConfigRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::SetTaskPushNotificationConfig)
+            }
+            5 => {
+                <GetTaskPushNotificationConfigRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::GetTaskPushNotificationConfig)
+            }
+            6 => {
+                <TaskResubscriptionRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::TaskResubscription)
+            }
+            7 => {
+                <ListTaskPushNotificationConfigRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::ListTaskPushNotificationConfig)
+            }
+            8 => {
+                <DeleteTaskPushNotificationConfigRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::DeleteTaskPushNotificationConfig)
+            }
+            9 => {
+                <GetAuthenticatedExtendedCardRequest as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::GetAuthenticatedExtendedCard)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for A2aRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<SendMessageRequest> for A2aRequest {
@@ -1244,8 +1333,8 @@ pub enum CancelTaskResponse {
     Error(JsonRpcErrorResponse),
     Success(CancelTaskSuccessResponse),
 }
-impl CancelTaskResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for CancelTaskResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "CancelTaskResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1254,28 +1343,44 @@ impl CancelTaskResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    CancelTaskResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "CancelTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    CancelTaskSuccessResponse,
-                    CancelTaskResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <CancelTaskSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for CancelTaskResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for CancelTaskResponse {
@@ -1297,8 +1402,8 @@ pub enum DeleteTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(DeleteTaskPushNotificationConfigSuccessResponse),
 }
-impl DeleteTaskPushNotificationConfigResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for DeleteTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "DeleteTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1307,28 +1412,44 @@ impl DeleteTaskPushNotificationConfigResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    DeleteTaskPushNotificationConfigResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "DeleteTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    DeleteTaskPushNotificationConfigSuccessResponse,
-                    DeleteTaskPushNotificationConfigResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <DeleteTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -1352,8 +1473,8 @@ pub enum FileContent {
     Bytes(FileWithBytes),
     Uri(FileWithUri),
 }
-impl FileContent {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for FileContent {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "FileContent",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1362,22 +1483,40 @@ impl FileContent {
                 type_name: "FileWithBytes",
                 tag: ::std::option::Option::None,
                 keys: &["bytes"],
-                parse: crate::v0_3::dispatch::parse_as::<FileWithBytes, FileContent>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "FileWithUri",
                 tag: ::std::option::Option::None,
                 keys: &["uri"],
-                parse: crate::v0_3::dispatch::parse_as::<FileWithUri, FileContent>,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <FileWithBytes as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Bytes)
+            }
+            1 => {
+                <FileWithUri as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Uri)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for FileContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<FileWithBytes> for FileContent {
@@ -1399,8 +1538,8 @@ pub enum GetAuthenticatedExtendedCardResponse {
     Error(JsonRpcErrorResponse),
     Success(GetAuthenticatedExtendedCardSuccessResponse),
 }
-impl GetAuthenticatedExtendedCardResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for GetAuthenticatedExtendedCardResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "GetAuthenticatedExtendedCardResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1409,28 +1548,44 @@ impl GetAuthenticatedExtendedCardResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    GetAuthenticatedExtendedCardResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetAuthenticatedExtendedCardSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetAuthenticatedExtendedCardSuccessResponse,
-                    GetAuthenticatedExtendedCardResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <GetAuthenticatedExtendedCardSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -1454,8 +1609,8 @@ pub enum GetTaskPushNotificationConfigRequestParams {
     TaskId(TaskIdParams),
     GetTaskPushNotificationConfig(GetTaskPushNotificationConfigParams),
 }
-impl GetTaskPushNotificationConfigRequestParams {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for GetTaskPushNotificationConfigRequestParams {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "GetTaskPushNotificationConfigRequestParams",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1464,28 +1619,42 @@ impl GetTaskPushNotificationConfigRequestParams {
                 type_name: "TaskIdParams",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    TaskIdParams,
-                    GetTaskPushNotificationConfigRequestParams,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskPushNotificationConfigParams",
                 tag: ::std::option::Option::None,
                 keys: &["pushNotificationConfigId"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetTaskPushNotificationConfigParams,
-                    GetTaskPushNotificationConfigRequestParams,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <TaskIdParams as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::TaskId)
+            }
+            1 => {
+                <GetTaskPushNotificationConfigParams as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::GetTaskPushNotificationConfig)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<TaskIdParams> for GetTaskPushNotificationConfigRequestParams {
@@ -1508,8 +1677,8 @@ pub enum GetTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(GetTaskPushNotificationConfigSuccessResponse),
 }
-impl GetTaskPushNotificationConfigResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for GetTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "GetTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1518,28 +1687,44 @@ impl GetTaskPushNotificationConfigResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    GetTaskPushNotificationConfigResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetTaskPushNotificationConfigSuccessResponse,
-                    GetTaskPushNotificationConfigResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <GetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -1563,8 +1748,8 @@ pub enum GetTaskResponse {
     Error(JsonRpcErrorResponse),
     Success(GetTaskSuccessResponse),
 }
-impl GetTaskResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for GetTaskResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "GetTaskResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1573,28 +1758,44 @@ impl GetTaskResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    GetTaskResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetTaskSuccessResponse,
-                    GetTaskResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <GetTaskSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for GetTaskResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for GetTaskResponse {
@@ -1624,8 +1825,8 @@ pub enum JsonRpcResponse {
     DeleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigSuccessResponse),
     GetAuthenticatedExtendedCard(GetAuthenticatedExtendedCardSuccessResponse),
 }
-impl JsonRpcResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for JsonRpcResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "JsonRpcResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1634,100 +1835,132 @@ impl JsonRpcResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SendMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SendMessageSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SendStreamingMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SendStreamingMessageSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetTaskSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "CancelTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    CancelTaskSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SetTaskPushNotificationConfigSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetTaskPushNotificationConfigSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "ListTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    ListTaskPushNotificationConfigSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "DeleteTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    DeleteTaskPushNotificationConfigSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "GetAuthenticatedExtendedCardSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    GetAuthenticatedExtendedCardSuccessResponse,
-                    JsonRpcResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <SendMessageSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::SendMessage)
+            }
+            2 => {
+                <SendStreamingMessageSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::SendStreamingMessage)
+            }
+            3 => {
+                <GetTaskSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::GetTask)
+            }
+            4 => {
+                <CancelTaskSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::CancelTask)
+            }
+            5 => {
+                <SetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::SetTaskPushNotificationConfig)
+            }
+            6 => {
+                <GetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::GetTaskPushNotificationConfig)
+            }
+            7 => {
+                <ListTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::ListTaskPushNotificationConfig)
+            }
+            8 => {
+                <DeleteTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::DeleteTaskPushNotificationConfig)
+            }
+            9 => {
+                <GetAuthenticatedExtendedCardSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::GetAuthenticatedExtendedCard)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for JsonRpcResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
@@ -1794,8 +2027,8 @@ pub enum ListTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(ListTaskPushNotificationConfigSuccessResponse),
 }
-impl ListTaskPushNotificationConfigResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for ListTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "ListTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -1804,28 +2037,44 @@ impl ListTaskPushNotificationConfigResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    ListTaskPushNotificationConfigResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "ListTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    ListTaskPushNotificationConfigSuccessResponse,
-                    ListTaskPushNotificationConfigResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <ListTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -1850,8 +2099,8 @@ pub enum Part {
     File(FilePart),
     Data(DataPart),
 }
-impl Part {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for Part {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "Part",
         tag: ::std::option::Option::Some("kind"),
         tag_required: false,
@@ -1862,7 +2111,6 @@ impl Part {
                     crate::v0_3::dispatch::Tag::Str("text"),
                 ),
                 keys: &["text"],
-                parse: crate::v0_3::dispatch::parse_as::<TextPart, Part>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "FilePart",
@@ -1870,7 +2118,6 @@ impl Part {
                     crate::v0_3::dispatch::Tag::Str("file"),
                 ),
                 keys: &["file"],
-                parse: crate::v0_3::dispatch::parse_as::<FilePart, Part>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "DataPart",
@@ -1878,16 +2125,39 @@ impl Part {
                     crate::v0_3::dispatch::Tag::Str("data"),
                 ),
                 keys: &["data"],
-                parse: crate::v0_3::dispatch::parse_as::<DataPart, Part>,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <TextPart as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Text)
+            }
+            1 => {
+                <FilePart as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::File)
+            }
+            2 => {
+                <DataPart as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Data)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Part {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<TextPart> for Part {
@@ -1917,8 +2187,8 @@ pub enum SecurityScheme {
     OpenIdConnect(OpenIdConnectSecurityScheme),
     MutualTls(MutualTlsSecurityScheme),
 }
-impl SecurityScheme {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for SecurityScheme {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "SecurityScheme",
         tag: ::std::option::Option::Some("type"),
         tag_required: false,
@@ -1929,10 +2199,6 @@ impl SecurityScheme {
                     crate::v0_3::dispatch::Tag::Str("apiKey"),
                 ),
                 keys: &["in", "name"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    ApiKeySecurityScheme,
-                    SecurityScheme,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "HttpAuthSecurityScheme",
@@ -1940,10 +2206,6 @@ impl SecurityScheme {
                     crate::v0_3::dispatch::Tag::Str("http"),
                 ),
                 keys: &["bearerFormat", "scheme"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    HttpAuthSecurityScheme,
-                    SecurityScheme,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "OAuth2SecurityScheme",
@@ -1951,10 +2213,6 @@ impl SecurityScheme {
                     crate::v0_3::dispatch::Tag::Str("oauth2"),
                 ),
                 keys: &["flows", "oauth2MetadataUrl"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    OAuth2SecurityScheme,
-                    SecurityScheme,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "OpenIdConnectSecurityScheme",
@@ -1962,10 +2220,6 @@ impl SecurityScheme {
                     crate::v0_3::dispatch::Tag::Str("openIdConnect"),
                 ),
                 keys: &["openIdConnectUrl"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    OpenIdConnectSecurityScheme,
-                    SecurityScheme,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "MutualTlsSecurityScheme",
@@ -1973,19 +2227,57 @@ impl SecurityScheme {
                     crate::v0_3::dispatch::Tag::Str("mutualTLS"),
                 ),
                 keys: &[],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    MutualTlsSecurityScheme,
-                    SecurityScheme,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <ApiKeySecurityScheme as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::ApiKey)
+            }
+            1 => {
+                <HttpAuthSecurityScheme as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::HttpAuth)
+            }
+            2 => {
+                <OAuth2SecurityScheme as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::OAuth2)
+            }
+            3 => {
+                <OpenIdConnectSecurityScheme as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::OpenIdConnect)
+            }
+            4 => {
+                <MutualTlsSecurityScheme as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::MutualTls)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<ApiKeySecurityScheme> for SecurityScheme {
@@ -2022,8 +2314,8 @@ pub enum SendMessageResponse {
     Error(JsonRpcErrorResponse),
     Success(SendMessageSuccessResponse),
 }
-impl SendMessageResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for SendMessageResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "SendMessageResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -2032,28 +2324,44 @@ impl SendMessageResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    SendMessageResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SendMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SendMessageSuccessResponse,
-                    SendMessageResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <SendMessageSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for SendMessageResponse {
@@ -2075,8 +2383,8 @@ pub enum SendMessageResult {
     Task(Task),
     Message(Message),
 }
-impl SendMessageResult {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for SendMessageResult {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "SendMessageResult",
         tag: ::std::option::Option::Some("kind"),
         tag_required: false,
@@ -2087,7 +2395,6 @@ impl SendMessageResult {
                     crate::v0_3::dispatch::Tag::Str("task"),
                 ),
                 keys: &["artifacts", "history", "id", "status"],
-                parse: crate::v0_3::dispatch::parse_as::<Task, SendMessageResult>,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "Message",
@@ -2102,16 +2409,35 @@ impl SendMessageResult {
                     "role",
                     "taskId",
                 ],
-                parse: crate::v0_3::dispatch::parse_as::<Message, SendMessageResult>,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <Task as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Task)
+            }
+            1 => {
+                <Message as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Message)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SendMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<Task> for SendMessageResult {
@@ -2133,8 +2459,8 @@ pub enum SendStreamingMessageResponse {
     Error(JsonRpcErrorResponse),
     Success(SendStreamingMessageSuccessResponse),
 }
-impl SendStreamingMessageResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for SendStreamingMessageResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "SendStreamingMessageResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -2143,28 +2469,44 @@ impl SendStreamingMessageResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    SendStreamingMessageResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SendStreamingMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SendStreamingMessageSuccessResponse,
-                    SendStreamingMessageResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <SendStreamingMessageSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SendStreamingMessageResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for SendStreamingMessageResponse {
@@ -2189,8 +2531,8 @@ pub enum SendStreamingMessageResult {
     TaskStatusUpdateEvent(TaskStatusUpdateEvent),
     TaskArtifactUpdateEvent(TaskArtifactUpdateEvent),
 }
-impl SendStreamingMessageResult {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for SendStreamingMessageResult {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "SendStreamingMessageResult",
         tag: ::std::option::Option::Some("kind"),
         tag_required: false,
@@ -2201,10 +2543,6 @@ impl SendStreamingMessageResult {
                     crate::v0_3::dispatch::Tag::Str("task"),
                 ),
                 keys: &["artifacts", "history", "id"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    Task,
-                    SendStreamingMessageResult,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "Message",
@@ -2212,10 +2550,6 @@ impl SendStreamingMessageResult {
                     crate::v0_3::dispatch::Tag::Str("message"),
                 ),
                 keys: &["extensions", "messageId", "parts", "referenceTaskIds", "role"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    Message,
-                    SendStreamingMessageResult,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "TaskStatusUpdateEvent",
@@ -2223,10 +2557,6 @@ impl SendStreamingMessageResult {
                     crate::v0_3::dispatch::Tag::Str("status-update"),
                 ),
                 keys: &["final"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    TaskStatusUpdateEvent,
-                    SendStreamingMessageResult,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "TaskArtifactUpdateEvent",
@@ -2234,19 +2564,47 @@ impl SendStreamingMessageResult {
                     crate::v0_3::dispatch::Tag::Str("artifact-update"),
                 ),
                 keys: &["append", "artifact", "lastChunk"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    TaskArtifactUpdateEvent,
-                    SendStreamingMessageResult,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <Task as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Task)
+            }
+            1 => {
+                <Message as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map(Self::Message)
+            }
+            2 => {
+                <TaskStatusUpdateEvent as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::TaskStatusUpdateEvent)
+            }
+            3 => {
+                <TaskArtifactUpdateEvent as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::TaskArtifactUpdateEvent)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SendStreamingMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<Task> for SendStreamingMessageResult {
@@ -2278,8 +2636,8 @@ pub enum SetTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(SetTaskPushNotificationConfigSuccessResponse),
 }
-impl SetTaskPushNotificationConfigResponse {
-    const DISPATCH: crate::v0_3::dispatch::Union<Self> = crate::v0_3::dispatch::Union {
+impl crate::v0_3::dispatch::UnionType for SetTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
         name: "SetTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
@@ -2288,28 +2646,44 @@ impl SetTaskPushNotificationConfigResponse {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    JsonRpcErrorResponse,
-                    SetTaskPushNotificationConfigResponse,
-                >,
             },
             crate::v0_3::dispatch::Variant {
                 type_name: "SetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
-                parse: crate::v0_3::dispatch::parse_as::<
-                    SetTaskPushNotificationConfigSuccessResponse,
-                    SetTaskPushNotificationConfigResponse,
-                >,
             },
         ],
     };
+    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0 => {
+                <JsonRpcErrorResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Error)
+            }
+            1 => {
+                <SetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
+                    'de,
+                >>::deserialize(deserializer)
+                    .map(Self::Success)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                )
+            }
+        }
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for SetTaskPushNotificationConfigResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        Self::DISPATCH.deserialize(deserializer)
+        crate::v0_3::dispatch::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>

@@ -125,7 +125,7 @@ async fn rpc(
         Method::from_name(method),
         Some((_, bridge::ProtocolVersion::V0_3))
     ) {
-        return v0_3_rpc(agent, &headers, json).await;
+        return v0_3_rpc(agent, &headers, json, &body).await;
     }
     v1_rpc(agent, &headers, &json).await
 }
@@ -189,7 +189,7 @@ fn bridge_error(error: &bridge::BridgeError) -> Error {
         .unwrap_or_else(|_| Error::with_message(A2aError::Internal, error.to_string()))
 }
 
-async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value) -> Response {
+async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value, body: &[u8]) -> Response {
     let raw_id = json.get("id").cloned().unwrap_or(Value::Null);
     let fail = |error: Error| json_response(v0_3_error(&raw_id, &error));
     let method = json
@@ -199,7 +199,8 @@ async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value) -> Respon
     if let Err(error) = bridge::request_version(method, header(headers, A2A_VERSION)) {
         return fail(bridge_error(&error));
     }
-    let request: v0_3::A2aRequest = match serde_json::from_value(json.clone()) {
+    // Typed straight from the bytes (no second copy of the tree), with the path of a bad member.
+    let request: v0_3::A2aRequest = match a2a_types::json::from_slice(body) {
         Ok(request) => request,
         Err(e) => return fail(Error::with_message(A2aError::InvalidParams, e.to_string())),
     };
