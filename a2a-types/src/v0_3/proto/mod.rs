@@ -77,8 +77,8 @@
 //! use a2a_types::v0_3::TaskIdParams;
 //!
 //! let params = TaskIdParams { id: "task-7f3a".into(), metadata: None };
-//! let cancel = pb::CancelTaskRequest::from(params.clone());
-//! let resubscribe = pb::TaskSubscriptionRequest::from(params);
+//! let cancel = pb::CancelTaskRequest::try_from(params.clone()).unwrap();
+//! let resubscribe = pb::TaskSubscriptionRequest::try_from(params).unwrap();
 //! assert_eq!(cancel.name, "tasks/task-7f3a");
 //! assert_eq!(TaskIdParams::try_from(resubscribe).unwrap().id, "task-7f3a");
 //! ```
