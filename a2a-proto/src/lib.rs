@@ -105,8 +105,9 @@
 //!   boxed stream. Every method has a default answering `UNIMPLEMENTED`, so an agent writes only the
 //!   RPCs it supports and an RPC added to the protocol does not break it. The stubs carry no
 //!   transport: serve and connect with tonic's default features (`transport`, `router`) in your own
-//!   dependency on tonic 0.14, or with any HTTP/2 tower service. Without this feature the crate
-//!   depends on neither tonic nor any async runtime.
+//!   dependency on tonic 0.14, or with any HTTP/2 tower service. The stubs' codec decodes every
+//!   message under a decode budget ([`limits`]): the default one, or yours through `grpc`. Without
+//!   this feature the crate depends on neither tonic nor any async runtime.
 //!
 //! ```no_run
 //! # #[cfg(feature = "grpc")]
@@ -151,6 +152,8 @@
 //! so building this crate needs neither `protoc` nor the generator. Never edit it by hand: CI fails when
 //! it differs from a fresh generation.
 
+#[cfg(feature = "grpc")]
+pub mod grpc;
 pub mod json;
 pub mod limits;
 

@@ -40,9 +40,11 @@
 //!
 //! [`DEFAULT_MAX_BYTES`] (16 MiB) and [`DEFAULT_MAX_ELEMENTS`] (100,000), the same numbers as
 //! `a2a_types::limits` uses for JSON: with them a message holds at most ~100 MB of structs plus
-//! twice its bytes. For gRPC, set tonic's `max_decoding_message_size` to the same `max_bytes` (its
-//! default is 4 MiB); tonic decodes with prost directly, so the element count applies where a server
-//! calls [`decode`] or [`Limits::check_binary`] on the message bytes itself.
+//! twice its bytes. The generated gRPC stubs (feature `grpc`) decode every message under a budget:
+//! `Limits::default()`, or the limits given to `a2a_proto::grpc::Budgeted` (a server) or
+//! `a2a_proto::grpc::with_limits` (a client call); set tonic's `max_decoding_message_size` to the
+//! same `max_bytes` too (its default is 4 MiB), so an oversized message is refused before tonic
+//! buffers it.
 //!
 //! # Cost
 //!

@@ -73,6 +73,8 @@ impl RunningServer {
 
 mod v1 {
     use super::*;
+    use a2a_proto::grpc::{Budgeted, with_limits};
+    use a2a_proto::limits::{DEFAULT_MAX_ELEMENTS, Limits};
     use a2a_proto::v1::a2a_service_client::A2aServiceClient;
     use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
     use a2a_proto::v1::{
@@ -245,6 +247,104 @@ mod v1 {
             .expect_err("CancelTask is not implemented by this agent");
         assert_eq!(status.code(), Code::Unimplemented);
 
+        drop(client);
+        server.shut_down().await;
+    }
+
+    fn request_with_parts(count: usize) -> SendMessageRequest {
+        let mut request = booking_request();
+        let message = request.message.as_mut().unwrap();
+        message.parts = vec![Part::default(); count];
+        request
+    }
+
+    /// A server wrapped in `Budgeted` checks each request's fields before prost decodes it; the
+    /// refusal names the limit and the first field over it, and the server keeps serving.
+    #[tokio::test]
+    async fn a_budgeted_server_refuses_a_request_over_its_element_limit() {
+        let limits = Limits::default().with_max_elements(20);
+        let server = RunningServer::start(Routes::new(Budgeted::new(
+            A2aServiceServer::new(MinimalAgent),
+            limits,
+        )))
+        .await;
+        let mut client = A2aServiceClient::new(server.connect().await);
+
+        // message_id, context_id, role and the message itself are 4 fields: 16 parts fit, 17 do not.
+        let within = within_limit("SendMessage", client.send_message(request_with_parts(16))).await;
+        assert!(within.is_ok(), "16 parts are within the budget: {within:?}");
+        let status = within_limit("SendMessage", client.send_message(request_with_parts(17)))
+            .await
+            .expect_err("17 parts are over the budget");
+        assert_eq!(status.code(), Code::OutOfRange);
+        assert_eq!(
+            status.message(),
+            "more than 20 protobuf fields (the max_elements limit) at `message.parts[16]`"
+        );
+        let streamed = within_limit(
+            "SendStreamingMessage",
+            client.send_streaming_message(request_with_parts(40)),
+        )
+        .await
+        .expect_err("the streaming RPC's request is checked as well");
+        assert_eq!(streamed.code(), Code::OutOfRange);
+
+        drop(client);
+        server.shut_down().await;
+    }
+
+    /// Without `Budgeted`, the stubs still decode under `Limits::default()` (100,000 fields): a
+    /// 200 KB request of empty parts, which prost would turn into ~25 MB of structs, is refused.
+    #[tokio::test]
+    async fn an_unwrapped_server_applies_the_default_budget() {
+        let server = RunningServer::start(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
+        let mut client = A2aServiceClient::new(server.connect().await);
+        let status = within_limit(
+            "SendMessage",
+            client.send_message(request_with_parts(DEFAULT_MAX_ELEMENTS)),
+        )
+        .await
+        .expect_err("100,000 parts and 4 more fields are over the default budget");
+        assert_eq!(status.code(), Code::OutOfRange);
+        assert!(
+            status
+                .message()
+                .contains("(the max_elements limit) at `message.parts["),
+            "{}",
+            status.message()
+        );
+        drop(client);
+        server.shut_down().await;
+    }
+
+    /// A client call run inside `with_limits` checks the response it decodes.
+    #[tokio::test]
+    async fn a_client_call_decodes_its_response_under_its_limits() {
+        let server = RunningServer::start(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
+        let mut client = A2aServiceClient::new(server.connect().await);
+        // The answer is a task holding the 8-part message: over 10 fields.
+        let request = request_with_parts(8);
+        let status = within_limit(
+            "SendMessage",
+            with_limits(
+                Limits::default().with_max_elements(10),
+                client.send_message(request.clone()),
+            ),
+        )
+        .await
+        .expect_err("the response is over the client's budget");
+        assert_eq!(status.code(), Code::OutOfRange);
+        assert!(
+            status.message().contains("at `task."),
+            "{}",
+            status.message()
+        );
+        let answered = within_limit(
+            "SendMessage",
+            with_limits(Limits::default(), client.send_message(request)),
+        )
+        .await;
+        assert!(answered.is_ok(), "{answered:?}");
         drop(client);
         server.shut_down().await;
     }

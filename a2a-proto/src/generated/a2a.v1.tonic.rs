@@ -102,7 +102,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/SendMessage",
             );
@@ -128,7 +128,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/SendStreamingMessage",
             );
@@ -150,7 +150,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/GetTask",
             );
@@ -172,7 +172,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/CancelTask",
             );
@@ -199,7 +199,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/TaskSubscription",
             );
@@ -226,7 +226,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
             );
@@ -256,7 +256,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
             );
@@ -285,7 +285,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
             );
@@ -313,7 +313,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/GetAgentCard",
             );
@@ -337,7 +337,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
             );
@@ -572,7 +572,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = SendMessageSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -619,7 +619,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = SendStreamingMessageSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -664,7 +664,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetTaskSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -709,7 +709,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = CancelTaskSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -756,7 +756,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = TaskSubscriptionSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -810,7 +810,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = CreateTaskPushNotificationConfigSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -862,7 +862,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetTaskPushNotificationConfigSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -914,7 +914,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = ListTaskPushNotificationConfigSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -959,7 +959,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetAgentCardSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -1013,7 +1013,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = DeleteTaskPushNotificationConfigSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,

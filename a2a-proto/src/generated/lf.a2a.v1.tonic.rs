@@ -99,7 +99,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/SendMessage",
             );
@@ -125,7 +125,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/SendStreamingMessage",
             );
@@ -147,7 +147,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/GetTask",
             );
@@ -172,7 +172,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/ListTasks",
             );
@@ -194,7 +194,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/CancelTask",
             );
@@ -221,7 +221,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/SubscribeToTask",
             );
@@ -246,7 +246,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig",
             );
@@ -276,7 +276,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/GetTaskPushNotificationConfig",
             );
@@ -308,7 +308,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/ListTaskPushNotificationConfigs",
             );
@@ -335,7 +335,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/GetExtendedAgentCard",
             );
@@ -359,7 +359,7 @@ pub mod a2a_service_client {
                         format!("Service was not ready: {}", e.into()),
                     )
                 })?;
-            let codec = tonic_prost::ProstCodec::default();
+            let codec = crate::grpc::BudgetCodec::default();
             let path = http::uri::PathAndQuery::from_static(
                 "/lf.a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
             );
@@ -599,7 +599,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = SendMessageSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -646,7 +646,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = SendStreamingMessageSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -691,7 +691,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetTaskSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -736,7 +736,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = ListTasksSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -781,7 +781,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = CancelTaskSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -828,7 +828,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = SubscribeToTaskSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -879,7 +879,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = CreateTaskPushNotificationConfigSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -931,7 +931,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetTaskPushNotificationConfigSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -983,7 +983,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = ListTaskPushNotificationConfigsSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -1029,7 +1029,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = GetExtendedAgentCardSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,
@@ -1083,7 +1083,7 @@ pub mod a2a_service_server {
                     let inner = self.inner.clone();
                     let fut = async move {
                         let method = DeleteTaskPushNotificationConfigSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
+                        let codec = crate::grpc::BudgetCodec::default();
                         let mut grpc = tonic::server::Grpc::new(codec)
                             .apply_compression_config(
                                 accept_compression_encodings,

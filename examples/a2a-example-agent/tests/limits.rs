@@ -1,6 +1,6 @@
 //! The example agent's decode budget over the wire: a body over `Config::limits` gets the documented
 //! answer on each binding (JSON-RPC `-32600` naming the limit and the path, HTTP+JSON 413, gRPC
-//! `OUT_OF_RANGE`), and a request within it is served as usual. The agent runs on free
+//! `OUT_OF_RANGE` for either limit), and a request within it is served as usual. The agent runs on free
 //! 127.0.0.1 ports, every call is bounded in time, and the agent is shut down at the end (or dropped,
 //! which stops it, when an assertion fails).
 
@@ -121,6 +121,26 @@ async fn requests_over_the_budget_get_the_documented_error_on_every_binding() {
         .insert("a2a-version", "1.0".parse().unwrap());
     let status = client.send_message(request).await.unwrap_err();
     assert_eq!(status.code(), tonic::Code::OutOfRange, "{status:?}");
+
+    // gRPC, the element count: fields are counted before prost decodes. 20 parts are 43 fields
+    // (the message, its id and role, and each part with its text); 10 parts are 23.
+    let grpc_request = |parts: usize| {
+        let request: a2a_proto::v1::SendMessageRequest =
+            a2a_proto::json::from_str(&send_message(parts).to_string()).unwrap();
+        let mut request = tonic::Request::new(request);
+        request
+            .metadata_mut()
+            .insert("a2a-version", "1.0".parse().unwrap());
+        request
+    };
+    let served = client.send_message(grpc_request(10)).await;
+    assert!(served.is_ok(), "{served:?}");
+    let status = client.send_message(grpc_request(20)).await.unwrap_err();
+    assert_eq!(status.code(), tonic::Code::OutOfRange, "{status:?}");
+    assert_eq!(
+        status.message(),
+        "more than 40 protobuf fields (the max_elements limit) at `message.parts[18].text`"
+    );
 
     agent.shutdown().await;
 }

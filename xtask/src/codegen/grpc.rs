@@ -80,6 +80,8 @@ fn service_stubs(descriptors: &FileDescriptorSet, package: &str) -> Result<syn::
                 // Every server method has a body answering UNIMPLEMENTED: an agent implements the RPCs
                 // it supports, and an RPC added to the spec does not break its code.
                 .generate_default_stubs(true)
+                // Checks each incoming message against a decode budget before prost decodes it.
+                .codec_path("crate::grpc::BudgetCodec")
                 .service_generator(),
         );
     let module = prost_build::Module::from_protobuf_package_name(package);

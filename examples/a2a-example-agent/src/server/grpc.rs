@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use a2a_proto::grpc::Budgeted;
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
 use a2a_types::errors::{A2aError, Error};
@@ -21,10 +22,15 @@ use super::service::{CallContext, Reply};
 use super::store::invalid;
 
 pub(super) fn routes(agent: Arc<Agent>) -> Routes {
-    // The budget's size applies to each message (tonic answers OUT_OF_RANGE); its element
-    // count cannot: the generated stubs hand the bytes to prost directly.
-    let max_bytes = agent.limits().max_bytes();
-    Routes::new(A2aServiceServer::new(GrpcAgent { agent }).max_decoding_message_size(max_bytes))
+    // tonic refuses a message over the size before buffering it; the stubs' codec then counts
+    // its fields under the same budget before prost decodes it (both answer OUT_OF_RANGE).
+    let limits = agent.limits();
+    let budget = a2a_proto::limits::Limits::default()
+        .with_max_bytes(limits.max_bytes())
+        .with_max_elements(limits.max_elements());
+    let server =
+        A2aServiceServer::new(GrpcAgent { agent }).max_decoding_message_size(limits.max_bytes());
+    Routes::new(Budgeted::new(server, budget))
 }
 
 struct GrpcAgent {

@@ -25,7 +25,7 @@
 //! |---|---|---|
 //! | JSON-RPC | HTTP 200, JSON-RPC `-32600` Invalid Request, "payload too large: …" (as the official Python SDK answers a body over its limit) | the same, naming the JSON path of the first value over it |
 //! | HTTP+JSON | HTTP 413 with the binding's error body (`INVALID_ARGUMENT`, code 413) | HTTP 413, the message naming the path |
-//! | gRPC | `OUT_OF_RANGE` (tonic's answer to a message over `max_decoding_message_size`) | not applied: tonic's stubs decode with prost before the agent sees the bytes |
+//! | gRPC | `OUT_OF_RANGE` (tonic's answer to a message over `max_decoding_message_size`) | `OUT_OF_RANGE`, naming the path of the first protobuf field over it (`a2a_proto::grpc::Budgeted`, counting fields, before prost decodes) |
 
 pub mod behaviour;
 pub mod card;
