@@ -250,6 +250,11 @@ mod tests {
             Some("lf.a2a.v1.ListTasksResponse")
         );
         assert_eq!(full_name_of::<pbjson_types::Empty>(), None);
+        #[cfg(feature = "v0_3")]
+        assert_eq!(
+            full_name_of::<crate::v0_3::SendMessageRequest>(),
+            Some("a2a.v1.SendMessageRequest")
+        );
     }
 
     #[test]
