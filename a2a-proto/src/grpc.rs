@@ -183,31 +183,16 @@ impl<U: prost::Message + Default + 'static> Decoder for BudgetDecoder<U> {
     type Error = Status;
 
     fn decode(&mut self, buf: &mut DecodeBuf<'_>) -> Result<Option<U>, Status> {
-        let limits = current_limits();
-        let full_name = full_name_of::<U>().unwrap_or("");
-        let over_budget =
-            |error: crate::limits::LimitError| Status::out_of_range(error.to_string());
-        if buf.chunk().len() == buf.remaining() {
-            limits
-                .check_binary_as(full_name, buf.chunk())
-                .map_err(over_budget)?;
-            decoded(U::decode(buf))
-        } else {
-            // tonic hands over one contiguous buffer; should that change, check a copy.
-            let copy = buf.copy_to_bytes(buf.remaining());
-            limits
-                .check_binary_as(full_name, &copy)
-                .map_err(over_budget)?;
-            decoded(U::decode(copy))
-        }
+        // The whole message as one slice: tonic's buffer is a `BytesMut`, so this splits, not copies.
+        let bytes = buf.copy_to_bytes(buf.remaining());
+        current_limits()
+            .check_binary_as(full_name_of::<U>().unwrap_or(""), &bytes)
+            .map_err(|error| Status::out_of_range(error.to_string()))?;
+        // As tonic's own prost codec answers a message that does not decode.
+        U::decode(bytes)
+            .map(Some)
+            .map_err(|error| Status::internal(error.to_string()))
     }
-}
-
-fn decoded<U>(result: Result<U, prost::DecodeError>) -> Result<Option<U>, Status> {
-    // As tonic's own prost codec answers a message that does not decode.
-    result
-        .map(Some)
-        .map_err(|error| Status::internal(error.to_string()))
 }
 
 /// The full protobuf name of the generated message type `U`; `None` for a type of another crate

@@ -62,7 +62,9 @@ impl RunningServer {
             .expect("connecting to the test server")
     }
 
-    async fn shut_down(self) {
+    /// Drops `client` (closing its connection, which graceful shutdown waits for), then stops.
+    async fn shut_down<C>(self, client: C) {
+        drop(client);
         self.stop.send(()).expect("server still running");
         within_limit("shutting down", self.serving)
             .await
@@ -178,8 +180,8 @@ mod v1 {
 
     #[tokio::test]
     async fn generated_client_calls_generated_server() {
-        let server = RunningServer::start(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
-        let mut client = A2aServiceClient::new(server.connect().await);
+        let (server, mut client) =
+            connected(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
 
         // Unary: the task comes back intact through protobuf on the wire.
         let response = within_limit("SendMessage", client.send_message(booking_request()))
@@ -247,8 +249,14 @@ mod v1 {
             .expect_err("CancelTask is not implemented by this agent");
         assert_eq!(status.code(), Code::Unimplemented);
 
-        drop(client);
-        server.shut_down().await;
+        server.shut_down(client).await;
+    }
+
+    /// `routes` served on loopback, and a client connected to them.
+    async fn connected(routes: Routes) -> (RunningServer, A2aServiceClient<Channel>) {
+        let server = RunningServer::start(routes).await;
+        let client = A2aServiceClient::new(server.connect().await);
+        (server, client)
     }
 
     fn request_with_parts(count: usize) -> SendMessageRequest {
@@ -263,12 +271,11 @@ mod v1 {
     #[tokio::test]
     async fn a_budgeted_server_refuses_a_request_over_its_element_limit() {
         let limits = Limits::default().with_max_elements(20);
-        let server = RunningServer::start(Routes::new(Budgeted::new(
+        let (server, mut client) = connected(Routes::new(Budgeted::new(
             A2aServiceServer::new(MinimalAgent),
             limits,
         )))
         .await;
-        let mut client = A2aServiceClient::new(server.connect().await);
 
         // message_id, context_id, role and the message itself are 4 fields: 16 parts fit, 17 do not.
         let within = within_limit("SendMessage", client.send_message(request_with_parts(16))).await;
@@ -289,16 +296,15 @@ mod v1 {
         .expect_err("the streaming RPC's request is checked as well");
         assert_eq!(streamed.code(), Code::OutOfRange);
 
-        drop(client);
-        server.shut_down().await;
+        server.shut_down(client).await;
     }
 
     /// Without `Budgeted`, the stubs still decode under `Limits::default()` (100,000 fields): a
     /// 200 KB request of empty parts, which prost would turn into ~25 MB of structs, is refused.
     #[tokio::test]
     async fn an_unwrapped_server_applies_the_default_budget() {
-        let server = RunningServer::start(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
-        let mut client = A2aServiceClient::new(server.connect().await);
+        let (server, mut client) =
+            connected(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
         let status = within_limit(
             "SendMessage",
             client.send_message(request_with_parts(DEFAULT_MAX_ELEMENTS)),
@@ -313,15 +319,14 @@ mod v1 {
             "{}",
             status.message()
         );
-        drop(client);
-        server.shut_down().await;
+        server.shut_down(client).await;
     }
 
     /// A client call run inside `with_limits` checks the response it decodes.
     #[tokio::test]
     async fn a_client_call_decodes_its_response_under_its_limits() {
-        let server = RunningServer::start(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
-        let mut client = A2aServiceClient::new(server.connect().await);
+        let (server, mut client) =
+            connected(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
         // The answer is a task holding the 8-part message: over 10 fields.
         let request = request_with_parts(8);
         let status = within_limit(
@@ -345,8 +350,7 @@ mod v1 {
         )
         .await;
         assert!(answered.is_ok(), "{answered:?}");
-        drop(client);
-        server.shut_down().await;
+        server.shut_down(client).await;
     }
 
     #[test]
@@ -429,8 +433,7 @@ mod v0_3 {
         assert_eq!(task.status.unwrap().state(), TaskState::Submitted);
         assert_eq!(task.history, [message]);
 
-        drop(client);
-        server.shut_down().await;
+        server.shut_down(client).await;
     }
 
     #[test]

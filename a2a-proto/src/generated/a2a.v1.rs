@@ -276,7 +276,7 @@ pub struct TaskArtifactUpdateEvent {
     /// true: add these parts to the artifact with the same id already sent.
     #[prost(bool, tag = "4")]
     pub append: bool,
-    /// true: this is the final chunk of the artifact.
+    /// true: no more chunks of this artifact will follow.
     #[prost(bool, tag = "5")]
     pub last_chunk: bool,
     /// Free-form extension data.

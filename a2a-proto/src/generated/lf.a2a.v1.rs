@@ -1230,7 +1230,7 @@ pub mod stream_response {
         /// A full snapshot of the task.
         #[prost(message, tag = "1")]
         Task(super::Task),
-        /// A message from the agent.
+        /// One message sent by the agent.
         #[prost(message, tag = "2")]
         Message(super::Message),
         /// `statusUpdate`: the task changed status.

@@ -419,7 +419,7 @@ impl Message {
         Self::new(Role::User, message_id, parts)
     }
 
-    /// A message from the agent.
+    /// A message with the agent role (`ROLE_AGENT`).
     pub fn agent(message_id: impl Into<String>, parts: impl IntoIterator<Item = Part>) -> Self {
         Self::new(Role::Agent, message_id, parts)
     }

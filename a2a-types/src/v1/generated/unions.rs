@@ -588,7 +588,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
 pub enum StreamResponse {
     /// `task`: A full snapshot of the task.
     Task(Task),
-    /// `message`: A message from the agent.
+    /// `message`: One message sent by the agent.
     Message(Message),
     /// `statusUpdate`: `statusUpdate`: the task changed status.
     StatusUpdate(TaskStatusUpdateEvent),

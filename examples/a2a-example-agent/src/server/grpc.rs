@@ -25,12 +25,9 @@ pub(super) fn routes(agent: Arc<Agent>) -> Routes {
     // tonic refuses a message over the size before buffering it; the stubs' codec then counts
     // its fields under the same budget before prost decodes it (both answer OUT_OF_RANGE).
     let limits = agent.limits();
-    let budget = a2a_proto::limits::Limits::default()
-        .with_max_bytes(limits.max_bytes())
-        .with_max_elements(limits.max_elements());
     let server =
         A2aServiceServer::new(GrpcAgent { agent }).max_decoding_message_size(limits.max_bytes());
-    Routes::new(Budgeted::new(server, budget))
+    Routes::new(Budgeted::new(server, limits.into()))
 }
 
 struct GrpcAgent {
