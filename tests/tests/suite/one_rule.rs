@@ -175,15 +175,22 @@ fn binary_unknown_fields_are_dropped_on_a_round_trip() {
     use prost::Message as _;
     // Field 999, length-delimited (tag (999 << 3) | 2 as a varint), holding "hello".
     const FIELD_999: &[u8] = &[0xba, 0x3e, 5, b'h', b'e', b'l', b'l', b'o'];
-    let (known, with_unknown) = sdk_task_with_field_999().unwrap_or_else(|| {
-        let task = a2a_proto::v1::Task {
-            id: "task-1".into(),
-            context_id: "ctx-1".into(),
-            ..Default::default()
-        };
-        let known = task.encode_to_vec();
-        (known.clone(), [known.as_slice(), FIELD_999].concat())
-    });
+    // The task the SDK's script builds, encoded by prost: the test's input where the SDK is absent,
+    // and checked against the SDK's own encoding where it is present.
+    let ours_known = sdk_script_task().encode_to_vec();
+    let (known, with_unknown) = match sdk_task_with_field_999() {
+        Some((known, with_unknown)) => {
+            assert_eq!(
+                known, ours_known,
+                "prost encodes the SDK script's task as the SDK does"
+            );
+            (known, with_unknown)
+        }
+        None => (
+            ours_known.clone(),
+            [ours_known.as_slice(), FIELD_999].concat(),
+        ),
+    };
     assert!(
         with_unknown.ends_with(FIELD_999),
         "the SDK appended field 999"
@@ -236,6 +243,33 @@ fn sdk_python() -> Option<std::path::PathBuf> {
         package_args: &[],
         sdk_module: "a2a.types.a2a_pb2",
     })
+}
+
+/// The task `sdk_task_with_field_999` builds in Python, built here with prost. A task always has a
+/// status (a2a-types' `Task.status` is required, so a task without one would not round-trip).
+fn sdk_script_task() -> a2a_proto::v1::Task {
+    a2a_proto::v1::Task {
+        id: "task-7f3a".into(),
+        context_id: "ctx-lisbon-trip".into(),
+        status: Some(a2a_proto::v1::TaskStatus {
+            state: a2a_proto::v1::TaskState::Working.into(),
+            timestamp: Some(a2a_proto::wkt::Timestamp {
+                seconds: 1_775_035_800,
+                nanos: 0,
+            }),
+            ..Default::default()
+        }),
+        history: vec![a2a_proto::v1::Message {
+            message_id: "msg-1".into(),
+            role: a2a_proto::v1::Role::User.into(),
+            parts: vec![a2a_proto::v1::Part {
+                content: Some(a2a_proto::v1::part::Content::Text("Find a hotel".into())),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
 }
 
 /// A realistic Task built by the SDK, its bytes, and the same bytes with field 999 appended, as the SDK
