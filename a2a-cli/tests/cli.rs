@@ -648,7 +648,7 @@ fn help_and_version_go_to_stdout() {
     assert_eq!(version, format!("a2a {}\n", env!("CARGO_PKG_VERSION")));
 }
 
-/// The decimal corpus of the suite's `exact_numbers` test (over 100,000 texts, each with the double
+/// The decimal corpus of the suite's `json_exact_numbers` test (over 100,000 texts, each with the double
 /// Rust's correctly rounded `str::parse` reads from it).
 #[path = "../../tests/src/decimals.rs"]
 #[allow(dead_code)] // `overflowing` is the suite's

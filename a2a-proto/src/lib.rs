@@ -51,7 +51,7 @@
 //! field by field or compare meaningfully, and which the serde types of `a2a-types` could not carry
 //! either. Protobuf allows a decoder to drop them (the JSON encoding always does), A2A peers must
 //! tolerate their absence, and everything the schema defines is kept. A test holds this behaviour
-//! against the official SDK (`tests/tests/suite/one_rule.rs`).
+//! against the official SDK (`tests/tests/suite/input_rules.rs`).
 //!
 //! # Hostile input
 //!

@@ -6,7 +6,7 @@
 //! hair above or below them, integers just past 2^53 with a `.0`, subnormals, the ends of the range, long
 //! mantissas and every exponent spelling. Deterministic: the same seed gives the same corpus.
 //!
-//! Shared by the suite (`exact_numbers`) and the CLI's tests (which include this file by path).
+//! Shared by the suite (`json_exact_numbers`) and the CLI's tests (which include this file by path).
 
 /// At least this many texts come out of [`corpus`].
 pub const MIN_CORPUS: usize = 100_000;

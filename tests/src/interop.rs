@@ -1,7 +1,7 @@
 //! The harness shared by the SDK interop tests (`tests/tests/suite/interop_*.rs`): it has the official Python
 //! SDK write vectors (`tests/interop/sdk_vectors.py generate`), runs each Rust implementation under test
 //! (a [`Decoder`]) over them, has the SDK read back what we wrote (`check`), and reports pass counts.
-//! See `interop_v1.rs` for what is compared.
+//! See `proto_interop_v1.rs` for what is compared.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

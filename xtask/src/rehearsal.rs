@@ -61,13 +61,13 @@ const NEW_FIXTURE: &str = r#"{
 
 /// The fixture-coverage test, alone (the name is stable: the rehearsal depends on it).
 const COVERAGE_TEST: &[&str] = &[
-    "v1_round_trip::registry_and_fixtures_cover_every_message_of_the_descriptor",
+    "round_trip_v1::registry_and_fixtures_cover_every_message_of_the_descriptor",
     "--exact",
 ];
 
 /// Every fixture round trip (JSON and binary, through both crates, and the conversions between them)
 /// and the v1 property tests, whose generated strategies now fill the new fields too.
-const ROUND_TRIP_TESTS: &[&str] = &["v1_round_trip::", "types_v1::", "proptest_v1::"];
+const ROUND_TRIP_TESTS: &[&str] = &["round_trip_v1::", "types_v1::", "round_trip_proptest_v1::"];
 
 /// `cargo test` of the workspace's test binary, with libtest arguments.
 fn suite_test(libtest_args: &[&'static str]) -> Vec<&'static str> {

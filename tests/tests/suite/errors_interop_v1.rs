@@ -8,7 +8,7 @@
 //! `INTERNAL` (its REST server answers real parse failures 400 `INVALID_ARGUMENT`, as we do). For it only
 //! the SDK's JSON-RPC client reading our object is checked.
 //!
-//! Needs the SDK's interpreter like `interop_v1.rs`: `A2A_INTEROP_PYTHON`, else `.venv/bin/python`;
+//! Needs the SDK's interpreter like `proto_interop_v1.rs`: `A2A_INTEROP_PYTHON`, else `.venv/bin/python`;
 //! skips with a message without one, fails under `CI=true`.
 
 use std::collections::BTreeSet;

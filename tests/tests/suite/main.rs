@@ -2,38 +2,47 @@
 //! file, so a change to a library is linked once. Each module is one former test file and keeps its
 //! own helpers; the shared ones live in the `a2a_tests` library (`tests/src/`).
 //!
+//! Modules are named `<area>[_<aspect>][_<version>]`, so one area's modules sort together:
+//! - `<area>` is what is under test: `bridge`, `build`, `describe`, `errors`, `input`, `json`, `jsonrpc`,
+//!   `limits`, `operations`, `proto`, `protojson`, `rest`, `round_trip`, `spec`, `sse`, `types`,
+//!   `validate`;
+//! - `<aspect>` narrows it: `interop` (against the official Python SDK), `proptest` (property-based),
+//!   `glue`, `builders`, `edge_cases`, ...;
+//! - `<version>` (`v1`, `v0_3`) is the protocol version whose types the module exercises, absent when
+//!   it covers both (`limits_depth`, `json_exact_numbers`) or none (`build_cost`).
+//!
 //! Run one module with a filter on its path, e.g.
 //! `cargo test -p a2a-tests --all-features --test suite -- bridge_v0_3::`.
 
-mod bounded_errors;
 mod bridge_v0_3;
 mod build_cost;
-mod builders_v1;
-mod decode_budget;
 mod describe_v1;
-mod edge_cases_v1;
 mod errors_interop_v1;
-mod exact_numbers;
-mod interop_jsonrpc_v0_3;
-mod interop_v0_3;
-mod interop_v1;
-mod json_schema_v1;
+mod input_rules;
+mod json_bounded_errors;
+mod json_exact_numbers;
 mod jsonrpc_glue_v1;
+mod jsonrpc_interop_v0_3;
 mod jsonrpc_interop_v1;
 mod jsonrpc_v1;
+mod limits_budget_v1;
 mod limits_depth;
-mod one_rule;
 mod operations_v1;
-mod proptest_v0_3;
-mod proptest_v1;
+mod proto_interop_v0_3;
+mod proto_interop_v1;
 mod proto_v0_3;
+mod protojson_edge_cases_v1;
 mod protojson_v1;
 mod rest_v1;
+mod round_trip_proptest_v0_3;
+mod round_trip_proptest_v1;
+mod round_trip_v1;
+mod spec_json_schema_v1;
+mod spec_wire_identity;
 mod sse_interop_v1;
-mod sse_properties;
+mod sse_properties_v1;
+mod types_builders_v1;
 mod types_v0_3;
 mod types_v1;
-mod v1_round_trip;
 mod validate_interop_v1;
 mod validate_v1;
-mod wire_identity;

@@ -1055,7 +1055,7 @@ fn typed_errors_name_the_path_in_the_inputs_vocabulary() {
 // The SDK's vectors
 // ---------------------------------------------------------------------------------------------------
 
-/// SDK inputs whose JSON-RPC form we reject on purpose (see `interop_jsonrpc_v0_3.rs`): (schema type,
+/// SDK inputs whose JSON-RPC form we reject on purpose (see `jsonrpc_interop_v0_3.rs`): (schema type,
 /// case, why). Their proto → JSON-RPC direction is still compared.
 const DECLINED: &[(&str, &str, &str)] = &[(
     "MessageSendConfiguration",

@@ -6,7 +6,7 @@
 //! to have its member (the SDK checks no oneofs), and `a2a-types` cannot see that `AgentCard.capabilities`
 //! was absent, because its default (`{}`) is a valid value (see `a2a_types::validate`).
 //!
-//! Needs the SDK's interpreter like `interop_v1.rs`: `A2A_INTEROP_PYTHON`, else `.venv/bin/python`;
+//! Needs the SDK's interpreter like `proto_interop_v1.rs`: `A2A_INTEROP_PYTHON`, else `.venv/bin/python`;
 //! skips with a message without one, fails under `CI=true`.
 
 use std::io::Write as _;

@@ -64,7 +64,7 @@ fn every_jsonrpc_vector_of_the_python_sdk_reads_and_writes_back_and_the_sdk_read
     let Some(python) = jsonrpc_interop::interpreter() else {
         return;
     };
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interop_jsonrpc_v0_3");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("jsonrpc_interop_v0_3");
     let cases = jsonrpc_interop::generate(&python, &dir.join("sdk"));
     let mut failures = Vec::new();
     let mut declined = Vec::new();

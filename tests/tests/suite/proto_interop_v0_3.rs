@@ -3,7 +3,7 @@
 //! binding, which the SDK ships in its compatibility layer (`a2a.compat.v0_3.a2a_v0_3_pb2`) and this
 //! workspace as `a2a_proto::v0_3`.
 //!
-//! The same proof as `interop_v1.rs`, on vectors the SDK writes with
+//! The same proof as `proto_interop_v1.rs`, on vectors the SDK writes with
 //! `tests/interop/sdk_vectors.py generate --package v0_3`: messages of every `a2a.v1` type that set every
 //! field (every oneof member in a case of its own), plus edge cases (unicode, all 256 byte values, empty
 //! values, unknown enum numbers, integer and timestamp limits, `null` data, Struct numbers) and lenient
@@ -27,7 +27,7 @@
 use a2a_tests::interop::{Decoder, Outcome, ProtoRoundTrip, Suite, Vector, run_suite};
 
 /// The implementation under test. The serde types of v0.3 (`a2a_types::v0_3`) are JSON-RPC types, not
-/// protobuf ones: `interop_jsonrpc_v0_3.rs` and `proto_v0_3.rs` test them against the SDK.
+/// protobuf ones: `jsonrpc_interop_v0_3.rs` and `proto_v0_3.rs` test them against the SDK.
 const DECODERS: &[Decoder] = &[Decoder {
     name: "a2a-proto",
     message_names: a2a_proto::v0_3::MESSAGE_NAMES,
