@@ -36,7 +36,7 @@
 //!
 //! ```
 //! use a2a_types::jsonrpc::{MethodParams, MethodResult};
-//! use a2a_types::errors::{A2aError, Error};
+//! use a2a_types::errors::{Error, ErrorKind};
 //! use a2a_types::rest;
 //! use a2a_types::v1::{Task, TaskState, TaskStatus};
 //!
@@ -47,8 +47,8 @@
 //!             let status = TaskStatus { state: TaskState::Working, ..Default::default() };
 //!             Ok(MethodResult::GetTask(Task { id: request.id, status, ..Default::default() }))
 //!         }
-//!         MethodParams::GetTask(_) => Err(Error::new(A2aError::TaskNotFound)),
-//!         _ => Err(Error::new(A2aError::UnsupportedOperation)),
+//!         MethodParams::GetTask(_) => Err(Error::new(ErrorKind::TaskNotFound)),
+//!         _ => Err(Error::new(ErrorKind::UnsupportedOperation)),
 //!     }
 //! }
 //!
@@ -110,7 +110,7 @@ use serde::de::value::{MapDeserializer, SeqDeserializer};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde_json::{Map, Value, json};
 
-use crate::errors::{A2aError, Error};
+use crate::errors::{Error, ErrorKind};
 use crate::json::JsonError;
 use crate::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, MethodParams};
 use crate::limits::{LimitError, Limits};
@@ -316,7 +316,7 @@ pub enum RouteError {
     /// The body is not JSON (400, `JsonParse`), or not a JSON object (400, `InvalidRequest`).
     InvalidBody {
         /// Which of the two.
-        kind: A2aError,
+        kind: ErrorKind,
         /// What is wrong.
         problem: String,
     },
@@ -334,14 +334,14 @@ pub enum RouteError {
 
 impl RouteError {
     /// The A2A error this is.
-    pub fn kind(&self) -> A2aError {
+    pub fn kind(&self) -> ErrorKind {
         match self {
             RouteError::NotFound { .. } | RouteError::MethodNotAllowed { .. } => {
-                A2aError::MethodNotFound
+                ErrorKind::MethodNotFound
             }
             RouteError::InvalidBody { kind, .. } => *kind,
-            RouteError::TooLarge(_) => A2aError::InvalidRequest,
-            RouteError::InvalidField { .. } => A2aError::InvalidParams,
+            RouteError::TooLarge(_) => ErrorKind::InvalidRequest,
+            RouteError::InvalidField { .. } => ErrorKind::InvalidParams,
         }
     }
 
@@ -434,7 +434,7 @@ fn read_body(body: &[u8]) -> Result<Map<String, Value>, RouteError> {
     match parse_body_json(body)? {
         Value::Object(object) => Ok(object),
         _ => Err(RouteError::InvalidBody {
-            kind: A2aError::InvalidRequest,
+            kind: ErrorKind::InvalidRequest,
             problem: "the body must be a JSON object".to_owned(),
         }),
     }
@@ -443,7 +443,7 @@ fn read_body(body: &[u8]) -> Result<Map<String, Value>, RouteError> {
 fn parse_body_json(body: &[u8]) -> Result<Value, RouteError> {
     // A key twice is an error, as everywhere in this crate.
     crate::json::value_from_slice(body).map_err(|e| RouteError::InvalidBody {
-        kind: A2aError::JsonParse,
+        kind: ErrorKind::JsonParse,
         problem: crate::json::bounded(&e.to_string()),
     })
 }
@@ -1359,7 +1359,7 @@ mod tests {
             (8, "message.parts[1].text")
         );
         assert_eq!(error.http_status(), 413);
-        assert_eq!(error.kind(), A2aError::InvalidRequest);
+        assert_eq!(error.kind(), ErrorKind::InvalidRequest);
         let rest = error.to_rest();
         assert_eq!(rest["error"]["code"], 413);
         assert!(
