@@ -16,11 +16,11 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
 use a2a_types::operations::Operation;
 use a2a_types::service::{
-    A2A_VERSION, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, ProtocolVersion,
+    A2A_VERSION_HEADER, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, ProtocolVersion,
     WELL_KNOWN_AGENT_CARD_PATH,
 };
 use a2a_types::sse::{self, JsonDecoder, StreamItem};
@@ -110,7 +110,7 @@ impl EchoAgent {
             .find(|task| task.id == request.id)
             .cloned()
             .ok_or_else(|| {
-                Error::with_message(A2aError::TaskNotFound, format!("no task {}", request.id))
+                Error::with_message(ErrorKind::TaskNotFound, format!("no task {}", request.id))
                     .with_metadata("taskId", request.id.clone())
             })
     }
@@ -137,7 +137,7 @@ impl EchoAgent {
         })?;
         if task.status.state.is_terminal() {
             return Err(Error::with_message(
-                A2aError::TaskNotCancelable,
+                ErrorKind::TaskNotCancelable,
                 format!("task {} is already {:?}", task.id, task.status.state),
             ));
         }
@@ -200,7 +200,9 @@ fn respond(response: JsonRpcResponse) -> Response {
 }
 
 async fn rpc(State(agent): State<Arc<EchoAgent>>, headers: HeaderMap, body: Bytes) -> Response {
-    let version = headers.get(A2A_VERSION).map(|v| v.to_str().unwrap_or("?"));
+    let version = headers
+        .get(A2A_VERSION_HEADER)
+        .map(|v| v.to_str().unwrap_or("?"));
     let outcome = handle(agent, version, &body);
     outcome.unwrap_or_else(|(id, error)| respond(JsonRpcResponse::error(id, error)))
 }
@@ -212,13 +214,13 @@ type Failure = (Option<Id>, Error);
 #[allow(clippy::result_large_err)]
 fn handle(agent: Arc<EchoAgent>, version: Option<&str>, body: &[u8]) -> Result<Response, Failure> {
     let json = serde_json::from_slice(body).map_err(|e| e.to_string());
-    let json: Value = json.map_err(|e| (None, Error::with_message(A2aError::JsonParse, e)))?;
+    let json: Value = json.map_err(|e| (None, Error::with_message(ErrorKind::JsonParse, e)))?;
     let request = JsonRpcRequest::parse(&json).map_err(|e| (e.id.clone(), e.to_error()))?;
     let id = request.id.clone();
     let fail = |error: Error| (id.clone(), error);
     let asked = ProtocolVersion::from_header(version);
     if !asked.is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0)) {
-        return Err(fail(Error::new(A2aError::VersionNotSupported)));
+        return Err(fail(Error::new(ErrorKind::VersionNotSupported)));
     }
     let capabilities = &agent.card.capabilities;
     let capable = request.params.operation().check_capabilities(capabilities);
@@ -229,7 +231,7 @@ fn handle(agent: Arc<EchoAgent>, version: Option<&str>, body: &[u8]) -> Result<R
         MethodParams::GetTask(params) => agent.get_task(&params).map(MethodResult::GetTask),
         MethodParams::ListTasks(params) => Ok(MethodResult::ListTasks(agent.list_tasks(&params))),
         MethodParams::CancelTask(params) => agent.cancel(&params).map(MethodResult::CancelTask),
-        _ => Err(Error::new(A2aError::UnsupportedOperation)),
+        _ => Err(Error::new(ErrorKind::UnsupportedOperation)),
     };
     let result = result.map_err(fail)?;
     let id = id.unwrap_or(Id::Null);
@@ -272,7 +274,7 @@ async fn exchange(
 ) -> std::io::Result<(String, String, String)> {
     let mut socket = tokio::net::TcpStream::connect(address).await?;
     let version = version
-        .map(|v| format!("{A2A_VERSION}: {v}\r\n"))
+        .map(|v| format!("{A2A_VERSION_HEADER}: {v}\r\n"))
         .unwrap_or_default();
     let request = format!(
         "{method} {path} HTTP/1.0\r\nHost: {address}\r\nContent-Type: {MEDIA_TYPE_JSON}\r\n\
@@ -305,7 +307,7 @@ async fn call(
     println!(
         ">>> POST / {}\n{request}",
         version
-            .map(|v| format!("({A2A_VERSION}: {v})"))
+            .map(|v| format!("({A2A_VERSION_HEADER}: {v})"))
             .unwrap_or_default()
     );
     let (status, content_type, body) =
@@ -327,7 +329,7 @@ fn expect(ok: bool, what: &str) -> Result<(), String> {
     }
 }
 
-fn failure(response: &JsonRpcResponse) -> Option<A2aError> {
+fn failure(response: &JsonRpcResponse) -> Option<ErrorKind> {
     response.outcome.as_ref().err().map(|error| error.kind)
 }
 
@@ -394,7 +396,7 @@ async fn self_test() -> Result<(), String> {
     )
     .await?;
     expect(
-        failure(&cancel) == Some(A2aError::TaskNotCancelable),
+        failure(&cancel) == Some(ErrorKind::TaskNotCancelable),
         "CancelTask of a completed task",
     )?;
     let missing = call(
@@ -404,7 +406,7 @@ async fn self_test() -> Result<(), String> {
     )
     .await?;
     expect(
-        failure(&missing) == Some(A2aError::TaskNotFound),
+        failure(&missing) == Some(ErrorKind::TaskNotFound),
         "GetTask of a missing task",
     )?;
     let old = call(
@@ -414,7 +416,7 @@ async fn self_test() -> Result<(), String> {
     )
     .await?;
     expect(
-        failure(&old) == Some(A2aError::VersionNotSupported),
+        failure(&old) == Some(ErrorKind::VersionNotSupported),
         "no A2A-Version",
     )?;
     let invalid = call(
@@ -424,17 +426,17 @@ async fn self_test() -> Result<(), String> {
     )
     .await?;
     expect(
-        failure(&invalid) == Some(A2aError::InvalidParams),
+        failure(&invalid) == Some(ErrorKind::InvalidParams),
         "invalid params",
     )?;
     let push = call(address, v1, json!({"jsonrpc": "2.0", "id": 8, "method": "GetTaskPushNotificationConfig", "params": {"taskId": task.id, "id": "p"}})).await?;
     expect(
-        failure(&push) == Some(A2aError::PushNotificationNotSupported),
+        failure(&push) == Some(ErrorKind::PushNotificationNotSupported),
         "push notifications",
     )?;
 
     let request = json!({"jsonrpc": "2.0", "id": 9, "method": "SendStreamingMessage", "params": {"message": message}});
-    println!(">>> POST / ({A2A_VERSION}: 1.0)\n{request}");
+    println!(">>> POST / ({A2A_VERSION_HEADER}: 1.0)\n{request}");
     let (status, content_type, body) = exchange(address, "POST", "/", v1, &request.to_string())
         .await
         .map_err(|e| e.to_string())?;

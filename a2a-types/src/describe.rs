@@ -53,7 +53,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
-use crate::service::{A2A_EXTENSIONS, WELL_KNOWN_AGENT_CARD_PATH};
+use crate::service::{A2A_EXTENSIONS_HEADER, WELL_KNOWN_AGENT_CARD_PATH};
 use crate::v1::AgentCard;
 use crate::validate::{FieldViolation, Violations};
 
@@ -489,7 +489,7 @@ pub fn openapi(card: &AgentCard) -> Result<Value, Violations> {
             .and_then(|parameters| {
                 parameters
                     .values_mut()
-                    .find(|p| p["name"] == A2A_EXTENSIONS)
+                    .find(|p| p["name"] == A2A_EXTENSIONS_HEADER)
             })
         {
             let current = text(&header["description"]).to_owned();

@@ -1,7 +1,7 @@
 //! The A2A error model of v1: every A2A error and JSON-RPC standard error, with the code each binding
 //! gives it, and conversions to and from the error shapes on the wire.
 //!
-//! [`A2aError`] names an error; [`Error`] is one occurrence of it with a message and details. The
+//! [`ErrorKind`] names an error; [`Error`] is one occurrence of it with a message and details. The
 //! mapping follows the spec's error tables (section 5.4 for the A2A errors, section 9.5 for the JSON-RPC
 //! standard errors, section 3.3.2 for the error categories the standard errors fall into), and matches
 //! what the official Python SDK 1.3.0 writes:
@@ -18,9 +18,9 @@
 //! `google.rpc.BadRequest` with one field violation per invalid field.
 //!
 //! ```
-//! use a2a_types::errors::{A2aError, Error};
+//! use a2a_types::errors::{Error, ErrorKind};
 //!
-//! let error = Error::new(A2aError::TaskNotFound).with_metadata("taskId", "task-123");
+//! let error = Error::new(ErrorKind::TaskNotFound).with_metadata("taskId", "task-123");
 //! let object = error.to_jsonrpc();
 //! assert_eq!(object["code"], -32001);
 //! assert_eq!(object["data"][0]["reason"], "TASK_NOT_FOUND");
@@ -152,7 +152,7 @@ impl fmt::Display for GrpcCode {
 /// errors of section 9.5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum A2aError {
+pub enum ErrorKind {
     /// -32700 `JSONParseError`: the body is not JSON.
     JsonParse,
     /// -32600 `InvalidRequestError`: the body is not a valid request.
@@ -183,42 +183,42 @@ pub enum A2aError {
     VersionNotSupported,
 }
 
-impl A2aError {
+impl ErrorKind {
     /// Every error.
-    pub const ALL: [A2aError; 14] = [
-        A2aError::JsonParse,
-        A2aError::InvalidRequest,
-        A2aError::MethodNotFound,
-        A2aError::InvalidParams,
-        A2aError::Internal,
-        A2aError::TaskNotFound,
-        A2aError::TaskNotCancelable,
-        A2aError::PushNotificationNotSupported,
-        A2aError::UnsupportedOperation,
-        A2aError::ContentTypeNotSupported,
-        A2aError::InvalidAgentResponse,
-        A2aError::ExtendedAgentCardNotConfigured,
-        A2aError::ExtensionSupportRequired,
-        A2aError::VersionNotSupported,
+    pub const ALL: [ErrorKind; 14] = [
+        ErrorKind::JsonParse,
+        ErrorKind::InvalidRequest,
+        ErrorKind::MethodNotFound,
+        ErrorKind::InvalidParams,
+        ErrorKind::Internal,
+        ErrorKind::TaskNotFound,
+        ErrorKind::TaskNotCancelable,
+        ErrorKind::PushNotificationNotSupported,
+        ErrorKind::UnsupportedOperation,
+        ErrorKind::ContentTypeNotSupported,
+        ErrorKind::InvalidAgentResponse,
+        ErrorKind::ExtendedAgentCardNotConfigured,
+        ErrorKind::ExtensionSupportRequired,
+        ErrorKind::VersionNotSupported,
     ];
 
     /// The JSON-RPC error code (sections 5.4 and 9.5).
     pub const fn jsonrpc_code(self) -> i64 {
         match self {
-            A2aError::JsonParse => -32700,
-            A2aError::InvalidRequest => -32600,
-            A2aError::MethodNotFound => -32601,
-            A2aError::InvalidParams => -32602,
-            A2aError::Internal => -32603,
-            A2aError::TaskNotFound => -32001,
-            A2aError::TaskNotCancelable => -32002,
-            A2aError::PushNotificationNotSupported => -32003,
-            A2aError::UnsupportedOperation => -32004,
-            A2aError::ContentTypeNotSupported => -32005,
-            A2aError::InvalidAgentResponse => -32006,
-            A2aError::ExtendedAgentCardNotConfigured => -32007,
-            A2aError::ExtensionSupportRequired => -32008,
-            A2aError::VersionNotSupported => -32009,
+            ErrorKind::JsonParse => -32700,
+            ErrorKind::InvalidRequest => -32600,
+            ErrorKind::MethodNotFound => -32601,
+            ErrorKind::InvalidParams => -32602,
+            ErrorKind::Internal => -32603,
+            ErrorKind::TaskNotFound => -32001,
+            ErrorKind::TaskNotCancelable => -32002,
+            ErrorKind::PushNotificationNotSupported => -32003,
+            ErrorKind::UnsupportedOperation => -32004,
+            ErrorKind::ContentTypeNotSupported => -32005,
+            ErrorKind::InvalidAgentResponse => -32006,
+            ErrorKind::ExtendedAgentCardNotConfigured => -32007,
+            ErrorKind::ExtensionSupportRequired => -32008,
+            ErrorKind::VersionNotSupported => -32009,
         }
     }
 
@@ -227,22 +227,22 @@ impl A2aError {
     /// `INTERNAL`).
     pub const fn grpc_code(self) -> GrpcCode {
         match self {
-            A2aError::TaskNotFound | A2aError::MethodNotFound => GrpcCode::NotFound,
-            A2aError::JsonParse
-            | A2aError::InvalidRequest
-            | A2aError::InvalidParams
-            | A2aError::ContentTypeNotSupported => GrpcCode::InvalidArgument,
-            A2aError::Internal | A2aError::InvalidAgentResponse => GrpcCode::Internal,
-            A2aError::TaskNotCancelable
-            | A2aError::PushNotificationNotSupported
-            | A2aError::UnsupportedOperation
-            | A2aError::ExtendedAgentCardNotConfigured
-            | A2aError::ExtensionSupportRequired
-            | A2aError::VersionNotSupported => GrpcCode::FailedPrecondition,
+            ErrorKind::TaskNotFound | ErrorKind::MethodNotFound => GrpcCode::NotFound,
+            ErrorKind::JsonParse
+            | ErrorKind::InvalidRequest
+            | ErrorKind::InvalidParams
+            | ErrorKind::ContentTypeNotSupported => GrpcCode::InvalidArgument,
+            ErrorKind::Internal | ErrorKind::InvalidAgentResponse => GrpcCode::Internal,
+            ErrorKind::TaskNotCancelable
+            | ErrorKind::PushNotificationNotSupported
+            | ErrorKind::UnsupportedOperation
+            | ErrorKind::ExtendedAgentCardNotConfigured
+            | ErrorKind::ExtensionSupportRequired
+            | ErrorKind::VersionNotSupported => GrpcCode::FailedPrecondition,
         }
     }
 
-    /// The HTTP status of the HTTP+JSON binding (section 5.4, and as for [`A2aError::grpc_code`]).
+    /// The HTTP status of the HTTP+JSON binding (section 5.4, and as for [`ErrorKind::grpc_code`]).
     pub const fn http_status(self) -> u16 {
         match self.grpc_code() {
             GrpcCode::NotFound => 404,
@@ -257,20 +257,20 @@ impl A2aError {
     /// cannot tell what it was.
     pub const fn reason(self) -> &'static str {
         match self {
-            A2aError::JsonParse => "UNKNOWN_ERROR",
-            A2aError::InvalidRequest => "INVALID_REQUEST",
-            A2aError::MethodNotFound => "METHOD_NOT_FOUND",
-            A2aError::InvalidParams => "INVALID_PARAMS",
-            A2aError::Internal => "INTERNAL_ERROR",
-            A2aError::TaskNotFound => "TASK_NOT_FOUND",
-            A2aError::TaskNotCancelable => "TASK_NOT_CANCELABLE",
-            A2aError::PushNotificationNotSupported => "PUSH_NOTIFICATION_NOT_SUPPORTED",
-            A2aError::UnsupportedOperation => "UNSUPPORTED_OPERATION",
-            A2aError::ContentTypeNotSupported => "CONTENT_TYPE_NOT_SUPPORTED",
-            A2aError::InvalidAgentResponse => "INVALID_AGENT_RESPONSE",
-            A2aError::ExtendedAgentCardNotConfigured => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
-            A2aError::ExtensionSupportRequired => "EXTENSION_SUPPORT_REQUIRED",
-            A2aError::VersionNotSupported => "VERSION_NOT_SUPPORTED",
+            ErrorKind::JsonParse => "UNKNOWN_ERROR",
+            ErrorKind::InvalidRequest => "INVALID_REQUEST",
+            ErrorKind::MethodNotFound => "METHOD_NOT_FOUND",
+            ErrorKind::InvalidParams => "INVALID_PARAMS",
+            ErrorKind::Internal => "INTERNAL_ERROR",
+            ErrorKind::TaskNotFound => "TASK_NOT_FOUND",
+            ErrorKind::TaskNotCancelable => "TASK_NOT_CANCELABLE",
+            ErrorKind::PushNotificationNotSupported => "PUSH_NOTIFICATION_NOT_SUPPORTED",
+            ErrorKind::UnsupportedOperation => "UNSUPPORTED_OPERATION",
+            ErrorKind::ContentTypeNotSupported => "CONTENT_TYPE_NOT_SUPPORTED",
+            ErrorKind::InvalidAgentResponse => "INVALID_AGENT_RESPONSE",
+            ErrorKind::ExtendedAgentCardNotConfigured => "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+            ErrorKind::ExtensionSupportRequired => "EXTENSION_SUPPORT_REQUIRED",
+            ErrorKind::VersionNotSupported => "VERSION_NOT_SUPPORTED",
         }
     }
 
@@ -278,22 +278,22 @@ impl A2aError {
     /// section 9.5 for the JSON-RPC errors, the SDK's for the A2A errors.
     pub const fn default_message(self) -> &'static str {
         match self {
-            A2aError::JsonParse => "Invalid JSON payload",
-            A2aError::InvalidRequest => "Request payload validation error",
-            A2aError::MethodNotFound => "Method not found",
-            A2aError::InvalidParams => "Invalid parameters",
-            A2aError::Internal => "Internal error",
-            A2aError::TaskNotFound => "Task not found",
-            A2aError::TaskNotCancelable => "Task cannot be canceled",
-            A2aError::PushNotificationNotSupported => "Push Notification is not supported",
-            A2aError::UnsupportedOperation => "This operation is not supported",
-            A2aError::ContentTypeNotSupported => "Incompatible content types",
-            A2aError::InvalidAgentResponse => "Invalid agent response",
-            A2aError::ExtendedAgentCardNotConfigured => {
+            ErrorKind::JsonParse => "Invalid JSON payload",
+            ErrorKind::InvalidRequest => "Request payload validation error",
+            ErrorKind::MethodNotFound => "Method not found",
+            ErrorKind::InvalidParams => "Invalid parameters",
+            ErrorKind::Internal => "Internal error",
+            ErrorKind::TaskNotFound => "Task not found",
+            ErrorKind::TaskNotCancelable => "Task cannot be canceled",
+            ErrorKind::PushNotificationNotSupported => "Push Notification is not supported",
+            ErrorKind::UnsupportedOperation => "This operation is not supported",
+            ErrorKind::ContentTypeNotSupported => "Incompatible content types",
+            ErrorKind::InvalidAgentResponse => "Invalid agent response",
+            ErrorKind::ExtendedAgentCardNotConfigured => {
                 "Authenticated Extended Card is not configured"
             }
-            A2aError::ExtensionSupportRequired => "Extension support required",
-            A2aError::VersionNotSupported => "Version not supported",
+            ErrorKind::ExtensionSupportRequired => "Extension support required",
+            ErrorKind::VersionNotSupported => "Version not supported",
         }
     }
 
@@ -305,30 +305,32 @@ impl A2aError {
     }
 
     /// The error with this JSON-RPC code.
-    pub fn from_jsonrpc_code(code: i64) -> Option<A2aError> {
-        A2aError::ALL.into_iter().find(|e| e.jsonrpc_code() == code)
+    pub fn from_jsonrpc_code(code: i64) -> Option<ErrorKind> {
+        ErrorKind::ALL
+            .into_iter()
+            .find(|e| e.jsonrpc_code() == code)
     }
 
     /// The error an `ErrorInfo` reason names.
-    pub fn from_reason(reason: &str) -> Option<A2aError> {
-        A2aError::ALL.into_iter().find(|e| e.reason() == reason)
+    pub fn from_reason(reason: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL.into_iter().find(|e| e.reason() == reason)
     }
 }
 
-impl fmt::Display for A2aError {
+impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.reason(), self.jsonrpc_code())
     }
 }
 
-impl std::error::Error for A2aError {}
+impl std::error::Error for ErrorKind {}
 
 /// One A2A error as a peer sends or receives it: which error, a message, and the details.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Error {
     /// Which error.
-    pub kind: A2aError,
+    pub kind: ErrorKind,
     /// Human-readable; peers must not depend on its wording.
     pub message: String,
     /// The `metadata` of the `ErrorInfo` detail: context such as `{"taskId": "task-123"}` (the SDK's
@@ -342,12 +344,12 @@ pub struct Error {
 
 impl Error {
     /// The error with its default message and no details.
-    pub fn new(kind: A2aError) -> Self {
+    pub fn new(kind: ErrorKind) -> Self {
         Self::with_message(kind, kind.default_message())
     }
 
     /// The error with this message and no details.
-    pub fn with_message(kind: A2aError, message: impl Into<String>) -> Self {
+    pub fn with_message(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
             message: message.into(),
@@ -394,7 +396,7 @@ impl Error {
     }
 
     /// The HTTP+JSON error body, `google.rpc.Status` as JSON in the AIP-193 shape (section 11.6); the
-    /// HTTP status to answer with is [`A2aError::http_status`].
+    /// HTTP status to answer with is [`ErrorKind::http_status`].
     pub fn to_rest(&self) -> Value {
         json!({"error": {
             "code": self.kind.http_status(),
@@ -414,7 +416,7 @@ impl Error {
             .get("code")
             .and_then(Value::as_i64)
             .ok_or_else(|| ErrorShapeError::at("code", "missing or not an integer"))?;
-        let kind = A2aError::from_jsonrpc_code(code).ok_or_else(|| {
+        let kind = ErrorKind::from_jsonrpc_code(code).ok_or_else(|| {
             ErrorShapeError::at("code", format!("{code} is not an A2A error code"))
         })?;
         let message = read_message(object, "message")?;
@@ -449,7 +451,7 @@ impl Error {
             .ok_or_else(|| {
                 ErrorShapeError::at("error.details", "no google.rpc.ErrorInfo with a reason")
             })?;
-        let kind = A2aError::from_reason(reason).ok_or_else(|| {
+        let kind = ErrorKind::from_reason(reason).ok_or_else(|| {
             ErrorShapeError::at(
                 "error.details",
                 format!("{reason:?} is not an A2A error reason"),
@@ -545,7 +547,8 @@ impl Error {
     pub fn to_grpc_status(&self) -> GrpcStatus {
         use a2a_proto::rpc;
 
-        let skip_errors = self.kind == A2aError::InvalidParams && !self.field_violations.is_empty();
+        let skip_errors =
+            self.kind == ErrorKind::InvalidParams && !self.field_violations.is_empty();
         let metadata = self
             .metadata
             .iter()
@@ -612,7 +615,7 @@ impl Error {
                     if info.domain != ERROR_DOMAIN {
                         continue;
                     }
-                    kind = Some(A2aError::from_reason(&info.reason).ok_or_else(|| {
+                    kind = Some(ErrorKind::from_reason(&info.reason).ok_or_else(|| {
                         ErrorShapeError::at(
                             &format!("{at}.reason"),
                             format!("{:?} is not an A2A error reason", info.reason),
@@ -642,7 +645,7 @@ impl Error {
                 "no google.rpc.ErrorInfo of domain a2a-protocol.org",
             )
         })?;
-        if kind == A2aError::InvalidParams && !field_violations.is_empty() {
+        if kind == ErrorKind::InvalidParams && !field_violations.is_empty() {
             let errors: Vec<Value> = field_violations
                 .iter()
                 .map(|v| json!({"field": v.field, "message": v.description}))
@@ -687,22 +690,22 @@ impl Error {
     }
 }
 
-impl A2aError {
+impl ErrorKind {
     /// Whether A2A v0.3 defines this error; v1 added `ExtensionSupportRequired` and
     /// `VersionNotSupported`.
     pub const fn in_v0_3(self) -> bool {
         !matches!(
             self,
-            A2aError::ExtensionSupportRequired | A2aError::VersionNotSupported
+            ErrorKind::ExtensionSupportRequired | ErrorKind::VersionNotSupported
         )
     }
 
     /// The error a v0.3 client is sent: this one where v0.3 defines it, else `Internal`.
-    pub const fn for_v0_3(self) -> A2aError {
+    pub const fn for_v0_3(self) -> ErrorKind {
         if self.in_v0_3() {
             self
         } else {
-            A2aError::Internal
+            ErrorKind::Internal
         }
     }
 }
@@ -731,8 +734,8 @@ impl TryFrom<&crate::v0_3::JsonRpcError> for Error {
     }
 }
 
-impl From<A2aError> for Error {
-    fn from(kind: A2aError) -> Self {
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
         Error::new(kind)
     }
 }
@@ -798,7 +801,7 @@ mod tests {
     #[test]
     #[cfg(feature = "grpc")]
     fn every_error_survives_a_tonic_status() {
-        for kind in A2aError::ALL {
+        for kind in ErrorKind::ALL {
             let error = Error::with_message(kind, format!("{kind:?} for task-9"))
                 .with_metadata("taskId", "task-9");
             let status = tonic::Status::from(&error);
@@ -819,46 +822,46 @@ mod tests {
     #[test]
     fn a2a_errors_map_as_the_spec_table_says() {
         let table = [
-            (A2aError::TaskNotFound, -32001, "NOT_FOUND", 404),
+            (ErrorKind::TaskNotFound, -32001, "NOT_FOUND", 404),
             (
-                A2aError::TaskNotCancelable,
+                ErrorKind::TaskNotCancelable,
                 -32002,
                 "FAILED_PRECONDITION",
                 400,
             ),
             (
-                A2aError::PushNotificationNotSupported,
+                ErrorKind::PushNotificationNotSupported,
                 -32003,
                 "FAILED_PRECONDITION",
                 400,
             ),
             (
-                A2aError::UnsupportedOperation,
+                ErrorKind::UnsupportedOperation,
                 -32004,
                 "FAILED_PRECONDITION",
                 400,
             ),
             (
-                A2aError::ContentTypeNotSupported,
+                ErrorKind::ContentTypeNotSupported,
                 -32005,
                 "INVALID_ARGUMENT",
                 400,
             ),
-            (A2aError::InvalidAgentResponse, -32006, "INTERNAL", 500),
+            (ErrorKind::InvalidAgentResponse, -32006, "INTERNAL", 500),
             (
-                A2aError::ExtendedAgentCardNotConfigured,
+                ErrorKind::ExtendedAgentCardNotConfigured,
                 -32007,
                 "FAILED_PRECONDITION",
                 400,
             ),
             (
-                A2aError::ExtensionSupportRequired,
+                ErrorKind::ExtensionSupportRequired,
                 -32008,
                 "FAILED_PRECONDITION",
                 400,
             ),
             (
-                A2aError::VersionNotSupported,
+                ErrorKind::VersionNotSupported,
                 -32009,
                 "FAILED_PRECONDITION",
                 400,
@@ -869,10 +872,13 @@ mod tests {
             assert_eq!(kind.jsonrpc_code(), code, "{kind:?}");
             assert_eq!(kind.grpc_code().name(), grpc, "{kind:?}");
             assert_eq!(kind.http_status(), http, "{kind:?}");
-            assert_eq!(A2aError::from_jsonrpc_code(code), Some(kind));
-            assert_eq!(A2aError::from_reason(kind.reason()), Some(kind));
+            assert_eq!(ErrorKind::from_jsonrpc_code(code), Some(kind));
+            assert_eq!(ErrorKind::from_reason(kind.reason()), Some(kind));
         }
-        let specific = A2aError::ALL.iter().filter(|e| e.is_a2a_specific()).count();
+        let specific = ErrorKind::ALL
+            .iter()
+            .filter(|e| e.is_a2a_specific())
+            .count();
         assert_eq!(specific, table.len());
         assert_eq!(
             GrpcCode::from_name("FAILED_PRECONDITION").map(GrpcCode::code),
@@ -883,7 +889,7 @@ mod tests {
 
     #[test]
     fn every_error_round_trips_through_both_shapes() {
-        for kind in A2aError::ALL {
+        for kind in ErrorKind::ALL {
             let mut error = Error::with_message(kind, format!("{kind:?} happened"))
                 .with_metadata("taskId", "task-9");
             error.field_violations.push(FieldViolation {
@@ -909,7 +915,7 @@ mod tests {
             }]
         });
         let error = Error::from_jsonrpc(&jsonrpc).unwrap();
-        assert_eq!(error.kind, A2aError::InvalidParams);
+        assert_eq!(error.kind, ErrorKind::InvalidParams);
         assert_eq!(error.field_violations[0].field, "message.parts");
         let rest = json!({"error": {
             "code": 404,
@@ -923,7 +929,7 @@ mod tests {
             }]
         }});
         let error = Error::from_rest(&rest).unwrap();
-        assert_eq!(error.kind, A2aError::TaskNotFound);
+        assert_eq!(error.kind, ErrorKind::TaskNotFound);
         assert_eq!(error.metadata["taskId"], "task-123");
     }
 
@@ -960,7 +966,7 @@ mod tests {
     #[test]
     fn grpc_status_round_trips() {
         let error =
-            Error::with_message(A2aError::TaskNotFound, "Task with ID 'task-123' not found")
+            Error::with_message(ErrorKind::TaskNotFound, "Task with ID 'task-123' not found")
                 .with_metadata("taskId", "task-123");
         let status = error.to_grpc_status();
         assert_eq!(status.code, GrpcCode::NotFound);
@@ -977,7 +983,7 @@ mod tests {
         assert_eq!(Error::from_grpc_status(&status.details_bin), Ok(invalid));
 
         // Non-string metadata travels as JSON text.
-        let counted = Error::new(A2aError::Internal).with_metadata("attempt", 2);
+        let counted = Error::new(ErrorKind::Internal).with_metadata("attempt", 2);
         let read = Error::from_grpc_status(&counted.to_grpc_status().details_bin).unwrap();
         assert_eq!(read.metadata["attempt"], "2");
 
@@ -996,12 +1002,12 @@ mod tests {
     fn v0_3_error_objects() {
         use crate::v0_3::JsonRpcError;
 
-        let error = Error::new(A2aError::TaskNotFound).with_metadata("taskId", "t-1");
+        let error = Error::new(ErrorKind::TaskNotFound).with_metadata("taskId", "t-1");
         let v0_3 = JsonRpcError::from(&error);
         assert_eq!(v0_3.code, -32001);
         assert_eq!(v0_3.data, Some(json!({"taskId": "t-1"})));
         assert_eq!(Error::try_from(&v0_3), Ok(error));
-        let newer = Error::new(A2aError::VersionNotSupported);
+        let newer = Error::new(ErrorKind::VersionNotSupported);
         assert_eq!(JsonRpcError::from(&newer).code, -32603);
         assert_eq!(JsonRpcError::from(&newer).data, None);
         let unknown = JsonRpcError {
@@ -1020,7 +1026,7 @@ mod tests {
             "Field is required.",
         )]);
         let error = Error::from(&violations);
-        assert_eq!(error.kind, A2aError::InvalidParams);
+        assert_eq!(error.kind, ErrorKind::InvalidParams);
         assert_eq!(error.field_violations, violations.clone().into_vec());
         assert_eq!(error.to_jsonrpc(), violations.to_jsonrpc_error());
     }

@@ -42,7 +42,7 @@
 //! shows this same code; a test keeps the two identical):
 //!
 //! ```
-//! use a2a_types::errors::{A2aError, Error};
+//! use a2a_types::errors::{Error, ErrorKind};
 //! use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
 //! use a2a_types::v1::{Task, TaskState, TaskStatus};
 //!
@@ -55,16 +55,16 @@
 //!             TaskStatus::now(TaskState::Working),
 //!         ))),
 //!         MethodParams::GetTask(get) => {
-//!             Err(Error::new(A2aError::TaskNotFound).with_metadata("taskId", get.id))
+//!             Err(Error::new(ErrorKind::TaskNotFound).with_metadata("taskId", get.id))
 //!         }
-//!         _ => Err(Error::new(A2aError::UnsupportedOperation)),
+//!         _ => Err(Error::new(ErrorKind::UnsupportedOperation)),
 //!     }
 //! }
 //!
 //! /// One HTTP body in, the JSON-RPC response to send back.
 //! fn answer(body: &str) -> serde_json::Value {
 //!     let response: JsonRpcResponse = match serde_json::from_str(body) {
-//!         Err(e) => JsonRpcResponse::error(None, Error::with_message(A2aError::JsonParse, e.to_string())),
+//!         Err(e) => JsonRpcResponse::error(None, Error::with_message(ErrorKind::JsonParse, e.to_string())),
 //!         Ok(json) => match JsonRpcRequest::parse(&json) {
 //!             // -32600, -32601 or -32602, naming the field at fault.
 //!             Err(e) => JsonRpcResponse::error(e.id.clone(), e.to_error()),
@@ -92,7 +92,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::errors::{A2aError, Error};
+use crate::errors::{Error, ErrorKind};
 use crate::json::JsonError;
 use crate::limits::{Limit, LimitError, Limits};
 use crate::operations::Operation;
@@ -131,13 +131,13 @@ impl Id {
             Value::Null => Ok(Id::Null),
             Value::Number(n) => n.as_i64().map(Id::Number).ok_or_else(|| {
                 EnvelopeError::new(
-                    A2aError::InvalidRequest,
+                    ErrorKind::InvalidRequest,
                     path,
                     format!("the id {n} is not an integer that fits in 64 bits"),
                 )
             }),
             other => Err(EnvelopeError::new(
-                A2aError::InvalidRequest,
+                ErrorKind::InvalidRequest,
                 path,
                 format!(
                     "the id must be a string, an integer or null, not {}",
@@ -225,12 +225,12 @@ impl JsonRpcRequest<MethodParams> {
     }
 
     /// Reads a request to any v1 method, its params typed by the method. An unknown method is
-    /// [`A2aError::MethodNotFound`].
+    /// [`ErrorKind::MethodNotFound`].
     pub fn parse(body: &Value) -> Result<Self, EnvelopeError> {
         let (id, method, params) = read_request(body)?;
         let operation = Operation::from_jsonrpc_method(&method).ok_or_else(|| {
             EnvelopeError::new(
-                A2aError::MethodNotFound,
+                ErrorKind::MethodNotFound,
                 "method",
                 format!("{method:?} is not an A2A v1 method"),
             )
@@ -242,7 +242,7 @@ impl JsonRpcRequest<MethodParams> {
     }
 
     /// Reads a request from the bytes of a body under [`Limits::default`]: a body over them is
-    /// [`A2aError::InvalidRequest`], text that is not JSON [`A2aError::JsonParse`], and the rest as
+    /// [`ErrorKind::InvalidRequest`], text that is not JSON [`ErrorKind::JsonParse`], and the rest as
     /// [`parse`](Self::parse).
     pub fn from_slice(body: &[u8]) -> Result<Self, EnvelopeError> {
         Self::from_slice_with_limits(body, &Limits::default())
@@ -250,7 +250,7 @@ impl JsonRpcRequest<MethodParams> {
 
     /// [`from_slice`](Self::from_slice) under `limits`, checked before anything is parsed.
     pub fn from_slice_with_limits(body: &[u8], limits: &Limits) -> Result<Self, EnvelopeError> {
-        let json = read_body(body, limits, A2aError::InvalidRequest)?;
+        let json = read_body(body, limits, ErrorKind::InvalidRequest)?;
         Self::parse(&json)
     }
 
@@ -292,7 +292,7 @@ fn envelope_request(id: Option<&Id>, method: &str, params: Value) -> Value {
 fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeError> {
     let object = body.as_object().ok_or_else(|| {
         EnvelopeError::new(
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
             "",
             format!("a request must be a JSON object, not {}", kind_of(body)),
         )
@@ -307,7 +307,7 @@ fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeErr
         Some(Value::String(method)) => method.clone(),
         Some(other) => {
             return Err(EnvelopeError::new(
-                A2aError::InvalidRequest,
+                ErrorKind::InvalidRequest,
                 "method",
                 format!("the method must be a string, not {}", kind_of(other)),
             )
@@ -315,7 +315,7 @@ fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeErr
         }
         None => {
             return Err(EnvelopeError::new(
-                A2aError::InvalidRequest,
+                ErrorKind::InvalidRequest,
                 "method",
                 "the method is missing",
             )
@@ -327,7 +327,7 @@ fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeErr
         Some(params @ Value::Object(_)) => params.clone(),
         Some(Value::Array(_)) => {
             return Err(EnvelopeError::new(
-                A2aError::InvalidParams,
+                ErrorKind::InvalidParams,
                 "params",
                 "A2A params are a JSON object of named members, not an array of positional ones",
             )
@@ -335,7 +335,7 @@ fn read_request(body: &Value) -> Result<(Option<Id>, String, Value), EnvelopeErr
         }
         Some(other) => {
             return Err(EnvelopeError::new(
-                A2aError::InvalidRequest,
+                ErrorKind::InvalidRequest,
                 "params",
                 format!("params must be a JSON object, not {}", kind_of(other)),
             )
@@ -349,12 +349,12 @@ fn check_version(object: &Map<String, Value>) -> Result<(), EnvelopeError> {
     match object.get("jsonrpc") {
         Some(Value::String(version)) if version == JSONRPC_VERSION => Ok(()),
         Some(other) => Err(EnvelopeError::new(
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
             "jsonrpc",
             format!("must be \"2.0\", not {other}"),
         )),
         None => Err(EnvelopeError::new(
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
             "jsonrpc",
             "missing; JSON-RPC 2.0 requires \"jsonrpc\": \"2.0\"",
         )),
@@ -404,7 +404,7 @@ impl<R> JsonRpcResponse<R> {
     ) -> Result<Self, EnvelopeError> {
         let object = body.as_object().ok_or_else(|| {
             EnvelopeError::new(
-                A2aError::InvalidRequest,
+                ErrorKind::InvalidRequest,
                 "",
                 format!("a response must be a JSON object, not {}", kind_of(body)),
             )
@@ -414,7 +414,7 @@ impl<R> JsonRpcResponse<R> {
             Some(id) => Id::from_json(id, "id")?,
             None => {
                 return Err(EnvelopeError::new(
-                    A2aError::InvalidRequest,
+                    ErrorKind::InvalidRequest,
                     "id",
                     "a response must have an id",
                 ));
@@ -425,18 +425,22 @@ impl<R> JsonRpcResponse<R> {
                 Ok(result(value.clone()).map_err(|e| e.with_id(Some(id.clone())))?)
             }
             (None, Some(error)) => Err(Error::from_jsonrpc(error).map_err(|e| {
-                EnvelopeError::new(A2aError::InvalidRequest, &join("error", &e.path), e.problem)
+                EnvelopeError::new(
+                    ErrorKind::InvalidRequest,
+                    &join("error", &e.path),
+                    e.problem,
+                )
             })?),
             (Some(_), Some(_)) => {
                 return Err(EnvelopeError::new(
-                    A2aError::InvalidRequest,
+                    ErrorKind::InvalidRequest,
                     "",
                     "a response has either a result or an error, not both",
                 ));
             }
             (None, None) => {
                 return Err(EnvelopeError::new(
-                    A2aError::InvalidRequest,
+                    ErrorKind::InvalidRequest,
                     "",
                     "a response needs a result or an error",
                 ));
@@ -489,7 +493,7 @@ impl JsonRpcResponse<MethodResult> {
             MethodResult::read_result(operation, value).map_err(|e| {
                 let path = join("result", &e.path().to_string());
                 EnvelopeError::new(
-                    A2aError::InvalidAgentResponse,
+                    ErrorKind::InvalidAgentResponse,
                     &path,
                     e.into_inner().to_string(),
                 )
@@ -498,7 +502,7 @@ impl JsonRpcResponse<MethodResult> {
     }
 
     /// Reads a response to `operation` from the bytes of a body under [`Limits::default`]: a body
-    /// over them, or not JSON, is [`A2aError::InvalidAgentResponse`]; the rest as
+    /// over them, or not JSON, is [`ErrorKind::InvalidAgentResponse`]; the rest as
     /// [`parse`](Self::parse).
     pub fn from_slice(body: &[u8], operation: Operation) -> Result<Self, EnvelopeError> {
         Self::from_slice_with_limits(body, operation, &Limits::default())
@@ -510,7 +514,7 @@ impl JsonRpcResponse<MethodResult> {
         operation: Operation,
         limits: &Limits,
     ) -> Result<Self, EnvelopeError> {
-        let json = read_body(body, limits, A2aError::InvalidAgentResponse)?;
+        let json = read_body(body, limits, ErrorKind::InvalidAgentResponse)?;
         Self::parse(&json, operation)
     }
 
@@ -522,13 +526,13 @@ impl JsonRpcResponse<MethodResult> {
 
 /// A body as JSON under `limits`: over them is `over` (naming the limit and the path), text that is
 /// not JSON `JsonParse` for a request (`over` is `InvalidRequest`), else `over` too.
-fn read_body(body: &[u8], limits: &Limits, over: A2aError) -> Result<Value, EnvelopeError> {
+fn read_body(body: &[u8], limits: &Limits, over: ErrorKind) -> Result<Value, EnvelopeError> {
     limits
         .check_json(body)
         .map_err(|error| EnvelopeError::over_limits(over, &error))?;
     crate::json::value_from_slice(body).map_err(|e| {
-        let kind = if over == A2aError::InvalidRequest {
-            A2aError::JsonParse
+        let kind = if over == ErrorKind::InvalidRequest {
+            ErrorKind::JsonParse
         } else {
             over
         };
@@ -543,7 +547,7 @@ impl<R: DeserializeOwned> JsonRpcResponse<R> {
             read(value).map_err(|e| {
                 let path = join("result", &e.path().to_string());
                 EnvelopeError::new(
-                    A2aError::InvalidAgentResponse,
+                    ErrorKind::InvalidAgentResponse,
                     &path,
                     e.into_inner().to_string(),
                 )
@@ -572,7 +576,7 @@ impl JsonRpcResponse<Value> {
 pub struct EnvelopeError {
     /// The error to answer with: `InvalidRequest`, `MethodNotFound`, `InvalidParams` (or, reading a
     /// response, `InvalidAgentResponse`).
-    pub kind: A2aError,
+    pub kind: ErrorKind,
     /// The JSON path of the problem: `jsonrpc`, `id`, `method`, `params.message.parts[0]`; empty for the
     /// whole body.
     pub path: String,
@@ -583,7 +587,7 @@ pub struct EnvelopeError {
 }
 
 impl EnvelopeError {
-    fn new(kind: A2aError, path: &str, problem: impl Into<String>) -> Self {
+    fn new(kind: ErrorKind, path: &str, problem: impl Into<String>) -> Self {
         EnvelopeError {
             kind,
             path: path.to_owned(),
@@ -593,7 +597,7 @@ impl EnvelopeError {
     }
 
     /// A body over its limits: the path of the first value over them, and the limit in the text.
-    fn over_limits(kind: A2aError, error: &LimitError) -> Self {
+    fn over_limits(kind: ErrorKind, error: &LimitError) -> Self {
         let problem = match error.limit {
             Limit::Elements => format!(
                 "payload too large: more than {} JSON values (the max_elements limit)",
@@ -613,7 +617,7 @@ impl EnvelopeError {
     /// The error to answer with; for invalid params, the path is also a `BadRequest` field violation.
     pub fn to_error(&self) -> Error {
         let mut error = Error::with_message(self.kind, self.to_string());
-        if self.kind == A2aError::InvalidParams {
+        if self.kind == ErrorKind::InvalidParams {
             let field = self.path.strip_prefix("params").unwrap_or(&self.path);
             error
                 .field_violations
@@ -644,7 +648,7 @@ fn params_error(
 ) -> EnvelopeError {
     let path = join("params", &error.path().to_string());
     EnvelopeError::new(
-        A2aError::InvalidParams,
+        ErrorKind::InvalidParams,
         &path,
         error.into_inner().to_string(),
     )

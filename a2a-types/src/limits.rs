@@ -239,7 +239,7 @@ impl From<LimitError> for crate::errors::Error {
     /// its size limit with (`-32600`, "Payload too large"). Over HTTP+JSON, answer with status 413.
     fn from(error: LimitError) -> Self {
         crate::errors::Error::with_message(
-            crate::errors::A2aError::InvalidRequest,
+            crate::errors::ErrorKind::InvalidRequest,
             format!("payload too large: {error}"),
         )
     }

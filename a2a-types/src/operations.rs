@@ -22,7 +22,7 @@
 //! assert_eq!(info.v0_3_method, Some("tasks/resubscribe"));
 //! ```
 
-use crate::errors::A2aError;
+use crate::errors::ErrorKind;
 use crate::v1::AgentCapabilities;
 
 include!("v1/generated/operations.rs");
@@ -118,10 +118,12 @@ impl Capability {
     /// The error an agent must answer when a client uses the capability without the agent declaring
     /// it (spec section 3.3.4): push notifications have their own error, the rest are unsupported
     /// operations.
-    pub fn not_declared_error(self) -> A2aError {
+    pub fn not_declared_error(self) -> ErrorKind {
         match self {
-            Capability::PushNotifications => A2aError::PushNotificationNotSupported,
-            Capability::Streaming | Capability::ExtendedAgentCard => A2aError::UnsupportedOperation,
+            Capability::PushNotifications => ErrorKind::PushNotificationNotSupported,
+            Capability::Streaming | Capability::ExtendedAgentCard => {
+                ErrorKind::UnsupportedOperation
+            }
         }
     }
 }
@@ -154,7 +156,7 @@ impl Operation {
 
     /// Checks that the agent declares the capability this operation needs, answering with the error
     /// the spec prescribes when it does not (section 3.3.4).
-    pub fn check_capabilities(self, capabilities: &AgentCapabilities) -> Result<(), A2aError> {
+    pub fn check_capabilities(self, capabilities: &AgentCapabilities) -> Result<(), ErrorKind> {
         match self.info().capability {
             Some(capability) if !capability.is_declared(capabilities) => {
                 Err(capability.not_declared_error())
@@ -226,15 +228,15 @@ mod tests {
         };
         assert_eq!(
             Operation::SendStreamingMessage.check_capabilities(&none),
-            Err(A2aError::UnsupportedOperation)
+            Err(ErrorKind::UnsupportedOperation)
         );
         assert_eq!(
             Operation::GetExtendedAgentCard.check_capabilities(&none),
-            Err(A2aError::UnsupportedOperation)
+            Err(ErrorKind::UnsupportedOperation)
         );
         assert_eq!(
             Operation::ListTaskPushNotificationConfigs.check_capabilities(&none),
-            Err(A2aError::PushNotificationNotSupported)
+            Err(ErrorKind::PushNotificationNotSupported)
         );
         assert_eq!(Operation::SendMessage.check_capabilities(&none), Ok(()));
         for op in Operation::all() {

@@ -17,9 +17,9 @@ use std::str::FromStr;
 
 /// The service parameter naming the protocol version the client speaks (section 3.2.6). Parameter
 /// names are case-insensitive.
-pub const A2A_VERSION: &str = "A2A-Version";
+pub const A2A_VERSION_HEADER: &str = "A2A-Version";
 /// The service parameter listing the extensions the client wants for the request (section 3.2.6).
-pub const A2A_EXTENSIONS: &str = "A2A-Extensions";
+pub const A2A_EXTENSIONS_HEADER: &str = "A2A-Extensions";
 
 /// The media type of the HTTP+JSON binding (sections 11.1 and 14.1).
 pub const MEDIA_TYPE_A2A_JSON: &str = "application/a2a+json";
@@ -109,7 +109,7 @@ impl fmt::Display for VersionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{A2A_VERSION} {:?} is not a version of the form major.minor",
+            "{A2A_VERSION_HEADER} {:?} is not a version of the form major.minor",
             self.value
         )
     }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::wire::{
+use super::sdk_compat::{
     is_legacy_version, member_without_counterpart, nonempty, nonempty_list, nonempty_string,
     nonempty_struct,
 };

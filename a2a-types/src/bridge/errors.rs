@@ -5,7 +5,7 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use super::{BridgeError, BridgeErrorKind};
-use crate::errors::A2aError;
+use crate::errors::ErrorKind;
 use crate::{JsonObject, v0_3};
 
 /// An A2A error as the SDK defines it for v1: its JSON-RPC code, its `google.rpc.ErrorInfo` reason, and
@@ -66,8 +66,8 @@ impl ErrorCode {
 
     /// The same error in the v1 error model, which holds its codes, reason and statuses
     /// ([`crate::errors`]); the two enums list the errors in the same order.
-    pub const fn kind(self) -> A2aError {
-        A2aError::ALL[self as usize]
+    pub const fn kind(self) -> ErrorKind {
+        ErrorKind::ALL[self as usize]
     }
 
     /// The JSON-RPC error code.
@@ -140,7 +140,7 @@ pub use crate::errors::{ERROR_DOMAIN, ERROR_INFO_TYPE};
 
 /// An A2A error in v1: a code, a message, and data (the SDK's `A2AError.data`, a JSON object).
 ///
-/// On the v1 JSON-RPC wire ([`V1Error::to_json_rpc`]) the data travels as the `metadata` of a
+/// On the v1 JSON-RPC wire ([`V1Error::to_jsonrpc`]) the data travels as the `metadata` of a
 /// `google.rpc.ErrorInfo` in the error's `data` list; in v0.3 it is the error's `data` itself.
 #[derive(Clone, Debug, PartialEq)]
 pub struct V1Error {
@@ -163,7 +163,7 @@ impl V1Error {
     /// one entry is a `google.rpc.ErrorInfo` with the reason, the A2A domain and the data as metadata.
     /// (The SDK adds a `google.rpc.BadRequest` for `InvalidParams` errors with validation details;
     /// this does not.)
-    pub fn to_json_rpc(&self) -> Value {
+    pub fn to_jsonrpc(&self) -> Value {
         json!({
             "code": self.code.code(),
             "message": self.message,
@@ -179,7 +179,7 @@ impl V1Error {
     /// Reads a v1 JSON-RPC error object as the SDK's client does: the code picks the error, the data is
     /// the `metadata` of the first `google.rpc.ErrorInfo` in `data` (`None` when empty). Fails on a code
     /// A2A does not define.
-    pub fn from_json_rpc(error: &Value) -> Result<Self, BridgeError> {
+    pub fn from_jsonrpc(error: &Value) -> Result<Self, BridgeError> {
         let code = error.get("code").and_then(Value::as_i64);
         let kind = code.and_then(ErrorCode::from_code).ok_or_else(|| {
             BridgeError::new(BridgeErrorKind::NotAnA2aError {
@@ -272,7 +272,7 @@ impl From<V1Error> for v0_3::A2aError {
 
 #[cfg(test)]
 mod tests {
-    use super::{A2aError, ErrorCode};
+    use super::{ErrorCode, ErrorKind};
 
     /// `ErrorCode` predates the v1 error model (`crate::errors`) and stays for the bridge's API,
     /// reading its facts from it by position; this holds the order and the few deliberate
@@ -280,8 +280,8 @@ mod tests {
     /// a parse error has no REST or gRPC mapping there, and the standard errors keep the SDK's messages.
     #[test]
     fn the_bridge_codes_agree_with_the_error_model() {
-        assert_eq!(ErrorCode::ALL.len(), A2aError::ALL.len());
-        for (code, kind) in ErrorCode::ALL.into_iter().zip(A2aError::ALL) {
+        assert_eq!(ErrorCode::ALL.len(), ErrorKind::ALL.len());
+        for (code, kind) in ErrorCode::ALL.into_iter().zip(ErrorKind::ALL) {
             assert_eq!(code.code(), kind.jsonrpc_code(), "{code:?}");
             assert_eq!(code.reason(), kind.reason(), "{code:?}");
             assert_eq!(code.in_v0_3(), kind.in_v0_3(), "{code:?}");

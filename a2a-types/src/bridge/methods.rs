@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::objects::history_length_to_v1;
-use super::wire::{member_without_counterpart, nonempty_struct};
+use super::sdk_compat::{member_without_counterpart, nonempty_struct};
 use super::{BridgeError, BridgeErrorKind, ProtocolVersion};
 use crate::v0_3::JsonRpcId;
 use crate::{v0_3, v1};

@@ -12,7 +12,7 @@
 //!   [`downgrade_request`] convert whole JSON-RPC requests, [`upgrade_response`] /
 //!   [`downgrade_response`] results; each params and success-response type also converts on its own.
 //! - Errors: [`ErrorCode`] and [`V1Error`] (v0.3 JSON-RPC errors ⇄ v1's A2A errors).
-//! - Versions: [`A2A_VERSION_HEADER`], [`ProtocolVersion::from_header`], [`request_version`] for a
+//! - Versions: [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER), [`ProtocolVersion::from_header`], [`request_version`] for a
 //!   server serving both versions on one endpoint, and [`AnyAgentCard`] for a client reading a card of
 //!   either version.
 //! - By name on JSON, for tools: [`upgrade_json`] and [`downgrade_json`].
@@ -99,8 +99,8 @@ mod fields;
 mod json;
 mod methods;
 mod objects;
+mod sdk_compat;
 mod version;
-mod wire;
 
 pub use card::{V0_3_PROTOCOL_VERSION, oauth_flows_to_v1, well_known_card_json};
 pub use errors::{ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorCode, V1Error};
@@ -115,8 +115,7 @@ pub use methods::{
 };
 pub use objects::{DATA_PART_COMPAT_KEY, is_final_state};
 pub use version::{
-    A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, AnyAgentCard, LEGACY_A2A_EXTENSIONS_HEADER,
-    ProtocolVersion, is_v0_3_version, request_version,
+    AnyAgentCard, LEGACY_A2A_EXTENSIONS_HEADER, ProtocolVersion, is_v0_3_version, request_version,
 };
 
 /// Why a conversion failed, and where: [`BridgeError::path`] is the field inside the input (as the

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::wire::{
+use super::sdk_compat::{
     decode_base64_like_python, encode_base64, format_timestamp, member_without_counterpart,
     nonempty, nonempty_list, nonempty_string, nonempty_struct, python_truthy, to_struct, to_value,
     true_or_unset,

@@ -6,17 +6,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::methods::Method;
-use super::wire::Pep440;
+use super::sdk_compat::Pep440;
 use super::{BridgeError, BridgeErrorKind};
 use crate::{v0_3, v1};
 
-/// The service parameters' header names (`A2A-Version`, `A2A-Extensions`), as `service` defines them.
-pub use crate::service::{
-    A2A_EXTENSIONS as A2A_EXTENSIONS_HEADER, A2A_VERSION as A2A_VERSION_HEADER,
-};
-
-/// The name v0.3 peers use for [`A2A_EXTENSIONS_HEADER`]; a server accepting both versions reads both
-/// (and a client talking to v0.3 servers sends both), as the SDK does.
+/// The name v0.3 peers use for [`A2A_EXTENSIONS_HEADER`](crate::service::A2A_EXTENSIONS_HEADER); a
+/// server accepting both versions reads both (and a client talking to v0.3 servers sends both), as the
+/// SDK does.
 pub const LEGACY_A2A_EXTENSIONS_HEADER: &str = "X-A2A-Extensions";
 
 /// A major version of the protocol.
@@ -29,7 +25,7 @@ pub enum ProtocolVersion {
 }
 
 impl ProtocolVersion {
-    /// The value a client sends in [`A2A_VERSION_HEADER`]: `"0.3"` or `"1.0"`.
+    /// The value a client sends in [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER): `"0.3"` or `"1.0"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             ProtocolVersion::V0_3 => "0.3",
@@ -37,7 +33,7 @@ impl ProtocolVersion {
         }
     }
 
-    /// Reads the [`A2A_VERSION_HEADER`] value as the SDK's server does: absent or empty is 0.3; any
+    /// Reads the [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER) value as the SDK's server does: absent or empty is 0.3; any
     /// other value must be a PEP 440 version, and only its major number counts (`0.x` is 0.3, `1.x` is
     /// 1.0). Fails with [`BridgeErrorKind::UnsupportedVersion`] otherwise.
     pub fn from_header(value: Option<&str>) -> Result<ProtocolVersion, BridgeError> {
@@ -61,7 +57,8 @@ impl fmt::Display for ProtocolVersion {
 }
 
 /// Which method a JSON-RPC request calls and which version it speaks, for a server that accepts both:
-/// the method name tells the version (v0.3 and v1 names are disjoint), and the [`A2A_VERSION_HEADER`]
+/// the method name tells the version (v0.3 and v1 names are disjoint), and the
+/// [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER)
 /// (`None` when absent) must agree with it, as the SDK checks. So a v1 method needs `A2A-Version: 1.x`,
 /// and a v0.3 method is served without the header.
 ///
@@ -92,7 +89,7 @@ pub fn request_version(
 /// Whether a version string is one of v0.3's (at least 0.3, below 1.0, as PEP 440 compares them), as
 /// the SDK decides which interfaces of a v1 card a v0.3 client may use.
 pub fn is_v0_3_version(version: &str) -> bool {
-    super::wire::is_legacy_version(version)
+    super::sdk_compat::is_legacy_version(version)
 }
 
 /// An agent card of either version, read from JSON without knowing which.

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::errors::{A2aError, Error};
+use crate::errors::{Error, ErrorKind};
 use crate::json::JsonError;
 use crate::limits::LimitError;
 use crate::validate::FieldViolation;
@@ -35,7 +35,7 @@ pub enum RouteError {
     /// The body is not JSON (400, `JsonParse`), or not a JSON object (400, `InvalidRequest`).
     InvalidBody {
         /// Which of the two.
-        kind: A2aError,
+        kind: ErrorKind,
         /// What is wrong.
         problem: String,
     },
@@ -53,14 +53,14 @@ pub enum RouteError {
 
 impl RouteError {
     /// The A2A error this is.
-    pub fn kind(&self) -> A2aError {
+    pub fn kind(&self) -> ErrorKind {
         match self {
             RouteError::NotFound { .. } | RouteError::MethodNotAllowed { .. } => {
-                A2aError::MethodNotFound
+                ErrorKind::MethodNotFound
             }
             RouteError::InvalidBody { kind, .. } => *kind,
-            RouteError::TooLarge(_) => A2aError::InvalidRequest,
-            RouteError::InvalidField { .. } => A2aError::InvalidParams,
+            RouteError::TooLarge(_) => ErrorKind::InvalidRequest,
+            RouteError::InvalidField { .. } => ErrorKind::InvalidParams,
         }
     }
 

@@ -41,7 +41,7 @@
 //!
 //! ```
 //! use a2a_types::jsonrpc::{MethodParams, MethodResult};
-//! use a2a_types::errors::{A2aError, Error};
+//! use a2a_types::errors::{Error, ErrorKind};
 //! use a2a_types::rest;
 //! use a2a_types::v1::{Task, TaskState, TaskStatus};
 //!
@@ -52,8 +52,8 @@
 //!             let status = TaskStatus { state: TaskState::Working, ..Default::default() };
 //!             Ok(MethodResult::GetTask(Task { id: request.id, status, ..Default::default() }))
 //!         }
-//!         MethodParams::GetTask(_) => Err(Error::new(A2aError::TaskNotFound)),
-//!         _ => Err(Error::new(A2aError::UnsupportedOperation)),
+//!         MethodParams::GetTask(_) => Err(Error::new(ErrorKind::TaskNotFound)),
+//!         _ => Err(Error::new(ErrorKind::UnsupportedOperation)),
 //!     }
 //! }
 //!

@@ -9,7 +9,7 @@ use super::encoding::{insert_query_value, json_name, parse_query, set_field};
 use super::error::RouteError;
 use super::node::Node;
 use super::template::{CompiledBinding, compiled_bindings};
-use crate::errors::A2aError;
+use crate::errors::ErrorKind;
 use crate::json::JsonError;
 use crate::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, MethodParams};
 use crate::limits::Limits;
@@ -192,7 +192,7 @@ fn read_body(body: &[u8]) -> Result<Map<String, Value>, RouteError> {
     match parse_body_json(body)? {
         Value::Object(object) => Ok(object),
         _ => Err(RouteError::InvalidBody {
-            kind: A2aError::InvalidRequest,
+            kind: ErrorKind::InvalidRequest,
             problem: "the body must be a JSON object".to_owned(),
         }),
     }
@@ -201,7 +201,7 @@ fn read_body(body: &[u8]) -> Result<Map<String, Value>, RouteError> {
 fn parse_body_json(body: &[u8]) -> Result<Value, RouteError> {
     // A key twice is an error, as everywhere in this crate.
     crate::json::value_from_slice(body).map_err(|e| RouteError::InvalidBody {
-        kind: A2aError::JsonParse,
+        kind: ErrorKind::JsonParse,
         problem: crate::json::bounded(&e.to_string()),
     })
 }
@@ -270,7 +270,7 @@ mod tests {
             (8, "message.parts[1].text")
         );
         assert_eq!(error.http_status(), 413);
-        assert_eq!(error.kind(), A2aError::InvalidRequest);
+        assert_eq!(error.kind(), ErrorKind::InvalidRequest);
         let rest = error.to_rest();
         assert_eq!(rest["error"]["code"], 413);
         assert!(

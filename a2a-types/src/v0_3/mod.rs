@@ -56,9 +56,9 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 mod conveniences;
-pub(crate) mod dispatch;
 pub mod proto;
 pub(crate) mod sdk_values;
+pub(crate) mod union_reader;
 
 include!("generated/types.rs");
 include!("generated/unions.rs");

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::time::Duration;
 
-use a2a_types::errors::A2aError;
+use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
     GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse, StreamResponse,
     TaskState,
@@ -193,7 +193,7 @@ async fn error(client: &A2aClient, transcript: &mut Transcript<'_>) -> Result<()
     };
     transcript.sent("GetTask", &request);
     match client.get_task(request).await {
-        Err(error) if error.a2a_kind() == Some(A2aError::TaskNotFound) => {
+        Err(error) if error.a2a_kind() == Some(ErrorKind::TaskNotFound) => {
             transcript.line(format!("  ← error {error}"));
             Ok(())
         }

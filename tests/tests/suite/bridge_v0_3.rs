@@ -1492,8 +1492,8 @@ fn the_card_reader_tells_the_version_and_gives_both_forms() {
 
 #[test]
 fn the_version_header_and_the_method_tell_the_version() {
-    assert_eq!(bridge::A2A_VERSION_HEADER, "A2A-Version");
-    assert_eq!(bridge::A2A_EXTENSIONS_HEADER, "A2A-Extensions");
+    assert_eq!(a2a_types::service::A2A_VERSION_HEADER, "A2A-Version");
+    assert_eq!(a2a_types::service::A2A_EXTENSIONS_HEADER, "A2A-Extensions");
     assert_eq!(bridge::LEGACY_A2A_EXTENSIONS_HEADER, "X-A2A-Extensions");
     for (header, version) in [
         (None, ProtocolVersion::V0_3),
@@ -1613,15 +1613,15 @@ fn error_codes_and_the_v1_wire_form() {
         message: "Task task-4821 is already completed".into(),
         data: Some(json!({"taskId": "task-4821"}).as_object().unwrap().clone()),
     };
-    let wire = error.to_json_rpc();
+    let wire = error.to_jsonrpc();
     assert_eq!(
         wire,
         json!({"code": -32002, "message": "Task task-4821 is already completed",
                "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_CANCELABLE",
                          "domain": "a2a-protocol.org", "metadata": {"taskId": "task-4821"}}]})
     );
-    assert_eq!(V1Error::from_json_rpc(&wire).unwrap(), error);
-    let bare = V1Error::from_json_rpc(&json!({"code": -32001})).unwrap();
+    assert_eq!(V1Error::from_jsonrpc(&wire).unwrap(), error);
+    let bare = V1Error::from_jsonrpc(&json!({"code": -32001})).unwrap();
     assert_eq!(bare, V1Error::new(ErrorCode::TaskNotFound));
-    assert!(V1Error::from_json_rpc(&json!({"code": -32099, "message": "x"})).is_err());
+    assert!(V1Error::from_jsonrpc(&json!({"code": -32099, "message": "x"})).is_err());
 }

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use a2a_tests::interop::{Suite, python, run_script};
 use a2a_tests::{fixture_json, workspace_root};
 use a2a_types::describe;
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::operations::{Capability, OPERATIONS};
-use a2a_types::service::{A2A_EXTENSIONS, A2A_VERSION, WELL_KNOWN_AGENT_CARD_PATH};
+use a2a_types::service::{A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, WELL_KNOWN_AGENT_CARD_PATH};
 use a2a_types::v1::AgentCard;
 use serde_json::{Value, json};
 
@@ -81,9 +81,9 @@ fn generated_errors_are_the_error_model() {
     let openapi = spec_openapi();
     assert_eq!(
         openrpc["components"]["errors"].as_object().unwrap().len(),
-        A2aError::ALL.len()
+        ErrorKind::ALL.len()
     );
-    for kind in A2aError::ALL {
+    for kind in ErrorKind::ALL {
         let (name, error) = by_code(&openrpc, kind.jsonrpc_code());
         assert_eq!(error["message"], kind.default_message(), "{name}");
         assert_eq!(error["data"]["reason"], kind.reason(), "{name}");
@@ -105,7 +105,7 @@ fn generated_errors_are_the_error_model() {
             }
             for (status, response) in operation["responses"].as_object().unwrap() {
                 for error in response["x-a2a-errors"].as_array().into_iter().flatten() {
-                    let kind = A2aError::from_jsonrpc_code(error["jsonrpcCode"].as_i64().unwrap())
+                    let kind = ErrorKind::from_jsonrpc_code(error["jsonrpcCode"].as_i64().unwrap())
                         .unwrap();
                     assert_eq!(status, &kind.http_status().to_string(), "{method} {path}");
                 }
@@ -165,7 +165,10 @@ fn openapi_has_every_binding_of_the_operations_table() {
         .values()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    assert_eq!(headers, BTreeSet::from([A2A_VERSION, A2A_EXTENSIONS]));
+    assert_eq!(
+        headers,
+        BTreeSet::from([A2A_VERSION_HEADER, A2A_EXTENSIONS_HEADER])
+    );
     // The components are the JSON Schema bundle's, references rewritten, nothing else redefined.
     let bundle = read("spec/v1/generated/a2a.json");
     for (name, schema) in bundle["$defs"].as_object().unwrap() {
@@ -208,7 +211,7 @@ fn openrpc_has_every_method_with_its_errors() {
                     .unwrap()
             })
             .collect();
-        assert!(codes.contains(&A2aError::InvalidParams.jsonrpc_code()));
+        assert!(codes.contains(&ErrorKind::InvalidParams.jsonrpc_code()));
         if let Some(capability) = info.capability {
             assert!(codes.contains(&capability.not_declared_error().jsonrpc_code()));
         }

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use a2a_tests::interop::{Suite, python, run_script};
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::validate::{FieldViolation, Violations};
 use serde_json::{Value, json};
 
@@ -27,8 +27,8 @@ const SUITE: Suite = Suite {
 
 /// The error the SDK's sample stands for, built as a Rust server would: invalid params from
 /// validation, the others with the message and context.
-fn ours_for(kind: A2aError, message: &str, data: &Value) -> Error {
-    if kind == A2aError::InvalidParams {
+fn ours_for(kind: ErrorKind, message: &str, data: &Value) -> Error {
+    if kind == ErrorKind::InvalidParams {
         let violations: Vec<FieldViolation> = data["errors"]
             .as_array()
             .expect("the SDK sample has errors")
@@ -74,10 +74,10 @@ fn errors_match_the_official_sdk_both_ways() {
     for entry in &sdk {
         let name = entry["name"].as_str().unwrap();
         let code = entry["code"].as_i64().unwrap();
-        let Some(kind) = A2aError::from_jsonrpc_code(code) else {
+        let Some(kind) = ErrorKind::from_jsonrpc_code(code) else {
             check(
                 false,
-                format!("{name}: the SDK's code {code} is not an A2aError"),
+                format!("{name}: the SDK's code {code} is not an ErrorKind"),
             );
             continue;
         };
@@ -109,7 +109,7 @@ fn errors_match_the_official_sdk_both_ways() {
             );
         }
         let ours = ours_for(kind, entry["message"].as_str().unwrap(), &entry["data"]);
-        let compare_rest = kind != A2aError::JsonParse;
+        let compare_rest = kind != ErrorKind::JsonParse;
 
         match entry["jsonrpc"].get("ok") {
             Some(sdk_object) => {
@@ -152,7 +152,7 @@ fn errors_match_the_official_sdk_both_ways() {
         }
         ours_list.push((kind, ours));
     }
-    let all: BTreeSet<String> = A2aError::ALL.iter().map(|k| format!("{k:?}")).collect();
+    let all: BTreeSet<String> = ErrorKind::ALL.iter().map(|k| format!("{k:?}")).collect();
     check(
         kinds == all,
         format!("the SDK's errors {kinds:?} are not ours {all:?}"),
@@ -182,7 +182,7 @@ fn errors_match_the_official_sdk_both_ways() {
                 sdk_read["jsonrpc"]
             ),
         );
-        if *kind != A2aError::JsonParse {
+        if *kind != ErrorKind::JsonParse {
             check(
                 sdk_read["rest"] == expected,
                 format!(
@@ -211,10 +211,10 @@ fn grpc_status_details_match_python_protobuf() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("errors_interop_v1_grpc");
     std::fs::create_dir_all(&dir).unwrap();
 
-    let errors: Vec<Error> = A2aError::ALL
+    let errors: Vec<Error> = ErrorKind::ALL
         .into_iter()
         .map(|kind| {
-            if kind == A2aError::InvalidParams {
+            if kind == ErrorKind::InvalidParams {
                 let violations = Violations::from(vec![
                     FieldViolation {
                         field: "message.parts".into(),
@@ -238,7 +238,7 @@ fn grpc_status_details_match_python_protobuf() {
             let status = error.to_grpc_status();
             let mut details = error.details();
             // ErrorInfo.metadata is a string map: the BadRequest carries invalid params' `errors`.
-            if error.kind == A2aError::InvalidParams {
+            if error.kind == ErrorKind::InvalidParams {
                 details[0]["metadata"] = json!({});
             }
             json!({
@@ -267,7 +267,7 @@ fn grpc_status_details_match_python_protobuf() {
         // BadRequest (the gRPC reader lists them again, as the SDK's gRPC client does; the JSON readers
         // take the JSON as it is).
         let mut expected_from_json = error.clone();
-        if error.kind == A2aError::InvalidParams {
+        if error.kind == ErrorKind::InvalidParams {
             expected_from_json.metadata.remove("errors");
         }
         let unhex = |text: &str| -> Vec<u8> {

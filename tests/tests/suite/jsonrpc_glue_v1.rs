@@ -33,7 +33,7 @@ fn the_example_agent_needs_under_60_lines_of_glue() {
     // The glue really is the protocol: it reads requests, checks the version and answers with SSE.
     for needle in [
         "JsonRpcRequest::parse",
-        "A2A_VERSION",
+        "A2A_VERSION_HEADER",
         "sse::encode_json",
         "MEDIA_TYPE_EVENT_STREAM",
     ] {

@@ -30,7 +30,7 @@ use std::path::PathBuf;
 
 use a2a_tests::interop::{Suite, python, run_script};
 use a2a_tests::{json_differences, json_equivalent};
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
 use a2a_types::operations::Operation;
 use a2a_types::service::ProtocolVersion;
@@ -312,7 +312,7 @@ fn every_jsonrpc_method_matches_the_official_sdk_both_ways() {
             let refusal = JsonRpcResponse::parse(&probe["response"], Operation::GetTask);
             version.check(
                 matches!(&refusal, Ok(JsonRpcResponse { outcome: Err(e), .. })
-                    if e.kind == A2aError::VersionNotSupported),
+                    if e.kind == ErrorKind::VersionNotSupported),
                 || format!("A2A-Version {key}: the SDK's refusal reads as {refusal:?}"),
             );
         }

@@ -2,7 +2,7 @@
 //! of the service (read typed by method, written back unchanged), and every way an envelope can be
 //! wrong, each reported with its JSON path and the JSON-RPC error a server answers with.
 
-use a2a_types::errors::A2aError;
+use a2a_types::errors::ErrorKind;
 use a2a_types::jsonrpc::{Empty, Id, JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
 use a2a_types::operations::Operation;
 use serde_json::{Value, json};
@@ -178,7 +178,7 @@ fn typed_params_and_results() {
 #[test]
 fn error_responses_carry_the_error_model() {
     let error =
-        a2a_types::errors::Error::new(A2aError::TaskNotFound).with_metadata("taskId", "task-9");
+        a2a_types::errors::Error::new(ErrorKind::TaskNotFound).with_metadata("taskId", "task-9");
     let response = JsonRpcResponse::<MethodResult>::error(Some(Id::from("r")), error.clone());
     let body = response.to_json();
     assert_eq!(body["error"]["code"], -32001);
@@ -190,67 +190,67 @@ fn error_responses_carry_the_error_model() {
 #[test]
 fn bad_envelopes_name_the_path_and_the_error() {
     let cases = [
-        (json!([{"jsonrpc": "2.0"}]), "", A2aError::InvalidRequest),
+        (json!([{"jsonrpc": "2.0"}]), "", ErrorKind::InvalidRequest),
         (
             json!({"id": 1, "method": "GetTask"}),
             "jsonrpc",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": "1.0", "id": 1, "method": "GetTask"}),
             "jsonrpc",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": 2.0, "id": 1, "method": "GetTask"}),
             "jsonrpc",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1.5, "method": "GetTask"}),
             "id",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": "2.0", "id": {"a": 1}, "method": "GetTask"}),
             "id",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1}),
             "method",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": 5}),
             "method",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {}}),
             "method",
-            A2aError::MethodNotFound,
+            ErrorKind::MethodNotFound,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": [null, "task-1", 0]}),
             "params",
-            A2aError::InvalidParams,
+            ErrorKind::InvalidParams,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": "task-1"}),
             "params",
-            A2aError::InvalidRequest,
+            ErrorKind::InvalidRequest,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "t", "historyLength": "many"}}),
             "params.historyLength",
-            A2aError::InvalidParams,
+            ErrorKind::InvalidParams,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
                    "params": {"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "a", "url": "b"}]}}}),
             "params.message.parts[0]",
-            A2aError::InvalidParams,
+            ErrorKind::InvalidParams,
         ),
     ];
     for (body, path, kind) in cases {

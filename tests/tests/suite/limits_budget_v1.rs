@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
-use a2a_types::errors::A2aError;
+use a2a_types::errors::ErrorKind;
 use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse};
 use a2a_types::limits::{DEFAULT_MAX_ELEMENTS, Limit, Limits};
 use a2a_types::operations::Operation;
@@ -69,7 +69,7 @@ fn a_jsonrpc_request_over_the_budget_is_invalid_request_naming_the_limit_and_pat
     assert!(JsonRpcRequest::from_slice_with_limits(body, &exact).is_ok());
     let error =
         JsonRpcRequest::from_slice_with_limits(body, &exact.with_max_elements(12)).unwrap_err();
-    assert_eq!(error.kind, A2aError::InvalidRequest);
+    assert_eq!(error.kind, ErrorKind::InvalidRequest);
     assert_eq!(error.path, "params.message.parts[1].text");
     assert_eq!(
         error.to_string(),
@@ -81,7 +81,7 @@ fn a_jsonrpc_request_over_the_budget_is_invalid_request_naming_the_limit_and_pat
         .unwrap_err();
     assert_eq!(
         (error.kind, error.path.as_str()),
-        (A2aError::InvalidRequest, "")
+        (ErrorKind::InvalidRequest, "")
     );
     assert!(error.problem.contains("max_bytes"), "{error}");
 
@@ -91,10 +91,10 @@ fn a_jsonrpc_request_over_the_budget_is_invalid_request_naming_the_limit_and_pat
         "{},".repeat(DEFAULT_MAX_ELEMENTS)
     );
     let error = JsonRpcRequest::from_slice(hostile.as_bytes()).unwrap_err();
-    assert_eq!(error.kind, A2aError::InvalidRequest, "{error}");
+    assert_eq!(error.kind, ErrorKind::InvalidRequest, "{error}");
     assert!(error.path.starts_with("params.message.parts["), "{error}");
     let error = JsonRpcRequest::from_slice(b"{\"jsonrpc\": ").unwrap_err();
-    assert_eq!(error.kind, A2aError::JsonParse);
+    assert_eq!(error.kind, ErrorKind::JsonParse);
     let ok = JsonRpcRequest::from_slice(body).unwrap();
     assert_eq!(ok.params.operation(), Operation::SendMessage);
 }
@@ -115,14 +115,14 @@ fn a_jsonrpc_response_over_the_budget_is_an_invalid_agent_response() {
     .unwrap_err();
     assert_eq!(
         (error.kind, error.path.as_str()),
-        (A2aError::InvalidAgentResponse, "result.totalSize")
+        (ErrorKind::InvalidAgentResponse, "result.totalSize")
     );
     let hostile = format!(
         r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tasks": [{}{{}}]}}}}"#,
         "{},".repeat(DEFAULT_MAX_ELEMENTS)
     );
     let error = JsonRpcResponse::from_slice(hostile.as_bytes(), Operation::ListTasks).unwrap_err();
-    assert_eq!(error.kind, A2aError::InvalidAgentResponse);
+    assert_eq!(error.kind, ErrorKind::InvalidAgentResponse);
     assert!(error.problem.contains("max_elements"), "{error}");
 }
 

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use a2a_tests::interop::{Suite, python, run_script};
 use a2a_tests::{fixture_json, json_differences, json_equivalent};
-use a2a_types::errors::A2aError;
+use a2a_types::errors::ErrorKind;
 use a2a_types::jsonrpc::{JsonRpcRequest, MethodParams};
 use a2a_types::operations::{OPERATIONS, Operation};
 use a2a_types::rest::{self, RouteError};
@@ -366,7 +366,7 @@ fn bad_values_are_invalid_params_naming_the_field() {
         "pageSize"
     );
     let error = a2a_types::errors::Error::from(error);
-    assert_eq!(error.kind, A2aError::InvalidParams);
+    assert_eq!(error.kind, ErrorKind::InvalidParams);
     assert_eq!(error.field_violations[0].field, "pageSize");
 }
 
@@ -374,7 +374,7 @@ fn bad_values_are_invalid_params_naming_the_field() {
 fn bodies_that_are_not_a_json_object_are_rejected() {
     match rest::route("POST", "/message:send", b"{\"message\":").unwrap_err() {
         error @ RouteError::InvalidBody {
-            kind: A2aError::JsonParse,
+            kind: ErrorKind::JsonParse,
             ..
         } => {
             assert_eq!(error.http_status(), 400);
@@ -386,7 +386,7 @@ fn bodies_that_are_not_a_json_object_are_rejected() {
         other => panic!("{other:?}"),
     }
     match rest::route("POST", "/tasks/t-1:cancel", b"[1, 2]").unwrap_err() {
-        RouteError::InvalidBody { kind, .. } => assert_eq!(kind, A2aError::InvalidRequest),
+        RouteError::InvalidBody { kind, .. } => assert_eq!(kind, ErrorKind::InvalidRequest),
         other => panic!("{other:?}"),
     }
     // A member of the wrong JSON type is named.
@@ -441,7 +441,7 @@ fn unknown_paths_are_404_and_wrong_methods_405() {
             body["error"]["details"][0]["metadata"]["allow"],
             allowed.join(", ")
         );
-        assert_eq!(error.to_error().kind, A2aError::MethodNotFound);
+        assert_eq!(error.to_error().kind, ErrorKind::MethodNotFound);
     }
 }
 

@@ -572,12 +572,12 @@ fn snake_case_alias(property: &str, ident: &str) -> Option<syn::Attribute> {
 
 fn value_literal(value: &Value) -> Result<TokenStream> {
     Ok(match value {
-        Value::String(s) => quote!(crate::v0_3::dispatch::Tag::Str(#s)),
+        Value::String(s) => quote!(crate::v0_3::union_reader::Tag::Str(#s)),
         Value::Number(n) => {
             let n = n
                 .as_i64()
                 .ok_or_else(|| anyhow!("a non-integer const {n}"))?;
-            quote!(crate::v0_3::dispatch::Tag::Int(#n))
+            quote!(crate::v0_3::union_reader::Tag::Int(#n))
         }
         other => bail!("a const of unsupported type: {other}"),
     })
@@ -593,7 +593,7 @@ fn emit_unions(plan: &Plan) -> Result<TokenStream> {
                 quote!(&'static str),
                 quote!(#s),
                 quote!(serializer.serialize_str(Self::VALUE)),
-                quote!(crate::v0_3::dispatch::expect_str),
+                quote!(crate::v0_3::union_reader::expect_str),
             ),
             Value::Number(n) => {
                 let n = n
@@ -603,7 +603,7 @@ fn emit_unions(plan: &Plan) -> Result<TokenStream> {
                     quote!(i64),
                     quote!(#n),
                     quote!(serializer.serialize_i64(Self::VALUE)),
-                    quote!(crate::v0_3::dispatch::expect_int),
+                    quote!(crate::v0_3::union_reader::expect_int),
                 )
             }
             other => bail!("{}: a const of unsupported type: {other}", marker.rust_name),
@@ -671,7 +671,7 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
         let keys = &variant.keys;
         variants.push(quote!(#name(#ty)));
         table.push(quote! {
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: #ty_name,
                 tag: #tag,
                 keys: &[#(#keys),*],
@@ -705,8 +705,8 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
             #(#variants,)*
         }
 
-        impl crate::v0_3::dispatch::UnionType for #ident {
-            const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+        impl crate::v0_3::union_reader::UnionType for #ident {
+            const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
                 name: #union_name,
                 tag: #tag,
                 tag_required: #tag_required,
@@ -723,7 +723,7 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
 
         impl<'de> ::serde::Deserialize<'de> for #ident {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                crate::v0_3::dispatch::deserialize(deserializer)
+                crate::v0_3::union_reader::deserialize(deserializer)
             }
         }
 

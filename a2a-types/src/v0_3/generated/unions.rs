@@ -21,7 +21,7 @@ impl<'de> ::serde::Deserialize<'de> for ApiKeySecuritySchemeType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32007`: Fixed code -32007: no authenticated extended card is configured
@@ -45,7 +45,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticatedExtendedCardNotConfiguredEr
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"2.0"`: JSON-RPC version tag; always the literal string "2.0"
@@ -69,7 +69,7 @@ impl<'de> ::serde::Deserialize<'de> for JsonRpcVersion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"tasks/cancel"`: Method name; fixed to `tasks/cancel`
@@ -93,7 +93,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequestMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32005`: Fixed code -32005: content type not supported
@@ -117,7 +117,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentTypeNotSupportedErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"data"`: Part discriminator; fixed to "data"
@@ -141,7 +141,7 @@ impl<'de> ::serde::Deserialize<'de> for DataPartKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"tasks/pushNotificationConfig/delete"`: Method name; fixed to `tasks/pushNotificationConfig/delete`
@@ -165,7 +165,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequestM
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"file"`: Part discriminator; fixed to "file"
@@ -189,7 +189,7 @@ impl<'de> ::serde::Deserialize<'de> for FilePartKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"agent/getAuthenticatedExtendedCard"`: Method name; fixed to `agent/getAuthenticatedExtendedCard`
@@ -213,7 +213,7 @@ impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardRequestMetho
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"tasks/pushNotificationConfig/get"`: Method name; fixed to `tasks/pushNotificationConfig/get`
@@ -237,7 +237,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequestMeth
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"tasks/get"`: Method name; fixed to `tasks/get`
@@ -261,7 +261,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequestMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"http"`: Scheme discriminator; fixed to "http"
@@ -285,7 +285,7 @@ impl<'de> ::serde::Deserialize<'de> for HttpAuthSecuritySchemeType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32603`: Fixed code -32603: internal error
@@ -309,7 +309,7 @@ impl<'de> ::serde::Deserialize<'de> for InternalErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32006`: Fixed code -32006: invalid agent response
@@ -333,7 +333,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidAgentResponseErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32602`: Fixed code -32602: invalid params
@@ -357,7 +357,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidParamsErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32600`: Fixed code -32600: invalid request
@@ -381,7 +381,7 @@ impl<'de> ::serde::Deserialize<'de> for InvalidRequestErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32700`: Fixed code -32700: parse error
@@ -405,7 +405,7 @@ impl<'de> ::serde::Deserialize<'de> for JsonParseErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"tasks/pushNotificationConfig/list"`: Method name; fixed to `tasks/pushNotificationConfig/list`
@@ -429,7 +429,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigRequestMet
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"message"`: Object discriminator; fixed to "message"
@@ -453,7 +453,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32601`: Fixed code -32601: method not found
@@ -477,7 +477,7 @@ impl<'de> ::serde::Deserialize<'de> for MethodNotFoundErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"mutualTLS"`: Scheme discriminator; fixed to "mutualTLS"
@@ -501,7 +501,7 @@ impl<'de> ::serde::Deserialize<'de> for MutualTlsSecuritySchemeType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"oauth2"`: Scheme discriminator; fixed to "oauth2"
@@ -525,7 +525,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecuritySchemeType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"openIdConnect"`: Scheme discriminator; fixed to "openIdConnect"
@@ -549,7 +549,7 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecuritySchemeType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32003`: Fixed code -32003: push notifications not supported
@@ -573,7 +573,7 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationNotSupportedErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"message/send"`: Method name; fixed to `message/send`
@@ -597,7 +597,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequestMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"message/stream"`: Method name; fixed to `message/stream`
@@ -621,7 +621,7 @@ impl<'de> ::serde::Deserialize<'de> for SendStreamingMessageRequestMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"tasks/pushNotificationConfig/set"`: Method name; fixed to `tasks/pushNotificationConfig/set`
@@ -645,7 +645,7 @@ impl<'de> ::serde::Deserialize<'de> for SetTaskPushNotificationConfigRequestMeth
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"task"`: Object discriminator; fixed to "task"
@@ -669,7 +669,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"artifact-update"`: Event discriminator; fixed to "artifact-update"
@@ -693,7 +693,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEventKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32002`: Fixed code -32002: task cannot be canceled
@@ -717,7 +717,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskNotCancelableErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32001`: Fixed code -32001: task not found
@@ -741,7 +741,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskNotFoundErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"tasks/resubscribe"`: Method name; fixed to `tasks/resubscribe`
@@ -765,7 +765,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskResubscriptionRequestMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"status-update"`: Event discriminator; fixed to "status-update"
@@ -789,7 +789,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEventKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `"text"`: Part discriminator; fixed to "text"
@@ -813,7 +813,7 @@ impl<'de> ::serde::Deserialize<'de> for TextPartKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_str(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_str(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Always `-32004`: Fixed code -32004: operation not supported
@@ -837,7 +837,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedOperationErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::expect_int(deserializer, Self::VALUE).map(|()| Self)
+        crate::v0_3::union_reader::expect_int(deserializer, Self::VALUE).map(|()| Self)
     }
 }
 /// Any one of the error objects this protocol may return: the standard JSON-RPC errors plus the A2A-defined ones.
@@ -859,93 +859,93 @@ pub enum A2aError {
     InvalidAgentResponse(InvalidAgentResponseError),
     AuthenticatedExtendedCardNotConfigured(AuthenticatedExtendedCardNotConfiguredError),
 }
-impl crate::v0_3::dispatch::UnionType for A2aError {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for A2aError {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "A2aError",
         tag: ::std::option::Option::Some("code"),
         tag_required: true,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonParseError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32700i64),
+                    crate::v0_3::union_reader::Tag::Int(-32700i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "InvalidRequestError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32600i64),
+                    crate::v0_3::union_reader::Tag::Int(-32600i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "MethodNotFoundError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32601i64),
+                    crate::v0_3::union_reader::Tag::Int(-32601i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "InvalidParamsError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32602i64),
+                    crate::v0_3::union_reader::Tag::Int(-32602i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "InternalError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32603i64),
+                    crate::v0_3::union_reader::Tag::Int(-32603i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "TaskNotFoundError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32001i64),
+                    crate::v0_3::union_reader::Tag::Int(-32001i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "TaskNotCancelableError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32002i64),
+                    crate::v0_3::union_reader::Tag::Int(-32002i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "PushNotificationNotSupportedError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32003i64),
+                    crate::v0_3::union_reader::Tag::Int(-32003i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "UnsupportedOperationError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32004i64),
+                    crate::v0_3::union_reader::Tag::Int(-32004i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "ContentTypeNotSupportedError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32005i64),
+                    crate::v0_3::union_reader::Tag::Int(-32005i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "InvalidAgentResponseError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32006i64),
+                    crate::v0_3::union_reader::Tag::Int(-32006i64),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "AuthenticatedExtendedCardNotConfiguredError",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Int(-32007i64),
+                    crate::v0_3::union_reader::Tag::Int(-32007i64),
                 ),
                 keys: &[],
             },
@@ -1036,7 +1036,7 @@ impl<'de> ::serde::Deserialize<'de> for A2aError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonParseError> for A2aError {
@@ -1116,81 +1116,89 @@ pub enum A2aRequest {
     DeleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest),
     GetAuthenticatedExtendedCard(GetAuthenticatedExtendedCardRequest),
 }
-impl crate::v0_3::dispatch::UnionType for A2aRequest {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for A2aRequest {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "A2aRequest",
         tag: ::std::option::Option::Some("method"),
         tag_required: true,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SendMessageRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("message/send"),
+                    crate::v0_3::union_reader::Tag::Str("message/send"),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SendStreamingMessageRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("message/stream"),
+                    crate::v0_3::union_reader::Tag::Str("message/stream"),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetTaskRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("tasks/get"),
+                    crate::v0_3::union_reader::Tag::Str("tasks/get"),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "CancelTaskRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("tasks/cancel"),
+                    crate::v0_3::union_reader::Tag::Str("tasks/cancel"),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SetTaskPushNotificationConfigRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("tasks/pushNotificationConfig/set"),
+                    crate::v0_3::union_reader::Tag::Str(
+                        "tasks/pushNotificationConfig/set",
+                    ),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetTaskPushNotificationConfigRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("tasks/pushNotificationConfig/get"),
+                    crate::v0_3::union_reader::Tag::Str(
+                        "tasks/pushNotificationConfig/get",
+                    ),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "TaskResubscriptionRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("tasks/resubscribe"),
+                    crate::v0_3::union_reader::Tag::Str("tasks/resubscribe"),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "ListTaskPushNotificationConfigRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("tasks/pushNotificationConfig/list"),
+                    crate::v0_3::union_reader::Tag::Str(
+                        "tasks/pushNotificationConfig/list",
+                    ),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "DeleteTaskPushNotificationConfigRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str(
+                    crate::v0_3::union_reader::Tag::Str(
                         "tasks/pushNotificationConfig/delete",
                     ),
                 ),
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetAuthenticatedExtendedCardRequest",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("agent/getAuthenticatedExtendedCard"),
+                    crate::v0_3::union_reader::Tag::Str(
+                        "agent/getAuthenticatedExtendedCard",
+                    ),
                 ),
                 keys: &[],
             },
@@ -1271,7 +1279,7 @@ impl<'de> ::serde::Deserialize<'de> for A2aRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<SendMessageRequest> for A2aRequest {
@@ -1333,18 +1341,18 @@ pub enum CancelTaskResponse {
     Error(JsonRpcErrorResponse),
     Success(CancelTaskSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for CancelTaskResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for CancelTaskResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "CancelTaskResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "CancelTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -1380,7 +1388,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for CancelTaskResponse {
@@ -1402,18 +1410,18 @@ pub enum DeleteTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(DeleteTaskPushNotificationConfigSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for DeleteTaskPushNotificationConfigResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for DeleteTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "DeleteTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "DeleteTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
@@ -1449,7 +1457,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigResponse
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -1473,18 +1481,18 @@ pub enum FileContent {
     Bytes(FileWithBytes),
     Uri(FileWithUri),
 }
-impl crate::v0_3::dispatch::UnionType for FileContent {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for FileContent {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "FileContent",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "FileWithBytes",
                 tag: ::std::option::Option::None,
                 keys: &["bytes"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "FileWithUri",
                 tag: ::std::option::Option::None,
                 keys: &["uri"],
@@ -1516,7 +1524,7 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<FileWithBytes> for FileContent {
@@ -1538,18 +1546,18 @@ pub enum GetAuthenticatedExtendedCardResponse {
     Error(JsonRpcErrorResponse),
     Success(GetAuthenticatedExtendedCardSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for GetAuthenticatedExtendedCardResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for GetAuthenticatedExtendedCardResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "GetAuthenticatedExtendedCardResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetAuthenticatedExtendedCardSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -1585,7 +1593,7 @@ impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -1609,18 +1617,19 @@ pub enum GetTaskPushNotificationConfigRequestParams {
     TaskId(TaskIdParams),
     GetTaskPushNotificationConfig(GetTaskPushNotificationConfigParams),
 }
-impl crate::v0_3::dispatch::UnionType for GetTaskPushNotificationConfigRequestParams {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType
+for GetTaskPushNotificationConfigRequestParams {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "GetTaskPushNotificationConfigRequestParams",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "TaskIdParams",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetTaskPushNotificationConfigParams",
                 tag: ::std::option::Option::None,
                 keys: &["pushNotificationConfigId"],
@@ -1654,7 +1663,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequestPara
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<TaskIdParams> for GetTaskPushNotificationConfigRequestParams {
@@ -1677,18 +1686,18 @@ pub enum GetTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(GetTaskPushNotificationConfigSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for GetTaskPushNotificationConfigResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for GetTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "GetTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -1724,7 +1733,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -1748,18 +1757,18 @@ pub enum GetTaskResponse {
     Error(JsonRpcErrorResponse),
     Success(GetTaskSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for GetTaskResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for GetTaskResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "GetTaskResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -1795,7 +1804,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for GetTaskResponse {
@@ -1825,58 +1834,58 @@ pub enum JsonRpcResponse {
     DeleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigSuccessResponse),
     GetAuthenticatedExtendedCard(GetAuthenticatedExtendedCardSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for JsonRpcResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for JsonRpcResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "JsonRpcResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SendMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SendStreamingMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "CancelTaskSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "ListTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "DeleteTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "GetAuthenticatedExtendedCardSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &[],
@@ -1960,7 +1969,7 @@ impl<'de> ::serde::Deserialize<'de> for JsonRpcResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
@@ -2027,18 +2036,18 @@ pub enum ListTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(ListTaskPushNotificationConfigSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for ListTaskPushNotificationConfigResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for ListTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "ListTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "ListTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -2074,7 +2083,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>
@@ -2099,30 +2108,30 @@ pub enum Part {
     File(FilePart),
     Data(DataPart),
 }
-impl crate::v0_3::dispatch::UnionType for Part {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for Part {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "Part",
         tag: ::std::option::Option::Some("kind"),
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "TextPart",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("text"),
+                    crate::v0_3::union_reader::Tag::Str("text"),
                 ),
                 keys: &["text"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "FilePart",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("file"),
+                    crate::v0_3::union_reader::Tag::Str("file"),
                 ),
                 keys: &["file"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "DataPart",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("data"),
+                    crate::v0_3::union_reader::Tag::Str("data"),
                 ),
                 keys: &["data"],
             },
@@ -2157,7 +2166,7 @@ impl<'de> ::serde::Deserialize<'de> for Part {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<TextPart> for Part {
@@ -2187,44 +2196,44 @@ pub enum SecurityScheme {
     OpenIdConnect(OpenIdConnectSecurityScheme),
     MutualTls(MutualTlsSecurityScheme),
 }
-impl crate::v0_3::dispatch::UnionType for SecurityScheme {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for SecurityScheme {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "SecurityScheme",
         tag: ::std::option::Option::Some("type"),
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "ApiKeySecurityScheme",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("apiKey"),
+                    crate::v0_3::union_reader::Tag::Str("apiKey"),
                 ),
                 keys: &["in", "name"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "HttpAuthSecurityScheme",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("http"),
+                    crate::v0_3::union_reader::Tag::Str("http"),
                 ),
                 keys: &["bearerFormat", "scheme"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "OAuth2SecurityScheme",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("oauth2"),
+                    crate::v0_3::union_reader::Tag::Str("oauth2"),
                 ),
                 keys: &["flows", "oauth2MetadataUrl"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "OpenIdConnectSecurityScheme",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("openIdConnect"),
+                    crate::v0_3::union_reader::Tag::Str("openIdConnect"),
                 ),
                 keys: &["openIdConnectUrl"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "MutualTlsSecurityScheme",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("mutualTLS"),
+                    crate::v0_3::union_reader::Tag::Str("mutualTLS"),
                 ),
                 keys: &[],
             },
@@ -2277,7 +2286,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<ApiKeySecurityScheme> for SecurityScheme {
@@ -2314,18 +2323,18 @@ pub enum SendMessageResponse {
     Error(JsonRpcErrorResponse),
     Success(SendMessageSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for SendMessageResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for SendMessageResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "SendMessageResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SendMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -2361,7 +2370,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for SendMessageResponse {
@@ -2383,23 +2392,23 @@ pub enum SendMessageResult {
     Task(Task),
     Message(Message),
 }
-impl crate::v0_3::dispatch::UnionType for SendMessageResult {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for SendMessageResult {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "SendMessageResult",
         tag: ::std::option::Option::Some("kind"),
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "Task",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("task"),
+                    crate::v0_3::union_reader::Tag::Str("task"),
                 ),
                 keys: &["artifacts", "history", "id", "status"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "Message",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("message"),
+                    crate::v0_3::union_reader::Tag::Str("message"),
                 ),
                 keys: &[
                     "extensions",
@@ -2437,7 +2446,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<Task> for SendMessageResult {
@@ -2459,18 +2468,18 @@ pub enum SendStreamingMessageResponse {
     Error(JsonRpcErrorResponse),
     Success(SendStreamingMessageSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for SendStreamingMessageResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "SendStreamingMessageResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SendStreamingMessageSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -2506,7 +2515,7 @@ impl<'de> ::serde::Deserialize<'de> for SendStreamingMessageResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse> for SendStreamingMessageResponse {
@@ -2531,37 +2540,37 @@ pub enum SendStreamingMessageResult {
     TaskStatusUpdateEvent(TaskStatusUpdateEvent),
     TaskArtifactUpdateEvent(TaskArtifactUpdateEvent),
 }
-impl crate::v0_3::dispatch::UnionType for SendStreamingMessageResult {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResult {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "SendStreamingMessageResult",
         tag: ::std::option::Option::Some("kind"),
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "Task",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("task"),
+                    crate::v0_3::union_reader::Tag::Str("task"),
                 ),
                 keys: &["artifacts", "history", "id"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "Message",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("message"),
+                    crate::v0_3::union_reader::Tag::Str("message"),
                 ),
                 keys: &["extensions", "messageId", "parts", "referenceTaskIds", "role"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "TaskStatusUpdateEvent",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("status-update"),
+                    crate::v0_3::union_reader::Tag::Str("status-update"),
                 ),
                 keys: &["final"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "TaskArtifactUpdateEvent",
                 tag: ::std::option::Option::Some(
-                    crate::v0_3::dispatch::Tag::Str("artifact-update"),
+                    crate::v0_3::union_reader::Tag::Str("artifact-update"),
                 ),
                 keys: &["append", "artifact", "lastChunk"],
             },
@@ -2604,7 +2613,7 @@ impl<'de> ::serde::Deserialize<'de> for SendStreamingMessageResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<Task> for SendStreamingMessageResult {
@@ -2636,18 +2645,18 @@ pub enum SetTaskPushNotificationConfigResponse {
     Error(JsonRpcErrorResponse),
     Success(SetTaskPushNotificationConfigSuccessResponse),
 }
-impl crate::v0_3::dispatch::UnionType for SetTaskPushNotificationConfigResponse {
-    const UNION: &'static crate::v0_3::dispatch::Union = &crate::v0_3::dispatch::Union {
+impl crate::v0_3::union_reader::UnionType for SetTaskPushNotificationConfigResponse {
+    const UNION: &'static crate::v0_3::union_reader::Union = &crate::v0_3::union_reader::Union {
         name: "SetTaskPushNotificationConfigResponse",
         tag: ::std::option::Option::None,
         tag_required: false,
         variants: &[
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "JsonRpcErrorResponse",
                 tag: ::std::option::Option::None,
                 keys: &["error"],
             },
-            crate::v0_3::dispatch::Variant {
+            crate::v0_3::union_reader::Variant {
                 type_name: "SetTaskPushNotificationConfigSuccessResponse",
                 tag: ::std::option::Option::None,
                 keys: &["result"],
@@ -2683,7 +2692,7 @@ impl<'de> ::serde::Deserialize<'de> for SetTaskPushNotificationConfigResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::v0_3::dispatch::deserialize(deserializer)
+        crate::v0_3::union_reader::deserialize(deserializer)
     }
 }
 impl ::std::convert::From<JsonRpcErrorResponse>

@@ -29,7 +29,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use a2a_types::errors::A2aError;
+use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
     AuthenticationInfo, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -236,19 +236,19 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
 
     run.check("error.get-unknown-task", async {
         let error = client.get_task(get(&unknown_id())).await;
-        expect_error(error, A2aError::TaskNotFound)
+        expect_error(error, ErrorKind::TaskNotFound)
     })
     .await;
     run.check("error.cancel-unknown-task", async {
         let error = client.cancel_task(cancel(&unknown_id())).await;
-        expect_error(error, A2aError::TaskNotFound)
+        expect_error(error, ErrorKind::TaskNotFound)
     })
     .await;
     run.check("error.cancel-completed-task", async {
         let task = completed_task(client).await?;
         expect_error(
             client.cancel_task(cancel(&task.id)).await,
-            A2aError::TaskNotCancelable,
+            ErrorKind::TaskNotCancelable,
         )
     })
     .await;
@@ -260,8 +260,8 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
         };
         match client.subscribe_to_task(request).await {
             // The error may come at once or as the stream's first item.
-            Ok(stream) => expect_error(stream.collect().await, A2aError::UnsupportedOperation),
-            Err(error) => expect_error::<()>(Err(error), A2aError::UnsupportedOperation),
+            Ok(stream) => expect_error(stream.collect().await, ErrorKind::UnsupportedOperation),
+            Err(error) => expect_error::<()>(Err(error), ErrorKind::UnsupportedOperation),
         }
     })
     .await;
@@ -270,7 +270,7 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
         message.task_id = Some(unknown_id());
         expect_error(
             client.send_message(send(message)).await,
-            A2aError::TaskNotFound,
+            ErrorKind::TaskNotFound,
         )
     })
     .await;
@@ -281,7 +281,7 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
             ..Default::default()
         };
         let error = client.get_task_push_notification_config(request).await;
-        expect_error(error, A2aError::TaskNotFound)
+        expect_error(error, ErrorKind::TaskNotFound)
     })
     .await;
     run.check("error.list-negative-page-size", async {
@@ -289,7 +289,7 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
             page_size: Some(-1),
             ..Default::default()
         };
-        expect_error(client.list_tasks(request).await, A2aError::InvalidParams)
+        expect_error(client.list_tasks(request).await, ErrorKind::InvalidParams)
     })
     .await;
     run.report
@@ -407,7 +407,7 @@ fn expect_state(task: &Task, state: TaskState) -> Result<(), String> {
     }
 }
 
-fn expect_error<T: fmt::Debug>(result: Result<T, ClientError>, kind: A2aError) -> CheckResult {
+fn expect_error<T: fmt::Debug>(result: Result<T, ClientError>, kind: ErrorKind) -> CheckResult {
     match result {
         Err(error) if error.a2a_kind() == Some(kind) => Ok(format!("{kind} as expected")),
         Err(error) => Err(format!("expected {kind}, got {error}")),
@@ -984,7 +984,7 @@ async fn push_config_crud(client: &A2aClient) -> CheckResult {
     }
     let gone = expect_error(
         client.get_task_push_notification_config(get_request).await,
-        A2aError::TaskNotFound,
+        ErrorKind::TaskNotFound,
     )
     .map_err(|e| format!("Get after delete: {e}"))?;
     Ok(format!(

@@ -1,9 +1,9 @@
-//! The client's errors: the A2A error the agent answered (the same [`A2aError`] kind whichever
+//! The client's errors: the A2A error the agent answered (the same [`ErrorKind`] kind whichever
 //! binding carried it), or what went wrong before or around it.
 
 use std::fmt;
 
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 
 use super::Binding;
 
@@ -50,7 +50,7 @@ pub enum ClientError {
 
 impl ClientError {
     /// The A2A error kind, when the agent answered with one.
-    pub fn a2a_kind(&self) -> Option<A2aError> {
+    pub fn a2a_kind(&self) -> Option<ErrorKind> {
         match self {
             ClientError::A2a { error, .. } => Some(error.kind),
             _ => None,

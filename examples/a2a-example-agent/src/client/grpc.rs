@@ -58,7 +58,8 @@ impl GrpcTransport {
         let mut request = tonic::Request::new(message);
         let metadata = request.metadata_mut();
         // gRPC metadata keys are lower case: `a2a-version`.
-        let key = MetadataKey::from_bytes(service::A2A_VERSION.to_ascii_lowercase().as_bytes());
+        let key =
+            MetadataKey::from_bytes(service::A2A_VERSION_HEADER.to_ascii_lowercase().as_bytes());
         if let (Ok(key), Ok(version)) = (key, PROTOCOL_VERSION.to_string().parse()) {
             metadata.insert(key, version);
         }

@@ -37,7 +37,7 @@ impl Common {
         let mut request = self
             .http
             .request(method, url)
-            .header(service::A2A_VERSION, PROTOCOL_VERSION.to_string());
+            .header(service::A2A_VERSION_HEADER, PROTOCOL_VERSION.to_string());
         if let Some(token) = &self.bearer_token {
             request = request.bearer_auth(token);
         }

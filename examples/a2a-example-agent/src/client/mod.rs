@@ -3,7 +3,7 @@
 //!
 //! Calling code does not depend on the binding: [`A2aClient`] has one method per operation, taking
 //! and returning the serde types of `a2a_types::v1`, and every failure is a [`ClientError`] whose A2A
-//! error has the same [`A2aError`](a2a_types::errors::A2aError) kind whichever binding carried it.
+//! error has the same [`ErrorKind`](a2a_types::errors::ErrorKind) kind whichever binding carried it.
 //! The transports are built from the workspace's crates, not re-implemented:
 //!
 //! | binding | request | answer | stream |
@@ -162,7 +162,7 @@ pub async fn resolve_card(
     let url = service::well_known_agent_card_url(base_url);
     let response = http
         .get(&url)
-        .header(service::A2A_VERSION, PROTOCOL_VERSION.to_string())
+        .header(service::A2A_VERSION_HEADER, PROTOCOL_VERSION.to_string())
         .timeout(timeout)
         .send()
         .await

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::MethodParams;
 use a2a_types::sse;
 use a2a_types::v1::{
@@ -145,7 +145,7 @@ fn bindings_read_from_their_names() {
 
 #[tokio::test]
 async fn a_jsonrpc_error_is_typed_and_the_service_parameters_are_sent() {
-    let error = Error::new(A2aError::TaskNotFound).with_metadata("taskId", "t-1");
+    let error = Error::new(ErrorKind::TaskNotFound).with_metadata("taskId", "t-1");
     let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": error.to_jsonrpc()});
     let server = canned(http_response(
         "200 OK",
@@ -157,7 +157,7 @@ async fn a_jsonrpc_error_is_typed_and_the_service_parameters_are_sent() {
     let failure = client.get_task(get_task("t-1")).await.unwrap_err();
     assert_eq!(
         failure.a2a_kind(),
-        Some(A2aError::TaskNotFound),
+        Some(ErrorKind::TaskNotFound),
         "{failure}"
     );
     assert_eq!(
@@ -176,12 +176,12 @@ async fn a_jsonrpc_error_is_typed_and_the_service_parameters_are_sent() {
 
 #[tokio::test]
 async fn an_http_json_error_body_is_the_same_error_kind() {
-    let body = Error::new(A2aError::TaskNotFound).to_rest().to_string();
+    let body = Error::new(ErrorKind::TaskNotFound).to_rest().to_string();
     let server = canned(http_response("404 Not Found", "application/json", &body)).await;
     let client = client(&format!("{}/base", server.base), Binding::HttpJson);
     let failure = client.get_task(get_task("t 1")).await.unwrap_err();
     assert!(
-        matches!(&failure, ClientError::A2a { binding: Binding::HttpJson, error } if error.kind == A2aError::TaskNotFound),
+        matches!(&failure, ClientError::A2a { binding: Binding::HttpJson, error } if error.kind == ErrorKind::TaskNotFound),
         "{failure}"
     );
     let request = server.requests.lock().expect("lock")[0].clone();
@@ -228,7 +228,7 @@ async fn an_error_event_ends_a_stream_with_the_typed_error() {
     ));
     let mut body = sse::encode_stream_response(&update).expect("encode");
     body.push_str(
-        &sse::encode_json_error(&Error::new(A2aError::TaskNotFound).to_rest()).expect("encode"),
+        &sse::encode_json_error(&Error::new(ErrorKind::TaskNotFound).to_rest()).expect("encode"),
     );
     let server = canned(sse_response(&body)).await;
     let client = client(&server.base, Binding::HttpJson);
@@ -244,7 +244,7 @@ async fn an_error_event_ends_a_stream_with_the_typed_error() {
     let failure = stream.next().await.expect("the error").unwrap_err();
     assert_eq!(
         failure.a2a_kind(),
-        Some(A2aError::TaskNotFound),
+        Some(ErrorKind::TaskNotFound),
         "{failure}"
     );
     assert!(stream.next().await.is_none());
@@ -257,7 +257,7 @@ async fn an_error_event_ends_a_stream_with_the_typed_error() {
 
 #[tokio::test]
 async fn a_stream_refused_before_it_starts_is_the_typed_error() {
-    let error = Error::new(A2aError::UnsupportedOperation);
+    let error = Error::new(ErrorKind::UnsupportedOperation);
     let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": error.to_jsonrpc()});
     let server = canned(http_response(
         "200 OK",
@@ -273,7 +273,7 @@ async fn a_stream_refused_before_it_starts_is_the_typed_error() {
     let failure = client.subscribe_to_task(request).await.unwrap_err();
     assert_eq!(
         failure.a2a_kind(),
-        Some(A2aError::UnsupportedOperation),
+        Some(ErrorKind::UnsupportedOperation),
         "{failure}"
     );
 }

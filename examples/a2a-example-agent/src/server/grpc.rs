@@ -7,10 +7,10 @@ use std::sync::Arc;
 use a2a_proto::grpc::Budgeted;
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::proto::ConversionError;
-use a2a_types::service::{A2A_EXTENSIONS, A2A_VERSION, Extensions, ProtocolVersion};
+use a2a_types::service::{A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, ProtocolVersion};
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tonic::codegen::BoxStream;
@@ -44,7 +44,7 @@ fn context_of<T>(request: &Request<T>) -> Result<CallContext, Status> {
     };
     // Every value given must be one this service speaks (a client may add one to its default).
     let versions: Vec<Option<&str>> = metadata
-        .get_all(A2A_VERSION.to_ascii_lowercase())
+        .get_all(A2A_VERSION_HEADER.to_ascii_lowercase())
         .iter()
         .map(|v| v.to_str().ok())
         .collect();
@@ -59,7 +59,7 @@ fn context_of<T>(request: &Request<T>) -> Result<CallContext, Status> {
     };
     if let Some(version) = unserved {
         let error = Error::with_message(
-            A2aError::VersionNotSupported,
+            ErrorKind::VersionNotSupported,
             format!(
                 "this gRPC service serves A2A 1.0 (a2a-version: 1.0), not {:?}",
                 version.unwrap_or("0.3 (no metadata)")
@@ -68,7 +68,7 @@ fn context_of<T>(request: &Request<T>) -> Result<CallContext, Status> {
         return Err(Status::from(&error));
     }
     let extensions = metadata
-        .get_all(A2A_EXTENSIONS.to_ascii_lowercase())
+        .get_all(A2A_EXTENSIONS_HEADER.to_ascii_lowercase())
         .iter()
         .filter_map(|v| v.to_str().ok());
     Ok(CallContext {
@@ -83,7 +83,7 @@ fn convert<P, T: TryFrom<P, Error = ConversionError>>(message: P) -> Result<T, S
 
 fn unexpected() -> Status {
     Status::from(&Error::with_message(
-        A2aError::Internal,
+        ErrorKind::Internal,
         "the agent answered with the wrong kind of result",
     ))
 }

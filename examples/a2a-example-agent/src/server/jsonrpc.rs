@@ -7,12 +7,12 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use a2a_types::bridge::{self, Method, V1Response};
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
 use a2a_types::operations::Operation;
 use a2a_types::service::{
-    A2A_EXTENSIONS, A2A_VERSION, Extensions, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON,
-    ProtocolVersion,
+    A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, MEDIA_TYPE_EVENT_STREAM,
+    MEDIA_TYPE_JSON, ProtocolVersion,
 };
 use a2a_types::{sse, v0_3};
 use axum::Router;
@@ -42,7 +42,7 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// What the headers say about the caller: extensions (`A2A-Extensions`, and v0.3's
 /// `X-A2A-Extensions`) and authorization.
 pub(super) fn call_context(headers: &HeaderMap) -> CallContext {
-    let extensions = [A2A_EXTENSIONS, bridge::LEGACY_A2A_EXTENSIONS_HEADER]
+    let extensions = [A2A_EXTENSIONS_HEADER, bridge::LEGACY_A2A_EXTENSIONS_HEADER]
         .iter()
         .flat_map(|name| headers.get_all(*name).iter())
         .filter_map(|v| v.to_str().ok());
@@ -87,7 +87,7 @@ fn event_stream(events: impl tokio_stream::Stream<Item = Value> + Send + 'static
 /// limit: JSON-RPC `-32600` Invalid Request (HTTP 200), "payload too large", with no id (none was
 /// read).
 fn too_large(problem: String) -> Response {
-    let error = Error::with_message(A2aError::InvalidRequest, problem);
+    let error = Error::with_message(ErrorKind::InvalidRequest, problem);
     json_response(JsonRpcResponse::<Value>::error(None, error).to_json())
 }
 
@@ -113,7 +113,7 @@ async fn rpc(
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
         Err(e) => {
-            let error = Error::with_message(A2aError::JsonParse, e.to_string());
+            let error = Error::with_message(ErrorKind::JsonParse, e.to_string());
             return json_response(JsonRpcResponse::<Value>::error(None, error).to_json());
         }
     };
@@ -142,14 +142,14 @@ async fn v1_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: &Value) -> Respons
     let id = request.id.clone();
     let fail =
         |error: Error| json_response(JsonRpcResponse::<Value>::error(id.clone(), error).to_json());
-    let asked = ProtocolVersion::from_header(header(headers, A2A_VERSION));
+    let asked = ProtocolVersion::from_header(header(headers, A2A_VERSION_HEADER));
     if !asked.is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0)) {
         return fail(Error::with_message(
-            A2aError::VersionNotSupported,
+            ErrorKind::VersionNotSupported,
             format!(
-                "{} is an A2A 1.0 method; this endpoint serves 1.0 with {A2A_VERSION}: 1.0 and 0.3 without (got {:?})",
+                "{} is an A2A 1.0 method; this endpoint serves 1.0 with {A2A_VERSION_HEADER}: 1.0 and 0.3 without (got {:?})",
                 request.method,
-                header(headers, A2A_VERSION).unwrap_or("no header")
+                header(headers, A2A_VERSION_HEADER).unwrap_or("no header")
             ),
         ));
     }
@@ -185,8 +185,8 @@ fn v0_3_error(id: &Value, error: &Error) -> Value {
 }
 
 fn bridge_error(error: &bridge::BridgeError) -> Error {
-    Error::from_jsonrpc(&error.to_v1_error().to_json_rpc())
-        .unwrap_or_else(|_| Error::with_message(A2aError::Internal, error.to_string()))
+    Error::from_jsonrpc(&error.to_v1_error().to_jsonrpc())
+        .unwrap_or_else(|_| Error::with_message(ErrorKind::Internal, error.to_string()))
 }
 
 async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value, body: &[u8]) -> Response {
@@ -196,13 +196,13 @@ async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value, body: &[u
         .get("method")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if let Err(error) = bridge::request_version(method, header(headers, A2A_VERSION)) {
+    if let Err(error) = bridge::request_version(method, header(headers, A2A_VERSION_HEADER)) {
         return fail(bridge_error(&error));
     }
     // Typed straight from the bytes (no second copy of the tree), with the path of a bad member.
     let request: v0_3::A2aRequest = match a2a_types::json::from_slice(body) {
         Ok(request) => request,
-        Err(e) => return fail(Error::with_message(A2aError::InvalidParams, e.to_string())),
+        Err(e) => return fail(Error::with_message(ErrorKind::InvalidParams, e.to_string())),
     };
     let (id, v1_request) = match bridge::upgrade_request(request) {
         Ok(upgraded) => upgraded,
@@ -228,7 +228,7 @@ async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value, body: &[u
         Ok(Reply::Unary(result)) => match to_v1_response(result) {
             Some(response) => json_response(downgrade(response)),
             None => fail(Error::with_message(
-                A2aError::Internal,
+                ErrorKind::Internal,
                 "a result v0.3 has no form for",
             )),
         },

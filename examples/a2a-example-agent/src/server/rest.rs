@@ -6,9 +6,11 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::operations::Operation;
-use a2a_types::service::{A2A_VERSION, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, ProtocolVersion};
+use a2a_types::service::{
+    A2A_VERSION_HEADER, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, ProtocolVersion,
+};
 use a2a_types::{rest, sse};
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -51,7 +53,7 @@ async fn handle(
         Ok(body) => body,
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             let error = Error::with_message(
-                A2aError::InvalidRequest,
+                ErrorKind::InvalidRequest,
                 format!(
                     "payload too large: the body is over the {} bytes allowed (the max_bytes limit)",
                     limits.max_bytes()
@@ -68,14 +70,16 @@ async fn handle(
         Ok(matched) => matched,
         Err(error) => return answer(error.http_status(), error.to_rest()),
     };
-    let version = headers.get(A2A_VERSION).and_then(|v| v.to_str().ok());
+    let version = headers
+        .get(A2A_VERSION_HEADER)
+        .and_then(|v| v.to_str().ok());
     if !ProtocolVersion::from_header(version)
         .is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0))
     {
         return fail(&Error::with_message(
-            A2aError::VersionNotSupported,
+            ErrorKind::VersionNotSupported,
             format!(
-                "this HTTP+JSON endpoint serves A2A 1.0 ({A2A_VERSION}: 1.0), not {:?}",
+                "this HTTP+JSON endpoint serves A2A 1.0 ({A2A_VERSION_HEADER}: 1.0), not {:?}",
                 version.unwrap_or("0.3 (no header)")
             ),
         ));

@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
 use a2a_types::service::Extensions;
 use a2a_types::v1::{
@@ -90,7 +90,7 @@ impl Agent {
             .find(|uri| !context.extensions.contains(uri))
         {
             return Err(Error::with_message(
-                A2aError::ExtensionSupportRequired,
+                ErrorKind::ExtensionSupportRequired,
                 format!(
                     "this agent requires the extension {missing}; activate it with A2A-Extensions"
                 ),
@@ -169,7 +169,7 @@ impl Agent {
             }
             MethodParams::GetExtendedAgentCard(_) => {
                 if self.config.extended_card_token.is_none() {
-                    return Err(Error::new(A2aError::ExtendedAgentCardNotConfigured));
+                    return Err(Error::new(ErrorKind::ExtendedAgentCardNotConfigured));
                 }
                 // The binding checked the token (`authorized`) before calling.
                 unary(MethodResult::GetExtendedAgentCard(
@@ -177,7 +177,7 @@ impl Agent {
                 ))
             }
             other => Err(Error::with_message(
-                A2aError::UnsupportedOperation,
+                ErrorKind::UnsupportedOperation,
                 format!(
                     "{} is not supported by this agent",
                     other.operation().jsonrpc_method()
@@ -241,7 +241,7 @@ impl Agent {
             })
         {
             return Err(Error::with_message(
-                A2aError::ContentTypeNotSupported,
+                ErrorKind::ContentTypeNotSupported,
                 format!(
                     "this agent answers in {}, none of which the client accepts ({})",
                     self.card.default_output_modes.join(", "),
@@ -255,7 +255,7 @@ impl Agent {
                 let task = self.store.add_user_message(task_id, &message)?;
                 if !task.status.state.is_interrupted() {
                     return Err(Error::with_message(
-                        A2aError::UnsupportedOperation,
+                        ErrorKind::UnsupportedOperation,
                         format!("task {task_id} is still working; it takes a message only when it asks for input"),
                     )
                     .with_metadata("taskId", task_id.as_str()));
@@ -451,7 +451,7 @@ mod tests {
             "ftp://127.0.0.1",
         ] {
             let error = check_webhook(bad).unwrap_err();
-            assert_eq!(error.kind, A2aError::InvalidParams, "{bad}");
+            assert_eq!(error.kind, ErrorKind::InvalidParams, "{bad}");
             assert_eq!(error.field_violations[0].field, "url");
         }
     }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use a2a_types::errors::{A2aError, Error};
+use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::v1::{
     ListTasksRequest, ListTasksResponse, Message, Role, StreamResponse, Task,
     TaskPushNotificationConfig, TaskState, TaskStatus,
@@ -111,7 +111,7 @@ impl Store {
         let entry = inner.tasks.get_mut(id).ok_or_else(|| not_found(id))?;
         if entry.task.status.state.is_terminal() {
             return Err(Error::with_message(
-                A2aError::UnsupportedOperation,
+                ErrorKind::UnsupportedOperation,
                 format!(
                     "task {id} is {}; it takes no more messages",
                     state_name(entry.task.status.state)
@@ -125,7 +125,7 @@ impl Store {
             .is_some_and(|c| Some(c) != entry.task.context_id.as_ref())
         {
             return Err(Error::with_message(
-                A2aError::InvalidParams,
+                ErrorKind::InvalidParams,
                 format!("message.contextId does not match the context of task {id}"),
             ));
         }
@@ -155,9 +155,9 @@ impl Store {
         if state.is_terminal() {
             let cancel = matches!(&event, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Canceled);
             let kind = if cancel {
-                A2aError::TaskNotCancelable
+                ErrorKind::TaskNotCancelable
             } else {
-                A2aError::UnsupportedOperation
+                ErrorKind::UnsupportedOperation
             };
             return Err(Error::with_message(
                 kind,
@@ -216,7 +216,7 @@ impl Store {
         let entry = inner.tasks.get_mut(id).ok_or_else(|| not_found(id))?;
         if entry.task.status.state.is_terminal() {
             return Err(Error::with_message(
-                A2aError::UnsupportedOperation,
+                ErrorKind::UnsupportedOperation,
                 format!(
                     "task {id} is {}; there is nothing left to subscribe to",
                     state_name(entry.task.status.state)
@@ -342,7 +342,7 @@ impl Store {
             .cloned()
             .ok_or_else(|| {
                 Error::with_message(
-                    A2aError::TaskNotFound,
+                    ErrorKind::TaskNotFound,
                     format!("task {task_id} has no push notification config {id}"),
                 )
                 .with_metadata("taskId", task_id)
@@ -421,7 +421,7 @@ pub fn trim_history(mut task: Task, length: Option<usize>) -> Task {
 
 /// An `InvalidParams` error naming the field.
 pub fn invalid(field: &str, problem: String) -> Error {
-    let mut error = Error::with_message(A2aError::InvalidParams, format!("{field}: {problem}"));
+    let mut error = Error::with_message(ErrorKind::InvalidParams, format!("{field}: {problem}"));
     error
         .field_violations
         .push(a2a_types::validate::FieldViolation {
@@ -432,7 +432,8 @@ pub fn invalid(field: &str, problem: String) -> Error {
 }
 
 fn not_found(id: &str) -> Error {
-    Error::with_message(A2aError::TaskNotFound, format!("no task {id}")).with_metadata("taskId", id)
+    Error::with_message(ErrorKind::TaskNotFound, format!("no task {id}"))
+        .with_metadata("taskId", id)
 }
 
 fn state_name(state: TaskState) -> String {
@@ -567,7 +568,7 @@ mod tests {
             let error = list(&store, request).unwrap_err();
             assert_eq!(
                 (error.kind, error.field_violations[0].field.as_str()),
-                (A2aError::InvalidParams, field)
+                (ErrorKind::InvalidParams, field)
             );
         }
     }
@@ -598,13 +599,13 @@ mod tests {
                 .apply(StreamResponse::StatusUpdate(again))
                 .unwrap_err()
                 .kind,
-            A2aError::TaskNotCancelable
+            ErrorKind::TaskNotCancelable
         );
         assert_eq!(
             store.subscribe(&task.id).unwrap_err().kind,
-            A2aError::UnsupportedOperation
+            ErrorKind::UnsupportedOperation
         );
-        assert_eq!(store.get("nope").unwrap_err().kind, A2aError::TaskNotFound);
+        assert_eq!(store.get("nope").unwrap_err().kind, ErrorKind::TaskNotFound);
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! Value-level rules the bridge shares: base64 read the way the official Python SDK reads it, PEP 440
-//! version comparison, and small "empty means absent" helpers (those v0.3's protobuf conversion needs
-//! too live in `v0_3::sdk_values`, with the timestamp reader).
+//! The official Python SDK's value rules the bridge follows, so both convert alike: base64 read the way
+//! the SDK reads it, PEP 440 version comparison, and small "empty means absent" helpers (those v0.3's
+//! protobuf conversion needs too live in `v0_3::sdk_values`, with the timestamp reader).
 
 use std::cmp::Ordering;
 
