@@ -48,7 +48,7 @@ fn verify(args: &VerifyArgs, stdin: &mut impl Read) -> Result<Vec<u8>, Failure> 
     if !args.alg.is_empty() {
         verifier = verifier.with_algorithms(algorithms(&args.alg)?);
     }
-    let card: AgentCard = read_card(stdin, "lf.a2a.v1.AgentCard")?;
+    let card = read_any_card(stdin)?;
     let verified = verifier
         .verify(&card)
         .map_err(|e| Failure::input(e.to_string()))?;
@@ -101,13 +101,36 @@ fn algorithms(names: &[String]) -> Result<Vec<SigningAlgorithm>, Failure> {
         .collect()
 }
 
+/// Reads a card of either version from stdin, a v0.3 card (one with `url` and no
+/// `supportedInterfaces`) converted to v1, as the official SDK's client reads a fetched card: its
+/// signatures cover that v1 form (`a2a_types::signing::canonicalize_v0_3`).
+fn read_any_card(stdin: &mut impl Read) -> Result<AgentCard, Failure> {
+    let mut text = Vec::new();
+    stdin
+        .read_to_end(&mut text)
+        .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
+    let json: serde_json::Value = a2a_types::json::from_slice(&text)
+        .map_err(|e| Failure::input(format!("invalid JSON at `{}`: {}", e.path(), e.inner())))?;
+    let version = a2a_types::bridge::AnyAgentCard::detect(&json);
+    if version == Some(a2a_types::bridge::ProtocolVersion::V0_3) {
+        let card: a2a_types::v0_3::AgentCard = parse(&text, "the v0.3 AgentCard")?;
+        Ok(a2a_types::signing::v0_3_card_as_v1(&card))
+    } else {
+        parse(&text, "lf.a2a.v1.AgentCard")
+    }
+}
+
 /// Reads one card from stdin, the error naming the JSON path at fault.
 fn read_card<T: DeserializeOwned>(stdin: &mut impl Read, what: &str) -> Result<T, Failure> {
     let mut text = Vec::new();
     stdin
         .read_to_end(&mut text)
         .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
-    a2a_types::json::from_slice(&text).map_err(|e| {
+    parse(&text, what)
+}
+
+fn parse<T: DeserializeOwned>(text: &[u8], what: &str) -> Result<T, Failure> {
+    a2a_types::json::from_slice(text).map_err(|e| {
         Failure::input(format!(
             "invalid JSON for {what} at `{}`: {}",
             e.path(),

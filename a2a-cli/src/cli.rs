@@ -50,8 +50,9 @@ pub enum Command {
 pub enum CardCommand {
     /// Sign the A2A v1 card on stdin and write it, its new signature appended to `signatures`.
     Sign(SignArgs),
-    /// Verify the A2A v1 card on stdin: exit 0 (and one line on stdout) when one of its signatures
-    /// verifies with a key of the JWK Set, exit 1 with one line saying why not.
+    /// Verify the card on stdin: exit 0 (and one line on stdout) when one of its signatures verifies
+    /// with a key of the JWK Set, exit 1 with one line saying why not. A v0.3 card is verified in its
+    /// v1 form, as the official SDK's client does.
     Verify(VerifyArgs),
     /// Write the canonical bytes of the card on stdin: RFC 8785 JSON without `signatures` and without
     /// empty values, exactly what a signature covers (no newline added).
@@ -101,7 +102,8 @@ pub struct VerifyArgs {
 /// Options of `a2a card canonicalize`.
 #[derive(Debug, Args)]
 pub struct CanonicalizeArgs {
-    /// The card on stdin is an A2A v0.3 card.
+    /// The card on stdin is an A2A v0.3 card: write the canonical bytes of its v1 form, which is what
+    /// the official SDK 1.3.0 signs and verifies for it.
     #[arg(long = "v0-3")]
     pub v0_3: bool,
 }

@@ -187,11 +187,52 @@ fn canonicalize_writes_the_signed_bytes() {
         ok(a2a(&["card", "canonicalize"], example)),
         br#"{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}"#
     );
-    // A v0.3 card: the same rules over its v0.3 JSON.
+    // A v0.3 card: the bytes of its v1 form, as the official SDK's card reader makes it.
     let v0_3 = std::fs::read(path("cases/v0_3/bridge/v0_3_card.json")).unwrap();
     let canonical = ok(a2a(&["card", "canonicalize", "--v0-3"], &v0_3));
+    assert_eq!(
+        canonical,
+        ok(a2a(&["card", "canonicalize"], &sdk_v1_form(&v0_3)))
+    );
     let canonical: Value = serde_json::from_slice(&canonical).unwrap();
-    assert!(canonical.get("protocolVersion").is_some() && canonical.get("signatures").is_none());
+    assert!(canonical.get("supportedInterfaces").is_some() && canonical.get("url").is_none());
+}
+
+/// The v1 form of a v0.3 card as the official SDK's card reader makes it: `a2a upgrade`'s, with every
+/// interface at the card's `protocolVersion` (the fixture's is `0.3.0`).
+fn sdk_v1_form(v0_3: &[u8]) -> Vec<u8> {
+    let upgraded = a2a(&["upgrade", "--type", "AgentCard"], v0_3);
+    assert!(upgraded.status.success());
+    let mut v1_form: Value = serde_json::from_slice(&upgraded.stdout).unwrap();
+    for interface in v1_form["supportedInterfaces"].as_array_mut().unwrap() {
+        interface["protocolVersion"] = "0.3.0".into();
+    }
+    v1_form.to_string().into_bytes()
+}
+
+#[test]
+fn a_v0_3_card_is_verified_in_its_v1_form() {
+    let mut v0_3: Value = serde_json::from_str(
+        &std::fs::read_to_string(path("cases/v0_3/bridge/v0_3_card.json")).unwrap(),
+    )
+    .unwrap();
+    v0_3.as_object_mut().unwrap().remove("signatures");
+    let v0_3 = v0_3.to_string().into_bytes();
+    let signed_v1: Value =
+        serde_json::from_slice(&sign("es256", "ES256", &sdk_v1_form(&v0_3))).unwrap();
+    // The v0.3 card carrying the signature made over its v1 form verifies.
+    let mut signed_v0_3: Value = serde_json::from_slice(&v0_3).unwrap();
+    signed_v0_3["signatures"] = signed_v1["signatures"].clone();
+    assert_eq!(
+        String::from_utf8(ok(verify(signed_v0_3.to_string().as_bytes()))).unwrap(),
+        "valid: signatures[0] verifies with key `es256-test` (ES256)\n"
+    );
+    signed_v0_3["url"] = "https://evil.example/a2a".into();
+    let line = failure(verify(signed_v0_3.to_string().as_bytes()), 1);
+    assert!(
+        line.contains("the signature does not match the card"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -5,6 +5,8 @@ Usage: sdk_signing.py COMMAND < request.json > response.json, one process per ba
 - `canonicalize`: request {"cards": [<card JSON>...]}; response, per card, {"canonical": <text>} with the
   SDK's canonical form (the JWS payload it signs), or {"error": <class: message>} when the SDK refuses
   the card (parse or canonicalization).
+- `canonicalize-as-fetched`: the same, the cards read as the SDK's client reads a fetched card
+  (`parse_agent_card`, which converts a v0.3 card to v1 first).
 - `sign`: request {"keys": [{"alg", "kid", "pem"}...], "cards": [...]}; response, per key, the list of
   the cards signed by the SDK's `create_agent_card_signer` (protected header alg, kid, typ JOSE, jku),
   as ProtoJSON.
@@ -48,6 +50,20 @@ def canonicalize(request):
     for card in request['cards']:
         try:
             results.append({'canonical': signing._canonicalize_agent_card(parse(card))})
+        except (json_format.ParseError, ValueError, RecursionError) as error:
+            results.append({'error': describe(error)})
+    return results
+
+
+def canonicalize_as_fetched(request):
+    # The SDK's client reads a fetched card with parse_agent_card, which turns a v0.3 card into v1
+    # first; its verifier then canonicalizes that v1 card.
+    from a2a.client.card_resolver import parse_agent_card
+
+    results = []
+    for card in request['cards']:
+        try:
+            results.append({'canonical': signing._canonicalize_agent_card(parse_agent_card(card))})
         except (json_format.ParseError, ValueError, RecursionError) as error:
             results.append({'error': describe(error)})
     return results
@@ -98,7 +114,12 @@ def main():
     for name, pinned in PINNED.items():
         if version(name) != pinned:
             sys.exit(f'{name} {version(name)} is installed; these tests compare with {pinned}')
-    command = {'canonicalize': canonicalize, 'sign': sign, 'verify': verify}[sys.argv[1]]
+    command = {
+        'canonicalize': canonicalize,
+        'canonicalize-as-fetched': canonicalize_as_fetched,
+        'sign': sign,
+        'verify': verify,
+    }[sys.argv[1]]
     json.dump(command(json.load(sys.stdin)), sys.stdout, ensure_ascii=False)
 
 

@@ -64,9 +64,8 @@ pub fn canonicalize(card: &AgentCard) -> Result<Vec<u8>, CanonicalizationError> 
     canonicalize_card_json(json)
 }
 
-/// The shared tail of the card rules, for any card already in its JSON form (v1 ProtoJSON, or a v0.3
-/// card's JSON): `signatures` removed, empty values dropped, RFC 8785.
-pub(super) fn canonicalize_card_json(mut json: Value) -> Result<Vec<u8>, CanonicalizationError> {
+/// The card rules after the JSON form: `signatures` removed, empty values dropped, RFC 8785.
+fn canonicalize_card_json(mut json: Value) -> Result<Vec<u8>, CanonicalizationError> {
     if let Value::Object(members) = &mut json {
         members.remove("signatures");
     }

@@ -42,8 +42,8 @@
 //! 5. Nesting deeper than [`MAX_DEPTH`] (128 objects and arrays, the card counting 1) has no canonical
 //!    form ([`CanonicalizationError::TooDeep`]), as in the SDK.
 //!
-//! [`canonicalize_v0_3`] (feature `v0_3`) applies rules 2 to 5 to a v0.3 card's JSON; see its docs for
-//! how v0.3 cards are signed in practice.
+//! A v0.3 card (feature `v0_3`, [`canonicalize_v0_3`]) is signed over the canonical bytes of its v1
+//! form, as the Python SDK 1.3.0 reads a fetched v0.3 card into v1 before verifying it.
 //!
 //! ## Where implementations disagree
 //!
@@ -56,8 +56,18 @@
 //!   text) over a pydantic dump that also dropped fields equal to their model defaults; 1.3.0 writes
 //!   RFC 8785 (a2a-python #1193). Cards with non-ASCII text, astral-plane keys or fractional numbers
 //!   signed by 0.3.x do not verify with 1.3.0 or here.
-//! - **The JS SDK** (`@a2a-js/sdk`'s `canonicalizeAgentCard`): see the workspace README's "Signed
-//!   agent cards" section for where it was compared.
+//! - **The JS SDK 1.3.0** (`@a2a-js/sdk`'s `canonicalizeAgentCard`, compared by the workspace's
+//!   `signing_js` tests): the same bytes for every card but one with nothing left once empty values
+//!   are dropped, which it writes `{}` (the Python SDK and this crate: `null`; we follow Python). It
+//!   has no nesting limit. Its verifier also refuses a signature whose protected header lacks `typ`
+//!   (so [`CardSigner::with_typ`]`(None)` makes cards it will not accept).
+//! - **The Python SDK's verifier** hands the payload to PyJWT's JWT decoder, which wants a JSON object:
+//!   a card whose canonical form is `null` is signed by that SDK but never verified by it. It verifies
+//!   here.
+//! - **Nesting**: this crate reads `params` up to [`MAX_NESTING_DEPTH`](crate::MAX_NESTING_DEPTH) (30)
+//!   deep from JSON, while the Python SDK's card reader goes to its parser's limit (100) and its
+//!   canonicalizer to 128: a card with `params` nested deeper than 30 can verify there and is refused
+//!   here when read (a card built in code canonicalizes here up to the same 128).
 //! - **base64url**: the Python SDK's decoder accepts padding and skips characters outside the alphabet;
 //!   this verifier accepts only unpadded base64url (RFC 7515 section 2), so such a signature is
 //!   [`RejectReason::Malformed`] here.
@@ -110,7 +120,7 @@ pub use error::{
 pub use jcs::{MAX_DEPTH, canonical_json};
 pub use signer::CardSigner;
 #[cfg(feature = "v0_3")]
-pub use v0_3::canonicalize_v0_3;
+pub use v0_3::{canonicalize_v0_3, v0_3_card_as_v1};
 pub use verifier::{
     CardVerifier, MAX_PROTECTED_HEADER_BYTES, MAX_SIGNATURE_BYTES, MAX_SIGNATURES, MIN_RSA_BITS,
     VerifiedSignature,

@@ -257,10 +257,8 @@ impl CardVerifier {
 
 /// Reads one JWK as a trusted signature key, or says why it cannot be one.
 fn trusted_key(members: &Map<String, Value>) -> Result<TrustedKey, String> {
-    if let Some(key_use) = members.get("use") {
-        if key_use != "sig" {
-            return Err(format!("`use` is {key_use}, not \"sig\""));
-        }
+    if let Some(key_use) = members.get("use").filter(|key_use| *key_use != "sig") {
+        return Err(format!("`use` is {key_use}, not \"sig\""));
     }
     let text = |name: &str| members.get(name).and_then(Value::as_str);
     let kind = match (text("kty"), text("crv")) {

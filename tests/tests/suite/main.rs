@@ -30,6 +30,7 @@ mod proto_v0_3;
 mod protojson_v1;
 mod rest_v1;
 mod signing_hostile;
+mod signing_js;
 mod signing_v1;
 mod sse_interop_v1;
 mod sse_properties;

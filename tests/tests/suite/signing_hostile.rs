@@ -88,9 +88,12 @@ fn an_unsigned_card_has_no_signature() {
     assert_eq!(verifier().verify(&card()), Err(VerifyError::NoSignature));
 }
 
+/// A change to a signature.
+type Change = Box<dyn FnOnce(&mut AgentCardSignature)>;
+
 #[test]
 fn malformed_signatures_are_named() {
-    let cases: [(&str, Box<dyn FnOnce(&mut AgentCardSignature)>, &str); 8] = [
+    let cases: [(&str, Change, &str); 8] = [
         (
             "protected not base64url",
             Box::new(|s| s.protected = "eyJ!!!".into()),

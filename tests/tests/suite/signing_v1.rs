@@ -31,33 +31,43 @@ const SUITE: Suite = Suite {
 };
 
 /// How many generated cards are compared.
-const GENERATED: usize = 1_200;
+pub(crate) const GENERATED: usize = 1_200;
 
 /// Runs `sdk_signing.py COMMAND` with `request` on its standard input, returning its JSON answer.
-fn sdk(python: &Path, command: &str, request: &Value) -> Value {
-    let script = workspace_root().join("tests/interop/sdk_signing.py");
-    let mut child = Command::new(python)
-        .arg(&script)
+pub(crate) fn sdk(python: &Path, command: &str, request: &Value) -> Value {
+    oracle(
+        python,
+        &workspace_root().join("tests/interop/sdk_signing.py"),
+        command,
+        request,
+    )
+}
+
+/// Runs `PROGRAM SCRIPT COMMAND` with `request` on its standard input, returning its JSON answer.
+pub(crate) fn oracle(program: &Path, script: &Path, command: &str, request: &Value) -> Value {
+    let mut child = Command::new(program)
+        .arg(script)
         .arg(command)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("running {}: {e}", script.display()));
+        .unwrap_or_else(|e| panic!("running {} {}: {e}", program.display(), script.display()));
     let input = request.to_string();
     let mut stdin = child.stdin.take().expect("piped stdin");
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().expect("the SDK script runs");
+    let output = child.wait_with_output().expect("the oracle runs");
     writer
         .join()
         .unwrap()
-        .expect("the SDK script reads its request");
+        .expect("the oracle reads its request");
     assert!(
         output.status.success(),
-        "sdk_signing.py {command} failed:\n{}",
+        "{} {command} failed:\n{}",
+        script.display(),
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice(&output.stdout).expect("the SDK script writes JSON")
+    serde_json::from_slice(&output.stdout).expect("the oracle writes JSON")
 }
 
 /// Values that canonicalization writers get wrong: number text, escapes, key order, empties.
@@ -123,7 +133,7 @@ fn awkward_extension() -> BoxedStrategy<AgentExtension> {
 }
 
 /// `count` generated cards, the same on every run.
-fn generated_cards(count: usize) -> Vec<AgentCard> {
+pub(crate) fn generated_cards(count: usize) -> Vec<AgentCard> {
     let strategy =
         (strategies_v1::agent_card(), awkward_extension()).prop_map(|(mut card, extension)| {
             card.capabilities.extensions.push(extension);
@@ -139,7 +149,7 @@ fn generated_cards(count: usize) -> Vec<AgentCard> {
 }
 
 /// Hand-made cards: the spec's example, every empty value, awkward numbers and text.
-fn awkward_cards() -> Vec<(String, Value)> {
+pub(crate) fn awkward_cards() -> Vec<(String, Value)> {
     let cases = [
         (
             "A2A §8.4.1's example",
@@ -179,7 +189,7 @@ fn awkward_cards() -> Vec<(String, Value)> {
 }
 
 /// The card fixtures, as their JSON input.
-fn fixture_cards() -> Vec<(String, Value)> {
+pub(crate) fn fixture_cards() -> Vec<(String, Value)> {
     let mut cards = vec![
         (
             "tests/fixtures/v1/AgentCard.json".to_owned(),
@@ -317,7 +327,7 @@ fn the_nesting_limit_is_the_sdks() {
 }
 
 /// The test keys of `tests/fixtures/signing`.
-fn test_keys() -> Vec<(SigningAlgorithm, &'static str, String)> {
+pub(crate) fn test_keys() -> Vec<(SigningAlgorithm, &'static str, String)> {
     [
         (SigningAlgorithm::Es256, "es256"),
         (SigningAlgorithm::Rs256, "rs256"),
@@ -332,7 +342,7 @@ fn test_keys() -> Vec<(SigningAlgorithm, &'static str, String)> {
 }
 
 /// The card changed after signing: one character of its name.
-fn changed(mut card: AgentCard) -> AgentCard {
+pub(crate) fn changed(mut card: AgentCard) -> AgentCard {
     card.name.push('!');
     card
 }
@@ -447,5 +457,48 @@ fn signatures_verify_across_the_python_sdk_both_ways() {
             n = cards.len()
         );
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn v0_3_cards_canonicalize_as_the_sdk_reads_them() {
+    let Some(python) = python(&SUITE) else {
+        return;
+    };
+    // The SDK's client reads a fetched v0.3 card into v1 (`parse_agent_card`) before verifying it;
+    // `canonicalize_v0_3` must give the bytes of that same v1 card.
+    let cards: Vec<(String, Value)> = [
+        "v0_3/AgentCard.json",
+        "cases/v0_3/bridge/v0_3_card.json",
+        "cases/v0_3/proto/full_card.json",
+    ]
+    .into_iter()
+    .map(|path| {
+        (
+            format!("tests/fixtures/{path}"),
+            fixture_json::<Value>(path),
+        )
+    })
+    .collect();
+    let inputs: Vec<&Value> = cards.iter().map(|(_, card)| card).collect();
+    let answers = sdk(
+        &python,
+        "canonicalize-as-fetched",
+        &json!({ "cards": inputs }),
+    );
+    let mut failures = Vec::new();
+    for ((label, input), answer) in cards.iter().zip(answers.as_array().unwrap()) {
+        let card: a2a_types::v0_3::AgentCard = serde_json::from_value(input.clone()).unwrap();
+        let ours =
+            String::from_utf8(a2a_types::signing::canonicalize_v0_3(&card).unwrap()).unwrap();
+        if answer["canonical"].as_str() != Some(ours.as_str()) {
+            failures.push(format!("{label}:\n ours    {ours}\n the SDK {answer}"));
+        }
+    }
+    println!(
+        "signing: canonical bytes of {} of {} v0.3 card fixtures equal the Python SDK's for the card as fetched",
+        cards.len() - failures.len(),
+        cards.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
