@@ -130,6 +130,7 @@ fn drop_empty(value: Value, depth: usize) -> Result<Option<Value>, Canonicalizat
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_update)]
 mod tests {
     use super::*;
     use crate::v1::{AgentCapabilities, AgentCardSignature, AgentExtension};
@@ -172,7 +173,7 @@ mod tests {
             signatures: vec![AgentCardSignature {
                 protected: "p".into(),
                 signature: "s".into(),
-                header: None,
+                ..Default::default()
             }],
             ..Default::default()
         };

@@ -42,7 +42,7 @@
 //! 5. Nesting deeper than [`MAX_DEPTH`] (128 objects and arrays, the card counting 1) has no canonical
 //!    form ([`CanonicalizationError::TooDeep`]), as in the SDK.
 //!
-//! A v0.3 card (feature `v0_3`, [`canonicalize_v0_3`]) is signed over the canonical bytes of its v1
+//! A v0.3 card (feature `v0_3`, `canonicalize_v0_3`) is signed over the canonical bytes of its v1
 //! form, as the Python SDK 1.3.0 reads a fetched v0.3 card into v1 before verifying it.
 //!
 //! ## Where implementations disagree
@@ -61,6 +61,11 @@
 //!   are dropped, which it writes `{}` (the Python SDK and this crate: `null`; we follow Python). It
 //!   has no nesting limit. Its verifier also refuses a signature whose protected header lacks `typ`
 //!   (so [`CardSigner::with_typ`]`(None)` makes cards it will not accept).
+//! - **The Python SDK 1.3.0 with itself, on v0.3 cards**: its message conversion
+//!   (`compat.v0_3.conversions`, which `bridge` follows) gives a v0.3 card's
+//!   `additionalInterfaces` the protocol version `0.3`, its client's card reader (`parse_agent_card`,
+//!   applied before verifying) the card's own `protocolVersion`. A signature covers the reader's form,
+//!   so `v0_3_card_as_v1` and `canonicalize_v0_3` follow the reader.
 //! - **The Python SDK's verifier** hands the payload to PyJWT's JWT decoder, which wants a JSON object:
 //!   a card whose canonical form is `null` is signed by that SDK but never verified by it. It verifies
 //!   here.

@@ -170,10 +170,13 @@ impl CardSigner {
                     algorithm: self.algorithm,
                     reason: e.to_string(),
                 })?;
+        // `..Default::default()` keeps this compiling when the spec adds a field (the crate's rule).
+        #[allow(clippy::needless_update)]
         Ok(AgentCardSignature {
             protected,
             signature,
             header: self.unprotected.clone(),
+            ..Default::default()
         })
     }
 

@@ -240,7 +240,7 @@ fn one_valid_signature_among_bad_ones_is_enough_within_the_limit() {
     let bad = AgentCardSignature {
         protected: "bad".into(),
         signature: "bad".into(),
-        header: None,
+        ..Default::default()
     };
     let mut card = card();
     card.signatures = vec![bad.clone(); 5];
@@ -392,7 +392,7 @@ proptest! {
         card.signatures.push(AgentCardSignature {
             protected: encode(&json!({"alg": alg, "kid": kid})),
             signature: URL_SAFE_NO_PAD.encode(signature),
-            header: None,
+            ..Default::default()
         });
         prop_assert!(
             matches!(verifier().verify(&card), Err(VerifyError::NoValidSignature(r)) if r.len() == 2)
