@@ -39,6 +39,73 @@ pub enum Command {
     /// Exit status 1 when the card is not valid JSON of an AgentCard or breaks the card rules (every
     /// violation is named, with its field path).
     Describe(DescribeArgs),
+    /// Signed agent cards (A2A §8.4): sign a card, verify its signatures against trusted keys, print
+    /// its canonical bytes (the JWS payload), or print a signing key's public JWK Set.
+    #[command(subcommand)]
+    Card(CardCommand),
+}
+
+/// The subcommands of `a2a card`; each reads a card (JSON) from stdin.
+#[derive(Debug, Subcommand)]
+pub enum CardCommand {
+    /// Sign the A2A v1 card on stdin and write it, its new signature appended to `signatures`.
+    Sign(SignArgs),
+    /// Verify the card on stdin: exit 0 (and one line on stdout) when one of its signatures verifies
+    /// with a key of the JWK Set, exit 1 with one line saying why not. A v0.3 card is verified in its
+    /// v1 form, as the official SDK's client does.
+    Verify(VerifyArgs),
+    /// Write the canonical bytes of the card on stdin: RFC 8785 JSON without `signatures` and without
+    /// empty values, exactly what a signature covers (no newline added).
+    Canonicalize(CanonicalizeArgs),
+    /// Write the public JWK Set of a signing key, for clients to verify with (`a2a card verify --jwks`).
+    Jwks(KeyArgs),
+}
+
+/// A signing key: the PEM file, its key id and algorithm.
+#[derive(Debug, Args)]
+pub struct KeyArgs {
+    /// The private key, PEM (PKCS#8; for RSA also PKCS#1).
+    #[arg(long, value_name = "KEY.pem")]
+    pub key: String,
+    /// The key id signatures name (`kid`), under which clients' JWK Sets hold the public key.
+    #[arg(long, value_name = "ID")]
+    pub kid: String,
+    /// The JWS algorithm: ES256, ES384, RS256, RS384, RS512, PS256, PS384, PS512 or EdDSA.
+    #[arg(long, value_name = "ALG")]
+    pub alg: String,
+}
+
+/// Options of `a2a card sign`.
+#[derive(Debug, Args)]
+pub struct SignArgs {
+    #[command(flatten)]
+    pub key: KeyArgs,
+    /// The URL of the JWK Set holding the public key (`jku` in the protected header).
+    #[arg(long, value_name = "URL")]
+    pub jku: Option<String>,
+    /// Indent the JSON output.
+    #[arg(long)]
+    pub pretty: bool,
+}
+
+/// Options of `a2a card verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The JWK Set of the keys to trust (a file holding `{"keys": [...]}` or one JWK).
+    #[arg(long, value_name = "KEYS.json")]
+    pub jwks: String,
+    /// Allow only this algorithm (repeatable); every asymmetric JWS algorithm by default.
+    #[arg(long, value_name = "ALG")]
+    pub alg: Vec<String>,
+}
+
+/// Options of `a2a card canonicalize`.
+#[derive(Debug, Args)]
+pub struct CanonicalizeArgs {
+    /// The card on stdin is an A2A v0.3 card: write the canonical bytes of its v1 form, which is what
+    /// the official SDK 1.3.0 signs and verifies for it.
+    #[arg(long = "v0-3")]
+    pub v0_3: bool,
 }
 
 /// Options of `a2a describe`.

@@ -9,6 +9,10 @@
 //! a2a downgrade --type lf.a2a.v1.AgentCard < card.json         # v1 JSON in, v0.3 JSON out
 //! a2a list-types [--for transcode|upgrade|downgrade]
 //! a2a describe --card card.json --format openapi|openrpc|html   # the agent's API documents
+//! a2a card sign --key key.pem --kid key-1 --alg ES256 < card.json > signed.json
+//! a2a card verify --jwks jwks.json < signed.json                # exit 0 when a signature verifies
+//! a2a card canonicalize < card.json                             # the bytes a signature covers
+//! a2a card jwks --key key.pem --kid key-1 --alg ES256           # the key's public JWK Set
 //! ```
 //!
 //! `transcode` reads one message from stdin and writes it to stdout. For A2A v1 messages
@@ -28,6 +32,7 @@
 //! counterpart for).
 
 mod bridge;
+mod card;
 mod cli;
 mod describe;
 mod failure;
@@ -48,6 +53,7 @@ fn main() -> ExitCode {
         Command::Downgrade(args) => converted(bridge::Direction::Downgrade, &args),
         Command::ListTypes(args) => Ok(names::list(args.command)),
         Command::Describe(args) => describe::run(&args, &mut std::io::stdin().lock()),
+        Command::Card(command) => card::run(&command, &mut std::io::stdin().lock()),
     });
     match result.and_then(|output| write_stdout(&output)) {
         Ok(()) => ExitCode::SUCCESS,

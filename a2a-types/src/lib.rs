@@ -125,6 +125,9 @@
 //!   types of `a2a-proto` (package `a2a.v1`).
 //! - `describe` (off by default): `describe` turns an agent's card into its OpenAPI 3.1 and OpenRPC 1.3
 //!   documents and a self-contained HTML page (it embeds the generated protocol-wide documents).
+//! - `signing` (off by default): signed agent cards (A2A §8.4): the RFC 8785 canonical bytes of a card
+//!   as the official Python SDK computes them, signing and verifying with JWS, in the `signing`
+//!   module (adds `jsonwebtoken` with its RustCrypto backend).
 //!
 //! # Stability across spec updates
 //!
@@ -170,6 +173,8 @@ pub mod operations;
 pub mod registry;
 pub mod rest;
 pub mod service;
+#[cfg(feature = "signing")]
+pub mod signing;
 pub mod skills;
 pub mod sse;
 pub mod v1;
