@@ -1,0 +1,228 @@
+//! The gRPC binding: `lf.a2a.v1.A2AService` from a2a-proto's tonic stubs. Requests convert from the
+//! protobuf types to `a2a_types` (a conversion failure is `InvalidParams` naming the field), the
+//! server answers, results convert back, errors become `tonic::Status` with the A2A error details.
+//! Metadata is read as HTTP headers: `a2a-version`, `a2a-extensions`, `authorization` (through the
+//! authentication hook) and `traceparent`.
+
+use a2a_proto::grpc::Budgeted;
+use a2a_proto::v1 as pb;
+use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
+use a2a_types::errors::{A2aError, Error};
+use a2a_types::jsonrpc::{MethodParams, MethodResult};
+use a2a_types::proto::ConversionError;
+use a2a_types::service::{A2A_EXTENSIONS, A2A_VERSION, Extensions, ProtocolVersion};
+use tokio_stream::StreamExt;
+use tonic::codegen::BoxStream;
+use tonic::service::Routes;
+use tonic::{Request, Response, Status};
+
+use crate::executor::ServiceParams;
+use crate::handler::{CallContext, Reply, invalid};
+use crate::server::A2aServer;
+
+impl A2aServer {
+    /// The gRPC service, to add to a tonic server (`Server::builder().add_routes(...)`), under the
+    /// server's decode budget: tonic refuses a message over the size before buffering it, and the
+    /// stubs' codec counts its fields before prost decodes it (both `OUT_OF_RANGE`).
+    pub fn grpc_routes(&self) -> Routes {
+        let limits = self.inner.config.limits;
+        let service = A2aServiceServer::new(GrpcBinding {
+            server: self.clone(),
+        })
+        .max_decoding_message_size(limits.max_bytes());
+        Routes::new(Budgeted::new(service, limits.into()))
+    }
+}
+
+struct GrpcBinding {
+    server: A2aServer,
+}
+
+/// The version check, the caller and the service parameters, from the request's metadata.
+async fn context_of<T>(server: &A2aServer, request: &Request<T>) -> Result<CallContext, Status> {
+    let metadata = request.metadata();
+    // Every value given must be one this service speaks (a client may add one to its default).
+    let versions: Vec<Option<&str>> = metadata
+        .get_all(A2A_VERSION.to_ascii_lowercase())
+        .iter()
+        .map(|v| v.to_str().ok())
+        .collect();
+    let serves = |version: Option<&str>| {
+        ProtocolVersion::from_header(version)
+            .is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0))
+    };
+    let unserved = if versions.is_empty() {
+        Some(None)
+    } else {
+        versions.into_iter().find(|v| !serves(*v))
+    };
+    if let Some(version) = unserved {
+        let error = Error::with_message(
+            A2aError::VersionNotSupported,
+            format!(
+                "this gRPC service serves A2A 1.0 (a2a-version: 1.0), not {:?}",
+                version.unwrap_or("0.3 (no metadata)")
+            ),
+        );
+        return Err(Status::from(&error));
+    }
+    let headers = metadata.clone().into_headers();
+    let caller = server
+        .authenticate(&headers)
+        .await
+        .map_err(|refusal| Status::unauthenticated(refusal.0))?;
+    let extensions = headers
+        .get_all(A2A_EXTENSIONS)
+        .iter()
+        .filter_map(|v| v.to_str().ok());
+    let mut context = CallContext::new(caller, "GRPC");
+    context.service_params = ServiceParams::new(
+        Some(ProtocolVersion::V1_0),
+        Extensions::parse_all(extensions),
+    );
+    context.traceparent = crate::http::header(&headers, "traceparent").map(str::to_owned);
+    Ok(context)
+}
+
+fn convert<P, T: TryFrom<P, Error = ConversionError>>(message: P) -> Result<T, Status> {
+    T::try_from(message).map_err(|e| Status::from(&invalid(&e.path(), e.reason())))
+}
+
+fn unexpected() -> Status {
+    Status::from(&Error::with_message(
+        A2aError::Internal,
+        "the server answered with the wrong kind of result",
+    ))
+}
+
+impl GrpcBinding {
+    async fn call(&self, params: MethodParams, context: &CallContext) -> Result<Reply, Status> {
+        if let Err(refusal) = self
+            .server
+            .check_access(params.operation(), &context.caller)
+        {
+            return Err(Status::unauthenticated(refusal.0));
+        }
+        self.server
+            .call(params, context)
+            .await
+            .map_err(|e| Status::from(&e))
+    }
+
+    async fn stream(
+        &self,
+        params: MethodParams,
+        context: &CallContext,
+    ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
+        match self.call(params, context).await? {
+            Reply::Stream(events) => {
+                let stream = events.map(|item| Ok(pb::StreamResponse::from(item.event)));
+                Ok(Response::new(Box::pin(stream)))
+            }
+            Reply::Unary(_) => Err(unexpected()),
+        }
+    }
+}
+
+/// One unary RPC: context, conversion in, the server, conversion out.
+macro_rules! unary {
+    ($self:ident, $request:ident, $variant:ident) => {{
+        let context = context_of(&$self.server, &$request).await?;
+        let params = MethodParams::$variant(convert($request.into_inner())?);
+        match $self.call(params, &context).await? {
+            Reply::Unary(MethodResult::$variant(result)) => Ok(Response::new(result.into())),
+            _ => Err(unexpected()),
+        }
+    }};
+}
+
+#[tonic::async_trait]
+impl A2aService for GrpcBinding {
+    async fn send_message(
+        &self,
+        request: Request<pb::SendMessageRequest>,
+    ) -> Result<Response<pb::SendMessageResponse>, Status> {
+        unary!(self, request, SendMessage)
+    }
+
+    async fn send_streaming_message(
+        &self,
+        request: Request<pb::SendMessageRequest>,
+    ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
+        let context = context_of(&self.server, &request).await?;
+        let params = MethodParams::SendStreamingMessage(convert(request.into_inner())?);
+        self.stream(params, &context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: Request<pb::GetTaskRequest>,
+    ) -> Result<Response<pb::Task>, Status> {
+        unary!(self, request, GetTask)
+    }
+
+    async fn list_tasks(
+        &self,
+        request: Request<pb::ListTasksRequest>,
+    ) -> Result<Response<pb::ListTasksResponse>, Status> {
+        unary!(self, request, ListTasks)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: Request<pb::CancelTaskRequest>,
+    ) -> Result<Response<pb::Task>, Status> {
+        unary!(self, request, CancelTask)
+    }
+
+    async fn subscribe_to_task(
+        &self,
+        request: Request<pb::SubscribeToTaskRequest>,
+    ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
+        let context = context_of(&self.server, &request).await?;
+        let params = MethodParams::SubscribeToTask(convert(request.into_inner())?);
+        self.stream(params, &context).await
+    }
+
+    async fn create_task_push_notification_config(
+        &self,
+        request: Request<pb::TaskPushNotificationConfig>,
+    ) -> Result<Response<pb::TaskPushNotificationConfig>, Status> {
+        unary!(self, request, CreateTaskPushNotificationConfig)
+    }
+
+    async fn get_task_push_notification_config(
+        &self,
+        request: Request<pb::GetTaskPushNotificationConfigRequest>,
+    ) -> Result<Response<pb::TaskPushNotificationConfig>, Status> {
+        unary!(self, request, GetTaskPushNotificationConfig)
+    }
+
+    async fn list_task_push_notification_configs(
+        &self,
+        request: Request<pb::ListTaskPushNotificationConfigsRequest>,
+    ) -> Result<Response<pb::ListTaskPushNotificationConfigsResponse>, Status> {
+        unary!(self, request, ListTaskPushNotificationConfigs)
+    }
+
+    async fn get_extended_agent_card(
+        &self,
+        request: Request<pb::GetExtendedAgentCardRequest>,
+    ) -> Result<Response<pb::AgentCard>, Status> {
+        unary!(self, request, GetExtendedAgentCard)
+    }
+
+    async fn delete_task_push_notification_config(
+        &self,
+        request: Request<pb::DeleteTaskPushNotificationConfigRequest>,
+    ) -> Result<Response<a2a_proto::pbjson_types::Empty>, Status> {
+        let context = context_of(&self.server, &request).await?;
+        let params = MethodParams::DeleteTaskPushNotificationConfig(convert(request.into_inner())?);
+        match self.call(params, &context).await? {
+            Reply::Unary(MethodResult::DeleteTaskPushNotificationConfig(_)) => {
+                Ok(Response::new(a2a_proto::pbjson_types::Empty {}))
+            }
+            _ => Err(unexpected()),
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The JSON-RPC binding: A2A v1 requests (with `A2A-Version: 1.x`) through
+//! `a2a_types::jsonrpc`; with feature `v0_3`, A2A v0.3 requests (v0.3 method names, no header)
+//! through the bridge ([`crate::bridge`]). Streaming methods answer with server-sent events, one
+//! JSON-RPC response per event.
+
+use a2a_types::errors::{A2aError, Error};
+use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
+use a2a_types::operations::Operation;
+use a2a_types::service::A2A_VERSION;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::Value;
+use tokio_stream::StreamExt;
+
+use super::{asks_for_v1, call_context, event_stream, header, sse_event, unauthenticated};
+use crate::handler::Reply;
+use crate::server::A2aServer;
+
+pub(super) fn routes(path: &str) -> Router<A2aServer> {
+    let path = path.trim_end_matches('/');
+    if path.is_empty() {
+        return Router::new().route("/", post(rpc));
+    }
+    // Clients differ on the trailing slash of the interface URL; both reach the endpoint.
+    Router::new()
+        .route(path, post(rpc))
+        .route(&format!("{path}/"), post(rpc))
+}
+
+use super::jsonrpc_reply as reply;
+
+/// A body over the decode budget, as the official Python SDK answers one over its size limit:
+/// `-32600` Invalid Request, "payload too large", with no id (none was read).
+fn too_large(problem: String) -> Response {
+    let error = Error::with_message(A2aError::InvalidRequest, problem);
+    reply(JsonRpcResponse::<Value>::error(None, error).to_json())
+}
+
+async fn rpc(
+    State(server): State<A2aServer>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let limits = server.config().limits;
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return too_large(format!(
+                "payload too large: the body is over the {} bytes allowed (the max_bytes limit)",
+                limits.max_bytes()
+            ));
+        }
+        Err(rejection) => return rejection.into_response(),
+    };
+    if let Err(error) = limits.check_json(&body) {
+        return reply(JsonRpcResponse::<Value>::error(None, error.into()).to_json());
+    }
+    let json: Value = match serde_json::from_slice(&body) {
+        Ok(json) => json,
+        Err(e) => {
+            let error = Error::with_message(A2aError::JsonParse, e.to_string());
+            return reply(JsonRpcResponse::<Value>::error(None, error).to_json());
+        }
+    };
+    #[cfg(feature = "v0_3")]
+    if crate::bridge::is_v0_3_method(&json) {
+        return crate::bridge::v0_3_rpc(server, &headers, &body).await;
+    }
+    v1_rpc(server, &headers, &json).await
+}
+
+async fn v1_rpc(server: A2aServer, headers: &HeaderMap, json: &Value) -> Response {
+    let request = match JsonRpcRequest::parse(json) {
+        Ok(request) => request,
+        Err(e) => {
+            return reply(JsonRpcResponse::<Value>::error(e.id.clone(), e.to_error()).to_json());
+        }
+    };
+    let id = request.id.clone();
+    let fail = |error: Error| reply(JsonRpcResponse::<Value>::error(id.clone(), error).to_json());
+    if !asks_for_v1(headers) {
+        return fail(Error::with_message(
+            A2aError::VersionNotSupported,
+            format!(
+                "{} is an A2A 1.0 method; send {A2A_VERSION}: 1.0 (got {:?})",
+                request.method,
+                header(headers, A2A_VERSION).unwrap_or("no header")
+            ),
+        ));
+    }
+    let context = match call_context(&server, headers, "JSONRPC").await {
+        Ok(context) => context,
+        Err(response) => return response,
+    };
+    let operation = request.params.operation();
+    if let Err(refusal) = server.check_access(operation, &context.caller) {
+        return unauthenticated(&refusal);
+    }
+    let result_id = id.clone().unwrap_or(Id::Null);
+    match server.call(request.params, &context).await {
+        Ok(Reply::Unary(result)) => reply(JsonRpcResponse::result(result_id, result).to_json()),
+        Ok(Reply::Stream(events)) => event_stream(events.map(move |item| {
+            let result = if operation == Operation::SubscribeToTask {
+                MethodResult::SubscribeToTask(item.event)
+            } else {
+                MethodResult::SendStreamingMessage(item.event)
+            };
+            let json = JsonRpcResponse::result(result_id.clone(), result).to_json();
+            sse_event(json.to_string(), item.id)
+        })),
+        Err(error) => fail(error),
+    }
+}
