@@ -295,12 +295,17 @@ impl A2aServer {
             tokio::spawn(async move { executor.execute(request_context, sink).await });
 
         // The first event, or the executor's end without one.
+        // When the executor ends first, its outcome is kept: a finished JoinHandle is not polled again.
+        let mut outcome = None;
         let first = tokio::select! {
             event = events.recv() => event,
             ended = &mut execution => {
                 // It may have sent events before returning: they are still queued.
                 match events.try_recv() {
-                    Ok(event) => Some(event),
+                    Ok(event) => {
+                        outcome = Some(ended);
+                        Some(event)
+                    }
                     Err(_) => {
                         let problem = match ended {
                             Ok(Ok(())) => "the agent answered nothing".to_owned(),
@@ -369,7 +374,11 @@ impl A2aServer {
                 next = events.recv().await;
             }
             drop(events);
-            let failure = match execution.await {
+            let ended = match outcome {
+                Some(ended) => ended,
+                None => execution.await,
+            };
+            let failure = match ended {
                 Ok(Ok(())) => None,
                 Ok(Err(error)) => Some(error.message),
                 Err(_) => Some("the agent failed".to_owned()),

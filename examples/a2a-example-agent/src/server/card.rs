@@ -36,7 +36,9 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     )
     .streaming(true)
     .push_notifications(config.push_notifications)
-    .extended_agent_card(config.extended_card_token.is_some())
+    // Declared even without a token configured: the method then answers
+    // ExtendedAgentCardNotConfigured, which clients can only see when the capability is declared.
+    .extended_agent_card(true)
     .default_input_modes(["text/plain"])
     .default_output_modes(["text/plain", "application/json"])
     .skills(if extended {

@@ -59,8 +59,8 @@ pub struct Config {
     pub resubscribe_delay: Duration,
     /// How long a `tck-long-running` task stays working before it completes.
     pub long_running_delay: Duration,
-    /// The bearer token of `GetExtendedAgentCard`; `None` declares no extended card, so the method
-    /// fails with `UnsupportedOperation` (the capability is not declared).
+    /// The bearer token of `GetExtendedAgentCard`; `None` configures no extended card, so the
+    /// method fails with `ExtendedAgentCardNotConfigured`.
     pub extended_card_token: Option<String>,
     /// Whether the agent takes push-notification configs (declared in the card's capabilities);
     /// without, the four push-config methods fail with `PushNotificationNotSupported`.
