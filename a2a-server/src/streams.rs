@@ -52,6 +52,13 @@ impl EventStream {
     }
 }
 
+impl EventStream {
+    /// How many events wait for the client (at most the stream queue's capacity).
+    pub fn buffered(&self) -> usize {
+        self.receiver.len()
+    }
+}
+
 impl Stream for EventStream {
     type Item = StreamEvent;
 
