@@ -115,7 +115,12 @@ impl A2aServer {
                 return;
             }
             if let Some((id, event)) = first {
-                let ends = ends_stream(&event);
+                // The snapshot ends the stream only when the task is over: a task waiting for input
+                // is subscribed to for what comes after the input.
+                let ends = match &event {
+                    StreamResponse::Task(task) => task.status.state.is_terminal(),
+                    other => ends_stream(other),
+                };
                 if sender
                     .send(StreamEvent {
                         id: Some(id),

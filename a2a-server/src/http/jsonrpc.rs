@@ -6,11 +6,12 @@
 use a2a_types::errors::{A2aError, Error};
 use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
 use a2a_types::operations::Operation;
-use a2a_types::service::A2A_VERSION;
+use a2a_types::service::{A2A_VERSION, MEDIA_TYPE_JSON};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
+use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -41,11 +42,34 @@ fn too_large(problem: String) -> Response {
     reply(JsonRpcResponse::<Value>::error(None, error).to_json())
 }
 
+/// `application/json`, `application/a2a+json` or any other `+json` type (parameters ignored).
+fn is_json_media_type(value: &str) -> bool {
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == MEDIA_TYPE_JSON
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
 async fn rpc(
     State(server): State<A2aServer>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    // JSON-RPC requests are JSON (section 9.1): another declared media type is refused at the HTTP
+    // level, before the body is read as JSON.
+    if let Some(media_type) = header(&headers, CONTENT_TYPE.as_str())
+        && !is_json_media_type(media_type)
+    {
+        return (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("a JSON-RPC request is {MEDIA_TYPE_JSON}, not {media_type}"),
+        )
+            .into_response();
+    }
     let limits = server.config().limits;
     let body = match body {
         Ok(body) => body,
