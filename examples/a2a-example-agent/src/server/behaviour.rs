@@ -21,7 +21,8 @@
 //! | `test-resubscribe-message-id` | working, waits [`Config::resubscribe_delay`](super::Config), completed |
 //! | anything else | the travel skills answer: a completed task echoing what it understood |
 //!
-//! A message sent to an existing task (`taskId` set) that waits for input completes it.
+//! A message sent to an existing task (`taskId` set) that waits for input completes it, unless it
+//! names `tck-input-required` again: then the task asks for input once more.
 //! The plan is the same for `SendMessage` and `SendStreamingMessage`: one streams the steps, the
 //! other answers with the task once they are done.
 
@@ -246,8 +247,18 @@ pub fn plan(message: &Message, delays: Delays) -> Plan {
     }
 }
 
-/// The plan for a message that continues a task waiting for input.
+/// The plan for a message that continues a task waiting for input: another `tck-input-required`
+/// asks for input again (so a conversation can take several turns); anything else completes it.
 pub fn continue_plan(message: &Message) -> Plan {
+    if behaviour_of(message) == Some("tck-input-required") {
+        return Plan::Task(vec![
+            working(),
+            Step::Status(
+                TaskState::InputRequired,
+                Some("Please provide more input".into()),
+            ),
+        ]);
+    }
     Plan::Task(vec![
         working(),
         Step::Status(
