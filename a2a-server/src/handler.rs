@@ -4,7 +4,7 @@
 //!
 //! | operation | semantics |
 //! |---|---|
-//! | SendMessage / SendStreamingMessage | see [`crate::execution`]: a new task, or a message continuing one that waits for input; terminal tasks and tasks still working refuse messages (`UnsupportedOperation`), a `contextId` other than the task's is `InvalidParams`; `returnImmediately`, `historyLength` |
+//! | SendMessage / SendStreamingMessage | a new task, or a message continuing one that waits for input; terminal tasks and tasks still working refuse messages (`UnsupportedOperation`), a `contextId` other than the task's is `InvalidParams`; `returnImmediately`, `historyLength` |
 //! | GetTask | `historyLength` (the most recent messages) |
 //! | ListTasks | filters, pages of `pageSize` (1 to the configured maximum), opaque `nextPageToken`, `""` on the last page; `historyLength`; artifacts only with `includeArtifacts` |
 //! | CancelTask | the running executor is told to stop and the task is canceled; a task that is over is `TaskNotCancelable` |

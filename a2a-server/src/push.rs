@@ -1,6 +1,6 @@
 //! Push notifications: where configs live ([`PushConfigStore`], in memory by default), which webhook
 //! URLs are accepted ([`WebhookPolicy`], an SSRF guard), and the delivery of task updates
-//! ([`PushSender`]).
+//! (a bounded queue drained by a background worker, started with the server).
 //!
 //! Each update of a task is POSTed, as the `StreamResponse` JSON a stream carries, to every webhook
 //! registered for the task, with the config's token in `X-A2A-Notification-Token` and its
@@ -61,14 +61,16 @@ pub trait PushConfigStore: Send + Sync + 'static {
     async fn delete(&self, owner: &Owner, task_id: &str, id: &str) -> Result<(), StoreError>;
 }
 
+/// The configs of one task, with the time (a counter) they were first stored.
+type TaskConfigs = (u64, Vec<TaskPushNotificationConfig>);
+/// Every task's configs by owner and task id, and the counter.
+type ConfigMap = (HashMap<(Owner, String), TaskConfigs>, u64);
+
 /// Configs in memory: at most [`InMemoryPushConfigStore::MAX_PER_TASK`] per task and
 /// [`InMemoryPushConfigStore::MAX_TASKS`] tasks with configs (the oldest task's configs go first).
 #[derive(Default)]
 pub struct InMemoryPushConfigStore {
-    inner: Mutex<(
-        HashMap<(Owner, String), (u64, Vec<TaskPushNotificationConfig>)>,
-        u64,
-    )>,
+    inner: Mutex<ConfigMap>,
 }
 
 impl InMemoryPushConfigStore {
@@ -82,16 +84,7 @@ impl InMemoryPushConfigStore {
         InMemoryPushConfigStore::default()
     }
 
-    #[allow(clippy::type_complexity)]
-    fn lock(
-        &self,
-    ) -> MutexGuard<
-        '_,
-        (
-            HashMap<(Owner, String), (u64, Vec<TaskPushNotificationConfig>)>,
-            u64,
-        ),
-    > {
+    fn lock(&self) -> MutexGuard<'_, ConfigMap> {
         self.inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -67,7 +67,8 @@ struct Inner {
     clock: u64,
 }
 
-/// Tasks in memory (lost when the process ends); see the [module docs](self) for its bounds.
+/// Tasks in memory (lost when the process ends), bounded by [`MemoryLimits`]: the least recently
+/// updated finished task is evicted first, and each task keeps its last events only.
 #[derive(Default)]
 pub struct InMemoryTaskStore {
     inner: Mutex<Inner>,

@@ -43,7 +43,7 @@ use a2a_types::v1::{
 
 use super::{A2aClient, ClientError};
 
-mod server_rules;
+pub mod server_rules;
 
 /// What a run needs besides the client.
 #[derive(Clone, Debug)]
