@@ -340,12 +340,14 @@ impl A2aServer {
                     Some(n) => n as usize,
                 };
                 let end = (start + size).min(all.len());
-                unary(MethodResult::ListTaskPushNotificationConfigs(
-                    ListTaskPushNotificationConfigsResponse {
-                        configs: all[start..end].to_vec(),
-                        next_page_token: (end < all.len()).then(|| end.to_string()),
-                    },
-                ))
+                // `..Default::default()` keeps this building when the spec adds a field.
+                #[allow(clippy::needless_update)]
+                let page = ListTaskPushNotificationConfigsResponse {
+                    configs: all[start..end].to_vec(),
+                    next_page_token: (end < all.len()).then(|| end.to_string()),
+                    ..Default::default()
+                };
+                unary(MethodResult::ListTaskPushNotificationConfigs(page))
             }
             MethodParams::DeleteTaskPushNotificationConfig(request) => {
                 self.task(&owner, &request.task_id).await?;
@@ -418,12 +420,17 @@ impl A2aServer {
                 task
             })
             .collect();
-        Ok(ListTasksResponse {
+        // `nextPageToken` is written even when empty (§3.1.4); `..Default::default()` keeps this
+        // building when the spec adds a field.
+        #[allow(clippy::needless_update)]
+        let response = ListTasksResponse {
             tasks,
             next_page_token: page.next_page_token,
             page_size: page_size as i32,
             total_size: page.total_size as i32,
-        })
+            ..Default::default()
+        };
+        Ok(response)
     }
 
     async fn add_push_config(
