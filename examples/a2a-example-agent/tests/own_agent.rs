@@ -13,8 +13,8 @@ use a2a_example_agent::server::{self, Config, EXTENDED_CARD_TOKEN};
 
 /// The most a whole run over one binding may take.
 const RUN_LIMIT: Duration = Duration::from_secs(120);
-/// Every check of the run, the push delivery and the extended card included.
-const MIN_CHECKS: usize = 32;
+/// Every check of the run, the push delivery, the extended card and the server rules included.
+const MIN_CHECKS: usize = 39;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn example_client_drives_the_example_agent_over_every_binding() {
@@ -27,6 +27,7 @@ async fn example_client_drives_the_example_agent_over_every_binding() {
         .expect("the agent starts on free loopback ports");
     let options = ConformanceOptions {
         extended_card_token: Some(EXTENDED_CARD_TOKEN.to_owned()),
+        server_rules: true,
         ..ConformanceOptions::default()
     };
 

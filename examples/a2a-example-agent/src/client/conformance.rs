@@ -23,6 +23,9 @@
 //! | `SendMessage` continuing an unknown task | `TaskNotFound` |
 //! | `GetTaskPushNotificationConfig` of an unknown task | `TaskNotFound` |
 //! | `ListTasks` with a negative `pageSize` | `InvalidParams` |
+//!
+//! With [`ConformanceOptions::server_rules`], the run also checks what the specification and the
+//! official conformance kit require of a server beyond that table ([`server_rules`]).
 
 use std::fmt;
 use std::future::Future;
@@ -40,6 +43,8 @@ use a2a_types::v1::{
 
 use super::{A2aClient, ClientError};
 
+pub mod server_rules;
+
 /// What a run needs besides the client.
 #[derive(Clone, Debug)]
 pub struct ConformanceOptions {
@@ -50,6 +55,9 @@ pub struct ConformanceOptions {
     pub push_delivery: bool,
     /// The longest one check may take (a check makes a few calls).
     pub check_timeout: Duration,
+    /// Whether to run the server rules of [`server_rules`] too (the workspace's own agent follows
+    /// them; the SDK's reference server does not follow all).
+    pub server_rules: bool,
 }
 
 impl Default for ConformanceOptions {
@@ -58,6 +66,7 @@ impl Default for ConformanceOptions {
             extended_card_token: None,
             push_delivery: true,
             check_timeout: Duration::from_secs(20),
+            server_rules: false,
         }
     }
 }
@@ -232,6 +241,10 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
     if let Some(token) = &options.extended_card_token {
         run.check("extended-card.with-token", extended_card(client, token))
             .await;
+    }
+
+    if options.server_rules {
+        server_rules::run(&mut run, client).await;
     }
 
     run.check("error.get-unknown-task", async {

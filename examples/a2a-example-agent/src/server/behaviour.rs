@@ -1,21 +1,28 @@
-//! What the agent does with a message, chosen by the prefix of its `messageId` (the convention
-//! conformance kits use, so an outside test can drive every path):
+//! What the agent does with a message, chosen by a prefix (the convention conformance kits use, so
+//! an outside test can drive every path): the prefix of its `messageId`, or, when that names no
+//! behaviour, the prefix of its first text part (the convention of the draft conformance format
+//! ACTS). Where both name one, the `messageId` wins.
 //!
 //! | prefix | the agent |
 //! |---|---|
 //! | `tck-complete-task` | completes the task with an agent message "Hello from TCK" |
 //! | `tck-artifact-text` / `-file` / `-file-url` / `-data` | completes the task with one artifact: text "Generated text content"; a file part `output.txt` (`text/plain`, bytes); a file URL `https://example.com/output.txt` named `output.txt` (`text/plain`); data `{"key": "value", "count": 42}` |
 //! | `tck-message-response` | answers with a message (no task) whose text is "Direct message response" |
-//! | `tck-input-required` | moves the task to input-required |
+//! | `tck-input-required`, `tck-multi-turn` | moves the task to input-required; the next message completes it |
+//! | `tck-auth-required` | moves the task to auth-required |
 //! | `tck-reject-task` | rejects the task with "rejected" |
-//! | `tck-stream-001`, `tck-stream-003`, `tck-stream-ordering-001`, `tck-stream-artifact-text` | working, one text artifact ("Stream hello from TCK", "Stream task lifecycle", "Ordered output", "Streamed text content"), completed |
+//! | `tck-task-failure` | fails the task with the message "Task failed: simulated failure" |
+//! | `tck-long-running` | working, waits [`Config::long_running_delay`](super::Config), completed |
+//! | `tck-cancel` | working until canceled |
+//! | `tck-stream-001`, `tck-stream-003`, `tck-stream-ordering-001`, `tck-stream-artifact-text`, `tck-stream-basic` | working, one text artifact ("Stream hello from TCK", "Stream task lifecycle", "Ordered output", "Streamed text content", "Stream basic output"), completed |
 //! | `tck-stream-002` | a single completed status |
 //! | `tck-stream-artifact-file` | working, a file artifact `output.txt` (`text/plain`), completed |
-//! | `tck-stream-artifact-chunked` | working, artifact chunk "chunk-1 " then a last chunk "chunk-2" (append), completed |
+//! | `tck-stream-artifact-chunked`, `tck-stream-chunked` | working, artifact chunk "chunk-1 " then a last chunk "chunk-2" (append), completed |
 //! | `test-resubscribe-message-id` | working, waits [`Config::resubscribe_delay`](super::Config), completed |
 //! | anything else | the travel skills answer: a completed task echoing what it understood |
 //!
-//! A message sent to an existing task (`taskId` set) that waits for input completes it.
+//! A message sent to an existing task (`taskId` set) that waits for input completes it, unless it
+//! names `tck-input-required` again: then the task asks for input once more.
 //! The plan is the same for `SendMessage` and `SendStreamingMessage`: one streams the steps, the
 //! other answers with the task once they are done.
 
@@ -39,6 +46,8 @@ pub enum Step {
     },
     /// The agent takes its time.
     Wait(Duration),
+    /// The agent works until the task is canceled.
+    UntilCanceled,
 }
 
 /// What the agent does with one message.
@@ -70,9 +79,61 @@ fn file_part() -> Part {
     Part::raw(FILE_CONTENT.to_vec(), "text/plain").filename("output.txt")
 }
 
-/// The plan for a new message (`taskId` not set), by its `messageId` prefix.
-pub fn plan(message: &Message, resubscribe_delay: Duration) -> Plan {
-    let id = message.message_id.as_str();
+/// The delays of the behaviours that take their time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delays {
+    /// How long `test-resubscribe-message-id` stays working.
+    pub resubscribe: Duration,
+    /// How long `tck-long-running` stays working.
+    pub long_running: Duration,
+}
+
+/// Every prefix of the table, longest first among those that share a beginning.
+const PREFIXES: &[&str] = &[
+    "tck-complete-task",
+    "tck-artifact-text",
+    "tck-artifact-file-url",
+    "tck-artifact-file",
+    "tck-artifact-data",
+    "tck-message-response",
+    "tck-input-required",
+    "tck-multi-turn",
+    "tck-auth-required",
+    "tck-reject-task",
+    "tck-task-failure",
+    "tck-long-running",
+    "tck-cancel",
+    "tck-stream-001",
+    "tck-stream-002",
+    "tck-stream-003",
+    "tck-stream-ordering-001",
+    "tck-stream-artifact-text",
+    "tck-stream-artifact-file",
+    "tck-stream-artifact-chunked",
+    "tck-stream-basic",
+    "tck-stream-chunked",
+    "test-resubscribe-message-id",
+];
+
+/// The behaviour a message names: its `messageId`'s prefix, else its first text part's.
+pub fn behaviour_of(message: &Message) -> Option<&'static str> {
+    let named = |text: &str| {
+        PREFIXES
+            .iter()
+            .copied()
+            .find(|prefix| text.starts_with(prefix))
+    };
+    named(&message.message_id).or_else(|| {
+        message
+            .text_parts()
+            .next()
+            .and_then(|text| named(text.trim_start()))
+    })
+}
+
+/// The plan for a new message (`taskId` not set), by its behaviour ([`behaviour_of`]).
+pub fn plan(message: &Message, delays: Delays) -> Plan {
+    let id = behaviour_of(message).unwrap_or_default();
     let text_task = |text: &str| {
         Plan::Task(vec![
             working(),
@@ -104,7 +165,7 @@ pub fn plan(message: &Message, resubscribe_delay: Duration) -> Plan {
         Plan::Task(vec![working(), artifact(vec![part]), completed()])
     } else if id.starts_with("tck-message-response") {
         Plan::Reply("Direct message response".into())
-    } else if id.starts_with("tck-input-required") {
+    } else if id.starts_with("tck-input-required") || id.starts_with("tck-multi-turn") {
         Plan::Task(vec![
             working(),
             Step::Status(
@@ -117,6 +178,32 @@ pub fn plan(message: &Message, resubscribe_delay: Duration) -> Plan {
             TaskState::Rejected,
             Some("rejected".into()),
         )])
+    } else if id.starts_with("tck-auth-required") {
+        Plan::Task(vec![
+            working(),
+            Step::Status(
+                TaskState::AuthRequired,
+                Some("Please authenticate to continue".into()),
+            ),
+        ])
+    } else if id.starts_with("tck-task-failure") {
+        Plan::Task(vec![
+            working(),
+            Step::Status(
+                TaskState::Failed,
+                Some("Task failed: simulated failure".into()),
+            ),
+        ])
+    } else if id.starts_with("tck-long-running") {
+        Plan::Task(vec![
+            working(),
+            Step::Wait(delays.long_running),
+            completed(),
+        ])
+    } else if id.starts_with("tck-cancel") {
+        Plan::Task(vec![working(), Step::UntilCanceled])
+    } else if id.starts_with("tck-stream-basic") {
+        text_task("Stream basic output")
     } else if id.starts_with("tck-stream-001") {
         text_task("Stream hello from TCK")
     } else if id.starts_with("tck-stream-002") {
@@ -129,7 +216,8 @@ pub fn plan(message: &Message, resubscribe_delay: Duration) -> Plan {
         text_task("Streamed text content")
     } else if id.starts_with("tck-stream-artifact-file") {
         Plan::Task(vec![working(), artifact(vec![file_part()]), completed()])
-    } else if id.starts_with("tck-stream-artifact-chunked") {
+    } else if id.starts_with("tck-stream-artifact-chunked") || id.starts_with("tck-stream-chunked")
+    {
         let chunk = |text: &str, append: bool, last_chunk: bool| Step::Artifact {
             artifact: Artifact::new("artifact-1", [Part::text(text)]),
             append,
@@ -142,7 +230,7 @@ pub fn plan(message: &Message, resubscribe_delay: Duration) -> Plan {
             completed(),
         ])
     } else if id.starts_with("test-resubscribe-message-id") {
-        Plan::Task(vec![working(), Step::Wait(resubscribe_delay), completed()])
+        Plan::Task(vec![working(), Step::Wait(delays.resubscribe), completed()])
     } else {
         let (skill, parts) = super::skills::answer(&message.text());
         let mut answer = Artifact::new("answer", parts);
@@ -159,8 +247,18 @@ pub fn plan(message: &Message, resubscribe_delay: Duration) -> Plan {
     }
 }
 
-/// The plan for a message that continues a task waiting for input.
+/// The plan for a message that continues a task waiting for input: another `tck-input-required`
+/// asks for input again (so a conversation can take several turns); anything else completes it.
 pub fn continue_plan(message: &Message) -> Plan {
+    if behaviour_of(message) == Some("tck-input-required") {
+        return Plan::Task(vec![
+            working(),
+            Step::Status(
+                TaskState::InputRequired,
+                Some("Please provide more input".into()),
+            ),
+        ]);
+    }
     Plan::Task(vec![
         working(),
         Step::Status(
@@ -175,11 +273,13 @@ mod tests {
     use super::*;
     use a2a_types::v1::PartContent;
 
+    const DELAYS: Delays = Delays {
+        resubscribe: Duration::from_millis(7),
+        long_running: Duration::from_millis(9),
+    };
+
     fn plan_for(id: &str) -> Plan {
-        plan(
-            &Message::user(id, [Part::text("hi")]),
-            Duration::from_millis(7),
-        )
+        plan(&Message::user(id, [Part::text("hi")]), DELAYS)
     }
 
     fn states(plan: &Plan) -> Vec<TaskState> {
@@ -246,6 +346,44 @@ mod tests {
     }
 
     #[test]
+    fn the_acts_prefixes_of_the_first_text_part_count_and_the_message_id_wins() {
+        use TaskState::*;
+        let by_text = |text: &str| plan(&Message::user("m-1", [Part::text(text)]), DELAYS);
+        assert_eq!(
+            states(&by_text("tck-task-failure please")),
+            [Working, Failed]
+        );
+        assert_eq!(
+            states(&by_text("tck-auth-required")),
+            [Working, AuthRequired]
+        );
+        assert_eq!(
+            states(&by_text("tck-multi-turn: step 1")),
+            [Working, InputRequired]
+        );
+        assert_eq!(states(&by_text("tck-long-running")), [Working, Completed]);
+        assert_eq!(
+            texts(&by_text("tck-stream-chunked")),
+            ["chunk-1 ", "chunk-2"]
+        );
+        assert_eq!(texts(&by_text("tck-stream-basic")), ["Stream basic output"]);
+        let Plan::Task(steps) = by_text("tck-cancel") else {
+            panic!()
+        };
+        assert_eq!(steps[1], Step::UntilCanceled);
+        let both = Message::user("tck-reject-task-1", [Part::text("tck-complete-task")]);
+        assert_eq!(
+            states(&plan(&both, DELAYS)),
+            [Rejected],
+            "the messageId wins"
+        );
+        assert_eq!(
+            behaviour_of(&Message::user("m", [Part::text("hello")])),
+            None
+        );
+    }
+
+    #[test]
     fn the_file_behaviours_differ_by_the_longest_prefix() {
         let part = |id: &str| {
             let Plan::Task(steps) = plan_for(id) else {
@@ -278,7 +416,7 @@ mod tests {
     fn other_messages_go_to_the_travel_skills() {
         let plan = plan(
             &Message::user("m-1", [Part::text("Find a hotel in Porto")]),
-            Duration::ZERO,
+            DELAYS,
         );
         assert_eq!(texts(&plan)[0], "Understood: Find a hotel in Porto");
         assert_eq!(states(&plan), [TaskState::Working, TaskState::Completed]);

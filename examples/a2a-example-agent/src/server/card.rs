@@ -1,19 +1,14 @@
 //! The agent's cards, built with the card builder from the `#[a2a_skill]` functions: the public card
 //! at the well-known path, and the extended card `GetExtendedAgentCard` returns to a caller with the
-//! bearer token.
+//! bearer token. The card declares that token (`securitySchemes.bearer`, and a security requirement
+//! naming it), which is what the server's authentication hook (`a2a_server::BearerTokens`) checks.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
-use a2a_types::service::{MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
-use a2a_types::v1::{AgentCard, AgentExtension, HttpAuthSecurityScheme, SecurityScheme};
-use axum::Router;
-use axum::extract::State;
-use axum::http::header::CONTENT_TYPE;
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use a2a_server::BearerTokens;
+use a2a_types::v1::{AgentCard, AgentExtension};
 
-use super::{Agent, Config, skills};
+use super::{Config, skills};
 
 /// The path of the JSON-RPC endpoint (v1 and v0.3).
 pub const JSONRPC_PATH: &str = "/jsonrpc";
@@ -35,24 +30,35 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     .grpc(grpc.to_string())
     // A2A v0.3 clients on the same JSON-RPC endpoint: no A2A-Version header means 0.3.
     .jsonrpc_v0_3(&jsonrpc)
-    .provider("a2a-types examples", "https://github.com/a2a-rs-types/a2a-types")
+    .provider(
+        "a2a-types examples",
+        "https://github.com/a2a-rs-types/a2a-types",
+    )
     .streaming(true)
     .push_notifications(config.push_notifications)
+    // Declared even without a token configured: the method then answers
+    // ExtendedAgentCardNotConfigured, which clients can only see when the capability is declared.
     .extended_agent_card(true)
     .default_input_modes(["text/plain"])
     .default_output_modes(["text/plain", "application/json"])
-    .security_scheme(
-        "bearer",
-        SecurityScheme::HttpAuthSecurityScheme(HttpAuthSecurityScheme {
-            scheme: "Bearer".into(),
-            description: Some(format!(
-                "The extended card needs `Authorization: Bearer <token>`; the example's token is `{}`.",
-                super::EXTENDED_CARD_TOKEN
-            )),
-            ..Default::default()
-        }),
-    )
-    .skills(if extended { skills::extended_skills() } else { skills::public_skills() });
+    .skills(if extended {
+        skills::extended_skills()
+    } else {
+        skills::public_skills()
+    });
+    if config.extended_card_token.is_some() {
+        builder = builder
+            .security_scheme(
+                "bearer",
+                BearerTokens::security_scheme(format!(
+                    "The extended card needs `Authorization: Bearer <token>`; the example's token is `{}`. Other operations also serve anonymous callers.",
+                    super::EXTENDED_CARD_TOKEN
+                )),
+            )
+            // Bearer, or nothing: the empty requirement says anonymous callers are served too.
+            .security_requirement([("bearer", Vec::<String>::new())])
+            .security_requirement(Vec::<(String, Vec<String>)>::new());
+    }
     for uri in &config.required_extensions {
         builder = builder.extension(AgentExtension {
             uri: Some(uri.clone()),
@@ -69,16 +75,6 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     builder
         .build()
         .unwrap_or_else(|violations| unreachable!("the example card breaks the spec: {violations}"))
-}
-
-pub(super) fn routes() -> Router<Arc<Agent>> {
-    Router::new().route(WELL_KNOWN_AGENT_CARD_PATH, get(well_known_card))
-}
-
-/// The public card, with the v0.3 fields merged in as the SDK's server does.
-async fn well_known_card(State(agent): State<Arc<Agent>>) -> Response {
-    let body = a2a_types::bridge::well_known_card_json(agent.card()).to_string();
-    ([(CONTENT_TYPE, MEDIA_TYPE_JSON)], body).into_response()
 }
 
 #[cfg(test)]
@@ -121,9 +117,8 @@ mod tests {
             ),
             (Some(true), Some(true), Some(true))
         );
-        let json = a2a_types::bridge::well_known_card_json(&card);
-        assert_eq!(json["url"], "http://127.0.0.1:8000/jsonrpc");
-        assert_eq!(json["supportsAuthenticatedExtendedCard"], true);
+        assert!(card.security_schemes.contains_key("bearer"));
+        assert_eq!(card.security_requirements.len(), 2);
         assert!(build(&Config::default(), http, grpc, true).skills.len() > card.skills.len());
     }
 }

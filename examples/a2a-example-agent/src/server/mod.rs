@@ -1,22 +1,24 @@
-//! The example agent's server side: one in-memory task store behind JSON-RPC (A2A v1 and v0.3 on
-//! the same endpoint), HTTP+JSON and gRPC.
+//! The example agent's server side, on the `a2a-server` crate: only its behaviours
+//! ([`behaviour`]), its skills ([`skills`]), its logic ([`agent`]) and its cards ([`card`]) are here;
+//! the store, the bindings, streams and push delivery are the crate's.
 //!
 //! [`start`] serves the agent on two loopback listeners and returns an [`AgentHandle`] with the
 //! addresses it serves and a [`AgentHandle::shutdown`]. The HTTP listener serves
 //!
 //! | path | what |
 //! |---|---|
-//! | `GET /.well-known/agent-card.json` | the public card (v1, with the v0.3 fields merged in for old clients) |
-//! | `POST /jsonrpc` | JSON-RPC: v1 methods with `A2A-Version: 1.0`, v0.3 methods without the header |
+//! | `GET /.well-known/agent-card.json` | the public card (A2A v1) |
+//! | `POST /jsonrpc` (or `/jsonrpc/`) | JSON-RPC: v1 methods with `A2A-Version: 1.0`, v0.3 methods without the header |
 //! | `/rest/...` | HTTP+JSON, every route of the proto with and without `/{tenant}` |
 //!
 //! and the gRPC listener `lf.a2a.v1.A2AService`. The card lists all three under
 //! `supportedInterfaces` (gRPC with its own `host:port`).
 //!
-//! What the agent does with a message is chosen by the message id's prefix ([`behaviour`]); every
-//! other message goes to the travel skills ([`skills`]). `GetExtendedAgentCard` needs
-//! `Authorization: Bearer <token>` with the token of [`Config::extended_card_token`]
-//! ([`EXTENDED_CARD_TOKEN`] by default).
+//! `GetExtendedAgentCard` needs `Authorization: Bearer <token>` with the token of
+//! [`Config::extended_card_token`] ([`EXTENDED_CARD_TOKEN`] by default); the card declares it.
+//! Every other operation serves anonymous callers too; a task is visible only to the caller (and
+//! tenant) that created it. Webhooks may be any `https` URL, or `http` on loopback (the example's
+//! own conformance run listens there); other internal addresses are refused.
 //!
 //! Every request body is read under [`Config::limits`] (a decode budget, `a2a_types::limits`;
 //! `--max-bytes` and `--max-elements` on the command line), checked before anything is parsed:
@@ -27,40 +29,38 @@
 //! | HTTP+JSON | HTTP 413 with the binding's error body (`INVALID_ARGUMENT`, code 413) | HTTP 413, the message naming the path |
 //! | gRPC | `OUT_OF_RANGE` (tonic's answer to a message over `max_decoding_message_size`) | `OUT_OF_RANGE`, naming the path of the first protobuf field over it (`a2a_proto::grpc::Budgeted`, counting fields, before prost decodes) |
 
+pub mod agent;
 pub mod behaviour;
 pub mod card;
-mod grpc;
-mod jsonrpc;
-mod push;
-mod rest;
-mod service;
 pub mod skills;
-mod store;
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_server::{A2aServer, BearerTokens, ServerConfig, Serving, WebhookPolicy};
 use a2a_types::limits::Limits;
-use axum::extract::DefaultBodyLimit;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
-use tokio::task::JoinHandle;
 
-pub use service::Agent;
+use agent::ExampleAgent;
+use behaviour::Delays;
 
 /// The bearer token the example agent's extended card is behind unless [`Config`] says otherwise:
 /// send `Authorization: Bearer example-extended-card-token`.
 pub const EXTENDED_CARD_TOKEN: &str = "example-extended-card-token";
+
+/// The principal the extended card's token identifies.
+pub const EXTENDED_CARD_PRINCIPAL: &str = "example-client";
 
 /// How the agent behaves; [`Config::default`] is what `a2a-example-agent --listen` serves.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// How long a `test-resubscribe-message-id` task stays working before it completes.
     pub resubscribe_delay: Duration,
-    /// The bearer token of `GetExtendedAgentCard`; `None` declares no extended card, so the method
-    /// fails with `ExtendedAgentCardNotConfigured`.
+    /// How long a `tck-long-running` task stays working before it completes.
+    pub long_running_delay: Duration,
+    /// The bearer token of `GetExtendedAgentCard`; `None` configures no extended card, so the
+    /// method fails with `ExtendedAgentCardNotConfigured`.
     pub extended_card_token: Option<String>,
     /// Whether the agent takes push-notification configs (declared in the card's capabilities);
     /// without, the four push-config methods fail with `PushNotificationNotSupported`.
@@ -71,67 +71,76 @@ pub struct Config {
     /// The decode budget of every request body (see the [module docs](self) for the answers to a
     /// body over it); `Limits::default()` unless told otherwise.
     pub limits: Limits,
+    /// Which webhook URLs push configs may name: any `https` URL, `http` on loopback.
+    pub webhook_policy: WebhookPolicy,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             resubscribe_delay: Duration::from_secs(3),
+            long_running_delay: Duration::from_secs(3),
             extended_card_token: Some(EXTENDED_CARD_TOKEN.to_owned()),
             push_notifications: true,
             required_extensions: Vec::new(),
             limits: Limits::default(),
+            webhook_policy: WebhookPolicy::local_development(),
         }
     }
 }
 
 /// A running agent: its addresses, and the way to stop it.
 pub struct AgentHandle {
-    http: SocketAddr,
-    grpc: SocketAddr,
-    agent: Arc<Agent>,
-    stop: watch::Sender<bool>,
-    servers: Vec<JoinHandle<()>>,
+    serving: Serving,
 }
 
 impl AgentHandle {
     /// The address of the HTTP listener (card, JSON-RPC, HTTP+JSON).
     pub fn http_addr(&self) -> SocketAddr {
-        self.http
+        self.serving.http_addr()
     }
 
     /// The address of the gRPC listener.
     pub fn grpc_addr(&self) -> SocketAddr {
-        self.grpc
+        self.serving.grpc_addr()
     }
 
     /// `http://host:port`, where the well-known card is found.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.http)
+        self.serving.base_url()
     }
 
-    /// The agent being served (its card, its store), for tests and the demo.
-    pub fn agent(&self) -> &Arc<Agent> {
-        &self.agent
+    /// The server being served (its card, its settings).
+    pub fn server(&self) -> &A2aServer {
+        self.serving.server()
     }
 
     /// Stops both servers and waits for them (open streams are ended).
-    pub async fn shutdown(mut self) {
-        let _ = self.stop.send(true);
-        self.agent.close_streams();
-        for server in self.servers.drain(..) {
-            let _ = server.await;
-        }
+    pub async fn shutdown(self) {
+        self.serving.shutdown().await
     }
 }
 
-impl Drop for AgentHandle {
-    fn drop(&mut self) {
-        let _ = self.stop.send(true);
-        for server in &self.servers {
-            server.abort();
-        }
+/// The server of the example agent, for an agent serving HTTP on `http` and gRPC on `grpc`.
+pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr) -> A2aServer {
+    let agent = ExampleAgent {
+        delays: Delays {
+            resubscribe: config.resubscribe_delay,
+            long_running: config.long_running_delay,
+        },
+    };
+    let mut server_config = ServerConfig::default();
+    server_config.limits = config.limits;
+    server_config.required_extensions = config.required_extensions.clone();
+    server_config.webhook_policy = config.webhook_policy;
+    let mut builder =
+        A2aServer::builder(card::build(config, http, grpc, false), agent).config(server_config);
+    if let Some(token) = &config.extended_card_token {
+        builder = builder
+            .extended_card(card::build(config, http, grpc, true))
+            .authenticator(BearerTokens::new().token(token, EXTENDED_CARD_PRINCIPAL));
     }
+    builder.build()
 }
 
 /// Serves the agent on `http` (card, JSON-RPC, HTTP+JSON) and `grpc`, both loopback listeners.
@@ -153,62 +162,9 @@ pub async fn start(
             ));
         }
     }
-    let limits = config.limits;
-    let agent = Agent::new(config, http_addr, grpc_addr);
-    let (stop, stopped) = watch::channel(false);
-    let http_server = {
-        let router = jsonrpc::routes()
-            .merge(rest::routes())
-            .merge(card::routes())
-            // Bodies are read whole up to the budget's size; the handlers answer a larger one.
-            .layer(DefaultBodyLimit::max(limits.max_bytes()))
-            .with_state(agent.clone());
-        let mut stopped = stopped.clone();
-        tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stopped.wait_for(|stop| *stop).await;
-            };
-            if let Err(error) = axum::serve(http, router)
-                .with_graceful_shutdown(shutdown)
-                .await
-            {
-                eprintln!("a2a-example-agent: the HTTP server stopped: {error}");
-            }
-        })
-    };
-    let grpc_server = {
-        let mut stopped = stopped.clone();
-        let routes = grpc::routes(agent.clone());
-        tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stopped.wait_for(|stop| *stop).await;
-            };
-            // tonic sets TCP_NODELAY only on sockets it accepts itself; without it, Nagle's
-            // algorithm holds back the small HTTP/2 frames of a unary answer (about 40 ms each).
-            let incoming = tokio_stream::StreamExt::map(
-                tokio_stream::wrappers::TcpListenerStream::new(grpc),
-                |accepted| {
-                    if let Ok(stream) = &accepted {
-                        let _ = stream.set_nodelay(true);
-                    }
-                    accepted
-                },
-            );
-            if let Err(error) = tonic::transport::Server::builder()
-                .add_routes(routes)
-                .serve_with_incoming_shutdown(incoming, shutdown)
-                .await
-            {
-                eprintln!("a2a-example-agent: the gRPC server stopped: {error}");
-            }
-        })
-    };
+    let server = build(&config, http_addr, grpc_addr);
     Ok(AgentHandle {
-        http: http_addr,
-        grpc: grpc_addr,
-        agent,
-        stop,
-        servers: vec![http_server, grpc_server],
+        serving: server.serve(http, grpc).await?,
     })
 }
 

@@ -1,8 +1,8 @@
 //! The gRPC binding: `lf.a2a.v1.A2AService` from a2a-proto's tonic stubs. Requests convert from the
-//! protobuf types to `a2a_types` (a conversion failure is `InvalidParams` naming the field), the agent
-//! answers, results convert back, errors become `tonic::Status` with the A2A error details.
-
-use std::sync::Arc;
+//! protobuf types to `a2a_types` (a conversion failure is `InvalidParams` naming the field), the
+//! server answers, results convert back, errors become `tonic::Status` with the A2A error details.
+//! Metadata is read as HTTP headers: `a2a-version`, `a2a-extensions`, `authorization` (through the
+//! authentication hook) and `traceparent`.
 
 use a2a_proto::grpc::Budgeted;
 use a2a_proto::v1 as pb;
@@ -12,36 +12,35 @@ use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::proto::ConversionError;
 use a2a_types::service::{A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, ProtocolVersion};
 use tokio_stream::StreamExt;
-use tokio_stream::wrappers::UnboundedReceiverStream;
 use tonic::codegen::BoxStream;
 use tonic::service::Routes;
 use tonic::{Request, Response, Status};
 
-use super::Agent;
-use super::service::{CallContext, Reply};
-use super::store::invalid;
+use crate::executor::ServiceParams;
+use crate::handler::{CallContext, Reply, invalid};
+use crate::server::A2aServer;
 
-pub(super) fn routes(agent: Arc<Agent>) -> Routes {
-    // tonic refuses a message over the size before buffering it; the stubs' codec then counts
-    // its fields under the same budget before prost decodes it (both answer OUT_OF_RANGE).
-    let limits = agent.limits();
-    let server =
-        A2aServiceServer::new(GrpcAgent { agent }).max_decoding_message_size(limits.max_bytes());
-    Routes::new(Budgeted::new(server, limits.into()))
+impl A2aServer {
+    /// The gRPC service, to add to a tonic server (`Server::builder().add_routes(...)`), under the
+    /// server's decode budget: tonic refuses a message over the size before buffering it, and the
+    /// stubs' codec counts its fields before prost decodes it (both `OUT_OF_RANGE`).
+    pub fn grpc_routes(&self) -> Routes {
+        let limits = self.inner.config.limits;
+        let service = A2aServiceServer::new(GrpcBinding {
+            server: self.clone(),
+        })
+        .max_decoding_message_size(limits.max_bytes());
+        Routes::new(Budgeted::new(service, limits.into()))
+    }
 }
 
-struct GrpcAgent {
-    agent: Arc<Agent>,
+struct GrpcBinding {
+    server: A2aServer,
 }
 
-/// The version check and the caller's context, from the request's metadata.
-fn context_of<T>(request: &Request<T>) -> Result<CallContext, Status> {
+/// The version check, the caller and the service parameters, from the request's metadata.
+async fn context_of<T>(server: &A2aServer, request: &Request<T>) -> Result<CallContext, Status> {
     let metadata = request.metadata();
-    let text = |name: &str| {
-        metadata
-            .get(name.to_ascii_lowercase())
-            .and_then(|v| v.to_str().ok())
-    };
     // Every value given must be one this service speaks (a client may add one to its default).
     let versions: Vec<Option<&str>> = metadata
         .get_all(A2A_VERSION_HEADER.to_ascii_lowercase())
@@ -67,30 +66,44 @@ fn context_of<T>(request: &Request<T>) -> Result<CallContext, Status> {
         );
         return Err(Status::from(&error));
     }
-    let extensions = metadata
-        .get_all(A2A_EXTENSIONS_HEADER.to_ascii_lowercase())
+    let headers = metadata.clone().into_headers();
+    let caller = server
+        .authenticate(&headers)
+        .await
+        .map_err(|refusal| Status::unauthenticated(refusal.0))?;
+    let extensions = headers
+        .get_all(A2A_EXTENSIONS_HEADER)
         .iter()
         .filter_map(|v| v.to_str().ok());
-    Ok(CallContext {
-        extensions: Extensions::parse_all(extensions),
-        authorization: text("authorization").map(str::to_owned),
-    })
+    let mut context = CallContext::new(caller, "GRPC");
+    context.service_params = ServiceParams::new(
+        Some(ProtocolVersion::V1_0),
+        Extensions::parse_all(extensions),
+    );
+    context.traceparent = crate::http::header(&headers, "traceparent").map(str::to_owned);
+    Ok(context)
 }
 
 fn convert<P, T: TryFrom<P, Error = ConversionError>>(message: P) -> Result<T, Status> {
-    T::try_from(message).map_err(|e| Status::from(&invalid(&e.path(), e.reason().to_owned())))
+    T::try_from(message).map_err(|e| Status::from(&invalid(&e.path(), e.reason())))
 }
 
 fn unexpected() -> Status {
     Status::from(&Error::with_message(
         ErrorKind::Internal,
-        "the agent answered with the wrong kind of result",
+        "the server answered with the wrong kind of result",
     ))
 }
 
-impl GrpcAgent {
+impl GrpcBinding {
     async fn call(&self, params: MethodParams, context: &CallContext) -> Result<Reply, Status> {
-        self.agent
+        if let Err(refusal) = self
+            .server
+            .check_access(params.operation(), &context.caller)
+        {
+            return Err(Status::unauthenticated(refusal.0));
+        }
+        self.server
             .call(params, context)
             .await
             .map_err(|e| Status::from(&e))
@@ -103,8 +116,7 @@ impl GrpcAgent {
     ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
         match self.call(params, context).await? {
             Reply::Stream(events) => {
-                let stream = UnboundedReceiverStream::new(events)
-                    .map(|event| Ok(pb::StreamResponse::from(event)));
+                let stream = events.map(|item| Ok(pb::StreamResponse::from(item.event)));
                 Ok(Response::new(Box::pin(stream)))
             }
             Reply::Unary(_) => Err(unexpected()),
@@ -112,10 +124,10 @@ impl GrpcAgent {
     }
 }
 
-/// One unary RPC: context, conversion in, the agent, conversion out.
+/// One unary RPC: context, conversion in, the server, conversion out.
 macro_rules! unary {
     ($self:ident, $request:ident, $variant:ident) => {{
-        let context = context_of(&$request)?;
+        let context = context_of(&$self.server, &$request).await?;
         let params = MethodParams::$variant(convert($request.into_inner())?);
         match $self.call(params, &context).await? {
             Reply::Unary(MethodResult::$variant(result)) => Ok(Response::new(result.into())),
@@ -125,7 +137,7 @@ macro_rules! unary {
 }
 
 #[tonic::async_trait]
-impl A2aService for GrpcAgent {
+impl A2aService for GrpcBinding {
     async fn send_message(
         &self,
         request: Request<pb::SendMessageRequest>,
@@ -137,7 +149,7 @@ impl A2aService for GrpcAgent {
         &self,
         request: Request<pb::SendMessageRequest>,
     ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
-        let context = context_of(&request)?;
+        let context = context_of(&self.server, &request).await?;
         let params = MethodParams::SendStreamingMessage(convert(request.into_inner())?);
         self.stream(params, &context).await
     }
@@ -167,7 +179,7 @@ impl A2aService for GrpcAgent {
         &self,
         request: Request<pb::SubscribeToTaskRequest>,
     ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
-        let context = context_of(&request)?;
+        let context = context_of(&self.server, &request).await?;
         let params = MethodParams::SubscribeToTask(convert(request.into_inner())?);
         self.stream(params, &context).await
     }
@@ -197,15 +209,6 @@ impl A2aService for GrpcAgent {
         &self,
         request: Request<pb::GetExtendedAgentCardRequest>,
     ) -> Result<Response<pb::AgentCard>, Status> {
-        let authorization = request
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok());
-        if !self.agent.authorized(authorization) {
-            return Err(Status::unauthenticated(
-                "GetExtendedAgentCard needs authorization: Bearer <token>",
-            ));
-        }
         unary!(self, request, GetExtendedAgentCard)
     }
 
@@ -213,7 +216,7 @@ impl A2aService for GrpcAgent {
         &self,
         request: Request<pb::DeleteTaskPushNotificationConfigRequest>,
     ) -> Result<Response<a2a_proto::pbjson_types::Empty>, Status> {
-        let context = context_of(&request)?;
+        let context = context_of(&self.server, &request).await?;
         let params = MethodParams::DeleteTaskPushNotificationConfig(convert(request.into_inner())?);
         match self.call(params, &context).await? {
             Reply::Unary(MethodResult::DeleteTaskPushNotificationConfig(_)) => {

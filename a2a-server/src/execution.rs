@@ -1,0 +1,526 @@
+//! Running the agent on a message, and the task state machine every change goes through.
+//!
+//! A message starts the [`AgentExecutor`](crate::AgentExecutor) in a task of its own; its events
+//! come back through a bounded queue. The first decides the answer: a message (no task is stored),
+//! or a task, created `submitted` with the message in its history (or, for a message continuing a
+//! task that waits for input, that task with the message added). A driver then applies each event
+//! with [`A2aServer::apply`]: read the task, refuse changes to a task that is over, change it, and
+//! write it back naming the version read, retrying when another writer (a cancel, another replica)
+//! got there first. Each applied event is logged under the new version, announced on the event bus
+//! and handed to the task's webhooks.
+
+use a2a_types::errors::{Error, ErrorKind};
+use a2a_types::v1::{
+    Message, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
+    TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
+};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::auth::Owner;
+use crate::executor::{AgentEvent, EventSink, RequestContext};
+use crate::handler::{
+    CallContext, Reply, check_history_length, invalid, not_found, state_name, trim_history,
+};
+use crate::push::Delivery;
+use crate::server::A2aServer;
+use crate::streams::EventStream;
+
+/// How many times a write is retried after a version conflict before the call fails.
+const MAX_CONFLICT_RETRIES: usize = 16;
+
+/// What a message started.
+pub(crate) enum Started {
+    /// A direct reply, no task.
+    Reply(Message),
+    /// A task: as it stood when the agent began (the snapshot a stream sends first), its version,
+    /// and a signal that fires once the task ends or waits for input.
+    Task {
+        snapshot: Task,
+        version: u64,
+        settled: oneshot::Receiver<()>,
+    },
+}
+
+/// Whether a stream of a message's events ends after this one: the task is over or waits.
+pub(crate) fn ends_stream(event: &StreamResponse) -> bool {
+    match event {
+        StreamResponse::StatusUpdate(update) => {
+            update.status.state.is_terminal() || update.status.state.is_interrupted()
+        }
+        StreamResponse::Task(task) => {
+            task.status.state.is_terminal() || task.status.state.is_interrupted()
+        }
+        StreamResponse::Message(_) => true,
+        _ => false,
+    }
+}
+
+/// The event as the task's stream carries it: ids filled in.
+fn to_stream_event(event: AgentEvent, task_id: &str, context_id: &str) -> StreamResponse {
+    match event {
+        AgentEvent::Status(mut status) => {
+            if let Some(message) = &mut status.message {
+                message.task_id = Some(task_id.to_owned());
+                message.context_id = Some(context_id.to_owned());
+            }
+            StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(task_id, context_id, status))
+        }
+        AgentEvent::Artifact {
+            artifact,
+            append,
+            last_chunk,
+        } => {
+            let mut update = TaskArtifactUpdateEvent::new(task_id, context_id, artifact);
+            if append {
+                update = update.append(true);
+            }
+            StreamResponse::ArtifactUpdate(update.last_chunk(last_chunk))
+        }
+        AgentEvent::Message(mut message) => {
+            message.task_id = Some(task_id.to_owned());
+            message.context_id = Some(context_id.to_owned());
+            StreamResponse::Message(message)
+        }
+    }
+}
+
+/// The task after `event`.
+fn change(task: &mut Task, event: &StreamResponse) {
+    match event {
+        StreamResponse::StatusUpdate(update) => {
+            if let Some(message) = &update.status.message {
+                task.history.push(message.clone());
+            }
+            task.status = update.status.clone();
+        }
+        StreamResponse::ArtifactUpdate(update) => {
+            let artifacts = &mut task.artifacts;
+            match artifacts
+                .iter_mut()
+                .find(|a| a.artifact_id == update.artifact.artifact_id)
+            {
+                Some(existing) if update.append == Some(true) => {
+                    existing.parts.extend(update.artifact.parts.iter().cloned())
+                }
+                Some(existing) => *existing = update.artifact.clone(),
+                None => artifacts.push(update.artifact.clone()),
+            }
+        }
+        StreamResponse::Message(message) => task.history.push(message.clone()),
+        _ => {}
+    }
+}
+
+impl A2aServer {
+    /// Applies an event to the owner's task (the state machine), logs it, tells streams and
+    /// webhooks; returns the task and its new version. A task that is over takes no event:
+    /// `TaskNotCancelable` for a cancellation, else `UnsupportedOperation`.
+    pub(crate) async fn apply(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        event: StreamResponse,
+    ) -> Result<(Task, u64), Error> {
+        let inner = &self.inner;
+        for _ in 0..MAX_CONFLICT_RETRIES {
+            let stored = self.task(owner, task_id).await?;
+            let state = stored.task.status.state;
+            if state.is_terminal() {
+                let cancel = matches!(&event, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Canceled);
+                let kind = if cancel {
+                    ErrorKind::TaskNotCancelable
+                } else {
+                    ErrorKind::UnsupportedOperation
+                };
+                return Err(Error::with_message(
+                    kind,
+                    format!("task {task_id} is already {}", state_name(state)),
+                )
+                .with_metadata("taskId", task_id));
+            }
+            let mut task = stored.task;
+            change(&mut task, &event);
+            match inner
+                .tasks
+                .update(owner, task.clone(), stored.version, Some(event.clone()))
+                .await
+            {
+                Ok(version) => {
+                    inner.bus.publish(task_id, version);
+                    if inner.card.capabilities.push_notifications == Some(true) {
+                        self.push(owner, task_id, &event).await;
+                    }
+                    return Ok((task, version));
+                }
+                Err(crate::store::StoreError::Conflict { .. }) => continue,
+                Err(other) => return Err(other.to_error(task_id)),
+            }
+        }
+        Err(Error::with_message(
+            ErrorKind::Internal,
+            format!("task {task_id} kept changing while it was being updated"),
+        ))
+    }
+
+    /// Hands an event to every webhook of the task.
+    async fn push(&self, owner: &Owner, task_id: &str, event: &StreamResponse) {
+        match self.inner.push_configs.list(owner, task_id).await {
+            Ok(configs) => {
+                for config in configs {
+                    self.inner.pusher.send(Delivery {
+                        config,
+                        event: event.clone(),
+                    });
+                }
+            }
+            Err(error) => tracing::warn!(%error, task_id, "push configs could not be read"),
+        }
+    }
+
+    /// Adds the client's message to a task waiting for input; returns the task and version.
+    async fn continue_task(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        message: &Message,
+    ) -> Result<(Task, u64), Error> {
+        for _ in 0..MAX_CONFLICT_RETRIES {
+            let stored = self.task(owner, task_id).await?;
+            let state = stored.task.status.state;
+            if state.is_terminal() {
+                return Err(Error::with_message(
+                    ErrorKind::UnsupportedOperation,
+                    format!(
+                        "task {task_id} is {}; it takes no more messages",
+                        state_name(state)
+                    ),
+                )
+                .with_metadata("taskId", task_id));
+            }
+            if message
+                .context_id
+                .as_ref()
+                .is_some_and(|c| !c.is_empty() && Some(c) != stored.task.context_id.as_ref())
+            {
+                return Err(invalid(
+                    "message.contextId",
+                    format!("does not match the context of task {task_id}"),
+                ));
+            }
+            if !state.is_interrupted() {
+                return Err(Error::with_message(
+                    ErrorKind::UnsupportedOperation,
+                    format!("task {task_id} is still working; it takes a message only when it asks for input"),
+                )
+                .with_metadata("taskId", task_id));
+            }
+            let mut task = stored.task;
+            task.history.push(message.clone());
+            match self
+                .inner
+                .tasks
+                .update(owner, task.clone(), stored.version, None)
+                .await
+            {
+                Ok(version) => return Ok((task, version)),
+                Err(crate::store::StoreError::Conflict { .. }) => continue,
+                Err(other) => return Err(other.to_error(task_id)),
+            }
+        }
+        Err(Error::with_message(
+            ErrorKind::Internal,
+            format!("task {task_id} kept changing while the message was added"),
+        ))
+    }
+
+    /// Starts the agent on a message; see the [module docs](self).
+    async fn begin(
+        &self,
+        owner: &Owner,
+        request: SendMessageRequest,
+        context: &CallContext,
+    ) -> Result<Started, Error> {
+        let inner = &self.inner;
+        let configuration = request.configuration.clone().unwrap_or_default();
+        let outputs = &inner.card.default_output_modes;
+        if !configuration.accepted_output_modes.is_empty()
+            && !outputs.is_empty()
+            && !configuration
+                .accepted_output_modes
+                .iter()
+                .any(|mode| mode == "*/*" || outputs.iter().any(|ours| ours == mode))
+        {
+            return Err(Error::with_message(
+                ErrorKind::ContentTypeNotSupported,
+                format!(
+                    "this agent answers in {}, none of which the client accepts ({})",
+                    outputs.join(", "),
+                    configuration.accepted_output_modes.join(", ")
+                ),
+            ));
+        }
+        let mut message = request.message;
+        let existing = match message.task_id.clone().filter(|id| !id.is_empty()) {
+            Some(task_id) => Some(self.continue_task(owner, &task_id, &message).await?),
+            None => None,
+        };
+        let (task_id, context_id) = match &existing {
+            Some((task, _)) => (task.id.clone(), task.context_id.clone().unwrap_or_default()),
+            None => (
+                crate::ids::new_id("task"),
+                message
+                    .context_id
+                    .clone()
+                    .filter(|c| !c.is_empty())
+                    .unwrap_or_else(|| crate::ids::new_id("ctx")),
+            ),
+        };
+        message.task_id = Some(task_id.clone());
+        message.context_id = Some(context_id.clone());
+
+        let (sender, mut events) = mpsc::channel(inner.config.executor_queue.max(1));
+        let (cancel, cancel_signal) = watch::channel(false);
+        let sink = EventSink::new(sender, cancel_signal, task_id.clone(), context_id.clone());
+        let request_context = RequestContext {
+            message: message.clone(),
+            task_id: task_id.clone(),
+            context_id: context_id.clone(),
+            task: existing.as_ref().map(|(task, _)| task.clone()),
+            caller: context.caller.clone(),
+            service_params: context.service_params.clone(),
+            configuration: request.configuration.clone(),
+        };
+        let executor = inner.executor.clone();
+        let mut execution =
+            tokio::spawn(async move { executor.execute(request_context, sink).await });
+
+        // The first event, or the executor's end without one.
+        // When the executor ends first, its outcome is kept: a finished JoinHandle is not polled again.
+        let mut outcome = None;
+        let first = tokio::select! {
+            event = events.recv() => event,
+            ended = &mut execution => {
+                // It may have sent events before returning: they are still queued.
+                match events.try_recv() {
+                    Ok(event) => {
+                        outcome = Some(ended);
+                        Some(event)
+                    }
+                    Err(_) => {
+                        let problem = match ended {
+                            Ok(Ok(())) => "the agent answered nothing".to_owned(),
+                            Ok(Err(error)) => return Err(error),
+                            Err(_) => "the agent failed".to_owned(),
+                        };
+                        return Err(Error::with_message(ErrorKind::Internal, problem));
+                    }
+                }
+            }
+        };
+        let Some(first) = first else {
+            return Err(Error::with_message(
+                ErrorKind::Internal,
+                "the agent answered nothing",
+            ));
+        };
+        if let AgentEvent::Message(mut reply) = first {
+            // A direct reply: no task; anything else the agent sends is not taken.
+            cancel.send_replace(true);
+            reply.context_id = Some(context_id);
+            if existing.is_none() {
+                reply.task_id = None;
+            }
+            return Ok(Started::Reply(reply));
+        }
+        let (snapshot, version) = match existing {
+            Some(existing) => existing,
+            None => {
+                let mut task =
+                    Task::new(&task_id, &context_id, TaskStatus::now(TaskState::Submitted));
+                task.history.push(message);
+                let version = inner
+                    .tasks
+                    .create(owner, task.clone())
+                    .await
+                    .map_err(|e| e.to_error(&task_id))?;
+                (task, version)
+            }
+        };
+        if let Some(mut config) = configuration.task_push_notification_config {
+            config.task_id = Some(task_id.clone());
+            if let Err(error) = self.add_push_config_for(owner, config).await {
+                cancel.send_replace(true);
+                return Err(error);
+            }
+        }
+        inner.running().insert(task_id.clone(), cancel.clone());
+        let (settle, settled) = oneshot::channel();
+        let server = self.clone();
+        let owner = owner.clone();
+        tokio::spawn(async move {
+            let mut settle = Some(settle);
+            let mut next = Some(first);
+            while let Some(event) = next.take() {
+                let event = to_stream_event(event, &task_id, &context_id);
+                let ends = ends_stream(&event);
+                if server.apply(&owner, &task_id, event).await.is_err() {
+                    // Canceled or gone: the executor is told to stop.
+                    cancel.send_replace(true);
+                    break;
+                }
+                if ends && let Some(settle) = settle.take() {
+                    let _ = settle.send(());
+                }
+                next = events.recv().await;
+            }
+            drop(events);
+            let ended = match outcome {
+                Some(ended) => ended,
+                None => execution.await,
+            };
+            let failure = match ended {
+                Ok(Ok(())) => None,
+                Ok(Err(error)) => Some(error.message),
+                Err(_) => Some("the agent failed".to_owned()),
+            };
+            if let Some(problem) = failure
+                && !cancel.borrow().to_owned()
+            {
+                let mut status = TaskStatus::now(TaskState::Failed);
+                let mut message = Message::agent(
+                    crate::ids::new_id("msg"),
+                    [a2a_types::v1::Part::text(problem)],
+                );
+                message.task_id = Some(task_id.clone());
+                message.context_id = Some(context_id.clone());
+                status = status.message(message);
+                let update = TaskStatusUpdateEvent::new(&task_id, &context_id, status);
+                let _ = server
+                    .apply(&owner, &task_id, StreamResponse::StatusUpdate(update))
+                    .await;
+            }
+            server.inner.running().remove(&task_id);
+        });
+        Ok(Started::Task {
+            snapshot,
+            version,
+            settled,
+        })
+    }
+
+    /// SendMessage: the reply, or the task once it ends or waits (at once with `returnImmediately`).
+    pub(crate) async fn send(
+        &self,
+        owner: &Owner,
+        request: SendMessageRequest,
+        context: &CallContext,
+    ) -> Result<SendMessageResponse, Error> {
+        let configuration = request.configuration.clone().unwrap_or_default();
+        let length =
+            check_history_length(configuration.history_length, "configuration.historyLength")?;
+        match self.begin(owner, request, context).await? {
+            Started::Reply(reply) => Ok(SendMessageResponse::Message(reply)),
+            Started::Task {
+                snapshot, settled, ..
+            } => {
+                if configuration.return_immediately != Some(true) {
+                    // Fires when the task ends or waits; an error means the driver is done.
+                    let _ = settled.await;
+                }
+                let task = self.task(owner, &snapshot.id).await?.task;
+                Ok(SendMessageResponse::Task(trim_history(task, length)))
+            }
+        }
+    }
+
+    /// SendStreamingMessage: the reply as one event, or the task then its events.
+    pub(crate) async fn send_streaming(
+        &self,
+        owner: &Owner,
+        request: SendMessageRequest,
+        context: &CallContext,
+    ) -> Result<Reply, Error> {
+        let configuration = request.configuration.clone().unwrap_or_default();
+        let length =
+            check_history_length(configuration.history_length, "configuration.historyLength")?;
+        // The stream's slot is taken first, so an agent never runs for a stream that is refused.
+        let permit = self.stream_permit()?;
+        match self.begin(owner, request, context).await? {
+            Started::Reply(reply) => Ok(Reply::Stream(EventStream::once(StreamResponse::Message(
+                reply,
+            )))),
+            Started::Task {
+                snapshot, version, ..
+            } => {
+                let id = snapshot.id.clone();
+                let first = StreamResponse::Task(trim_history(snapshot, length));
+                Ok(Reply::Stream(self.task_stream_with(
+                    owner,
+                    &id,
+                    Some((version, first)),
+                    version,
+                    permit,
+                )))
+            }
+        }
+    }
+
+    /// CancelTask: tells the running executor to stop and records the cancellation.
+    pub(crate) async fn cancel(&self, owner: &Owner, task_id: &str) -> Result<Task, Error> {
+        let stored = self.task(owner, task_id).await?;
+        if stored.task.status.state.is_terminal() {
+            return Err(Error::with_message(
+                ErrorKind::TaskNotCancelable,
+                format!(
+                    "task {task_id} is already {}",
+                    state_name(stored.task.status.state)
+                ),
+            )
+            .with_metadata("taskId", task_id));
+        }
+        if let Some(cancel) = self.inner.running().get(task_id) {
+            cancel.send_replace(true);
+        }
+        let context_id = stored.task.context_id.clone().unwrap_or_default();
+        let canceled =
+            TaskStatusUpdateEvent::new(task_id, context_id, TaskStatus::now(TaskState::Canceled));
+        let (task, _) = self
+            .apply(owner, task_id, StreamResponse::StatusUpdate(canceled))
+            .await?;
+        Ok(task)
+    }
+
+    /// Registers a config given with a message (`configuration.taskPushNotificationConfig`).
+    async fn add_push_config_for(
+        &self,
+        owner: &Owner,
+        config: a2a_types::v1::TaskPushNotificationConfig,
+    ) -> Result<(), Error> {
+        let task_id = config.task_id.clone().unwrap_or_default();
+        if self.inner.card.capabilities.push_notifications != Some(true) {
+            return Err(Error::new(ErrorKind::PushNotificationNotSupported));
+        }
+        self.inner
+            .config
+            .webhook_policy
+            .check_url(&config.url)
+            .map_err(|mut e| {
+                for violation in &mut e.field_violations {
+                    violation.field = format!(
+                        "configuration.taskPushNotificationConfig.{}",
+                        violation.field
+                    );
+                }
+                e
+            })?;
+        let mut config = config;
+        if config.id.as_ref().is_none_or(|id| id.is_empty()) {
+            config.id = Some(crate::ids::new_id("push"));
+        }
+        self.inner
+            .push_configs
+            .save(owner, config)
+            .await
+            .map_err(|_| not_found(&task_id))
+    }
+}

@@ -1,0 +1,142 @@
+//! The JSON-RPC binding: A2A v1 requests (with `A2A-Version: 1.x`) through
+//! `a2a_types::jsonrpc`; with feature `v0_3`, A2A v0.3 requests (v0.3 method names, no header)
+//! through the bridge ([`crate::bridge`]). Streaming methods answer with server-sent events, one
+//! JSON-RPC response per event.
+
+use a2a_types::errors::{Error, ErrorKind};
+use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
+use a2a_types::operations::Operation;
+use a2a_types::service::{A2A_VERSION_HEADER, MEDIA_TYPE_JSON};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::Value;
+use tokio_stream::StreamExt;
+
+use super::{asks_for_v1, call_context, event_stream, header, sse_event, unauthenticated};
+use crate::handler::Reply;
+use crate::server::A2aServer;
+
+pub(super) fn routes(path: &str) -> Router<A2aServer> {
+    let path = path.trim_end_matches('/');
+    if path.is_empty() {
+        return Router::new().route("/", post(rpc));
+    }
+    // Clients differ on the trailing slash of the interface URL; both reach the endpoint.
+    Router::new()
+        .route(path, post(rpc))
+        .route(&format!("{path}/"), post(rpc))
+}
+
+use super::jsonrpc_reply as reply;
+
+/// A body over the decode budget, as the official Python SDK answers one over its size limit:
+/// `-32600` Invalid Request, "payload too large", with no id (none was read).
+fn too_large(problem: String) -> Response {
+    let error = Error::with_message(ErrorKind::InvalidRequest, problem);
+    reply(JsonRpcResponse::<Value>::error(None, error).to_json())
+}
+
+/// `application/json`, `application/a2a+json` or any other `+json` type (parameters ignored).
+fn is_json_media_type(value: &str) -> bool {
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == MEDIA_TYPE_JSON
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+async fn rpc(
+    State(server): State<A2aServer>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    // JSON-RPC requests are JSON (section 9.1): another declared media type is refused at the HTTP
+    // level, before the body is read as JSON.
+    if let Some(media_type) = header(&headers, CONTENT_TYPE.as_str())
+        && !is_json_media_type(media_type)
+    {
+        return (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("a JSON-RPC request is {MEDIA_TYPE_JSON}, not {media_type}"),
+        )
+            .into_response();
+    }
+    let limits = server.config().limits;
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return too_large(format!(
+                "payload too large: the body is over the {} bytes allowed (the max_bytes limit)",
+                limits.max_bytes()
+            ));
+        }
+        Err(rejection) => return rejection.into_response(),
+    };
+    if let Err(error) = limits.check_json(&body) {
+        return reply(JsonRpcResponse::<Value>::error(None, error.into()).to_json());
+    }
+    let json: Value = match serde_json::from_slice(&body) {
+        Ok(json) => json,
+        Err(e) => {
+            let error = Error::with_message(ErrorKind::JsonParse, e.to_string());
+            return reply(JsonRpcResponse::<Value>::error(None, error).to_json());
+        }
+    };
+    #[cfg(feature = "v0_3")]
+    if crate::bridge::is_v0_3_method(&json) {
+        return crate::bridge::v0_3_rpc(server, &headers, &body).await;
+    }
+    v1_rpc(server, &headers, &json).await
+}
+
+async fn v1_rpc(server: A2aServer, headers: &HeaderMap, json: &Value) -> Response {
+    let request = match JsonRpcRequest::parse(json) {
+        Ok(request) => request,
+        Err(e) => {
+            return reply(JsonRpcResponse::<Value>::error(e.id.clone(), e.to_error()).to_json());
+        }
+    };
+    let id = request.id.clone();
+    let fail = |error: Error| reply(JsonRpcResponse::<Value>::error(id.clone(), error).to_json());
+    if !asks_for_v1(headers) {
+        return fail(Error::with_message(
+            ErrorKind::VersionNotSupported,
+            format!(
+                "{} is an A2A 1.0 method; send {A2A_VERSION_HEADER}: 1.0 (got {:?})",
+                request.method,
+                header(headers, A2A_VERSION_HEADER).unwrap_or("no header")
+            ),
+        ));
+    }
+    let context = match call_context(&server, headers, "JSONRPC").await {
+        Ok(context) => context,
+        Err(response) => return response,
+    };
+    let operation = request.params.operation();
+    if let Err(refusal) = server.check_access(operation, &context.caller) {
+        return unauthenticated(&refusal);
+    }
+    let result_id = id.clone().unwrap_or(Id::Null);
+    match server.call(request.params, &context).await {
+        Ok(Reply::Unary(result)) => reply(JsonRpcResponse::result(result_id, result).to_json()),
+        Ok(Reply::Stream(events)) => event_stream(events.map(move |item| {
+            let result = if operation == Operation::SubscribeToTask {
+                MethodResult::SubscribeToTask(item.event)
+            } else {
+                MethodResult::SendStreamingMessage(item.event)
+            };
+            let json = JsonRpcResponse::result(result_id.clone(), result).to_json();
+            sse_event(json.to_string(), item.id)
+        })),
+        Err(error) => fail(error),
+    }
+}

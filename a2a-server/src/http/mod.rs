@@ -1,0 +1,176 @@
+//! The HTTP bindings as axum routers, each mountable into an application of its own:
+//!
+//! | router | serves |
+//! |---|---|
+//! | [`A2aServer::jsonrpc_router`] | JSON-RPC at one path, with or without a trailing slash (A2A v1 with `A2A-Version: 1.0`; v0.3 with feature `v0_3`) |
+//! | [`A2aServer::rest_router`] | HTTP+JSON under a prefix: every route of the proto, with and without `/{tenant}`, GET and POST for `:subscribe` |
+//! | [`A2aServer::card_router`] | the public card at `/.well-known/agent-card.json` (clean A2A v1 JSON) |
+//! | [`A2aServer::router`] | all three, at the paths of [`HttpPaths`] |
+//!
+//! Streams are server-sent events whose `id:` is the event's place in the task's log; a client
+//! that reconnects to SubscribeToTask with `Last-Event-ID` gets the events after it. Every body is
+//! read under the server's decode budget ([`ServerConfig::limits`](crate::ServerConfig::limits)).
+
+mod card;
+mod jsonrpc;
+mod rest;
+
+use std::convert::Infallible;
+
+use a2a_types::service::{
+    A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, MEDIA_TYPE_EVENT_STREAM,
+    MEDIA_TYPE_JSON, ProtocolVersion,
+};
+use axum::Router;
+use axum::body::Body;
+use axum::extract::DefaultBodyLimit;
+use axum::http::header::{CONTENT_TYPE, WWW_AUTHENTICATE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use tokio_stream::{Stream, StreamExt};
+
+use crate::auth::Unauthenticated;
+use crate::executor::ServiceParams;
+use crate::handler::CallContext;
+use crate::server::A2aServer;
+
+/// Where [`A2aServer::router`] mounts the bindings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HttpPaths {
+    /// The JSON-RPC endpoint (`/jsonrpc`; `/` serves it at the root).
+    pub jsonrpc: String,
+    /// The HTTP+JSON prefix (`/rest`; `""` mounts the routes at the root).
+    pub rest: String,
+}
+
+impl Default for HttpPaths {
+    fn default() -> Self {
+        HttpPaths {
+            jsonrpc: "/jsonrpc".into(),
+            rest: "/rest".into(),
+        }
+    }
+}
+
+impl HttpPaths {
+    /// JSON-RPC at `jsonrpc`, HTTP+JSON under `rest`.
+    pub fn new(jsonrpc: impl Into<String>, rest: impl Into<String>) -> Self {
+        HttpPaths {
+            jsonrpc: jsonrpc.into(),
+            rest: rest.into(),
+        }
+    }
+}
+
+impl A2aServer {
+    /// The card, JSON-RPC and HTTP+JSON, at `paths`.
+    pub fn router(&self, paths: &HttpPaths) -> Router {
+        self.card_router()
+            .merge(self.jsonrpc_router(&paths.jsonrpc))
+            .merge(self.rest_router(&paths.rest))
+    }
+
+    /// JSON-RPC at `path` and `path/`.
+    pub fn jsonrpc_router(&self, path: &str) -> Router {
+        jsonrpc::routes(path)
+            .layer(DefaultBodyLimit::max(self.inner.config.limits.max_bytes()))
+            .with_state(self.clone())
+    }
+
+    /// HTTP+JSON under `prefix`.
+    pub fn rest_router(&self, prefix: &str) -> Router {
+        rest::routes(prefix)
+            .layer(DefaultBodyLimit::max(self.inner.config.limits.max_bytes()))
+            .with_state(self.clone())
+    }
+
+    /// The public card at the well-known path.
+    pub fn card_router(&self) -> Router {
+        card::routes().with_state(self.clone())
+    }
+}
+
+/// One header's value as text.
+pub(crate) fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The version a request asked for (`None` when the header is absent or unreadable).
+pub(crate) fn version_of(headers: &HeaderMap) -> Option<ProtocolVersion> {
+    header(headers, A2A_VERSION_HEADER).and_then(|v| ProtocolVersion::from_header(Some(v)).ok())
+}
+
+/// Whether the request asks for A2A 1.x (the header is required for v1, section 3.2.6).
+pub(crate) fn asks_for_v1(headers: &HeaderMap) -> bool {
+    ProtocolVersion::from_header(header(headers, A2A_VERSION_HEADER))
+        .is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0))
+}
+
+/// The call context of an HTTP request: its caller, its service parameters (`A2A-Extensions`, and
+/// v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`.
+pub(crate) async fn call_context(
+    server: &A2aServer,
+    headers: &HeaderMap,
+    binding: &'static str,
+) -> Result<CallContext, Response> {
+    let caller = server
+        .authenticate(headers)
+        .await
+        .map_err(|refusal| unauthenticated(&refusal))?;
+    let extensions = [A2A_EXTENSIONS_HEADER, "X-A2A-Extensions"]
+        .iter()
+        .flat_map(|name| headers.get_all(*name).iter())
+        .filter_map(|v| v.to_str().ok());
+    let mut context = CallContext::new(caller, binding);
+    context.service_params =
+        ServiceParams::new(version_of(headers), Extensions::parse_all(extensions));
+    context.last_event_id = header(headers, "Last-Event-ID").and_then(|v| v.trim().parse().ok());
+    context.traceparent = header(headers, "traceparent").map(str::to_owned);
+    Ok(context)
+}
+
+/// HTTP 401 with `WWW-Authenticate: Bearer`, the reason in the body.
+pub(crate) fn unauthenticated(refusal: &Unauthenticated) -> Response {
+    let body = json!({"error": {"code": 401, "status": "UNAUTHENTICATED", "message": refusal.0}});
+    (
+        StatusCode::UNAUTHORIZED,
+        [
+            (WWW_AUTHENTICATE, "Bearer"),
+            (CONTENT_TYPE, MEDIA_TYPE_JSON),
+        ],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// A JSON-RPC response as an HTTP response (HTTP 200, as JSON-RPC over HTTP has it).
+pub(crate) fn jsonrpc_reply(body: serde_json::Value) -> Response {
+    json_response(StatusCode::OK, body.to_string())
+}
+
+/// A JSON body with a status.
+pub(crate) fn json_response(status: StatusCode, body: String) -> Response {
+    (status, [(CONTENT_TYPE, MEDIA_TYPE_JSON)], body).into_response()
+}
+
+/// One server-sent event carrying `json`, with `id` when given.
+pub(crate) fn sse_event(json: String, id: Option<u64>) -> String {
+    let mut event = a2a_types::sse::Event::new(json);
+    if let Some(id) = id {
+        event = event.id(id.to_string());
+    }
+    // Compact JSON has no line break and the id is digits, so encoding cannot fail.
+    event.encode().unwrap_or_default()
+}
+
+/// A `text/event-stream` response of already encoded events.
+pub(crate) fn event_stream(events: impl Stream<Item = String> + Send + 'static) -> Response {
+    let body = events.map(Ok::<_, Infallible>);
+    (
+        [(CONTENT_TYPE, MEDIA_TYPE_EVENT_STREAM)],
+        Body::from_stream(body),
+    )
+        .into_response()
+}

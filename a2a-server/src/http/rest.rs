@@ -1,0 +1,113 @@
+//! The HTTP+JSON binding under a prefix: `a2a_types::rest` matches the method and path against the
+//! proto's `google.api.http` bindings (with and without `/{tenant}`, and POST as well as GET for
+//! `:subscribe`) and reads the typed request; results are ProtoJSON, errors the binding's error body
+//! with their HTTP status, streams server-sent events of `StreamResponse`.
+
+use a2a_types::errors::{Error, ErrorKind};
+use a2a_types::rest;
+use a2a_types::service::A2A_VERSION_HEADER;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use tokio_stream::StreamExt;
+
+use super::{
+    asks_for_v1, call_context, event_stream, header, json_response, sse_event, unauthenticated,
+};
+use crate::handler::Reply;
+use crate::server::A2aServer;
+
+pub(super) fn routes(prefix: &str) -> Router<A2aServer> {
+    let prefix = prefix.trim_end_matches('/').to_owned();
+    let route = format!("{prefix}/{{*path}}");
+    Router::new().route(
+        &route,
+        any(
+            move |server: State<A2aServer>,
+                  method: Method,
+                  uri: Uri,
+                  headers: HeaderMap,
+                  body: Result<Bytes, BytesRejection>| {
+                let prefix = prefix.clone();
+                async move { handle(server, method, uri, headers, body, prefix).await }
+            },
+        ),
+    )
+}
+
+fn answer(status: u16, body: serde_json::Value) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    json_response(status, body.to_string())
+}
+
+fn fail(error: &Error) -> Response {
+    answer(error.kind.http_status(), error.to_rest())
+}
+
+async fn handle(
+    State(server): State<A2aServer>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+    prefix: String,
+) -> Response {
+    let limits = server.config().limits;
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            let error = Error::with_message(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "payload too large: the body is over the {} bytes allowed (the max_bytes limit)",
+                    limits.max_bytes()
+                ),
+            );
+            let mut body = error.to_rest();
+            body["error"]["code"] = 413.into();
+            return answer(413, body);
+        }
+        Err(rejection) => return rejection.into_response(),
+    };
+    let path = uri
+        .path()
+        .strip_prefix(prefix.as_str())
+        .unwrap_or(uri.path());
+    let matched = match rest::match_path(method.as_str(), path) {
+        Ok(matched) => matched,
+        Err(error) => return answer(error.http_status(), error.to_rest()),
+    };
+    if !asks_for_v1(&headers) {
+        return fail(&Error::with_message(
+            ErrorKind::VersionNotSupported,
+            format!(
+                "this HTTP+JSON endpoint serves A2A 1.0 ({A2A_VERSION_HEADER}: 1.0), not {:?}",
+                header(&headers, A2A_VERSION_HEADER).unwrap_or("0.3 (no header)")
+            ),
+        ));
+    }
+    let context = match call_context(&server, &headers, "HTTP+JSON").await {
+        Ok(context) => context,
+        Err(response) => return response,
+    };
+    if let Err(refusal) = server.check_access(matched.operation, &context.caller) {
+        return unauthenticated(&refusal);
+    }
+    let params =
+        match matched.read_params_with_limits(uri.query().unwrap_or_default(), &body, &limits) {
+            Ok(params) => params,
+            Err(error) => return answer(error.http_status(), error.to_rest()),
+        };
+    match server.call(params, &context).await {
+        Ok(Reply::Unary(result)) => answer(200, result.to_json()),
+        Ok(Reply::Stream(events)) => event_stream(events.map(|item| {
+            let json = serde_json::to_string(&item.event).unwrap_or_default();
+            sse_event(json, item.id)
+        })),
+        Err(error) => fail(&error),
+    }
+}

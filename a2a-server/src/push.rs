@@ -1,0 +1,482 @@
+//! Push notifications: where configs live ([`PushConfigStore`], in memory by default), which webhook
+//! URLs are accepted ([`WebhookPolicy`], an SSRF guard), and the delivery of task updates
+//! (a bounded queue drained by a background worker, started with the server).
+//!
+//! Each update of a task is POSTed, as the `StreamResponse` JSON a stream carries, to every webhook
+//! registered for the task, with the config's token in `X-A2A-Notification-Token` and its
+//! credentials in `Authorization: <scheme> <credentials>`. A delivery that fails (no connection, a
+//! timeout, HTTP 429 or 5xx) is retried with exponential backoff; other answers are final. Delivery
+//! never blocks or fails the task: deliveries wait in a bounded queue, run a bounded number at a
+//! time, and are dropped (and logged) when the queue is full. Deliveries to one webhook may arrive
+//! out of order when one is retried; each carries its task's full state of that moment.
+//!
+//! Webhook URLs must be `https` (plain `http` only when the policy allows it) and must not point at
+//! loopback, private, link-local or otherwise internal addresses unless the policy allows them; a
+//! host name is checked again, on each delivery, against the addresses it resolves to.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use a2a_types::errors::Error;
+use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
+use async_trait::async_trait;
+use reqwest::Url;
+use tokio::sync::{Semaphore, mpsc};
+
+use crate::auth::Owner;
+use crate::handler::invalid;
+use crate::store::StoreError;
+
+/// The header carrying a push config's token, as the official SDKs name it.
+pub const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
+
+/// Push-notification configs, by owner and task.
+#[async_trait]
+pub trait PushConfigStore: Send + Sync + 'static {
+    /// Stores a config (its `id` and `taskId` set), replacing one of the same id.
+    async fn save(
+        &self,
+        owner: &Owner,
+        config: TaskPushNotificationConfig,
+    ) -> Result<(), StoreError>;
+
+    /// One config of a task.
+    async fn get(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        id: &str,
+    ) -> Result<Option<TaskPushNotificationConfig>, StoreError>;
+
+    /// Every config of a task, in the order they were first stored.
+    async fn list(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError>;
+
+    /// Removes a config (removing one that is not there is no error).
+    async fn delete(&self, owner: &Owner, task_id: &str, id: &str) -> Result<(), StoreError>;
+}
+
+/// The configs of one task, with the time (a counter) they were first stored.
+type TaskConfigs = (u64, Vec<TaskPushNotificationConfig>);
+/// Every task's configs by owner and task id, and the counter.
+type ConfigMap = (HashMap<(Owner, String), TaskConfigs>, u64);
+
+/// Configs in memory: at most [`InMemoryPushConfigStore::MAX_PER_TASK`] per task and
+/// [`InMemoryPushConfigStore::MAX_TASKS`] tasks with configs (the oldest task's configs go first).
+#[derive(Default)]
+pub struct InMemoryPushConfigStore {
+    inner: Mutex<ConfigMap>,
+}
+
+impl InMemoryPushConfigStore {
+    /// Configs one task may have.
+    pub const MAX_PER_TASK: usize = 16;
+    /// Tasks with configs kept at once.
+    pub const MAX_TASKS: usize = 10_000;
+
+    /// An empty store.
+    pub fn new() -> Self {
+        InMemoryPushConfigStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, ConfigMap> {
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[async_trait]
+impl PushConfigStore for InMemoryPushConfigStore {
+    async fn save(
+        &self,
+        owner: &Owner,
+        config: TaskPushNotificationConfig,
+    ) -> Result<(), StoreError> {
+        let mut guard = self.lock();
+        let (map, clock) = &mut *guard;
+        *clock += 1;
+        let key = (owner.clone(), config.task_id.clone().unwrap_or_default());
+        if !map.contains_key(&key) && map.len() >= Self::MAX_TASKS {
+            let oldest = map
+                .iter()
+                .min_by_key(|(_, (c, _))| *c)
+                .map(|(k, _)| k.clone());
+            if let Some(oldest) = oldest {
+                map.remove(&oldest);
+            }
+        }
+        let (_, configs) = map.entry(key).or_insert_with(|| (*clock, Vec::new()));
+        match configs.iter().position(|c| c.id == config.id) {
+            Some(at) => configs[at] = config,
+            None if configs.len() >= Self::MAX_PER_TASK => {
+                return Err(StoreError::Backend(format!(
+                    "a task takes at most {} push notification configs",
+                    Self::MAX_PER_TASK
+                )));
+            }
+            None => configs.push(config),
+        }
+        Ok(())
+    }
+
+    async fn get(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        id: &str,
+    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
+        let guard = self.lock();
+        let key = (owner.clone(), task_id.to_owned());
+        Ok(guard.0.get(&key).and_then(|(_, configs)| {
+            configs
+                .iter()
+                .find(|c| c.id.as_deref() == Some(id))
+                .cloned()
+        }))
+    }
+
+    async fn list(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
+        let guard = self.lock();
+        let key = (owner.clone(), task_id.to_owned());
+        Ok(guard
+            .0
+            .get(&key)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_default())
+    }
+
+    async fn delete(&self, owner: &Owner, task_id: &str, id: &str) -> Result<(), StoreError> {
+        let mut guard = self.lock();
+        let key = (owner.clone(), task_id.to_owned());
+        if let Some((_, configs)) = guard.0.get_mut(&key) {
+            configs.retain(|c| c.id.as_deref() != Some(id));
+            if configs.is_empty() {
+                guard.0.remove(&key);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which webhook URLs the server accepts and calls. The default accepts `https` URLs of public
+/// hosts only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WebhookPolicy {
+    /// Accept plain `http://` URLs too.
+    pub allow_http: bool,
+    /// Accept loopback hosts (`127.0.0.0/8`, `::1`, `localhost`).
+    pub allow_loopback: bool,
+    /// Accept private, link-local, shared and other non-public addresses (`10.0.0.0/8`,
+    /// `169.254.0.0/16`, `fc00::/7`, ...).
+    pub allow_private: bool,
+}
+
+impl WebhookPolicy {
+    /// The policy of a server whose webhooks run on the same machine, for development and tests:
+    /// `http` and loopback accepted, other internal addresses still refused.
+    pub fn local_development() -> Self {
+        WebhookPolicy {
+            allow_http: true,
+            allow_loopback: true,
+            allow_private: false,
+        }
+    }
+
+    /// Checks a webhook URL when a config is created; the error is `InvalidParams` naming `url`.
+    pub fn check_url(&self, url: &str) -> Result<Url, Error> {
+        let refuse = |why: String| invalid("url", format!("{url:?}: {why}"));
+        let parsed = Url::parse(url).map_err(|e| refuse(format!("not a URL ({e})")))?;
+        match parsed.scheme() {
+            "https" => {}
+            "http" if self.allow_http => {}
+            "http" => return Err(refuse("webhooks must use https".into())),
+            other => return Err(refuse(format!("the scheme {other} is not http(s)"))),
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(refuse(
+                "credentials go in the config's authentication, not the URL".into(),
+            ));
+        }
+        match parsed.host() {
+            None => return Err(refuse("the URL names no host".into())),
+            Some(url::Host::Domain(domain)) => {
+                let domain = domain.trim_end_matches('.').to_ascii_lowercase();
+                if (domain == "localhost" || domain.ends_with(".localhost")) && !self.allow_loopback
+                {
+                    return Err(refuse("loopback hosts are not accepted".into()));
+                }
+            }
+            Some(url::Host::Ipv4(ip)) => self.check_ip(IpAddr::V4(ip)).map_err(refuse)?,
+            Some(url::Host::Ipv6(ip)) => self.check_ip(IpAddr::V6(ip)).map_err(refuse)?,
+        }
+        Ok(parsed)
+    }
+
+    /// Whether the server may connect to this address.
+    pub fn check_ip(&self, ip: IpAddr) -> Result<(), String> {
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            v4 => v4,
+        };
+        if ip.is_loopback() {
+            return if self.allow_loopback {
+                Ok(())
+            } else {
+                Err(format!("{ip} is a loopback address"))
+            };
+        }
+        if !self.allow_private && !is_public(ip) {
+            return Err(format!("{ip} is not a public address"));
+        }
+        Ok(())
+    }
+}
+
+/// Whether an address is reachable on the public internet (not private, link-local, shared,
+/// unspecified, broadcast, multicast, documentation or reserved).
+fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)) // shared address space, RFC 6598
+                || (a == 192 && b == 0 && v4.octets()[2] == 0) // IETF protocol assignments
+                || (a == 198 && (18..20).contains(&b)) // benchmarking, RFC 2544
+                || a >= 240)
+                && v4 != Ipv4Addr::LOCALHOST
+        }
+        IpAddr::V6(v6) => {
+            let first = v6.segments()[0];
+            !(v6.is_unspecified()
+                || v6.is_loopback()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00 // unique local
+                || (first & 0xffc0) == 0xfe80 // link-local
+                || (first == 0x2001 && v6.segments()[1] == 0x0db8)) // documentation
+                && v6 != Ipv6Addr::LOCALHOST
+        }
+    }
+}
+
+/// One delivery: this event, to this webhook.
+#[derive(Clone, Debug)]
+pub(crate) struct Delivery {
+    pub(crate) config: TaskPushNotificationConfig,
+    pub(crate) event: StreamResponse,
+}
+
+/// How deliveries are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PushSettings {
+    /// Deliveries waiting at most (1,024 by default); more are dropped.
+    pub queue: usize,
+    /// Deliveries in flight at once (16).
+    pub concurrency: usize,
+    /// Attempts per delivery (4: the first and three retries).
+    pub attempts: u32,
+    /// The wait before the first retry, doubled before each next one (250 ms).
+    pub first_backoff: Duration,
+    /// The longest one attempt may take (10 s).
+    pub timeout: Duration,
+}
+
+impl Default for PushSettings {
+    fn default() -> Self {
+        PushSettings {
+            queue: 1024,
+            concurrency: 16,
+            attempts: 4,
+            first_backoff: Duration::from_millis(250),
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The queue of deliveries and the worker draining it.
+#[derive(Clone, Debug)]
+pub(crate) struct PushSender {
+    queue: mpsc::Sender<Delivery>,
+}
+
+impl PushSender {
+    /// Starts the worker (on the current tokio runtime).
+    pub(crate) fn start(policy: WebhookPolicy, settings: PushSettings) -> Self {
+        let (queue, mut deliveries) = mpsc::channel::<Delivery>(settings.queue.max(1));
+        tokio::spawn(async move {
+            let client = match reqwest::Client::builder()
+                .timeout(settings.timeout)
+                .no_proxy()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+            {
+                Ok(client) => client,
+                Err(error) => {
+                    tracing::error!(%error, "no HTTP client for push notifications");
+                    return;
+                }
+            };
+            let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
+            while let Some(delivery) = deliveries.recv().await {
+                let Ok(slot) = slots.clone().acquire_owned().await else {
+                    return;
+                };
+                let client = client.clone();
+                tokio::spawn(async move {
+                    deliver(&client, policy, settings, delivery).await;
+                    drop(slot);
+                });
+            }
+        });
+        PushSender { queue }
+    }
+
+    /// Queues one delivery; drops it (logged) when the queue is full.
+    pub(crate) fn send(&self, delivery: Delivery) {
+        if let Err(error) = self.queue.try_send(delivery) {
+            tracing::warn!(%error, "push notification dropped: the delivery queue is full");
+        }
+    }
+}
+
+/// Resolves the webhook's host and refuses it when an address is not allowed (a name may point
+/// anywhere, and may change after the config was checked).
+async fn check_resolved(policy: WebhookPolicy, url: &Url) -> Result<(), String> {
+    let Some(url::Host::Domain(host)) = url.host() else {
+        return Ok(()); // literal addresses were checked when the config was made
+    };
+    let port = url.port_or_known_default().unwrap_or(443);
+    let addresses = tokio::net::lookup_host((host, port))
+        .await
+        .map_err(|e| format!("{host} does not resolve: {e}"))?;
+    for address in addresses {
+        policy.check_ip(address.ip())?;
+    }
+    Ok(())
+}
+
+async fn deliver(
+    client: &reqwest::Client,
+    policy: WebhookPolicy,
+    settings: PushSettings,
+    delivery: Delivery,
+) {
+    let Delivery { config, event } = delivery;
+    let url = match policy.check_url(&config.url) {
+        Ok(url) => url,
+        Err(error) => {
+            tracing::warn!(url = %config.url, %error.message, "webhook refused");
+            return;
+        }
+    };
+    if let Err(problem) = check_resolved(policy, &url).await {
+        tracing::warn!(url = %config.url, %problem, "webhook refused");
+        return;
+    }
+    let body = match serde_json::to_vec(&event) {
+        Ok(body) => body,
+        Err(error) => {
+            tracing::error!(%error, "an event did not serialize");
+            return;
+        }
+    };
+    let mut backoff = settings.first_backoff;
+    for attempt in 1..=settings.attempts.max(1) {
+        let mut request = client
+            .post(url.clone())
+            .header(
+                reqwest::header::CONTENT_TYPE,
+                a2a_types::service::MEDIA_TYPE_JSON,
+            )
+            .body(body.clone());
+        if let Some(token) = config.token.as_deref().filter(|t| !t.is_empty()) {
+            request = request.header(NOTIFICATION_TOKEN_HEADER, token);
+        }
+        if let Some(auth) = &config.authentication
+            && let Some(credentials) = auth.credentials.as_deref().filter(|c| !c.is_empty())
+        {
+            request = request.header(
+                reqwest::header::AUTHORIZATION,
+                format!("{} {credentials}", auth.scheme),
+            );
+        }
+        let retry = match request.send().await {
+            Ok(response) if response.status().is_success() => return,
+            Ok(response) => {
+                let status = response.status();
+                tracing::warn!(url = %config.url, %status, attempt, "webhook answered with an error");
+                status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS
+            }
+            Err(error) => {
+                tracing::warn!(url = %config.url, %error, attempt, "webhook delivery failed");
+                true
+            }
+        };
+        if !retry || attempt == settings.attempts {
+            return;
+        }
+        tokio::time::sleep(backoff).await;
+        backoff *= 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_policy_takes_public_https_only() {
+        let policy = WebhookPolicy::default();
+        for ok in [
+            "https://example.com/webhook",
+            "https://hooks.example.org:8443/a?b=c",
+            "https://93.184.216.34/hook",
+        ] {
+            assert!(policy.check_url(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://example.com/hook",
+            "https://10.0.0.1/hook",
+            "https://169.254.169.254/latest/meta-data",
+            "https://127.0.0.1:9000/hook",
+            "https://[::1]/hook",
+            "https://[::ffff:10.0.0.1]/hook",
+            "https://[fd00::1]/hook",
+            "https://localhost/hook",
+            "https://100.64.0.1/hook",
+            "https://0.0.0.0/hook",
+            "https://user:pw@example.com/hook",
+            "ftp://example.com/hook",
+            "not a url",
+        ] {
+            let error = policy.check_url(bad).unwrap_err();
+            assert_eq!(error.field_violations[0].field, "url", "{bad}");
+        }
+    }
+
+    #[test]
+    fn local_development_allows_loopback_but_not_other_internal_addresses() {
+        let policy = WebhookPolicy::local_development();
+        assert!(policy.check_url("http://127.0.0.1:9000/hook").is_ok());
+        assert!(policy.check_url("http://localhost/hook").is_ok());
+        assert!(policy.check_url("http://10.0.0.1/hook").is_err());
+        assert!(policy.check_url("http://169.254.169.254/").is_err());
+    }
+}

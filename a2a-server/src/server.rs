@@ -1,0 +1,223 @@
+//! The server object: [`A2aServer`] holds the agent, its cards, its stores and its settings, and
+//! answers typed requests ([`A2aServer::call`], in [`crate::handler`]) for every binding; the
+//! bindings ([`crate::http`], [`crate::grpc`]) only translate wire forms. Build one with
+//! [`A2aServer::builder`] (inside a tokio runtime: it starts the webhook worker).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use a2a_types::limits::Limits;
+use a2a_types::v1::AgentCard;
+use tokio::sync::{Semaphore, watch};
+
+use crate::auth::{Anonymous, Authenticator};
+use crate::events::{EventBus, InMemoryEventBus};
+use crate::executor::AgentExecutor;
+use crate::push::{
+    InMemoryPushConfigStore, PushConfigStore, PushSender, PushSettings, WebhookPolicy,
+};
+use crate::store::{InMemoryTaskStore, TaskStore};
+
+/// The server's settings; [`ServerConfig::default`] suits most agents.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// The decode budget of every request (`a2a_types::limits`): bodies over it are refused before
+    /// they are parsed (JSON-RPC `-32600`, HTTP 413, gRPC `OUT_OF_RANGE`).
+    pub limits: Limits,
+    /// Extensions every request must activate (`A2A-Extensions`), else `ExtensionSupportRequired`.
+    pub required_extensions: Vec<String>,
+    /// Events an executor may have queued before [`EventSink::send`](crate::EventSink::send) waits (64).
+    pub executor_queue: usize,
+    /// Events a stream may have queued for a client that reads slowly (32). The stream then waits
+    /// for the client, reading nothing more from the task's log; one whose client falls behind
+    /// what the log keeps ends (the client resumes with `Last-Event-ID` or SubscribeToTask).
+    pub stream_queue: usize,
+    /// Streams open at once (1,024); one more is refused with an `Internal` error naming the cap.
+    pub max_streams: usize,
+    /// ListTasks' page size when the request gives none (50).
+    pub default_page_size: usize,
+    /// ListTasks' largest page size (100).
+    pub max_page_size: usize,
+    /// Which webhook URLs push configs may name.
+    pub webhook_policy: WebhookPolicy,
+    /// How webhook deliveries are made.
+    pub push: PushSettings,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            limits: Limits::default(),
+            required_extensions: Vec::new(),
+            executor_queue: 64,
+            stream_queue: 32,
+            max_streams: 1024,
+            default_page_size: 50,
+            max_page_size: 100,
+            webhook_policy: WebhookPolicy::default(),
+            push: PushSettings::default(),
+        }
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) card: AgentCard,
+    pub(crate) extended_card: Option<AgentCard>,
+    pub(crate) executor: Arc<dyn AgentExecutor>,
+    pub(crate) tasks: Arc<dyn TaskStore>,
+    pub(crate) push_configs: Arc<dyn PushConfigStore>,
+    pub(crate) bus: Arc<dyn EventBus>,
+    pub(crate) authenticator: Arc<dyn Authenticator>,
+    pub(crate) pusher: PushSender,
+    pub(crate) config: ServerConfig,
+    /// The cancel signals of the executions running in this process, by task id.
+    pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
+    pub(crate) streams: Arc<Semaphore>,
+    pub(crate) shutdown: watch::Sender<bool>,
+}
+
+impl Inner {
+    pub(crate) fn running(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<bool>>> {
+        self.running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// An A2A server: cheap to clone (all clones share one state).
+#[derive(Clone)]
+pub struct A2aServer {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for A2aServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("A2aServer")
+            .field("card", &self.inner.card.name)
+            .field("config", &self.inner.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl A2aServer {
+    /// Starts a server for the agent `executor` described by `card` (its public card, served at
+    /// the well-known path; its capabilities decide which operations are served).
+    pub fn builder(card: AgentCard, executor: impl AgentExecutor) -> A2aServerBuilder {
+        A2aServerBuilder {
+            card,
+            executor: Arc::new(executor),
+            extended_card: None,
+            tasks: None,
+            push_configs: None,
+            bus: None,
+            authenticator: None,
+            config: ServerConfig::default(),
+        }
+    }
+
+    /// The public card.
+    pub fn card(&self) -> &AgentCard {
+        &self.inner.card
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &ServerConfig {
+        &self.inner.config
+    }
+
+    /// Ends every open stream (the server is shutting down); new streams end at once.
+    pub fn close_streams(&self) {
+        self.inner.shutdown.send_replace(true);
+    }
+
+    /// How many streams are open.
+    pub fn open_streams(&self) -> usize {
+        self.inner.config.max_streams - self.inner.streams.available_permits()
+    }
+}
+
+/// Builds an [`A2aServer`]; see [`A2aServer::builder`]. Every store defaults to memory.
+#[must_use = "call `build()` to get the server"]
+pub struct A2aServerBuilder {
+    card: AgentCard,
+    executor: Arc<dyn AgentExecutor>,
+    extended_card: Option<AgentCard>,
+    tasks: Option<Arc<dyn TaskStore>>,
+    push_configs: Option<Arc<dyn PushConfigStore>>,
+    bus: Option<Arc<dyn EventBus>>,
+    authenticator: Option<Arc<dyn Authenticator>>,
+    config: ServerConfig,
+}
+
+impl A2aServerBuilder {
+    /// The card `GetExtendedAgentCard` answers to authenticated callers (the public card should
+    /// say `capabilities.extendedAgentCard: true` and declare how to authenticate).
+    pub fn extended_card(mut self, card: AgentCard) -> Self {
+        self.extended_card = Some(card);
+        self
+    }
+
+    /// Where tasks are kept ([`InMemoryTaskStore`] by default).
+    pub fn task_store(mut self, store: impl TaskStore) -> Self {
+        self.tasks = Some(Arc::new(store));
+        self
+    }
+
+    /// The same, shared with other code (the caller keeps a handle).
+    pub fn shared_task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.tasks = Some(store);
+        self
+    }
+
+    /// Where push configs are kept ([`InMemoryPushConfigStore`] by default).
+    pub fn push_config_store(mut self, store: impl PushConfigStore) -> Self {
+        self.push_configs = Some(Arc::new(store));
+        self
+    }
+
+    /// How streams learn of new events ([`InMemoryEventBus`] by default).
+    pub fn event_bus(mut self, bus: impl EventBus) -> Self {
+        self.bus = Some(Arc::new(bus));
+        self
+    }
+
+    /// The authentication hook ([`Anonymous`] by default).
+    pub fn authenticator(mut self, authenticator: impl Authenticator) -> Self {
+        self.authenticator = Some(Arc::new(authenticator));
+        self
+    }
+
+    /// The settings.
+    pub fn config(mut self, config: ServerConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The server. Must run inside a tokio runtime (it starts the webhook worker).
+    pub fn build(self) -> A2aServer {
+        let config = self.config;
+        A2aServer {
+            inner: Arc::new(Inner {
+                card: self.card,
+                extended_card: self.extended_card,
+                executor: self.executor,
+                tasks: self
+                    .tasks
+                    .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new())),
+                push_configs: self
+                    .push_configs
+                    .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
+                bus: self
+                    .bus
+                    .unwrap_or_else(|| Arc::new(InMemoryEventBus::new())),
+                authenticator: self.authenticator.unwrap_or_else(|| Arc::new(Anonymous)),
+                pusher: PushSender::start(config.webhook_policy, config.push),
+                running: Mutex::default(),
+                streams: Arc::new(Semaphore::new(config.max_streams)),
+                shutdown: watch::channel(false).0,
+                config,
+            }),
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Where tasks live: the [`TaskStore`] trait and its in-memory default ([`InMemoryTaskStore`]).
+//!
+//! The trait is written for stores shared by several server replicas (a database): every method is
+//! async and returns owned values; every write names the version it read, so two replicas writing
+//! the same task cannot lose an update (optimistic concurrency: a stale write fails with
+//! [`StoreError::Conflict`] and the server reads again and retries); and every update may carry the
+//! event that caused it, kept in the task's event log under the version it produced. A stream is a
+//! reader of that log: it starts after the version of the snapshot it sent first, resumes after a
+//! `Last-Event-ID`, and learns of new versions from the [`EventBus`](crate::events::EventBus).
+//!
+//! Every method takes the [`Owner`] of the request: a store answers only with tasks of that owner
+//! (`None`, or no rows), which is what makes one caller's tasks invisible to another.
+
+mod memory;
+
+use std::fmt;
+
+use a2a_types::errors::{Error, ErrorKind};
+use a2a_types::v1::{ListTasksRequest, StreamResponse, Task};
+use async_trait::async_trait;
+
+pub use memory::{InMemoryTaskStore, MemoryLimits};
+
+use crate::auth::Owner;
+
+/// A task as stored, with its version (1 when created, one more on every update).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct StoredTask {
+    /// The task.
+    pub task: Task,
+    /// Its version; an update names it to succeed.
+    pub version: u64,
+}
+
+impl StoredTask {
+    /// A stored task at `version`.
+    pub fn new(task: Task, version: u64) -> Self {
+        StoredTask { task, version }
+    }
+}
+
+/// One event of a task's log: its id is the task version it produced.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct StoredEvent {
+    /// The version of the task after this event (the SSE `id`).
+    pub id: u64,
+    /// The event, as streams send it.
+    pub event: StreamResponse,
+}
+
+impl StoredEvent {
+    /// An event at `id`.
+    pub fn new(id: u64, event: StreamResponse) -> Self {
+        StoredEvent { id, event }
+    }
+}
+
+/// The events of a task after some version.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct EventPage {
+    /// The events, oldest first.
+    pub events: Vec<StoredEvent>,
+    /// `false` when some events after the version asked for are no longer kept (the log is
+    /// bounded), so a reader has missed some.
+    pub complete: bool,
+}
+
+impl EventPage {
+    /// A page of events.
+    pub fn new(events: Vec<StoredEvent>, complete: bool) -> Self {
+        EventPage { events, complete }
+    }
+}
+
+/// One page of ListTasks, before `historyLength` and `includeArtifacts` are applied.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct TaskPage {
+    /// The tasks of the page, in the order ListTasks gives them (newest status first).
+    pub tasks: Vec<Task>,
+    /// The opaque token of the next page; empty on the last.
+    pub next_page_token: String,
+    /// How many tasks match the filters, across all pages.
+    pub total_size: usize,
+}
+
+impl TaskPage {
+    /// A page.
+    pub fn new(tasks: Vec<Task>, next_page_token: String, total_size: usize) -> Self {
+        TaskPage {
+            tasks,
+            next_page_token,
+            total_size,
+        }
+    }
+}
+
+/// Why a store refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// No task of that id for that owner.
+    NotFound,
+    /// A task of that id exists already.
+    AlreadyExists,
+    /// The task changed since the version the write named; read it again.
+    Conflict {
+        /// The version now stored.
+        current: u64,
+    },
+    /// ListTasks' `pageToken` is not one this store gave out.
+    InvalidPageToken,
+    /// The store itself failed (a database error, say).
+    Backend(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::NotFound => f.write_str("no such task"),
+            StoreError::AlreadyExists => f.write_str("a task of that id exists already"),
+            StoreError::Conflict { current } => {
+                write!(f, "the task changed meanwhile (now version {current})")
+            }
+            StoreError::InvalidPageToken => f.write_str("not a page token this agent gave out"),
+            StoreError::Backend(problem) => write!(f, "the task store failed: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl StoreError {
+    /// The A2A error a client sees for this refusal about task `task_id`.
+    pub fn to_error(&self, task_id: &str) -> Error {
+        match self {
+            StoreError::NotFound => crate::handler::not_found(task_id),
+            StoreError::InvalidPageToken => crate::handler::invalid("pageToken", self.to_string()),
+            other => Error::with_message(ErrorKind::Internal, other.to_string()),
+        }
+    }
+}
+
+/// Tasks, their versions and their event logs, by owner.
+#[async_trait]
+pub trait TaskStore: Send + Sync + 'static {
+    /// Stores a new task at version 1. Fails with `AlreadyExists` when its id is taken.
+    async fn create(&self, owner: &Owner, task: Task) -> Result<u64, StoreError>;
+
+    /// The task with this id, if `owner` owns it.
+    async fn get(&self, owner: &Owner, task_id: &str) -> Result<Option<StoredTask>, StoreError>;
+
+    /// Replaces the task (same id) if it is still at `expected_version`, appending `event` to its
+    /// log under the new version; returns the new version. Fails with `Conflict` when the task
+    /// moved on, `NotFound` when `owner` has no such task.
+    async fn update(
+        &self,
+        owner: &Owner,
+        task: Task,
+        expected_version: u64,
+        event: Option<StreamResponse>,
+    ) -> Result<u64, StoreError>;
+
+    /// At most `limit` events of the task's log with ids above `after`, oldest first.
+    async fn events_after(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<EventPage, StoreError>;
+
+    /// One page of the owner's tasks matching the request's `contextId`, `status` and
+    /// `statusTimestampAfter`, newest status first, `page_size` at most, continuing after
+    /// `pageToken`. The server has checked the request's values.
+    async fn list(
+        &self,
+        owner: &Owner,
+        request: &ListTasksRequest,
+        page_size: usize,
+    ) -> Result<TaskPage, StoreError>;
+}
