@@ -34,7 +34,7 @@ fn v0_3_error(id: &Value, error: &Error) -> Value {
 }
 
 fn bridge_error(error: &bridge::BridgeError) -> Error {
-    Error::from_jsonrpc(&error.to_v1_error().to_json_rpc())
+    Error::from_jsonrpc(&error.to_v1_error().to_jsonrpc())
         .unwrap_or_else(|_| Error::with_message(ErrorKind::Internal, error.to_string()))
 }
 
