@@ -183,10 +183,9 @@ pub mod bridge;
 
 #[cfg(feature = "proto")]
 pub mod proto;
-// Not public API: the ProtoJSON field rules the generated types call. Public (but hidden) because some
-// rules serve field types only a later spec uses (int64, floats), which would otherwise be dead code.
-#[doc(hidden)]
-pub mod protojson;
+// The ProtoJSON field rules the generated types call live in the support crate; the hand-written
+// conversions reach them here too.
+use a2a_support::protojson;
 
 pub use chrono;
 pub use serde;
@@ -205,17 +204,7 @@ pub mod __private {
     pub use inventory;
 }
 
-/// How deep objects and arrays may nest inside one `data` or `metadata` value, counted as in JSON
-/// (`{"a": [{}]}` is 3 deep): the same number as `a2a_proto::MAX_NESTING_DEPTH`, on every path.
-///
-/// Deeper input is an error naming the field, never a stack overflow: reading JSON (v1 and v0.3, every
-/// entry point, including [`jsonrpc`], [`rest`] and [`sse`]), converting from protobuf (feature
-/// `proto`) and, in `a2a-proto`, decoding protobuf binary. 30 levels keep the protobuf form of the
-/// deepest A2A message under prost's recursion limit of 100 message levels (a JSON object costs three:
-/// `Value`, `Struct` and the map entry), so a value read from JSON always decodes again from the bytes
-/// it encodes to. Values deeper than this that a program builds itself are outside what the crate
-/// guarantees (serde_json's `Value` drops and serializes them recursively).
-pub const MAX_NESTING_DEPTH: usize = 30;
+pub use a2a_support::MAX_NESTING_DEPTH;
 
 /// A JSON object, as `metadata` fields and `google.protobuf.Struct` carry it.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;

@@ -27,7 +27,7 @@ pub(super) fn routes(agent: Arc<Agent>) -> Routes {
     let limits = agent.limits();
     let server =
         A2aServiceServer::new(GrpcAgent { agent }).max_decoding_message_size(limits.max_bytes());
-    Routes::new(Budgeted::new(server, limits.into()))
+    Routes::new(Budgeted::new(server, limits))
 }
 
 struct GrpcAgent {
