@@ -63,8 +63,8 @@ use std::fmt;
 use std::sync::OnceLock;
 
 pub use a2a_support::limits::{
-    BYTES_PER_BYTE as BINARY_BYTES_PER_BYTE, BYTES_PER_ELEMENT as BINARY_BYTES_PER_ELEMENT, Counted,
-    DEFAULT_MAX_BYTES, DEFAULT_MAX_ELEMENTS, Limit, LimitError, Limits,
+    BYTES_PER_BYTE as BINARY_BYTES_PER_BYTE, BYTES_PER_ELEMENT as BINARY_BYTES_PER_ELEMENT,
+    Counted, DEFAULT_MAX_BYTES, DEFAULT_MAX_ELEMENTS, Limit, LimitError, Limits,
 };
 
 use crate::wire::{Item, Reader};
@@ -393,11 +393,17 @@ impl Walk<'_> {
             };
             self.count += 1;
             if self.count > self.max {
-                return Err(Stop::Over(vec![
-                    self.segment(bytes, start, message, field.number),
-                ]));
+                return Err(Stop::Over(vec![self.segment(
+                    bytes,
+                    start,
+                    message,
+                    field.number,
+                )]));
             }
-            let inner = self.schema.field(message, field.number).and_then(|f| f.message);
+            let inner = self
+                .schema
+                .field(message, field.number)
+                .and_then(|f| f.message);
             if let (Some(content), Some(inner)) = (content, inner)
                 && depth + 1 < PROST_RECURSION_LIMIT
                 && let Err(stop) = self.message(content, Some(inner), depth + 1)

@@ -722,4 +722,3 @@ mod tests {
         assert_eq!(location.offset, 0);
     }
 }
-

@@ -338,9 +338,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 #[doc(hidden)] // called by the generated v0.3 types of a2a_types
 /// Any JSON value with no key twice in any of its objects (generated v0.3 fields).
-pub fn unique_value<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Value, D::Error> {
+pub fn unique_value<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
     UniqueKeys::deserialize(deserializer).map(|v| v.0)
 }
 
@@ -498,7 +496,6 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -554,13 +551,21 @@ mod tests {
         let lone = r#"{"parts": [], "ignored": "\ud800"}"#;
         let error = from_str::<Message>(lone).unwrap_err();
         assert_eq!(error.path(), ".");
-        assert!(error.to_string().contains("lone surrogate `\\ud800` at byte"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("lone surrogate `\\ud800` at byte"),
+            "{error}"
+        );
         let paired = r#"{"parts": [], "ignored": "\ud83d\ude00"}"#;
         assert!(from_str::<Message>(paired).is_ok());
         let mut bytes = br#"{"parts": [], "ignored": "x"}"#.to_vec();
         bytes[26] = 0xff;
         let error = from_slice::<Message>(&bytes).unwrap_err();
-        assert!(error.to_string().contains("invalid UTF-8 at byte 26"), "{error}");
+        assert!(
+            error.to_string().contains("invalid UTF-8 at byte 26"),
+            "{error}"
+        );
         assert!(check_unicode(&bytes).is_err());
     }
 
@@ -590,6 +595,9 @@ mod tests {
         assert_eq!(to_string(&map).unwrap(), r#"{"bad":[null],"ok":[1.0]}"#);
         let keyed = std::collections::BTreeMap::from([((1, 2), "v")]);
         let error = to_string_pretty(&keyed).unwrap_err();
-        assert!(error.to_string().contains("key must be a string"), "{error}");
+        assert!(
+            error.to_string().contains("key must be a string"),
+            "{error}"
+        );
     }
 }

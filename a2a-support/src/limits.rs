@@ -606,22 +606,37 @@ mod tests {
     fn other_encodings_are_checked_with_their_counter_under_the_same_rule() {
         let limits = Limits::default().with_max_elements(2);
         let counter = |bytes: &[u8], max: usize| {
-            if bytes.len() > max { Err(format!("#{}", max + 1)) } else { Ok(bytes.len()) }
+            if bytes.len() > max {
+                Err(format!("#{}", max + 1))
+            } else {
+                Ok(bytes.len())
+            }
         };
-        assert_eq!(limits.check_with(b"ab", Counted::ProtobufFields, counter), Ok(2));
+        assert_eq!(
+            limits.check_with(b"ab", Counted::ProtobufFields, counter),
+            Ok(2)
+        );
         let error = limits
             .check_with(b"abc", Counted::ProtobufFields, counter)
             .unwrap_err();
-        assert_eq!((error.limit, error.observed, error.path.as_str()), (Limit::Elements, 3, "#3"));
+        assert_eq!(
+            (error.limit, error.observed, error.path.as_str()),
+            (Limit::Elements, 3, "#3")
+        );
         assert_eq!(
             error.to_string(),
             "more than 2 protobuf fields (the max_elements limit) at `#3`"
         );
         let error = limits
             .with_max_bytes(1)
-            .check_with(b"ab", Counted::ProtobufFields, |_, _| unreachable!("over the bytes"))
+            .check_with(b"ab", Counted::ProtobufFields, |_, _| {
+                unreachable!("over the bytes")
+            })
             .unwrap_err();
-        assert_eq!((error.limit, error.counted), (Limit::Bytes, Counted::ProtobufFields));
+        assert_eq!(
+            (error.limit, error.counted),
+            (Limit::Bytes, Counted::ProtobufFields)
+        );
         assert_eq!(
             Limits::unlimited().check_with(b"ab", Counted::ProtobufFields, |_, _| unreachable!()),
             Ok(0)

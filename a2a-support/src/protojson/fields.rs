@@ -25,7 +25,8 @@ where
     D: Deserializer<'de>,
     V: Deserialize<'de>,
 {
-    Ok(Option::<UniqueMap<String, V>>::deserialize(deserializer)?.map_or_else(Default::default, |m| m.0))
+    Ok(Option::<UniqueMap<String, V>>::deserialize(deserializer)?
+        .map_or_else(Default::default, |m| m.0))
 }
 
 /// A JSON object read into a map with no key twice: a key twice is an error naming the key, as in

@@ -80,9 +80,7 @@ pub fn read_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<serde_json::Val
 }
 
 /// Reads a `google.protobuf.Struct` oneof member (`null` is unset).
-pub fn read_struct<'de, A: MapAccess<'de>>(
-    map: &mut A,
-) -> Result<Option<JsonObject>, A::Error> {
+pub fn read_struct<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<JsonObject>, A::Error> {
     map.next_value_seed(FreeFormObject)
 }
 
@@ -264,9 +262,7 @@ pub fn canonicalize_within_limit(
                 *number = int.into();
             }
         }
-        serde_json::Value::Array(_) | serde_json::Value::Object(_)
-            if open >= MAX_NESTING_DEPTH =>
-        {
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) if open >= MAX_NESTING_DEPTH => {
             return Err(TooDeep);
         }
         serde_json::Value::Array(items) => {
@@ -288,9 +284,7 @@ pub fn canonicalize_within_limit(
 /// counts those around it. The walk stops at the limit.
 pub fn check_depth(value: &serde_json::Value, open: usize) -> Result<(), TooDeep> {
     match value {
-        serde_json::Value::Array(_) | serde_json::Value::Object(_)
-            if open >= MAX_NESTING_DEPTH =>
-        {
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) if open >= MAX_NESTING_DEPTH => {
             Err(TooDeep)
         }
         serde_json::Value::Array(items) => items.iter().try_for_each(|i| check_depth(i, open + 1)),

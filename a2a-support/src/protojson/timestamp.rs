@@ -116,5 +116,4 @@ mod tests {
             assert!(super::parse_timestamp(text).is_ok(), "{text}");
         }
     }
-
 }

@@ -126,4 +126,3 @@ fn a_jsonrpc_response_over_the_budget_is_an_invalid_agent_response() {
     assert_eq!(error.kind, A2aError::InvalidAgentResponse);
     assert!(error.problem.contains("max_elements"), "{error}");
 }
-

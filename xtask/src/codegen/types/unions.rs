@@ -174,7 +174,8 @@ fn member_type(
             field.name()
         );
     }
-    let optional = |ty: TokenStream| quote!(::a2a_support::protojson::read_optional::<#ty, A>(map)?);
+    let optional =
+        |ty: TokenStream| quote!(::a2a_support::protojson::read_optional::<#ty, A>(map)?);
     Ok(match field.r#type() {
         Type::String => {
             let ty = quote!(::std::string::String);
@@ -184,8 +185,10 @@ fn member_type(
         Type::Bytes => (
             quote!(::std::vec::Vec<u8>),
             quote!(
-                ::a2a_support::protojson::read_optional::<::a2a_support::protojson::Base64, A>(map)?
-                    .map(|bytes| bytes.0)
+                ::a2a_support::protojson::read_optional::<::a2a_support::protojson::Base64, A>(
+                    map
+                )?
+                .map(|bytes| bytes.0)
             ),
             quote!(&::a2a_support::protojson::Base64Ref(value)),
         ),
