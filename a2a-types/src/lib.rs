@@ -105,8 +105,8 @@
 //!
 //! The pre-scan costs 0.10 to 0.14 of a typed decode of the same document on the benchmark's six
 //! documents (`cargo bench --manifest-path benchmarks/Cargo.toml --bench budget`). For protobuf
-//! binary, `a2a_proto::limits` does the same with fields as elements (`Limits` converts into it with
-//! feature `proto`).
+//! binary, `a2a_proto::limits` does the same with fields as elements, with the same [`limits::Limits`]
+//! (both crates re-export it from their shared support crate, `a2a-spec-support`).
 //!
 //! # Feature flags
 //!
@@ -158,7 +158,9 @@
 //! enums and oneofs (`unions.rs`, which typify 0.8 cannot make open or ProtoJSON-shaped), the registry,
 //! validation and proto conversions by the workspace's own generator. `src/v0_3/generated/` comes the
 //! same way from `spec/v0_3/a2a.json`.
-//! Never edit them by hand: CI fails when they differ from a fresh generation.
+//! Never edit them by hand: CI fails when they differ from a fresh generation. The serde code they hold
+//! calls the field rules of the support crate `a2a-spec-support` (`a2a_support::protojson`, shared with
+//! `a2a-proto`), which this crate requires at its exact version.
 
 #[cfg(feature = "describe")]
 pub mod describe;
