@@ -44,9 +44,9 @@
 //!
 //! [`DEFAULT_MAX_BYTES`] (16 MiB) and [`DEFAULT_MAX_ELEMENTS`] (100,000), the same as for JSON: with
 //! them a message holds at most ~100 MB of structs plus twice its bytes ([`BINARY_BYTES_PER_ELEMENT`]
-//! and [`BINARY_BYTES_PER_BYTE`] are the same numbers as for JSON, `a2a_support::limits`'
-//! `BYTES_PER_ELEMENT` and `BYTES_PER_BYTE`). The generated gRPC stubs (feature `grpc`) decode every message under a budget:
-//! `Limits::default()`, or the limits given to `a2a_proto::grpc::Budgeted` (a server) or
+//! and [`BINARY_BYTES_PER_BYTE`] are the numbers of JSON too, `a2a_support::limits`'
+//! `BYTES_PER_ELEMENT` and `BYTES_PER_BYTE`). The generated gRPC stubs (feature `grpc`) decode every
+//! message under a budget: `Limits::default()`, or the limits given to `a2a_proto::grpc::Budgeted` (a server) or
 //! `a2a_proto::grpc::with_limits` (a client call); set tonic's `max_decoding_message_size` to the
 //! same `max_bytes` too (its default is 4 MiB), so an oversized message is refused before tonic
 //! buffers it.
