@@ -41,5 +41,21 @@ pub mod protojson;
 /// the one reached first.
 pub const MAX_NESTING_DEPTH: usize = 30;
 
+/// A free-form value (`data`, `metadata`, a `google.protobuf.Value` or `Struct`) nested deeper than
+/// [`MAX_NESTING_DEPTH`]: the one error of that limit in both type crates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooDeep;
+
+impl std::fmt::Display for TooDeep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "objects and arrays nested deeper than {MAX_NESTING_DEPTH} levels (the A2A nesting limit)"
+        )
+    }
+}
+
+impl std::error::Error for TooDeep {}
+
 /// A JSON object, as `google.protobuf.Struct` members carry it.
 pub(crate) type JsonObject = serde_json::Map<String, serde_json::Value>;

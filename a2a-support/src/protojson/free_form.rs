@@ -7,6 +7,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub use crate::TooDeep;
 use crate::{JsonObject, MAX_NESTING_DEPTH};
 
 /// The largest magnitude up to which a double holds every integer exactly.
@@ -233,22 +234,6 @@ impl<'de> de::DeserializeSeed<'de> for FreeFormObject {
         deserializer.deserialize_option(self)
     }
 }
-
-/// A `data` or `metadata` value nested deeper than [`MAX_NESTING_DEPTH`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooDeep;
-
-impl fmt::Display for TooDeep {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "objects and arrays nested deeper than {} levels (the A2A nesting limit)",
-            MAX_NESTING_DEPTH
-        )
-    }
-}
-
-impl std::error::Error for TooDeep {}
 
 /// [`canonicalize_numbers`], refusing objects and arrays nested deeper than
 /// [`MAX_NESTING_DEPTH`]; `open` counts those around `value`. The recursion stops at the limit.
