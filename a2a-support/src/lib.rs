@@ -11,7 +11,7 @@ crate of their own; this crate does the same for the JSON side of A2A:
 | [`limits`] | the decode budget ([`limits::Limits`]): bytes and elements per document, and the JSON pre-scan that counts values without allocating | `a2a_types::limits`, `a2a_proto::limits` (which adds the protobuf walk) |
 | [`protojson`] | the ProtoJSON field rules the serde code generated for `a2a_types` names: numbers, enums, oneofs, timestamps, bytes, free-form `data`/`metadata` | not public API |
 | [`pbjson`] | the adjustments of `pbjson`'s output in `a2a-proto`: open enums, lenient numbers, maps without a key twice, named non-finite floats | not public API |
-| [`MAX_NESTING_DEPTH`] | how deep free-form JSON may nest, on every path of both crates | `a2a_types::MAX_NESTING_DEPTH`, `a2a_proto::MAX_NESTING_DEPTH` |
+| [`MAX_NESTING_DEPTH`], [`TooDeep`] | how deep free-form JSON may nest, on every path of both crates, and the error past it | `a2a_types::MAX_NESTING_DEPTH`, `a2a_proto::MAX_NESTING_DEPTH`, `a2a_proto::wkt::depth::TooDeep` |
 
 Users depend on `a2a-spec-types` or `a2a-proto`, not on this crate: it is released together with them
 (they require its exact version), and [`protojson`] and [`pbjson`] change whenever the code generator
