@@ -38,7 +38,6 @@ mod describe;
 mod failure;
 mod names;
 mod transcode;
-mod wire;
 
 use std::io::Write as _;
 use std::process::ExitCode;

@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | `json` in | parsed as `M` (`serde_path_to_error`), then `M` → `P` (infallible) | the JSON path, such as `status.timestamp` |
 //! | `proto-json` in | parsed as `P` by `a2a-proto` | the JSON path |
-//! | `binpb` in | `P::decode` | the byte offset (see [`crate::wire`]) and prost's message/field text |
+//! | `binpb` in | `P::decode` | the byte offset (see `a2a_proto::wire`) and prost's message/field text |
 //! | `binpb` out | `P::encode_to_vec` | nothing can fail |
 //! | `json` out | `P` → `M` (`TryFrom`), then `M` written by serde | the field path |
 //! | `proto-json` out | `P` written by `a2a-proto` | nothing can fail |
@@ -28,13 +28,14 @@
 use std::io::Read;
 
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
+use a2a_proto::wire;
 use a2a_types::proto::ConversionError;
 use a2a_types::registry::{A2aMessage, ProtoPairVisitor};
 use a2a_types::v0_3::proto::TranscodeError;
 
 use crate::cli::{Format, TranscodeArgs, TypesFor};
 use crate::failure::Failure;
-use crate::{names, wire};
+use crate::names;
 
 /// Runs `a2a transcode`: checks the arguments, reads all of `input`, and returns the bytes for stdout.
 pub fn run(args: &TranscodeArgs, input: &mut impl Read) -> Result<Vec<u8>, Failure> {

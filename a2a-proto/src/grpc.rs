@@ -50,7 +50,7 @@ use tonic::codec::{Codec, DecodeBuf, Decoder};
 use tonic::server::NamedService;
 use tonic_prost::ProstEncoder;
 
-use crate::limits::Limits;
+use crate::limits::{CheckBinary as _, Limits};
 use crate::registry::{MessageVisitor, ProtoMessage};
 
 thread_local! {

@@ -85,12 +85,12 @@
 //!   of the public types. So a server bounds memory with a **decode budget** ([`limits`]): at most
 //!   `max_bytes` bytes and `max_elements` fields per message (defaults 16 MiB and 100,000), checked
 //!   by one pass over the wire format that allocates nothing, before prost decodes:
-//!   [`limits::decode`]`::<M>(bytes, &limits)`. Within it a message holds at most
+//!   [`limits::decode`]`::<M>(bytes, &limits)`, walked by [`wire`]. Within it a message holds at most
 //!   [`limits::BINARY_BYTES_PER_ELEMENT`] (1,024) bytes per field plus
 //!   [`limits::BINARY_BYTES_PER_BYTE`] (2) per input byte. `prost::Message::decode` itself applies no
 //!   budget; over gRPC, set tonic's `max_decoding_message_size` to the same `max_bytes`. For JSON,
-//!   `a2a_types::limits` counts values the same way (this crate's [`json`] applies no budget:
-//!   check the bytes with `a2a_types::limits::Limits::check_json` first). For server-sent events,
+//!   the same [`limits::Limits`] counts values (this crate's [`json`] applies no budget: check the
+//!   bytes with [`Limits::check_json`](limits::Limits::check_json) first). For server-sent events,
 //!   `a2a_types::sse::JsonDecoder` applies it per event.
 
 //! # Feature flags
@@ -147,6 +147,9 @@
 //!
 //! # Generated code
 //!
+//! The generated ProtoJSON code calls the support crate `a2a-spec-support` (`a2a_support`), shared with
+//! `a2a-spec-types`, which this crate requires at its exact version.
+//!
 //! `src/generated/` is written by `cargo xtask codegen` from `spec/v1/a2a.proto` (protox, prost-build,
 //! pbjson-build, then our ProtoJSON adjustments; the gRPC stubs with tonic-prost-build) and checked in,
 //! so building this crate needs neither `protoc` nor the generator. Never edit it by hand: CI fails when
@@ -157,21 +160,10 @@ pub mod grpc;
 pub mod json;
 pub mod limits;
 
-/// How deep objects and arrays may nest inside one `google.protobuf.Value` or `Struct` (a `data` or
-/// `metadata` member), counted as in JSON: `{"a": [{}]}` is 3 deep. Deeper input is an error on every
-/// path, never a stack overflow: JSON decode ([`json`], serde), protobuf binary decode (`prost`),
-/// JSON encode, and `a2a-types`' conversions, which use the same number.
-///
-/// Why 30: a JSON object costs 3 protobuf message levels (`Value`, `Struct`, map entry) and the deepest
-/// A2A message holds its `Struct` 6 levels down (v0.3's `StreamResponse.artifact_update.artifact.parts
-/// .data.data`), so 30 levels need at most 96 of prost's 100: a value accepted as JSON always decodes
-/// from the protobuf bytes it encodes to. serde_json's own limit (128, for the whole document) is never
-/// the one reached first.
-pub const MAX_NESTING_DEPTH: usize = 30;
+pub use a2a_support::MAX_NESTING_DEPTH;
 
-#[doc(hidden)]
-pub mod protojson;
 pub mod registry;
+pub mod wire;
 pub mod wkt;
 
 pub use pbjson_types;

@@ -7,12 +7,15 @@
 //!
 //! > bytes held by a decoded message ≤ [`BINARY_BYTES_PER_ELEMENT`] × elements + [`BINARY_BYTES_PER_BYTE`] × input bytes
 //!
-//! [`Limits::check_binary`] walks the wire format once, guided by which fields are messages (read from
-//! the [`FILE_DESCRIPTOR_SET`](crate::v1::FILE_DESCRIPTOR_SET)s this crate embeds), allocates
-//! nothing, and stops at the first field over the budget; [`decode`] checks, then decodes with prost.
+//! [`Limits`] is the one budget of both type crates (`a2a_types::limits::Limits` is the same type,
+//! from `a2a_support::limits`): the same numbers bound a JSON document and a protobuf message.
+//! [`CheckBinary::check_binary`] walks the wire format once ([`crate::wire`]), guided by which fields
+//! are messages (read from the [`FILE_DESCRIPTOR_SET`](crate::v1::FILE_DESCRIPTOR_SET)s this crate
+//! embeds), allocates nothing, and stops at the first field over the budget; [`decode`] checks, then
+//! decodes with prost.
 //!
 //! ```
-//! use a2a_proto::limits::{self, Limit, Limits};
+//! use a2a_proto::limits::{self, CheckBinary as _, Limit, Limits};
 //! use a2a_proto::v1::ListTasksResponse;
 //!
 //! // Three empty tasks: ListTasksResponse.tasks (field 1), each 0 bytes long.
@@ -22,6 +25,7 @@
 //! let limits::DecodeError::Limit(error) = error else { panic!() };
 //! assert_eq!((error.limit, error.path.as_str()), (Limit::Elements, "tasks[2]"));
 //! assert_eq!(limits::decode::<ListTasksResponse>(&bytes[..4], &limits).unwrap().tasks.len(), 2);
+//! assert_eq!(limits.check_binary::<ListTasksResponse>(&bytes[..4]), Ok(2));
 //! ```
 //!
 //! # What counts
@@ -38,10 +42,11 @@
 //!
 //! # Defaults
 //!
-//! [`DEFAULT_MAX_BYTES`] (16 MiB) and [`DEFAULT_MAX_ELEMENTS`] (100,000), the same numbers as
-//! `a2a_types::limits` uses for JSON: with them a message holds at most ~100 MB of structs plus
-//! twice its bytes. The generated gRPC stubs (feature `grpc`) decode every message under a budget:
-//! `Limits::default()`, or the limits given to `a2a_proto::grpc::Budgeted` (a server) or
+//! [`DEFAULT_MAX_BYTES`] (16 MiB) and [`DEFAULT_MAX_ELEMENTS`] (100,000), the same as for JSON: with
+//! them a message holds at most ~100 MB of structs plus twice its bytes ([`BINARY_BYTES_PER_ELEMENT`]
+//! and [`BINARY_BYTES_PER_BYTE`] are the numbers of JSON too, `a2a_support::limits`'
+//! `BYTES_PER_ELEMENT` and `BYTES_PER_BYTE`). The generated gRPC stubs (feature `grpc`) decode every
+//! message under a budget: `Limits::default()`, or the limits given to `a2a_proto::grpc::Budgeted` (a server) or
 //! `a2a_proto::grpc::with_limits` (a client call); set tonic's `max_decoding_message_size` to the
 //! same `max_bytes` too (its default is 4 MiB), so an oversized message is refused before tonic
 //! buffers it.
@@ -57,197 +62,70 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// The default [`Limits::max_bytes`]: 16 MiB.
-pub const DEFAULT_MAX_BYTES: usize = 16 * 1024 * 1024;
+pub use a2a_support::limits::{
+    BYTES_PER_BYTE as BINARY_BYTES_PER_BYTE, BYTES_PER_ELEMENT as BINARY_BYTES_PER_ELEMENT,
+    Counted, DEFAULT_MAX_BYTES, DEFAULT_MAX_ELEMENTS, Limit, LimitError, Limits,
+};
 
-/// The default [`Limits::max_elements`]: 100,000 fields.
-pub const DEFAULT_MAX_ELEMENTS: usize = 100_000;
-
-/// The most bytes one counted field makes a decoded message of this crate hold (an empty `Task` in a
-/// list: its struct, plus the list's spare capacity), measured by the workspace's `allocation` tests.
-pub const BINARY_BYTES_PER_ELEMENT: usize = 1_024;
-
-/// The most bytes one input byte makes a decoded message hold beyond the per-field cost (strings and
-/// bytes keep their content, up to twice over while a list grows).
-pub const BINARY_BYTES_PER_BYTE: usize = 2;
+use crate::wire::{Item, Reader};
 
 /// prost's default recursion limit: deeper messages are refused by prost itself.
-const PROST_RECURSION_LIMIT: usize = 100;
+const PROST_RECURSION_LIMIT: usize = crate::wire::RECURSION_LIMIT;
 
-/// How many bytes and fields one message may have; see the [module docs](self).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Limits {
-    max_bytes: usize,
-    max_elements: usize,
-}
-
-impl Default for Limits {
-    /// [`DEFAULT_MAX_BYTES`] and [`DEFAULT_MAX_ELEMENTS`].
-    fn default() -> Self {
-        Limits {
-            max_bytes: DEFAULT_MAX_BYTES,
-            max_elements: DEFAULT_MAX_ELEMENTS,
-        }
-    }
-}
-
-impl Limits {
-    /// No limit at all: every check passes without reading the input.
-    pub const fn unlimited() -> Self {
-        Limits {
-            max_bytes: usize::MAX,
-            max_elements: usize::MAX,
-        }
-    }
-
-    /// These limits with at most `max_bytes` bytes per message.
-    #[must_use]
-    pub const fn with_max_bytes(mut self, max_bytes: usize) -> Self {
-        self.max_bytes = max_bytes;
-        self
-    }
-
-    /// These limits with at most `max_elements` fields per message.
-    #[must_use]
-    pub const fn with_max_elements(mut self, max_elements: usize) -> Self {
-        self.max_elements = max_elements;
-        self
-    }
-
-    /// The most bytes a message may have.
-    pub const fn max_bytes(&self) -> usize {
-        self.max_bytes
-    }
-
-    /// The most fields a message may have.
-    pub const fn max_elements(&self) -> usize {
-        self.max_elements
-    }
-
-    /// The bound these limits put on what a decoded message holds, in bytes:
-    /// [`BINARY_BYTES_PER_ELEMENT`] × `max_elements` + [`BINARY_BYTES_PER_BYTE`] × `max_bytes`
-    /// (saturating).
-    pub const fn max_held_bytes(&self) -> usize {
-        BINARY_BYTES_PER_ELEMENT
-            .saturating_mul(self.max_elements)
-            .saturating_add(BINARY_BYTES_PER_BYTE.saturating_mul(self.max_bytes))
-    }
-
+/// The decode budget of protobuf binary: [`Limits`] applied to a message's fields.
+///
+/// ```
+/// use a2a_proto::limits::{CheckBinary as _, Limits};
+///
+/// let task = [0x0a, 0x03, b't', b'-', b'1']; // lf.a2a.v1.Task with id "t-1"
+/// assert_eq!(Limits::default().check_binary::<a2a_proto::v1::Task>(&task), Ok(1));
+/// assert!(Limits::default().with_max_elements(0).check_binary_as("lf.a2a.v1.Task", &task).is_err());
+/// ```
+pub trait CheckBinary {
     /// Checks the encoding of an `M` against the limits without decoding it: its size, then its
     /// fields, stopping at the first one over the budget. Returns the count of fields.
-    pub fn check_binary<M: prost::Name>(&self, bytes: &[u8]) -> Result<usize, LimitError> {
+    fn check_binary<M: prost::Name>(&self, bytes: &[u8]) -> Result<usize, LimitError>;
+
+    /// [`check_binary`](Self::check_binary) for the message type with this full name
+    /// (`lf.a2a.v1.Task`); a name these descriptors do not know is counted by its top-level fields.
+    fn check_binary_as(&self, full_name: &str, bytes: &[u8]) -> Result<usize, LimitError>;
+}
+
+impl CheckBinary for Limits {
+    fn check_binary<M: prost::Name>(&self, bytes: &[u8]) -> Result<usize, LimitError> {
         let message = schema()
             .by_package
             .get(M::PACKAGE)
             .and_then(|names| names.get(M::NAME))
             .copied();
-        self.check(message, bytes)
+        check(self, message, bytes)
     }
 
-    /// [`check_binary`](Self::check_binary) for the message type with this full name
-    /// (`lf.a2a.v1.Task`).
-    pub fn check_binary_as(&self, full_name: &str, bytes: &[u8]) -> Result<usize, LimitError> {
-        self.check(schema().by_name.get(full_name).copied(), bytes)
+    fn check_binary_as(&self, full_name: &str, bytes: &[u8]) -> Result<usize, LimitError> {
+        check(self, schema().by_name.get(full_name).copied(), bytes)
     }
+}
 
-    fn check(&self, message: Option<usize>, bytes: &[u8]) -> Result<usize, LimitError> {
-        self.check_bytes(bytes.len())?;
-        if self.max_elements == usize::MAX {
-            return Ok(0);
-        }
-        let schema = schema();
+fn check(limits: &Limits, message: Option<usize>, bytes: &[u8]) -> Result<usize, LimitError> {
+    limits.check_with(bytes, Counted::ProtobufFields, |bytes, max| {
         let mut walk = Walk {
-            schema,
+            schema: schema(),
             count: 0,
-            max: self.max_elements,
+            max,
         };
         match walk.message(bytes, message, 0) {
             Ok(()) | Err(Stop::Malformed) => Ok(walk.count),
             Err(Stop::Over(mut trail)) => {
                 trail.reverse();
-                Err(LimitError {
-                    limit: Limit::Elements,
-                    max: self.max_elements,
-                    observed: self.max_elements.saturating_add(1),
-                    path: if trail.is_empty() {
-                        ".".to_owned()
-                    } else {
-                        trail.join(".").replace(".[", "[")
-                    },
+                Err(if trail.is_empty() {
+                    ".".to_owned()
+                } else {
+                    trail.join(".").replace(".[", "[")
                 })
             }
         }
-    }
-
-    /// Checks a size in bytes against [`max_bytes`](Self::max_bytes), e.g. a gRPC frame's length
-    /// before it is read.
-    pub fn check_bytes(&self, len: usize) -> Result<(), LimitError> {
-        if len > self.max_bytes {
-            return Err(LimitError {
-                limit: Limit::Bytes,
-                max: self.max_bytes,
-                observed: len,
-                path: ".".to_owned(),
-            });
-        }
-        Ok(())
-    }
+    })
 }
-
-/// Which limit a message exceeded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Limit {
-    /// [`Limits::max_bytes`].
-    Bytes,
-    /// [`Limits::max_elements`].
-    Elements,
-}
-
-impl Limit {
-    /// The limit's name as in [`Limits`]' builder: `max_bytes`, `max_elements`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Limit::Bytes => "max_bytes",
-            Limit::Elements => "max_elements",
-        }
-    }
-}
-
-/// A message over its budget: which limit, its value, what was seen, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LimitError {
-    /// The limit exceeded.
-    pub limit: Limit,
-    /// The limit's value.
-    pub max: usize,
-    /// What was seen: the size for [`Limit::Bytes`]; for [`Limit::Elements`] `max + 1`, since
-    /// counting stops at the first field over the limit.
-    pub observed: usize,
-    /// The path of the first field over the limit, by JSON names (`tasks[2]`, `history[0].parts[3]`;
-    /// a field the schema does not know is `#` and its number), `.` for the whole message.
-    pub path: String,
-}
-
-impl fmt::Display for LimitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.limit {
-            Limit::Bytes => write!(
-                f,
-                "{} bytes, more than the {} bytes allowed (the max_bytes limit)",
-                self.observed, self.max
-            ),
-            Limit::Elements => write!(
-                f,
-                "more than {} protobuf fields (the max_elements limit) at `{}`",
-                self.max, self.path
-            ),
-        }
-    }
-}
-
-impl std::error::Error for LimitError {}
 
 /// A message that could not be decoded under its [`Limits`].
 #[derive(Debug)]
@@ -289,7 +167,8 @@ impl From<prost::DecodeError> for DecodeError {
     }
 }
 
-/// Decodes an `M` from protobuf binary under a budget: [`Limits::check_binary`] first, then prost.
+/// Decodes an `M` from protobuf binary under a budget: [`CheckBinary::check_binary`] first, then
+/// prost.
 pub fn decode<M: prost::Message + prost::Name + Default>(
     bytes: &[u8],
     limits: &Limits,
@@ -503,97 +382,35 @@ struct Walk<'s> {
     max: usize,
 }
 
-fn varint(bytes: &[u8], at: &mut usize) -> Result<u64, Stop> {
-    let mut value = 0u64;
-    for shift in 0..10 {
-        let byte = *bytes.get(*at).ok_or(Stop::Malformed)?;
-        *at += 1;
-        value |= u64::from(byte & 0x7f) << (shift * 7);
-        if byte < 0x80 {
-            return Ok(value);
-        }
-    }
-    Err(Stop::Malformed)
-}
-
-/// Skips one field's value of wire type `wire` (a group up to its end), returning the bytes of a
-/// length-delimited value.
-fn skip<'b>(
-    bytes: &'b [u8],
-    at: &mut usize,
-    wire: u64,
-    number: u64,
-    depth: usize,
-) -> Result<Option<&'b [u8]>, Stop> {
-    match wire {
-        0 => {
-            varint(bytes, at)?;
-        }
-        1 | 5 => {
-            let len = if wire == 1 { 8 } else { 4 };
-            if bytes.len() - *at < len {
-                return Err(Stop::Malformed);
-            }
-            *at += len;
-        }
-        2 => {
-            let len = varint(bytes, at)?;
-            let len = usize::try_from(len).map_err(|_| Stop::Malformed)?;
-            if bytes.len() - *at < len {
-                return Err(Stop::Malformed);
-            }
-            let value = &bytes[*at..*at + len];
-            *at += len;
-            return Ok(Some(value));
-        }
-        3 => {
-            if depth >= PROST_RECURSION_LIMIT {
-                return Err(Stop::Malformed);
-            }
-            loop {
-                let tag = varint(bytes, at)?;
-                let (inner, inner_wire) = (tag >> 3, tag & 7);
-                if inner_wire == 4 {
-                    return if inner == number {
-                        Ok(None)
-                    } else {
-                        Err(Stop::Malformed)
-                    };
-                }
-                skip(bytes, at, inner_wire, inner, depth + 1)?;
-            }
-        }
-        _ => return Err(Stop::Malformed),
-    }
-    Ok(None)
-}
-
 impl Walk<'_> {
     fn message(&mut self, bytes: &[u8], message: Option<usize>, depth: usize) -> Result<(), Stop> {
-        let mut at = 0;
-        while at < bytes.len() {
-            let start = at;
-            let tag = varint(bytes, &mut at)?;
-            let (number, wire) = (tag >> 3, tag & 7);
-            let number32 = u32::try_from(number).map_err(|_| Stop::Malformed)?;
-            if number32 == 0 {
+        let mut reader = Reader::new(bytes);
+        while !reader.at_end() {
+            let start = reader.position();
+            // A field is counted once it is read whole; prost refuses the rest of a malformed input.
+            let Ok(Item::Field(field, content)) = reader.read_field(depth) else {
                 return Err(Stop::Malformed);
-            }
-            let field = self.schema.field(message, number32);
+            };
             self.count += 1;
             if self.count > self.max {
-                return Err(Stop::Over(vec![
-                    self.segment(bytes, start, message, number32),
-                ]));
+                return Err(Stop::Over(vec![self.segment(
+                    bytes,
+                    start,
+                    message,
+                    field.number,
+                )]));
             }
-            let value = skip(bytes, &mut at, wire, number, depth)?;
-            if let (Some(value), Some(inner)) = (value, field.and_then(|f| f.message))
+            let inner = self
+                .schema
+                .field(message, field.number)
+                .and_then(|f| f.message);
+            if let (Some(content), Some(inner)) = (content, inner)
                 && depth + 1 < PROST_RECURSION_LIMIT
-                && let Err(stop) = self.message(value, Some(inner), depth + 1)
+                && let Err(stop) = self.message(content, Some(inner), depth + 1)
             {
                 return Err(match stop {
                     Stop::Over(mut trail) => {
-                        trail.push(self.segment(bytes, start, message, number32));
+                        trail.push(self.segment(bytes, start, message, field.number));
                         Stop::Over(trail)
                     }
                     // prost refuses the inner message, and with it the whole input.
@@ -615,16 +432,12 @@ impl Walk<'_> {
             return field.name.clone();
         }
         let mut index = 0;
-        let mut at = 0;
-        while at < start {
-            let Ok(tag) = varint(bytes, &mut at) else {
-                break;
-            };
-            if tag >> 3 == u64::from(number) {
-                index += 1;
-            }
-            if skip(bytes, &mut at, tag & 7, tag >> 3, 0).is_err() {
-                break;
+        let mut reader = Reader::new(bytes);
+        while reader.position() < start {
+            match reader.read_field(0) {
+                Ok(Item::Field(before, _)) if before.number == number => index += 1,
+                Ok(_) => {}
+                Err(_) => break,
             }
         }
         format!("{}[{index}]", field.name)
@@ -670,15 +483,12 @@ mod tests {
         };
         assert_eq!(at(7), Ok(7));
         let error = at(6).unwrap_err();
+        // LimitError is a2a_support's (`#[non_exhaustive]`): compared field by field.
         assert_eq!(
-            error,
-            LimitError {
-                limit: Limit::Elements,
-                max: 6,
-                observed: 7,
-                path: "parts[2].text".to_owned()
-            }
+            (error.limit, error.max, error.observed, error.path.as_str()),
+            (Limit::Elements, 6, 7, "parts[2].text")
         );
+        assert_eq!(error.counted, Counted::ProtobufFields);
         assert_eq!(at(5).unwrap_err().path, "parts[2]");
         assert_eq!(at(0).unwrap_err().path, "messageId");
         assert_eq!(

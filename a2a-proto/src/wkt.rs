@@ -276,20 +276,8 @@ pub mod depth {
         static OPEN: Cell<usize> = const { Cell::new(0) };
     }
 
-    /// A value nested deeper than [`MAX_NESTING_DEPTH`].
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct TooDeep;
-
-    impl std::fmt::Display for TooDeep {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(
-                f,
-                "objects and arrays nested deeper than {MAX_NESTING_DEPTH} levels (the A2A nesting limit)"
-            )
-        }
-    }
-
-    impl std::error::Error for TooDeep {}
+    /// A value nested deeper than [`MAX_NESTING_DEPTH`] (the error of both type crates).
+    pub use a2a_support::TooDeep;
 
     /// One open object or array; closing it (dropping the guard) restores the count, on errors too.
     pub(crate) struct Open(());

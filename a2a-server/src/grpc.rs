@@ -30,7 +30,7 @@ impl A2aServer {
             server: self.clone(),
         })
         .max_decoding_message_size(limits.max_bytes());
-        Routes::new(Budgeted::new(service, limits.into()))
+        Routes::new(Budgeted::new(service, limits))
     }
 }
 

@@ -105,8 +105,8 @@
 //!
 //! The pre-scan costs 0.10 to 0.14 of a typed decode of the same document on the benchmark's six
 //! documents (`cargo bench --manifest-path benchmarks/Cargo.toml --bench budget`). For protobuf
-//! binary, `a2a_proto::limits` does the same with fields as elements (`Limits` converts into it with
-//! feature `proto`).
+//! binary, `a2a_proto::limits` does the same with fields as elements, with the same [`limits::Limits`]
+//! (both crates re-export it from their shared support crate, `a2a-spec-support`).
 //!
 //! # Feature flags
 //!
@@ -161,7 +161,9 @@
 //! enums and oneofs (`unions.rs`, which typify 0.8 cannot make open or ProtoJSON-shaped), the registry,
 //! validation and proto conversions by the workspace's own generator. `src/v0_3/generated/` comes the
 //! same way from `spec/v0_3/a2a.json`.
-//! Never edit them by hand: CI fails when they differ from a fresh generation.
+//! Never edit them by hand: CI fails when they differ from a fresh generation. The serde code they hold
+//! calls the field rules of the support crate `a2a-spec-support` (`a2a_support::protojson`, shared with
+//! `a2a-proto`), which this crate requires at its exact version.
 
 #[cfg(feature = "describe")]
 pub mod describe;
@@ -188,10 +190,9 @@ pub mod bridge;
 
 #[cfg(feature = "proto")]
 pub mod proto;
-// Not public API: the ProtoJSON field rules the generated types call. Public (but hidden) because some
-// rules serve field types only a later spec uses (int64, floats), which would otherwise be dead code.
-#[doc(hidden)]
-pub mod protojson;
+// The ProtoJSON field rules the generated types call live in the support crate; the hand-written
+// conversions reach them here too.
+use a2a_support::protojson;
 
 pub use chrono;
 pub use serde;
@@ -210,17 +211,7 @@ pub mod __private {
     pub use inventory;
 }
 
-/// How deep objects and arrays may nest inside one `data` or `metadata` value, counted as in JSON
-/// (`{"a": [{}]}` is 3 deep): the same number as `a2a_proto::MAX_NESTING_DEPTH`, on every path.
-///
-/// Deeper input is an error naming the field, never a stack overflow: reading JSON (v1 and v0.3, every
-/// entry point, including [`jsonrpc`], [`rest`] and [`sse`]), converting from protobuf (feature
-/// `proto`) and, in `a2a-proto`, decoding protobuf binary. 30 levels keep the protobuf form of the
-/// deepest A2A message under prost's recursion limit of 100 message levels (a JSON object costs three:
-/// `Value`, `Struct` and the map entry), so a value read from JSON always decodes again from the bytes
-/// it encodes to. Values deeper than this that a program builds itself are outside what the crate
-/// guarantees (serde_json's `Value` drops and serializes them recursively).
-pub const MAX_NESTING_DEPTH: usize = 30;
+pub use a2a_support::MAX_NESTING_DEPTH;
 
 /// A JSON object, as `metadata` fields and `google.protobuf.Struct` carry it.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;

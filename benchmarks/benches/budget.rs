@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use a2a_benchmarks::{Kind, thread_cpu_nanos};
-use a2a_proto::limits::Limits as BinaryLimits;
+use a2a_proto::limits::{CheckBinary as _, Limits as BinaryLimits};
 use a2a_types::limits::Limits;
 use prost::Message as _;
 use serde::de::DeserializeOwned;

@@ -376,7 +376,7 @@ fn json_budget_counts_exactly(document: &[u8]) {
 
 /// The binary walk never panics, and its element limit passes at its count and fails one below.
 fn binary_budget_stops_at_its_count<M: a2a_proto::registry::ProtoMessage>(bytes: &[u8]) {
-    use a2a_proto::limits::Limits;
+    use a2a_proto::limits::{CheckBinary as _, Limits};
     let all = Limits::unlimited().with_max_elements(usize::MAX - 1);
     let count = all
         .check_binary::<M>(bytes)

@@ -371,6 +371,7 @@ fn keep(name: &str, input: &[u8]) -> Box<dyn std::any::Any> {
 /// The elements the decode budget counts in `input` of shape `name`: JSON values, or protobuf fields.
 fn elements(name: &str, input: &[u8]) -> usize {
     if name.contains("(binary)") {
+        use a2a_proto::limits::CheckBinary as _;
         a2a_proto::limits::Limits::unlimited()
             .with_max_elements(usize::MAX - 1)
             .check_binary::<a2a_proto::v1::ListTasksResponse>(input)
@@ -394,7 +395,7 @@ fn decode_within(
     let text = |e: &dyn std::fmt::Display| e.to_string();
     Ok(match name {
         n if n.contains("(binary)") => Box::new(
-            a2a_proto::limits::decode::<a2a_proto::v1::ListTasksResponse>(input, &limits.into())
+            a2a_proto::limits::decode::<a2a_proto::v1::ListTasksResponse>(input, &limits)
                 .map_err(|e| text(&e))?,
         ),
         n if n.starts_with("v1 ListTasks") => Box::new(

@@ -656,7 +656,9 @@ impl<'de> serde::Deserialize<'de> for AgentCard {
                             }
                             security_schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -1975,7 +1977,9 @@ impl<'de> serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -2232,7 +2236,9 @@ impl<'de> serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -3071,7 +3077,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
                             history_length__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -3376,7 +3382,9 @@ impl<'de> serde::Deserialize<'de> for ImplicitOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -3517,7 +3525,7 @@ impl<'de> serde::Deserialize<'de> for ListTaskPushNotificationConfigRequest {
                             page_size__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -3718,7 +3726,7 @@ impl serde::Serialize for Message {
             struct_ser.serialize_field("taskId", &self.task_id)?;
         }
         if self.role != 0 {
-            let v = crate::protojson::OpenEnum::<Role>::new(self.role);
+            let v = ::a2a_support::pbjson::OpenEnum::<Role>::new(self.role);
             struct_ser.serialize_field("role", &v)?;
         }
         if !self.content.is_empty() {
@@ -3849,7 +3857,9 @@ impl<'de> serde::Deserialize<'de> for Message {
                             }
                             role__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::OpenEnum<Role>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::OpenEnum<Role>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -4718,7 +4728,9 @@ impl<'de> serde::Deserialize<'de> for PasswordOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -5053,7 +5065,9 @@ impl<'de> serde::Deserialize<'de> for Security {
                             }
                             schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -5413,7 +5427,7 @@ impl<'de> serde::Deserialize<'de> for SendMessageConfiguration {
                             history_length__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -6600,7 +6614,7 @@ impl serde::Serialize for TaskStatus {
         }
         let mut struct_ser = serializer.serialize_struct("a2a.v1.TaskStatus", len)?;
         if self.state != 0 {
-            let v = crate::protojson::OpenEnum::<TaskState>::new(self.state);
+            let v = ::a2a_support::pbjson::OpenEnum::<TaskState>::new(self.state);
             struct_ser.serialize_field("state", &v)?;
         }
         if let Some(v) = self.update.as_ref() {
@@ -6689,7 +6703,7 @@ impl<'de> serde::Deserialize<'de> for TaskStatus {
                             state__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::OpenEnum<TaskState>,
+                                        ::a2a_support::pbjson::OpenEnum<TaskState>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);

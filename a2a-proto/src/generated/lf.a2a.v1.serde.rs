@@ -605,7 +605,9 @@ impl<'de> serde::Deserialize<'de> for AgentCard {
                             }
                             security_schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -1983,7 +1985,9 @@ impl<'de> serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -2282,7 +2286,9 @@ impl<'de> serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -2603,7 +2609,9 @@ impl<'de> serde::Deserialize<'de> for DeviceCodeOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -3000,7 +3008,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
                             history_length__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);
@@ -3306,7 +3314,9 @@ impl<'de> serde::Deserialize<'de> for ImplicitOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -3464,7 +3474,7 @@ impl<'de> serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
                             page_size__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -3669,7 +3679,7 @@ impl serde::Serialize for ListTasksRequest {
             struct_ser.serialize_field("contextId", &self.context_id)?;
         }
         if self.status != 0 {
-            let v = crate::protojson::OpenEnum::<TaskState>::new(self.status);
+            let v = ::a2a_support::pbjson::OpenEnum::<TaskState>::new(self.status);
             struct_ser.serialize_field("status", &v)?;
         }
         if let Some(v) = self.page_size.as_ref() {
@@ -3816,7 +3826,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                             status__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::OpenEnum<TaskState>,
+                                        ::a2a_support::pbjson::OpenEnum<TaskState>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -3828,7 +3838,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                             page_size__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);
@@ -3849,7 +3859,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                             history_length__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);
@@ -4033,7 +4043,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksResponse {
                             page_size__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -4045,7 +4055,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksResponse {
                             total_size__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);
@@ -4110,7 +4120,7 @@ impl serde::Serialize for Message {
             struct_ser.serialize_field("taskId", &self.task_id)?;
         }
         if self.role != 0 {
-            let v = crate::protojson::OpenEnum::<Role>::new(self.role);
+            let v = ::a2a_support::pbjson::OpenEnum::<Role>::new(self.role);
             struct_ser.serialize_field("role", &v)?;
         }
         if !self.parts.is_empty() {
@@ -4251,7 +4261,9 @@ impl<'de> serde::Deserialize<'de> for Message {
                             }
                             role__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::OpenEnum<Role>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::OpenEnum<Role>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -5216,7 +5228,9 @@ impl<'de> serde::Deserialize<'de> for PasswordOAuthFlow {
                             }
                             scopes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -5398,7 +5412,9 @@ impl<'de> serde::Deserialize<'de> for SecurityRequirement {
                             }
                             schemes__ = map_
                                 .next_value::<
-                                    ::core::option::Option<crate::protojson::UniqueMap<_, _>>,
+                                    ::core::option::Option<
+                                        ::a2a_support::pbjson::UniqueMap<_, _>,
+                                    >,
                                 >()?
                                 .map(|present__| present__.0);
                         }
@@ -5770,7 +5786,7 @@ impl<'de> serde::Deserialize<'de> for SendMessageConfiguration {
                             history_length__ = map_
                                 .next_value::<
                                     ::std::option::Option<
-                                        crate::protojson::NumberDeserialize<_>,
+                                        ::a2a_support::pbjson::NumberDeserialize<_>,
                                     >,
                                 >()?
                                 .map(|x| x.0);
@@ -7169,7 +7185,7 @@ impl serde::Serialize for TaskStatus {
         }
         let mut struct_ser = serializer.serialize_struct("lf.a2a.v1.TaskStatus", len)?;
         if self.state != 0 {
-            let v = crate::protojson::OpenEnum::<TaskState>::new(self.state);
+            let v = ::a2a_support::pbjson::OpenEnum::<TaskState>::new(self.state);
             struct_ser.serialize_field("state", &v)?;
         }
         if let Some(v) = self.message.as_ref() {
@@ -7258,7 +7274,7 @@ impl<'de> serde::Deserialize<'de> for TaskStatus {
                             state__ = map_
                                 .next_value::<
                                     ::core::option::Option<
-                                        crate::protojson::OpenEnum<TaskState>,
+                                        ::a2a_support::pbjson::OpenEnum<TaskState>,
                                     >,
                                 >()?
                                 .map(|present__| present__.0);

@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 
+use a2a_proto::limits::CheckBinary as _;
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
 use a2a_types::errors::ErrorKind;
 use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse};
-use a2a_types::limits::{DEFAULT_MAX_ELEMENTS, Limit, Limits};
+use a2a_types::limits::{DEFAULT_MAX_ELEMENTS, Limits};
 use a2a_types::operations::Operation;
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
@@ -124,15 +125,4 @@ fn a_jsonrpc_response_over_the_budget_is_an_invalid_agent_response() {
     let error = JsonRpcResponse::from_slice(hostile.as_bytes(), Operation::ListTasks).unwrap_err();
     assert_eq!(error.kind, ErrorKind::InvalidAgentResponse);
     assert!(error.problem.contains("max_elements"), "{error}");
-}
-
-#[test]
-fn json_and_binary_budgets_agree_on_the_same_numbers() {
-    let limits = Limits::default()
-        .with_max_bytes(1_000)
-        .with_max_elements(10);
-    let binary: a2a_proto::limits::Limits = limits.into();
-    assert_eq!((binary.max_bytes(), binary.max_elements()), (1_000, 10));
-    let error = limits.check_json(&[b' '; 1_001]).unwrap_err();
-    assert_eq!((error.limit, error.observed), (Limit::Bytes, 1_001));
 }

@@ -1,4 +1,4 @@
-//! The nesting limit (`a2a_types::MAX_NESTING_DEPTH`, `a2a_proto::MAX_NESTING_DEPTH`) on every path:
+//! The nesting limit (`a2a_support::MAX_NESTING_DEPTH`, re-exported by both crates) on every path:
 //! JSON decode in both crates and in v0.3, protobuf binary decode, the conversions types ⇄ proto and
 //! v0.3 ⇄ v1, and drop. At the limit everything works and round-trips; one level deeper is an error that
 //! names the field, never a stack overflow; far deeper input is refused before it can recurse.
@@ -61,7 +61,6 @@ fn is_depth_error(text: &str) -> bool {
 
 #[test]
 fn the_two_crates_agree_on_the_limit_and_it_fits_under_prost() {
-    assert_eq!(a2a_types::MAX_NESTING_DEPTH, a2a_proto::MAX_NESTING_DEPTH);
     assert_eq!(depth_of(&objects(MAX)), MAX);
     assert_eq!(depth_of(&mixed(MAX)), MAX);
     // The deepest `Struct`/`Value` of any message, in protobuf message levels below the root. A JSON

@@ -54,7 +54,7 @@ impl ProtoTarget {
             spec_file,
             package,
             out_dir: "a2a-proto/src/generated",
-            support_path: "crate::protojson",
+            support_path: "::a2a_support::pbjson",
             non_exhaustive: false,
         }
     }

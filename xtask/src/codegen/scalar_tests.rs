@@ -199,32 +199,32 @@ fn every_scalar_field_gets_its_rust_type_and_protojson_helper() {
                 format!("plain_{proto}"),
                 format!("::std::option::Option<{rust}>"),
                 if int32 {
-                    "deserialize_with=\"crate::protojson::int32_unless_default\""
+                    "deserialize_with=\"::a2a_support::protojson::int32_unless_default\""
                 } else {
-                    "with=\"crate::protojson::number_unless_default\""
+                    "with=\"::a2a_support::protojson::number_unless_default\""
                 },
             ),
             (
                 format!("optional_{proto}"),
                 format!("::std::option::Option<{rust}>"),
                 if int32 {
-                    "deserialize_with=\"crate::protojson::optional_int32\""
+                    "deserialize_with=\"::a2a_support::protojson::optional_int32\""
                 } else {
-                    "with=\"crate::protojson::optional_number\""
+                    "with=\"::a2a_support::protojson::optional_number\""
                 },
             ),
             (
                 format!("repeated_{proto}"),
                 format!("::std::vec::Vec<{rust}>"),
-                "with=\"crate::protojson::repeated_numbers\"",
+                "with=\"::a2a_support::protojson::repeated_numbers\"",
             ),
             (
                 format!("required_{proto}"),
                 (*rust).to_owned(),
                 if int32 {
-                    "deserialize_with=\"crate::protojson::int32\""
+                    "deserialize_with=\"::a2a_support::protojson::int32\""
                 } else {
-                    "with=\"crate::protojson::number\""
+                    "with=\"::a2a_support::protojson::number\""
                 },
             ),
         ];
@@ -249,7 +249,7 @@ fn every_scalar_field_gets_its_rust_type_and_protojson_helper() {
             &format!("::std::collections::BTreeMap<::std::string::String,{rust}>")
         );
         assert!(
-            serde.contains("with=\"crate::protojson::number_map\""),
+            serde.contains("with=\"::a2a_support::protojson::number_map\""),
             "{field}: {serde}"
         );
     }
@@ -275,7 +275,7 @@ fn every_scalar_field_gets_its_rust_type_and_protojson_helper() {
         probe["counter"],
         (
             "::std::option::Option<i64>".to_owned(),
-            "#[serde(default,with=\"crate::protojson::number_unless_default\",skip_serializing_if=\"crate::protojson::is_unset\")]".to_owned()
+            "#[serde(default,with=\"::a2a_support::protojson::number_unless_default\",skip_serializing_if=\"::a2a_support::protojson::is_unset\")]".to_owned()
         )
     );
 }
@@ -293,11 +293,11 @@ fn numeric_oneof_members_read_and_write_protojson() {
         "ChoiceDouble(f64)",
         "Count(i64)",
         "Ratio(f64)",
-        "\"choiceInt64\"|\"choice_int64\"=>{matchcrate::protojson::read_optional::<crate::protojson::Number<i64>,A>(map)?.map(|v|v.0){::std::option::Option::Some(value)=>{crate::protojson::OneofRead::place(slot,Self::ChoiceInt64(value))}",
-        "\"choiceSint32\"|\"choice_sint32\"=>{matchcrate::protojson::read_optional::<crate::protojson::Int32,A>(map)?.map(|v|v.0){::std::option::Option::Some(value)=>{crate::protojson::OneofRead::place(slot,Self::ChoiceSint32(value))}",
-        "Self::ChoiceInt64(value)=>{map.serialize_entry(\"choiceInt64\",&crate::protojson::Number(*value))}",
-        "Self::ChoiceDouble(value)=>{map.serialize_entry(\"choiceDouble\",&crate::protojson::Number(*value))}",
-        "Self::Count(value)=>{map.serialize_entry(\"count\",&crate::protojson::Number(*value))}",
+        "\"choiceInt64\"|\"choice_int64\"=>{match::a2a_support::protojson::read_optional::<::a2a_support::protojson::Number<i64>,A>(map)?.map(|v|v.0){::std::option::Option::Some(value)=>{::a2a_support::protojson::OneofRead::place(slot,Self::ChoiceInt64(value))}",
+        "\"choiceSint32\"|\"choice_sint32\"=>{match::a2a_support::protojson::read_optional::<::a2a_support::protojson::Int32,A>(map)?.map(|v|v.0){::std::option::Option::Some(value)=>{::a2a_support::protojson::OneofRead::place(slot,Self::ChoiceSint32(value))}",
+        "Self::ChoiceInt64(value)=>{map.serialize_entry(\"choiceInt64\",&::a2a_support::protojson::Number(*value))}",
+        "Self::ChoiceDouble(value)=>{map.serialize_entry(\"choiceDouble\",&::a2a_support::protojson::Number(*value))}",
+        "Self::Count(value)=>{map.serialize_entry(\"count\",&::a2a_support::protojson::Number(*value))}",
     ] {
         assert!(unions.contains(expected), "unions.rs lacks {expected}");
     }
@@ -327,7 +327,7 @@ fn conversions_validation_and_strategies_cover_every_scalar() {
             );
         }
         let required = format!(
-            "ifcrate::protojson::is_default(&self.required_{proto}){{out.push(crate::validate::FieldViolation::at(prefix,\"required_{proto}\",\"Fieldisrequired.\"));}}"
+            "if::a2a_support::protojson::is_default(&self.required_{proto}){{out.push(crate::validate::FieldViolation::at(prefix,\"required_{proto}\",\"Fieldisrequired.\"));}}"
         );
         assert!(
             validation.contains(&required),
@@ -361,26 +361,26 @@ fn pbjson_64_bit_reads_and_writes_survive_the_protojson_rewrites() {
         "struct_ser.serialize_field(\"plainInt64\",ToString::to_string(&self.plain_int64).as_str())",
         "struct_ser.serialize_field(\"repeatedUint64\",&self.repeated_uint64.iter().map(ToString::to_string).collect::<Vec<_>>())",
         // Read through our lenient number reader, `null` meaning absent.
-        "plain_int64__=map_.next_value::<::core::option::Option<crate::protojson::NumberDeserialize<_>>>()?.map(|present__|present__.0);",
-        "repeated_int64__=map_.next_value::<::core::option::Option<Vec<crate::protojson::NumberDeserialize<_>>>>()?.map(|present__|{present__.into_iter().map(|x|x.0).collect()});",
+        "plain_int64__=map_.next_value::<::core::option::Option<::a2a_support::pbjson::NumberDeserialize<_>>>()?.map(|present__|present__.0);",
+        "repeated_int64__=map_.next_value::<::core::option::Option<Vec<::a2a_support::pbjson::NumberDeserialize<_>>>>()?.map(|present__|{present__.into_iter().map(|x|x.0).collect()});",
         // Maps through `UniqueMap`, which rejects a key given twice.
-        "map_.next_value::<::core::option::Option<crate::protojson::UniqueMap<_,crate::protojson::NumberDeserialize<i64>>>>()?.map(|present__|present__.0)",
-        "optional_uint64__=map_.next_value::<::std::option::Option<crate::protojson::NumberDeserialize<_>>>()?.map(|x|x.0);",
-        "map_.next_value::<::std::option::Option<crate::protojson::NumberDeserialize<_>>>()?.map(|x|scalars::Choice::ChoiceInt64(x.0));",
+        "map_.next_value::<::core::option::Option<::a2a_support::pbjson::UniqueMap<_,::a2a_support::pbjson::NumberDeserialize<i64>>>>()?.map(|present__|present__.0)",
+        "optional_uint64__=map_.next_value::<::std::option::Option<::a2a_support::pbjson::NumberDeserialize<_>>>()?.map(|x|x.0);",
+        "map_.next_value::<::std::option::Option<::a2a_support::pbjson::NumberDeserialize<_>>>()?.map(|x|scalars::Choice::ChoiceInt64(x.0));",
         // Floats written through `Floats`, which names NaN and the infinities (pbjson writes `null`).
-        "struct_ser.serialize_field(\"plainDouble\",&crate::protojson::Floats(&self.plain_double))",
-        "struct_ser.serialize_field(\"optionalFloat\",&crate::protojson::Floats(v))",
-        "struct_ser.serialize_field(\"repeatedFloat\",&crate::protojson::Floats(&self.repeated_float))",
-        "struct_ser.serialize_field(\"doubleMap\",&crate::protojson::Floats(&self.double_map))",
-        "struct_ser.serialize_field(\"choiceDouble\",&crate::protojson::Floats(v))",
-        "struct_ser.serialize_field(\"ratio\",&crate::protojson::Floats(v))",
+        "struct_ser.serialize_field(\"plainDouble\",&::a2a_support::pbjson::Floats(&self.plain_double))",
+        "struct_ser.serialize_field(\"optionalFloat\",&::a2a_support::pbjson::Floats(v))",
+        "struct_ser.serialize_field(\"repeatedFloat\",&::a2a_support::pbjson::Floats(&self.repeated_float))",
+        "struct_ser.serialize_field(\"doubleMap\",&::a2a_support::pbjson::Floats(&self.double_map))",
+        "struct_ser.serialize_field(\"choiceDouble\",&::a2a_support::pbjson::Floats(v))",
+        "struct_ser.serialize_field(\"ratio\",&::a2a_support::pbjson::Floats(v))",
     ] {
         assert!(serde.contains(expected), "serde.rs lacks {expected}");
     }
     assert!(!serde.contains("pbjson::private::NumberDeserialize"));
     // No float is written any other way.
     assert_eq!(
-        serde.matches("crate::protojson::Floats(").count(),
+        serde.matches("::a2a_support::pbjson::Floats(").count(),
         4 * 2 + 2 + 2 + 1
     );
 }

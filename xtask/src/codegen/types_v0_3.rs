@@ -545,15 +545,15 @@ fn free_form_reader(ty: &syn::Type, free_form: bool) -> Option<syn::Attribute> {
         (true, "::serde_json::Value") => "optional_unique_value",
         _ if free_form => {
             return Some(
-                parse_quote!(#[serde(deserialize_with = "crate::protojson::within_depth_limit")]),
+                parse_quote!(#[serde(deserialize_with = "::a2a_support::protojson::within_depth_limit")]),
             );
         }
         _ => return None,
     };
     let path = if free_form {
-        format!("crate::json::{reader}_within_depth_limit")
+        format!("::a2a_support::json::{reader}_within_depth_limit")
     } else {
-        format!("crate::json::{reader}")
+        format!("::a2a_support::json::{reader}")
     };
     Some(if reader == "unique_value" {
         // As serde reads a missing `Value`: `null`.

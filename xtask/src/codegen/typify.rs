@@ -48,12 +48,12 @@ impl Typify {
 /// Makes every struct typify generated read only from a JSON object. serde's derive also reads a
 /// struct from an array, field by field in order (`[null, "task-1", 0]` as a `GetTaskRequest`), which
 /// no JSON message allows: the derives become inherent functions (`remote = "Self"`) and the trait
-/// impls emitted here go through `crate::protojson::read_object`.
+/// impls emitted here go through `::a2a_support::protojson::read_object`.
 ///
 /// A struct with a flattened oneof (`Part.content`) is read without serde's `flatten`, which buffers
 /// every entry the struct's own fields do not take and reads it again: a private copy of the struct
 /// derives the reading of the other fields (`remote` to the struct), over a map that takes the oneof's
-/// members out as they pass (`crate::protojson::flat_oneof::read`).
+/// members out as they pass (`::a2a_support::protojson::flat_oneof::read`).
 pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
     let objects_only: Vec<syn::Item> = structs_mut(generated)
         .filter(|structure| matches!(structure.fields, syn::Fields::Named(_)))
@@ -70,7 +70,7 @@ pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
                     let definition = fields.definition;
                     parse_quote! {{
                         #definition
-                        let (mut message, oneof) = crate::protojson::flat_oneof::read(map, |map| {
+                        let (mut message, oneof) = ::a2a_support::protojson::flat_oneof::read(map, |map| {
                             Fields::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
                         })?;
                         message.#oneof = oneof;
@@ -85,10 +85,10 @@ pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
                 const _: () = {
                     impl<'de> ::serde::Deserialize<'de> for #ident {
                         fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                            crate::protojson::read_object(deserializer)
+                            ::a2a_support::protojson::read_object(deserializer)
                         }
                     }
-                    impl crate::protojson::FromObject for #ident {
+                    impl ::a2a_support::protojson::FromObject for #ident {
                         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(map: A) -> ::std::result::Result<Self, A::Error> {
                             #from_object
                         }

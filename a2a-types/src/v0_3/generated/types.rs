@@ -140,7 +140,9 @@ The main `url` is required to serve this transport, so the two form a pair; clie
 pub struct AgentCardSignature {
     ///Header parameters that are not integrity protected.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub header: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -158,7 +160,9 @@ pub struct AgentExtension {
     pub description: ::std::option::Option<::std::string::String>,
     ///Settings specific to this extension, if any.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -318,7 +322,9 @@ pub struct Artifact {
     pub extensions: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Metadata reserved for extensions, keyed by an identifier that the extension defines.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -336,7 +342,9 @@ pub struct AuthenticatedExtendedCardNotConfiguredError {
     pub code: crate::v0_3::AuthenticatedExtendedCardNotConfiguredErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(
@@ -434,7 +442,9 @@ pub struct ContentTypeNotSupportedError {
     pub code: crate::v0_3::ContentTypeNotSupportedErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::content_type_not_supported_error_message")]
@@ -454,13 +464,15 @@ impl ::std::default::Default for ContentTypeNotSupportedError {
 #[serde(remote = "Self")]
 pub struct DataPart {
     ///The structured payload.
-    #[serde(deserialize_with = "crate::json::unique_object_within_depth_limit")]
+    #[serde(deserialize_with = "::a2a_support::json::unique_object_within_depth_limit")]
     pub data: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     #[serde(default)]
     pub kind: crate::v0_3::DataPartKind,
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -473,7 +485,9 @@ pub struct DeleteTaskPushNotificationConfigParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -534,7 +548,9 @@ pub struct FilePart {
     pub kind: crate::v0_3::FilePartKind,
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -606,7 +622,9 @@ pub struct GetTaskPushNotificationConfigParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -719,7 +737,9 @@ pub struct InternalError {
     pub code: crate::v0_3::InternalErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::internal_error_message")]
@@ -742,7 +762,9 @@ pub struct InvalidAgentResponseError {
     pub code: crate::v0_3::InvalidAgentResponseErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::invalid_agent_response_error_message")]
@@ -765,7 +787,9 @@ pub struct InvalidParamsError {
     pub code: crate::v0_3::InvalidParamsErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::invalid_params_error_message")]
@@ -788,7 +812,9 @@ pub struct InvalidRequestError {
     pub code: crate::v0_3::InvalidRequestErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::invalid_request_error_message")]
@@ -811,7 +837,9 @@ pub struct JsonParseError {
     pub code: crate::v0_3::JsonParseErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::json_parse_error_message")]
@@ -834,7 +862,9 @@ pub struct JsonRpcError {
     pub code: i64,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Brief human-readable summary of the error.
     pub message: ::std::string::String,
@@ -874,7 +904,7 @@ pub struct JsonRpcRequest {
     pub method: ::std::string::String,
     ///Structured argument values passed to the method.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object")]
+    #[serde(deserialize_with = "::a2a_support::json::optional_unique_object")]
     pub params: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -889,7 +919,7 @@ pub struct JsonRpcSuccessResponse {
     #[serde(default)]
     pub jsonrpc: crate::v0_3::JsonRpcVersion,
     ///Method-specific return value.
-    #[serde(default, deserialize_with = "crate::json::unique_value")]
+    #[serde(default, deserialize_with = "::a2a_support::json::unique_value")]
     pub result: ::serde_json::Value,
 }
 ///Parameters naming the task whose push notification configs should be listed.
@@ -900,7 +930,9 @@ pub struct ListTaskPushNotificationConfigParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -953,7 +985,9 @@ pub struct Message {
     pub message_id: ::std::string::String,
     ///Metadata reserved for extensions, keyed by an identifier that the extension defines.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1080,7 +1114,9 @@ pub struct MessageSendParams {
     pub message: Message,
     ///Free-form metadata for use by extensions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1093,7 +1129,9 @@ pub struct MethodNotFoundError {
     pub code: crate::v0_3::MethodNotFoundErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::method_not_found_error_message")]
@@ -1185,7 +1223,9 @@ pub struct OpenIdConnectSecurityScheme {
 pub struct PartBase {
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1246,7 +1286,9 @@ pub struct PushNotificationNotSupportedError {
     pub code: crate::v0_3::PushNotificationNotSupportedErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::push_notification_not_supported_error_message")]
@@ -1364,7 +1406,9 @@ pub struct Task {
     pub kind: crate::v0_3::TaskKind,
     ///Metadata reserved for extensions, keyed by an identifier that the extension defines.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1396,7 +1440,9 @@ pub struct TaskArtifactUpdateEvent {
     pub last_chunk: ::std::option::Option<bool>,
     ///Free-form metadata for use by extensions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1413,7 +1459,9 @@ pub struct TaskIdParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1426,7 +1474,9 @@ pub struct TaskNotCancelableError {
     pub code: crate::v0_3::TaskNotCancelableErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::task_not_cancelable_error_message")]
@@ -1449,7 +1499,9 @@ pub struct TaskNotFoundError {
     pub code: crate::v0_3::TaskNotFoundErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::task_not_found_error_message")]
@@ -1493,7 +1545,9 @@ pub struct TaskQueryParams {
     pub id: ::std::string::String,
     ///Free-form metadata attached to this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1622,7 +1676,9 @@ pub struct TaskStatusUpdateEvent {
     pub kind: crate::v0_3::TaskStatusUpdateEventKind,
     ///Free-form metadata for use by extensions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1641,7 +1697,9 @@ pub struct TextPart {
     pub kind: crate::v0_3::TextPartKind,
     ///Free-form metadata attached to this individual part.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_object_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_object_within_depth_limit"
+    )]
     pub metadata: ::std::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
@@ -1715,7 +1773,9 @@ pub struct UnsupportedOperationError {
     pub code: crate::v0_3::UnsupportedOperationErrorCode,
     ///Optional extra detail about the failure. May be a primitive or a structured value, and can be left out entirely.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(deserialize_with = "crate::json::optional_unique_value_within_depth_limit")]
+    #[serde(
+        deserialize_with = "::a2a_support::json::optional_unique_value_within_depth_limit"
+    )]
     pub data: ::std::option::Option<::serde_json::Value>,
     ///Short human-readable text explaining the error.
     #[serde(default = "defaults::unsupported_operation_error_message")]
@@ -1812,10 +1872,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentCapabilities {
+    impl ::a2a_support::protojson::FromObject for AgentCapabilities {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1838,10 +1898,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentCard {
+    impl ::a2a_support::protojson::FromObject for AgentCard {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1862,10 +1922,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentCardSignature {
+    impl ::a2a_support::protojson::FromObject for AgentCardSignature {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1888,10 +1948,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentExtension {
+    impl ::a2a_support::protojson::FromObject for AgentExtension {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1914,10 +1974,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentInterface {
+    impl ::a2a_support::protojson::FromObject for AgentInterface {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1940,10 +2000,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentProvider {
+    impl ::a2a_support::protojson::FromObject for AgentProvider {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1966,10 +2026,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentSkill {
+    impl ::a2a_support::protojson::FromObject for AgentSkill {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1990,10 +2050,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ApiKeySecurityScheme {
+    impl ::a2a_support::protojson::FromObject for ApiKeySecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2016,10 +2076,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for Artifact {
+    impl ::a2a_support::protojson::FromObject for Artifact {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2040,10 +2100,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AuthenticatedExtendedCardNotConfiguredError {
+    impl ::a2a_support::protojson::FromObject
+    for AuthenticatedExtendedCardNotConfiguredError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2066,10 +2127,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AuthorizationCodeOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for AuthorizationCodeOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2092,10 +2153,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for CancelTaskRequest {
+    impl ::a2a_support::protojson::FromObject for CancelTaskRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2118,10 +2179,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for CancelTaskSuccessResponse {
+    impl ::a2a_support::protojson::FromObject for CancelTaskSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2144,10 +2205,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ClientCredentialsOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for ClientCredentialsOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2170,10 +2231,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ContentTypeNotSupportedError {
+    impl ::a2a_support::protojson::FromObject for ContentTypeNotSupportedError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2196,10 +2257,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for DataPart {
+    impl ::a2a_support::protojson::FromObject for DataPart {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2220,10 +2281,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for DeleteTaskPushNotificationConfigParams {
+    impl ::a2a_support::protojson::FromObject
+    for DeleteTaskPushNotificationConfigParams {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2246,10 +2308,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for DeleteTaskPushNotificationConfigRequest {
+    impl ::a2a_support::protojson::FromObject
+    for DeleteTaskPushNotificationConfigRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2273,10 +2336,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject
+    impl ::a2a_support::protojson::FromObject
     for DeleteTaskPushNotificationConfigSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
@@ -2300,10 +2363,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for FileBase {
+    impl ::a2a_support::protojson::FromObject for FileBase {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2324,10 +2387,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for FilePart {
+    impl ::a2a_support::protojson::FromObject for FilePart {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2348,10 +2411,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for FileWithBytes {
+    impl ::a2a_support::protojson::FromObject for FileWithBytes {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2374,10 +2437,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for FileWithUri {
+    impl ::a2a_support::protojson::FromObject for FileWithUri {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2398,10 +2461,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetAuthenticatedExtendedCardRequest {
+    impl ::a2a_support::protojson::FromObject for GetAuthenticatedExtendedCardRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2424,10 +2487,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetAuthenticatedExtendedCardSuccessResponse {
+    impl ::a2a_support::protojson::FromObject
+    for GetAuthenticatedExtendedCardSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2450,10 +2514,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetTaskPushNotificationConfigParams {
+    impl ::a2a_support::protojson::FromObject for GetTaskPushNotificationConfigParams {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2476,10 +2540,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetTaskPushNotificationConfigRequest {
+    impl ::a2a_support::protojson::FromObject for GetTaskPushNotificationConfigRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2503,10 +2567,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetTaskPushNotificationConfigSuccessResponse {
+    impl ::a2a_support::protojson::FromObject
+    for GetTaskPushNotificationConfigSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2529,10 +2594,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetTaskRequest {
+    impl ::a2a_support::protojson::FromObject for GetTaskRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2555,10 +2620,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetTaskSuccessResponse {
+    impl ::a2a_support::protojson::FromObject for GetTaskSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2581,10 +2646,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for HttpAuthSecurityScheme {
+    impl ::a2a_support::protojson::FromObject for HttpAuthSecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2607,10 +2672,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ImplicitOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for ImplicitOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2633,10 +2698,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for InternalError {
+    impl ::a2a_support::protojson::FromObject for InternalError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2659,10 +2724,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for InvalidAgentResponseError {
+    impl ::a2a_support::protojson::FromObject for InvalidAgentResponseError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2685,10 +2750,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for InvalidParamsError {
+    impl ::a2a_support::protojson::FromObject for InvalidParamsError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2711,10 +2776,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for InvalidRequestError {
+    impl ::a2a_support::protojson::FromObject for InvalidRequestError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2737,10 +2802,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for JsonParseError {
+    impl ::a2a_support::protojson::FromObject for JsonParseError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2763,10 +2828,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for JsonRpcError {
+    impl ::a2a_support::protojson::FromObject for JsonRpcError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2789,10 +2854,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for JsonRpcErrorResponse {
+    impl ::a2a_support::protojson::FromObject for JsonRpcErrorResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2815,10 +2880,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for JsonRpcMessage {
+    impl ::a2a_support::protojson::FromObject for JsonRpcMessage {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2841,10 +2906,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for JsonRpcRequest {
+    impl ::a2a_support::protojson::FromObject for JsonRpcRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2867,10 +2932,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for JsonRpcSuccessResponse {
+    impl ::a2a_support::protojson::FromObject for JsonRpcSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2893,10 +2958,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ListTaskPushNotificationConfigParams {
+    impl ::a2a_support::protojson::FromObject for ListTaskPushNotificationConfigParams {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2919,10 +2984,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ListTaskPushNotificationConfigRequest {
+    impl ::a2a_support::protojson::FromObject for ListTaskPushNotificationConfigRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2946,10 +3011,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ListTaskPushNotificationConfigSuccessResponse {
+    impl ::a2a_support::protojson::FromObject
+    for ListTaskPushNotificationConfigSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2972,10 +3038,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for Message {
+    impl ::a2a_support::protojson::FromObject for Message {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2996,10 +3062,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for MessageSendConfiguration {
+    impl ::a2a_support::protojson::FromObject for MessageSendConfiguration {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3022,10 +3088,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for MessageSendParams {
+    impl ::a2a_support::protojson::FromObject for MessageSendParams {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3048,10 +3114,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for MethodNotFoundError {
+    impl ::a2a_support::protojson::FromObject for MethodNotFoundError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3074,10 +3140,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for MutualTlsSecurityScheme {
+    impl ::a2a_support::protojson::FromObject for MutualTlsSecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3100,10 +3166,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for OAuth2SecurityScheme {
+    impl ::a2a_support::protojson::FromObject for OAuth2SecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3126,10 +3192,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for OAuthFlows {
+    impl ::a2a_support::protojson::FromObject for OAuthFlows {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3150,10 +3216,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for OpenIdConnectSecurityScheme {
+    impl ::a2a_support::protojson::FromObject for OpenIdConnectSecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3176,10 +3242,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for PartBase {
+    impl ::a2a_support::protojson::FromObject for PartBase {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3200,10 +3266,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for PasswordOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for PasswordOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3226,10 +3292,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for PushNotificationAuthenticationInfo {
+    impl ::a2a_support::protojson::FromObject for PushNotificationAuthenticationInfo {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3252,10 +3318,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for PushNotificationConfig {
+    impl ::a2a_support::protojson::FromObject for PushNotificationConfig {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3278,10 +3344,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for PushNotificationNotSupportedError {
+    impl ::a2a_support::protojson::FromObject for PushNotificationNotSupportedError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3304,10 +3370,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SecuritySchemeBase {
+    impl ::a2a_support::protojson::FromObject for SecuritySchemeBase {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3330,10 +3396,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SendMessageRequest {
+    impl ::a2a_support::protojson::FromObject for SendMessageRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3356,10 +3422,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SendMessageSuccessResponse {
+    impl ::a2a_support::protojson::FromObject for SendMessageSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3382,10 +3448,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SendStreamingMessageRequest {
+    impl ::a2a_support::protojson::FromObject for SendStreamingMessageRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3408,10 +3474,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SendStreamingMessageSuccessResponse {
+    impl ::a2a_support::protojson::FromObject for SendStreamingMessageSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3434,10 +3500,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SetTaskPushNotificationConfigRequest {
+    impl ::a2a_support::protojson::FromObject for SetTaskPushNotificationConfigRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3461,10 +3527,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SetTaskPushNotificationConfigSuccessResponse {
+    impl ::a2a_support::protojson::FromObject
+    for SetTaskPushNotificationConfigSuccessResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3487,10 +3554,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for Task {
+    impl ::a2a_support::protojson::FromObject for Task {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3511,10 +3578,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskArtifactUpdateEvent {
+    impl ::a2a_support::protojson::FromObject for TaskArtifactUpdateEvent {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3537,10 +3604,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskIdParams {
+    impl ::a2a_support::protojson::FromObject for TaskIdParams {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3563,10 +3630,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskNotCancelableError {
+    impl ::a2a_support::protojson::FromObject for TaskNotCancelableError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3589,10 +3656,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskNotFoundError {
+    impl ::a2a_support::protojson::FromObject for TaskNotFoundError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3615,10 +3682,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskPushNotificationConfig {
+    impl ::a2a_support::protojson::FromObject for TaskPushNotificationConfig {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3641,10 +3708,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskQueryParams {
+    impl ::a2a_support::protojson::FromObject for TaskQueryParams {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3667,10 +3734,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskResubscriptionRequest {
+    impl ::a2a_support::protojson::FromObject for TaskResubscriptionRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3693,10 +3760,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskStatus {
+    impl ::a2a_support::protojson::FromObject for TaskStatus {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3717,10 +3784,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskStatusUpdateEvent {
+    impl ::a2a_support::protojson::FromObject for TaskStatusUpdateEvent {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3743,10 +3810,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TextPart {
+    impl ::a2a_support::protojson::FromObject for TextPart {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -3767,10 +3834,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for UnsupportedOperationError {
+    impl ::a2a_support::protojson::FromObject for UnsupportedOperationError {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {

@@ -29,7 +29,7 @@ for SendMessageConfiguration {
             history_length: value.history_length,
             return_immediately: {
                 let item = value.return_immediately;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -71,7 +71,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::Task> for Task {
             id: value.id,
             context_id: {
                 let item = value.context_id;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -169,7 +169,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::Part> for Part {
                 .map_err(|e| e.at("metadata"))?,
             filename: {
                 let item = value.filename;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -183,7 +183,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::Part> for Part {
             },
             media_type: {
                 let item = value.media_type;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -284,7 +284,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::Message> for Message {
             message_id: value.message_id,
             context_id: {
                 let item = value.context_id;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -298,7 +298,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::Message> for Message {
             },
             task_id: {
                 let item = value.task_id;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -354,7 +354,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::Artifact> for Artifact {
             artifact_id: value.artifact_id,
             name: {
                 let item = value.name;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -368,7 +368,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::Artifact> for Artifact {
             },
             description: {
                 let item = value.description;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -465,7 +465,7 @@ for TaskArtifactUpdateEvent {
                 .unwrap_or_default(),
             append: {
                 let item = value.append;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -479,7 +479,7 @@ for TaskArtifactUpdateEvent {
             },
             last_chunk: {
                 let item = value.last_chunk;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -517,7 +517,7 @@ for AuthenticationInfo {
             scheme: value.scheme,
             credentials: {
                 let item = value.credentials;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -552,7 +552,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::AgentInterface> for AgentInterface
             protocol_binding: value.protocol_binding,
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -754,7 +754,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::AgentExtension> for AgentExtension
         ::std::result::Result::Ok(Self {
             uri: {
                 let item = value.uri;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -768,7 +768,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::AgentExtension> for AgentExtension
             },
             description: {
                 let item = value.description;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -782,7 +782,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::AgentExtension> for AgentExtension
             },
             required: {
                 let item = value.required;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -893,7 +893,7 @@ for TaskPushNotificationConfig {
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -907,7 +907,7 @@ for TaskPushNotificationConfig {
             },
             id: {
                 let item = value.id;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -921,7 +921,7 @@ for TaskPushNotificationConfig {
             },
             task_id: {
                 let item = value.task_id;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -936,7 +936,7 @@ for TaskPushNotificationConfig {
             url: value.url,
             token: {
                 let item = value.token;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1127,7 +1127,7 @@ for ApiKeySecurityScheme {
         ::std::result::Result::Ok(Self {
             description: {
                 let item = value.description;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1163,7 +1163,7 @@ for HttpAuthSecurityScheme {
         ::std::result::Result::Ok(Self {
             description: {
                 let item = value.description;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1178,7 +1178,7 @@ for HttpAuthSecurityScheme {
             scheme: value.scheme,
             bearer_format: {
                 let item = value.bearer_format;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1212,7 +1212,7 @@ for OAuth2SecurityScheme {
         ::std::result::Result::Ok(Self {
             description: {
                 let item = value.description;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1231,7 +1231,7 @@ for OAuth2SecurityScheme {
                 .map_err(|e| e.at("flows"))?,
             oauth2_metadata_url: {
                 let item = value.oauth2_metadata_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1264,7 +1264,7 @@ for OpenIdConnectSecurityScheme {
         ::std::result::Result::Ok(Self {
             description: {
                 let item = value.description;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1297,7 +1297,7 @@ for MutualTlsSecurityScheme {
         ::std::result::Result::Ok(Self {
             description: {
                 let item = value.description;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1433,7 +1433,7 @@ for AuthorizationCodeOAuthFlow {
             token_url: value.token_url,
             refresh_url: {
                 let item = value.refresh_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1448,7 +1448,7 @@ for AuthorizationCodeOAuthFlow {
             scopes: value.scopes,
             pkce_required: {
                 let item = value.pkce_required;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1483,7 +1483,7 @@ for ClientCredentialsOAuthFlow {
             token_url: value.token_url,
             refresh_url: {
                 let item = value.refresh_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1516,7 +1516,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::ImplicitOAuthFlow> for ImplicitOAu
         ::std::result::Result::Ok(Self {
             authorization_url: {
                 let item = value.authorization_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1530,7 +1530,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::ImplicitOAuthFlow> for ImplicitOAu
             },
             refresh_url: {
                 let item = value.refresh_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1563,7 +1563,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::PasswordOAuthFlow> for PasswordOAu
         ::std::result::Result::Ok(Self {
             token_url: {
                 let item = value.token_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1577,7 +1577,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::PasswordOAuthFlow> for PasswordOAu
             },
             refresh_url: {
                 let item = value.refresh_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1614,7 +1614,7 @@ for DeviceCodeOAuthFlow {
             token_url: value.token_url,
             refresh_url: {
                 let item = value.refresh_url;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1651,7 +1651,7 @@ for SendMessageRequest {
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1699,7 +1699,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::GetTaskRequest> for GetTaskRequest
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1742,7 +1742,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::ListTasksRequest> for ListTasksReq
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1756,7 +1756,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::ListTasksRequest> for ListTasksReq
             },
             context_id: {
                 let item = value.context_id;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1770,7 +1770,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::ListTasksRequest> for ListTasksReq
             },
             status: {
                 let item = value.status;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1785,7 +1785,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::ListTasksRequest> for ListTasksReq
             page_size: value.page_size,
             page_token: {
                 let item = value.page_token;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1854,7 +1854,7 @@ impl ::std::convert::TryFrom<::a2a_proto::v1::CancelTaskRequest> for CancelTaskR
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1894,7 +1894,7 @@ for GetTaskPushNotificationConfigRequest {
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1930,7 +1930,7 @@ for DeleteTaskPushNotificationConfigRequest {
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -1965,7 +1965,7 @@ for SubscribeToTaskRequest {
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -2001,7 +2001,7 @@ for ListTaskPushNotificationConfigsRequest {
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -2016,7 +2016,7 @@ for ListTaskPushNotificationConfigsRequest {
             task_id: value.task_id,
             page_size: {
                 let item = value.page_size;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -2030,7 +2030,7 @@ for ListTaskPushNotificationConfigsRequest {
             },
             page_token: {
                 let item = value.page_token;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -2062,7 +2062,7 @@ for GetExtendedAgentCardRequest {
         ::std::result::Result::Ok(Self {
             tenant: {
                 let item = value.tenant;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(
@@ -2247,7 +2247,7 @@ for ListTaskPushNotificationConfigsResponse {
                 .collect::<::std::result::Result<::std::vec::Vec<_>, _>>()?,
             next_page_token: {
                 let item = value.next_page_token;
-                if crate::protojson::is_default(&item) {
+                if ::a2a_support::protojson::is_default(&item) {
                     ::std::option::Option::None
                 } else {
                     ::std::option::Option::Some(

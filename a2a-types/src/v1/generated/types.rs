@@ -18,8 +18,8 @@ pub struct AgentCapabilities {
     /// Protocol extensions the agent implements.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub extensions: ::std::vec::Vec<AgentExtension>,
     /** `extendedAgentCard`: whether GetExtendedAgentCard is available to
@@ -40,15 +40,15 @@ pub struct AgentCard {
     /// Display name of the agent, e.g. "Travel Planner".
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub name: ::std::string::String,
     /// What the agent does, written for people and for other agents.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub description: ::std::string::String,
     /// `supportedInterfaces`: endpoints of the agent, most preferred first.
@@ -56,8 +56,8 @@ pub struct AgentCard {
         rename = "supportedInterfaces",
         alias = "supported_interfaces",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub supported_interfaces: ::std::vec::Vec<AgentInterface>,
     /// Organization that operates the agent.
@@ -66,8 +66,8 @@ pub struct AgentCard {
     /// Version string of the agent itself, e.g. "2.3.1".
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub version: ::std::string::String,
     /// `documentationUrl`: link to further documentation.
@@ -79,7 +79,7 @@ pub struct AgentCard {
     )]
     pub documentation_url: ::std::option::Option<::std::string::String>,
     /// Optional protocol features the agent implements.
-    #[serde(default, deserialize_with = "crate::protojson::null_as_default")]
+    #[serde(default, deserialize_with = "::a2a_support::protojson::null_as_default")]
     pub capabilities: AgentCapabilities,
     /** `securitySchemes`: authentication schemes, keyed by a name that
  security requirements refer to.*/
@@ -87,8 +87,8 @@ pub struct AgentCard {
         rename = "securitySchemes",
         alias = "security_schemes",
         default,
-        deserialize_with = "crate::protojson::unique_map",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::unique_map",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub security_schemes: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -100,8 +100,8 @@ pub struct AgentCard {
         rename = "securityRequirements",
         alias = "security_requirements",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub security_requirements: ::std::vec::Vec<SecurityRequirement>,
     /** `defaultInputModes`: media types the agent accepts as input, unless a
@@ -110,8 +110,8 @@ pub struct AgentCard {
         rename = "defaultInputModes",
         alias = "default_input_modes",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub default_input_modes: ::std::vec::Vec<::std::string::String>,
     /** `defaultOutputModes`: media types the agent can produce, unless a skill
@@ -120,22 +120,22 @@ pub struct AgentCard {
         rename = "defaultOutputModes",
         alias = "default_output_modes",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub default_output_modes: ::std::vec::Vec<::std::string::String>,
     /// Things the agent is good at; mostly descriptive, to help clients choose.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub skills: ::std::vec::Vec<AgentSkill>,
     /// JWS signatures over this card.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub signatures: ::std::vec::Vec<AgentCardSignature>,
     /// `iconUrl`: link to an icon representing the agent.
@@ -154,21 +154,21 @@ pub struct AgentCardSignature {
     /// JWS protected header: a JSON object, base64url-encoded.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub protected: ::std::string::String,
     /// The signature value, base64url-encoded.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub signature: ::std::string::String,
     /// JWS unprotected header, as a plain JSON object.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub header: ::std::option::Option<crate::JsonObject>,
@@ -180,28 +180,28 @@ pub struct AgentExtension {
     /// URI naming the extension.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub uri: ::std::option::Option<::std::string::String>,
     /// How this agent makes use of the extension.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
     /// true = clients must support this extension to talk to the agent.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub required: ::std::option::Option<bool>,
     /// Settings specific to the extension.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub params: ::std::option::Option<crate::JsonObject>,
@@ -215,8 +215,8 @@ pub struct AgentInterface {
  e.g. "<https://agent.example.org/a2a>".*/
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub url: ::std::string::String,
     /** `protocolBinding`: transport at this URL. Free-form so new bindings can
@@ -225,8 +225,8 @@ pub struct AgentInterface {
         rename = "protocolBinding",
         alias = "protocol_binding",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub protocol_binding: ::std::string::String,
     /** Opaque routing key for endpoints that host several agents or tenants.
@@ -234,8 +234,8 @@ pub struct AgentInterface {
  they send here; its meaning is up to the server.*/
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /** `protocolVersion`: A2A version served here, as major.minor (newest minor
@@ -244,8 +244,8 @@ pub struct AgentInterface {
         rename = "protocolVersion",
         alias = "protocol_version",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub protocol_version: ::std::string::String,
 }
@@ -256,15 +256,15 @@ pub struct AgentProvider {
     /// Web site or documentation link of the provider.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub url: ::std::string::String,
     /// Name of the provider, e.g. "Example Corp".
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub organization: ::std::string::String,
 }
@@ -275,36 +275,36 @@ pub struct AgentSkill {
     /// Stable id of the skill.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
     /// Display name of the skill.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub name: ::std::string::String,
     /// What the skill does, in detail.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub description: ::std::string::String,
     /// Keywords for discovery.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub tags: ::std::vec::Vec<::std::string::String>,
     /// Sample requests the skill handles well.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub examples: ::std::vec::Vec<::std::string::String>,
     /// `inputModes`: input media types for this skill (overrides the card's).
@@ -312,8 +312,8 @@ pub struct AgentSkill {
         rename = "inputModes",
         alias = "input_modes",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub input_modes: ::std::vec::Vec<::std::string::String>,
     /// `outputModes`: output media types for this skill (overrides the card's).
@@ -321,8 +321,8 @@ pub struct AgentSkill {
         rename = "outputModes",
         alias = "output_modes",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub output_modes: ::std::vec::Vec<::std::string::String>,
     /// `securityRequirements`: authentication needed for this skill.
@@ -330,8 +330,8 @@ pub struct AgentSkill {
         rename = "securityRequirements",
         alias = "security_requirements",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub security_requirements: ::std::vec::Vec<SecurityRequirement>,
 }
@@ -342,22 +342,22 @@ pub struct ApiKeySecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Where the key goes: "query", "header" or "cookie".
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub location: ::std::string::String,
     /// Name of the header, query parameter or cookie holding the key.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub name: ::std::string::String,
 }
@@ -370,43 +370,43 @@ pub struct Artifact {
         rename = "artifactId",
         alias = "artifact_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub artifact_id: ::std::string::String,
     /// Display name.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub name: ::std::option::Option<::std::string::String>,
     /// Human-readable summary of the artifact.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The artifact content; at least one part.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extra data for the artifact.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
     /// URIs of the extensions used in or contributing to this artifact.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub extensions: ::std::vec::Vec<::std::string::String>,
 }
@@ -418,15 +418,15 @@ pub struct AuthenticationInfo {
  compared case-insensitively (RFC 9110, section 11.1).*/
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scheme: ::std::string::String,
     /// The secret for that scheme, e.g. the bearer token.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub credentials: ::std::option::Option<::std::string::String>,
 }
@@ -439,8 +439,8 @@ pub struct AuthorizationCodeOAuthFlow {
         rename = "authorizationUrl",
         alias = "authorization_url",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub authorization_url: ::std::string::String,
     /// `tokenUrl`: the token endpoint.
@@ -448,8 +448,8 @@ pub struct AuthorizationCodeOAuthFlow {
         rename = "tokenUrl",
         alias = "token_url",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub token_url: ::std::string::String,
     /// `refreshUrl`: endpoint for refreshing tokens.
@@ -457,15 +457,15 @@ pub struct AuthorizationCodeOAuthFlow {
         rename = "refreshUrl",
         alias = "refresh_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     /// Available scopes: scope name to short explanation.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unique_map",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::unique_map",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -477,8 +477,8 @@ pub struct AuthorizationCodeOAuthFlow {
         rename = "pkceRequired",
         alias = "pkce_required",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub pkce_required: ::std::option::Option<bool>,
 }
@@ -489,21 +489,21 @@ pub struct CancelTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// Id of the task to cancel.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
     /// Free-form extra data for the request.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
@@ -517,8 +517,8 @@ pub struct ClientCredentialsOAuthFlow {
         rename = "tokenUrl",
         alias = "token_url",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub token_url: ::std::string::String,
     /// `refreshUrl`: endpoint for refreshing tokens.
@@ -526,15 +526,15 @@ pub struct ClientCredentialsOAuthFlow {
         rename = "refreshUrl",
         alias = "refresh_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     /// Available scopes: scope name to short explanation.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unique_map",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::unique_map",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -548,8 +548,8 @@ pub struct DeleteTaskPushNotificationConfigRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// `taskId`: the task the registration belongs to.
@@ -557,15 +557,15 @@ pub struct DeleteTaskPushNotificationConfigRequest {
         rename = "taskId",
         alias = "task_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub task_id: ::std::string::String,
     /// Id of the registration to remove.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
 }
@@ -579,8 +579,8 @@ pub struct DeviceCodeOAuthFlow {
         rename = "deviceAuthorizationUrl",
         alias = "device_authorization_url",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub device_authorization_url: ::std::string::String,
     /// `tokenUrl`: the token endpoint.
@@ -588,8 +588,8 @@ pub struct DeviceCodeOAuthFlow {
         rename = "tokenUrl",
         alias = "token_url",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub token_url: ::std::string::String,
     /// `refreshUrl`: endpoint for refreshing tokens.
@@ -597,15 +597,15 @@ pub struct DeviceCodeOAuthFlow {
         rename = "refreshUrl",
         alias = "refresh_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     /// Available scopes: scope name to short explanation.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unique_map",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::unique_map",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -619,8 +619,8 @@ pub struct GetExtendedAgentCardRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
 }
@@ -631,8 +631,8 @@ pub struct GetTaskPushNotificationConfigRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// `taskId`: the task the registration belongs to.
@@ -640,15 +640,15 @@ pub struct GetTaskPushNotificationConfigRequest {
         rename = "taskId",
         alias = "task_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub task_id: ::std::string::String,
     /// Id of the registration to fetch.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
 }
@@ -659,15 +659,15 @@ pub struct GetTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// Id of the task to fetch.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
     /** `historyLength`: cap on how many of the newest history messages to
@@ -677,7 +677,7 @@ pub struct GetTaskRequest {
         rename = "historyLength",
         alias = "history_length",
         default,
-        deserialize_with = "crate::protojson::optional_int32",
+        deserialize_with = "::a2a_support::protojson::optional_int32",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub history_length: ::std::option::Option<i32>,
@@ -689,15 +689,15 @@ pub struct HttpAuthSecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Auth scheme name as registered with IANA, e.g. "Bearer" or "Basic".
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scheme: ::std::string::String,
     /// `bearerFormat`: informational hint about the token format, e.g. "JWT".
@@ -705,8 +705,8 @@ pub struct HttpAuthSecurityScheme {
         rename = "bearerFormat",
         alias = "bearer_format",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub bearer_format: ::std::option::Option<::std::string::String>,
 }
@@ -720,8 +720,8 @@ pub struct ImplicitOAuthFlow {
         rename = "authorizationUrl",
         alias = "authorization_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub authorization_url: ::std::option::Option<::std::string::String>,
     /// `refreshUrl`: endpoint for refreshing tokens (TLS required).
@@ -729,15 +729,15 @@ pub struct ImplicitOAuthFlow {
         rename = "refreshUrl",
         alias = "refresh_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     /// Available scopes: scope name to short explanation; may be empty.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unique_map",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::unique_map",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -752,8 +752,8 @@ pub struct ListTaskPushNotificationConfigsRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// `taskId`: the task whose registrations to list.
@@ -761,8 +761,8 @@ pub struct ListTaskPushNotificationConfigsRequest {
         rename = "taskId",
         alias = "task_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub task_id: ::std::string::String,
     /// `pageSize`: upper bound on registrations per page.
@@ -770,8 +770,8 @@ pub struct ListTaskPushNotificationConfigsRequest {
         rename = "pageSize",
         alias = "page_size",
         default,
-        deserialize_with = "crate::protojson::int32_unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::int32_unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub page_size: ::std::option::Option<i32>,
     /// `pageToken`: the `nextPageToken` of the previous response, to continue.
@@ -779,8 +779,8 @@ pub struct ListTaskPushNotificationConfigsRequest {
         rename = "pageToken",
         alias = "page_token",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub page_token: ::std::option::Option<::std::string::String>,
 }
@@ -791,8 +791,8 @@ pub struct ListTaskPushNotificationConfigsResponse {
     /// Registrations on this page.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub configs: ::std::vec::Vec<TaskPushNotificationConfig>,
     /** `nextPageToken`: pass as `pageToken` to get the next page; empty on the
@@ -801,8 +801,8 @@ pub struct ListTaskPushNotificationConfigsResponse {
         rename = "nextPageToken",
         alias = "next_page_token",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub next_page_token: ::std::option::Option<::std::string::String>,
 }
@@ -813,8 +813,8 @@ pub struct ListTasksRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// `contextId`: only tasks from this conversation.
@@ -822,15 +822,15 @@ pub struct ListTasksRequest {
         rename = "contextId",
         alias = "context_id",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub context_id: ::std::option::Option<::std::string::String>,
     /// Only tasks currently in this state.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub status: ::std::option::Option<crate::v1::TaskState>,
     /** `pageSize`: tasks per page, 1 to 100; 50 when absent. The agent may
@@ -839,7 +839,7 @@ pub struct ListTasksRequest {
         rename = "pageSize",
         alias = "page_size",
         default,
-        deserialize_with = "crate::protojson::optional_int32",
+        deserialize_with = "::a2a_support::protojson::optional_int32",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub page_size: ::std::option::Option<i32>,
@@ -849,8 +849,8 @@ pub struct ListTasksRequest {
         rename = "pageToken",
         alias = "page_token",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub page_token: ::std::option::Option<::std::string::String>,
     /// `historyLength`: cap on history messages per returned task.
@@ -858,7 +858,7 @@ pub struct ListTasksRequest {
         rename = "historyLength",
         alias = "history_length",
         default,
-        deserialize_with = "crate::protojson::optional_int32",
+        deserialize_with = "::a2a_support::protojson::optional_int32",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub history_length: ::std::option::Option<i32>,
@@ -868,7 +868,7 @@ pub struct ListTasksRequest {
         rename = "statusTimestampAfter",
         alias = "status_timestamp_after",
         default,
-        with = "crate::protojson::optional_timestamp",
+        with = "::a2a_support::protojson::optional_timestamp",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub status_timestamp_after: ::std::option::Option<crate::Timestamp>,
@@ -889,8 +889,8 @@ pub struct ListTasksResponse {
     /// Tasks on this page that match the filters.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub tasks: ::std::vec::Vec<Task>,
     /** `nextPageToken`: pass as `pageToken` to get the next page; empty on the
@@ -899,8 +899,8 @@ pub struct ListTasksResponse {
         rename = "nextPageToken",
         alias = "next_page_token",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub next_page_token: ::std::string::String,
     /// `pageSize`: the page size the agent applied.
@@ -908,8 +908,8 @@ pub struct ListTasksResponse {
         rename = "pageSize",
         alias = "page_size",
         default,
-        deserialize_with = "crate::protojson::int32",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::int32",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub page_size: i32,
     /// `totalSize`: number of matching tasks across all pages.
@@ -917,8 +917,8 @@ pub struct ListTasksResponse {
         rename = "totalSize",
         alias = "total_size",
         default,
-        deserialize_with = "crate::protojson::int32",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::int32",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub total_size: i32,
 }
@@ -934,8 +934,8 @@ pub struct Message {
         rename = "messageId",
         alias = "message_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub message_id: ::std::string::String,
     /// `contextId`: conversation to attach the message to, if any.
@@ -943,8 +943,8 @@ pub struct Message {
         rename = "contextId",
         alias = "context_id",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub context_id: ::std::option::Option<::std::string::String>,
     /// `taskId`: task to attach the message to, if any.
@@ -952,36 +952,36 @@ pub struct Message {
         rename = "taskId",
         alias = "task_id",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub task_id: ::std::option::Option<::std::string::String>,
     /// Sender of the message.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub role: crate::v1::Role,
     /// The message content, in order.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extra data for the message.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
     /// URIs of the extensions used in or contributing to this message.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub extensions: ::std::vec::Vec<::std::string::String>,
     /// `referenceTaskIds`: other tasks the message points to as background.
@@ -989,8 +989,8 @@ pub struct Message {
         rename = "referenceTaskIds",
         alias = "reference_task_ids",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub reference_task_ids: ::std::vec::Vec<::std::string::String>,
 }
@@ -1001,8 +1001,8 @@ pub struct MutualTlsSecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
 }
@@ -1013,8 +1013,8 @@ pub struct OAuth2SecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The OAuth flows the agent supports and their settings.
@@ -1026,8 +1026,8 @@ pub struct OAuth2SecurityScheme {
         rename = "oauth2MetadataUrl",
         alias = "oauth2_metadata_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub oauth2_metadata_url: ::std::option::Option<::std::string::String>,
 }
@@ -1038,8 +1038,8 @@ pub struct OpenIdConnectSecurityScheme {
     /// Human-readable notes on the scheme.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
     /// `openIdConnectUrl`: the provider's OpenID Connect discovery document.
@@ -1047,8 +1047,8 @@ pub struct OpenIdConnectSecurityScheme {
         rename = "openIdConnectUrl",
         alias = "open_id_connect_url",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub open_id_connect_url: ::std::string::String,
 }
@@ -1058,20 +1058,20 @@ pub struct OpenIdConnectSecurityScheme {
 #[serde(remote = "Self")]
 pub struct Part {
     /// Which kind of `content` this is; see [`PartContent`].
-    #[serde(flatten, with = "crate::protojson::flat_oneof")]
+    #[serde(flatten, with = "::a2a_support::protojson::flat_oneof")]
     pub content: ::std::option::Option<crate::v1::PartContent>,
     /// Free-form extra data for this part.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
     /// Suggested file name, e.g. "report.pdf".
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub filename: ::std::option::Option<::std::string::String>,
     /** `mediaType`: MIME type of the content, e.g. "text/plain" or "image/png".
@@ -1080,8 +1080,8 @@ pub struct Part {
         rename = "mediaType",
         alias = "media_type",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub media_type: ::std::option::Option<::std::string::String>,
 }
@@ -1095,8 +1095,8 @@ pub struct PasswordOAuthFlow {
         rename = "tokenUrl",
         alias = "token_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub token_url: ::std::option::Option<::std::string::String>,
     /// `refreshUrl`: endpoint for refreshing tokens (TLS required).
@@ -1104,15 +1104,15 @@ pub struct PasswordOAuthFlow {
         rename = "refreshUrl",
         alias = "refresh_url",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
     /// Available scopes: scope name to short explanation; may be empty.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unique_map",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::unique_map",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -1127,8 +1127,8 @@ pub struct SecurityRequirement {
     /// Scheme name (a key of `AgentCard.securitySchemes`) to required scopes.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unique_map",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::unique_map",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub schemes: ::std::collections::BTreeMap<::std::string::String, StringList>,
 }
@@ -1142,8 +1142,8 @@ pub struct SendMessageConfiguration {
         rename = "acceptedOutputModes",
         alias = "accepted_output_modes",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub accepted_output_modes: ::std::vec::Vec<::std::string::String>,
     /** `taskPushNotificationConfig`: webhook to register for this task. Leave
@@ -1162,7 +1162,7 @@ pub struct SendMessageConfiguration {
         rename = "historyLength",
         alias = "history_length",
         default,
-        deserialize_with = "crate::protojson::optional_int32",
+        deserialize_with = "::a2a_support::protojson::optional_int32",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub history_length: ::std::option::Option<i32>,
@@ -1174,8 +1174,8 @@ pub struct SendMessageConfiguration {
         rename = "returnImmediately",
         alias = "return_immediately",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub return_immediately: ::std::option::Option<bool>,
 }
@@ -1186,12 +1186,12 @@ pub struct SendMessageRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// The message for the agent.
-    #[serde(default, deserialize_with = "crate::protojson::null_as_default")]
+    #[serde(default, deserialize_with = "::a2a_support::protojson::null_as_default")]
     pub message: Message,
     /// Options for how the agent should handle and answer this request.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1199,7 +1199,7 @@ pub struct SendMessageRequest {
     /// Free-form extra data for the request.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
@@ -1211,8 +1211,8 @@ pub struct StringList {
     /// The strings.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub list: ::std::vec::Vec<::std::string::String>,
 }
@@ -1223,15 +1223,15 @@ pub struct SubscribeToTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// Id of the task to follow.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
 }
@@ -1243,8 +1243,8 @@ pub struct Task {
     /// Task id, assigned by the agent when it creates the task (e.g. a UUID).
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
     /** `contextId`: id of the conversation this task is part of; tasks and
@@ -1253,31 +1253,31 @@ pub struct Task {
         rename = "contextId",
         alias = "context_id",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub context_id: ::std::option::Option<::std::string::String>,
     /// Where the task stands right now (state plus optional message).
-    #[serde(default, deserialize_with = "crate::protojson::null_as_default")]
+    #[serde(default, deserialize_with = "::a2a_support::protojson::null_as_default")]
     pub status: TaskStatus,
     /// Outputs produced by the task so far.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub artifacts: ::std::vec::Vec<Artifact>,
     /// Messages exchanged while working on the task, oldest first.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub history: ::std::vec::Vec<Message>,
     /// Free-form extra data attached to the task.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
@@ -1291,8 +1291,8 @@ pub struct TaskArtifactUpdateEvent {
         rename = "taskId",
         alias = "task_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub task_id: ::std::string::String,
     /// `contextId`: the conversation of that task.
@@ -1300,19 +1300,19 @@ pub struct TaskArtifactUpdateEvent {
         rename = "contextId",
         alias = "context_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub context_id: ::std::string::String,
     /// The artifact, or the chunk of it, being delivered.
-    #[serde(default, deserialize_with = "crate::protojson::null_as_default")]
+    #[serde(default, deserialize_with = "::a2a_support::protojson::null_as_default")]
     pub artifact: Artifact,
     /** true = add these parts to the artifact with the same id sent earlier,
  rather than replacing it.*/
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub append: ::std::option::Option<bool>,
     /// `lastChunk`: true on the final piece of a chunked artifact.
@@ -1320,14 +1320,14 @@ pub struct TaskArtifactUpdateEvent {
         rename = "lastChunk",
         alias = "last_chunk",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub last_chunk: ::std::option::Option<bool>,
     /// Free-form extra data for this event.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
@@ -1340,15 +1340,15 @@ pub struct TaskPushNotificationConfig {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
     /// Id of this registration (e.g. a UUID).
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub id: ::std::option::Option<::std::string::String>,
     /// `taskId`: the task being watched.
@@ -1356,23 +1356,23 @@ pub struct TaskPushNotificationConfig {
         rename = "taskId",
         alias = "task_id",
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub task_id: ::std::option::Option<::std::string::String>,
     /// Webhook URL that receives the notifications.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub url: ::std::string::String,
     /** Client-chosen token echoed with each notification so the receiver can
  check it belongs to this task or session.*/
     #[serde(
         default,
-        deserialize_with = "crate::protojson::unless_default",
-        skip_serializing_if = "crate::protojson::is_unset"
+        deserialize_with = "::a2a_support::protojson::unless_default",
+        skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub token: ::std::option::Option<::std::string::String>,
     /// How the agent authenticates to the webhook.
@@ -1386,8 +1386,8 @@ pub struct TaskStatus {
     /// The task's lifecycle state.
     #[serde(
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub state: crate::v1::TaskState,
     /// Optional agent message explaining or accompanying this status.
@@ -1397,7 +1397,7 @@ pub struct TaskStatus {
  e.g. "2025-01-31T12:00:00Z".*/
     #[serde(
         default,
-        with = "crate::protojson::optional_timestamp",
+        with = "::a2a_support::protojson::optional_timestamp",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub timestamp: ::std::option::Option<crate::Timestamp>,
@@ -1411,8 +1411,8 @@ pub struct TaskStatusUpdateEvent {
         rename = "taskId",
         alias = "task_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub task_id: ::std::string::String,
     /// `contextId`: the conversation of that task.
@@ -1420,17 +1420,17 @@ pub struct TaskStatusUpdateEvent {
         rename = "contextId",
         alias = "context_id",
         default,
-        deserialize_with = "crate::protojson::null_as_default",
-        skip_serializing_if = "crate::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default",
+        skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub context_id: ::std::string::String,
     /// The status the task now has.
-    #[serde(default, deserialize_with = "crate::protojson::null_as_default")]
+    #[serde(default, deserialize_with = "::a2a_support::protojson::null_as_default")]
     pub status: TaskStatus,
     /// Free-form extra data for this event.
     #[serde(
         default,
-        with = "crate::protojson::optional_struct",
+        with = "::a2a_support::protojson::optional_struct",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
@@ -1440,10 +1440,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentCapabilities {
+    impl ::a2a_support::protojson::FromObject for AgentCapabilities {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1466,10 +1466,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentCard {
+    impl ::a2a_support::protojson::FromObject for AgentCard {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1490,10 +1490,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentCardSignature {
+    impl ::a2a_support::protojson::FromObject for AgentCardSignature {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1516,10 +1516,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentExtension {
+    impl ::a2a_support::protojson::FromObject for AgentExtension {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1542,10 +1542,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentInterface {
+    impl ::a2a_support::protojson::FromObject for AgentInterface {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1568,10 +1568,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentProvider {
+    impl ::a2a_support::protojson::FromObject for AgentProvider {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1594,10 +1594,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AgentSkill {
+    impl ::a2a_support::protojson::FromObject for AgentSkill {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1618,10 +1618,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ApiKeySecurityScheme {
+    impl ::a2a_support::protojson::FromObject for ApiKeySecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1644,10 +1644,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for Artifact {
+    impl ::a2a_support::protojson::FromObject for Artifact {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1668,10 +1668,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AuthenticationInfo {
+    impl ::a2a_support::protojson::FromObject for AuthenticationInfo {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1694,10 +1694,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for AuthorizationCodeOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for AuthorizationCodeOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1720,10 +1720,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for CancelTaskRequest {
+    impl ::a2a_support::protojson::FromObject for CancelTaskRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1746,10 +1746,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ClientCredentialsOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for ClientCredentialsOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1772,10 +1772,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for DeleteTaskPushNotificationConfigRequest {
+    impl ::a2a_support::protojson::FromObject
+    for DeleteTaskPushNotificationConfigRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1798,10 +1799,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for DeviceCodeOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for DeviceCodeOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1824,10 +1825,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetExtendedAgentCardRequest {
+    impl ::a2a_support::protojson::FromObject for GetExtendedAgentCardRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1850,10 +1851,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetTaskPushNotificationConfigRequest {
+    impl ::a2a_support::protojson::FromObject for GetTaskPushNotificationConfigRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1876,10 +1877,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for GetTaskRequest {
+    impl ::a2a_support::protojson::FromObject for GetTaskRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1902,10 +1903,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for HttpAuthSecurityScheme {
+    impl ::a2a_support::protojson::FromObject for HttpAuthSecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1928,10 +1929,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ImplicitOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for ImplicitOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1954,10 +1955,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ListTaskPushNotificationConfigsRequest {
+    impl ::a2a_support::protojson::FromObject
+    for ListTaskPushNotificationConfigsRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -1980,10 +1982,11 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ListTaskPushNotificationConfigsResponse {
+    impl ::a2a_support::protojson::FromObject
+    for ListTaskPushNotificationConfigsResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2006,10 +2009,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ListTasksRequest {
+    impl ::a2a_support::protojson::FromObject for ListTasksRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2032,10 +2035,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for ListTasksResponse {
+    impl ::a2a_support::protojson::FromObject for ListTasksResponse {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2058,10 +2061,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for Message {
+    impl ::a2a_support::protojson::FromObject for Message {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2082,10 +2085,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for MutualTlsSecurityScheme {
+    impl ::a2a_support::protojson::FromObject for MutualTlsSecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2108,10 +2111,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for OAuth2SecurityScheme {
+    impl ::a2a_support::protojson::FromObject for OAuth2SecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2134,10 +2137,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for OpenIdConnectSecurityScheme {
+    impl ::a2a_support::protojson::FromObject for OpenIdConnectSecurityScheme {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2160,10 +2163,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for Part {
+    impl ::a2a_support::protojson::FromObject for Part {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2176,26 +2179,26 @@ const _: () = {
                     content: ::std::option::Option<crate::v1::PartContent>,
                     #[serde(
                         default,
-                        with = "crate::protojson::optional_struct",
+                        with = "::a2a_support::protojson::optional_struct",
                         skip_serializing_if = "::std::option::Option::is_none"
                     )]
                     metadata: ::std::option::Option<crate::JsonObject>,
                     #[serde(
                         default,
-                        deserialize_with = "crate::protojson::unless_default",
-                        skip_serializing_if = "crate::protojson::is_unset"
+                        deserialize_with = "::a2a_support::protojson::unless_default",
+                        skip_serializing_if = "::a2a_support::protojson::is_unset"
                     )]
                     filename: ::std::option::Option<::std::string::String>,
                     #[serde(
                         rename = "mediaType",
                         alias = "media_type",
                         default,
-                        deserialize_with = "crate::protojson::unless_default",
-                        skip_serializing_if = "crate::protojson::is_unset"
+                        deserialize_with = "::a2a_support::protojson::unless_default",
+                        skip_serializing_if = "::a2a_support::protojson::is_unset"
                     )]
                     media_type: ::std::option::Option<::std::string::String>,
                 }
-                let (mut message, oneof) = crate::protojson::flat_oneof::read(
+                let (mut message, oneof) = ::a2a_support::protojson::flat_oneof::read(
                     map,
                     |map| {
                         Fields::deserialize(
@@ -2222,10 +2225,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for PasswordOAuthFlow {
+    impl ::a2a_support::protojson::FromObject for PasswordOAuthFlow {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2248,10 +2251,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SecurityRequirement {
+    impl ::a2a_support::protojson::FromObject for SecurityRequirement {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2274,10 +2277,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SendMessageConfiguration {
+    impl ::a2a_support::protojson::FromObject for SendMessageConfiguration {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2300,10 +2303,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SendMessageRequest {
+    impl ::a2a_support::protojson::FromObject for SendMessageRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2326,10 +2329,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for StringList {
+    impl ::a2a_support::protojson::FromObject for StringList {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2350,10 +2353,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for SubscribeToTaskRequest {
+    impl ::a2a_support::protojson::FromObject for SubscribeToTaskRequest {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2376,10 +2379,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for Task {
+    impl ::a2a_support::protojson::FromObject for Task {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2400,10 +2403,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskArtifactUpdateEvent {
+    impl ::a2a_support::protojson::FromObject for TaskArtifactUpdateEvent {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2426,10 +2429,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskPushNotificationConfig {
+    impl ::a2a_support::protojson::FromObject for TaskPushNotificationConfig {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2452,10 +2455,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskStatus {
+    impl ::a2a_support::protojson::FromObject for TaskStatus {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {
@@ -2476,10 +2479,10 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
-            crate::protojson::read_object(deserializer)
+            ::a2a_support::protojson::read_object(deserializer)
         }
     }
-    impl crate::protojson::FromObject for TaskStatusUpdateEvent {
+    impl ::a2a_support::protojson::FromObject for TaskStatusUpdateEvent {
         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(
             map: A,
         ) -> ::std::result::Result<Self, A::Error> {

@@ -28,7 +28,7 @@ pub enum TaskState {
     /// can be passed on unchanged.
     Unrecognized(i32),
 }
-impl crate::protojson::ProtoEnum for TaskState {
+impl ::a2a_support::protojson::ProtoEnum for TaskState {
     const PROTO_NAME: &'static str = "lf.a2a.v1.TaskState";
     const VALUES: &'static [(&'static str, i32)] = &[
         ("TASK_STATE_UNSPECIFIED", 0i32),
@@ -75,20 +75,20 @@ impl ::serde::Serialize for TaskState {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        crate::protojson::serialize_enum(self, serializer)
+        ::a2a_support::protojson::serialize_enum(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TaskState {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::protojson::deserialize_enum(deserializer)
+        ::a2a_support::protojson::deserialize_enum(deserializer)
     }
 }
 impl ::std::fmt::Display for TaskState {
     /// The value's protobuf name, or its number when the schema does not define it.
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        use crate::protojson::ProtoEnum as _;
+        use ::a2a_support::protojson::ProtoEnum as _;
         match self.name() {
             Some(name) => f.write_str(name),
             None => write!(f, "{}", self.number()),
@@ -110,7 +110,7 @@ pub enum Role {
     /// can be passed on unchanged.
     Unrecognized(i32),
 }
-impl crate::protojson::ProtoEnum for Role {
+impl ::a2a_support::protojson::ProtoEnum for Role {
     const PROTO_NAME: &'static str = "lf.a2a.v1.Role";
     const VALUES: &'static [(&'static str, i32)] = &[
         ("ROLE_UNSPECIFIED", 0i32),
@@ -139,20 +139,20 @@ impl ::serde::Serialize for Role {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        crate::protojson::serialize_enum(self, serializer)
+        ::a2a_support::protojson::serialize_enum(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::protojson::deserialize_enum(deserializer)
+        ::a2a_support::protojson::deserialize_enum(deserializer)
     }
 }
 impl ::std::fmt::Display for Role {
     /// The value's protobuf name, or its number when the schema does not define it.
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        use crate::protojson::ProtoEnum as _;
+        use ::a2a_support::protojson::ProtoEnum as _;
         match self.name() {
             Some(name) => f.write_str(name),
             None => write!(f, "{}", self.number()),
@@ -172,57 +172,72 @@ pub enum PartContent {
     /// `data`: Any JSON value: object, array, string, number, bool or null.
     Data(::serde_json::Value),
 }
-impl crate::protojson::ProtoOneof for PartContent {
+impl ::a2a_support::protojson::ProtoOneof for PartContent {
     const MEMBERS: &'static [&'static str] = &["text", "raw", "url", "data"];
     fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
         key: &str,
         map: &mut A,
         slot: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
+    ) -> ::std::result::Result<::a2a_support::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
             match key {
                 "text" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         ::std::string::String,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(slot, Self::Text(value))
+                            ::a2a_support::protojson::OneofRead::place(
+                                slot,
+                                Self::Text(value),
+                            )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "raw" => {
-                    match crate::protojson::read_optional::<
-                        crate::protojson::Base64,
+                    match ::a2a_support::protojson::read_optional::<
+                        ::a2a_support::protojson::Base64,
                         A,
                     >(map)?
                         .map(|bytes| bytes.0)
                     {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(slot, Self::Raw(value))
+                            ::a2a_support::protojson::OneofRead::place(
+                                slot,
+                                Self::Raw(value),
+                            )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "url" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         ::std::string::String,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(slot, Self::Url(value))
+                            ::a2a_support::protojson::OneofRead::place(
+                                slot,
+                                Self::Url(value),
+                            )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "data" => {
-                    crate::protojson::OneofRead::place(
+                    ::a2a_support::protojson::OneofRead::place(
                         slot,
-                        Self::Data(crate::protojson::read_value(map)?),
+                        Self::Data(::a2a_support::protojson::read_value(map)?),
                     )
                 }
-                _ => crate::protojson::OneofRead::NotMember,
+                _ => ::a2a_support::protojson::OneofRead::NotMember,
             },
         )
     }
@@ -233,11 +248,11 @@ impl crate::protojson::ProtoOneof for PartContent {
         match self {
             Self::Text(value) => map.serialize_entry("text", value),
             Self::Raw(value) => {
-                map.serialize_entry("raw", &crate::protojson::Base64Ref(value))
+                map.serialize_entry("raw", &::a2a_support::protojson::Base64Ref(value))
             }
             Self::Url(value) => map.serialize_entry("url", value),
             Self::Data(value) => {
-                map.serialize_entry("data", &crate::protojson::Canonical(value))
+                map.serialize_entry("data", &::a2a_support::protojson::Canonical(value))
             }
         }
     }
@@ -258,7 +273,7 @@ pub enum SecurityScheme {
     /// `mtlsSecurityScheme`: `mtlsSecurityScheme`: mutual TLS client certificates.
     MtlsSecurityScheme(MutualTlsSecurityScheme),
 }
-impl crate::protojson::ProtoOneof for SecurityScheme {
+impl ::a2a_support::protojson::ProtoOneof for SecurityScheme {
     const MEMBERS: &'static [&'static str] = &[
         "apiKeySecurityScheme",
         "httpAuthSecurityScheme",
@@ -270,80 +285,90 @@ impl crate::protojson::ProtoOneof for SecurityScheme {
         key: &str,
         map: &mut A,
         slot: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
+    ) -> ::std::result::Result<::a2a_support::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
             match key {
                 "apiKeySecurityScheme" | "api_key_security_scheme" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         ApiKeySecurityScheme,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::ApiKeySecurityScheme(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "httpAuthSecurityScheme" | "http_auth_security_scheme" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         HttpAuthSecurityScheme,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::HttpAuthSecurityScheme(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "oauth2SecurityScheme" | "oauth2_security_scheme" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         OAuth2SecurityScheme,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::Oauth2SecurityScheme(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "openIdConnectSecurityScheme" | "open_id_connect_security_scheme" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         OpenIdConnectSecurityScheme,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::OpenIdConnectSecurityScheme(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "mtlsSecurityScheme" | "mtls_security_scheme" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         MutualTlsSecurityScheme,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::MtlsSecurityScheme(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
-                _ => crate::protojson::OneofRead::NotMember,
+                _ => ::a2a_support::protojson::OneofRead::NotMember,
             },
         )
     }
@@ -375,14 +400,14 @@ impl ::serde::Serialize for SecurityScheme {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        crate::protojson::serialize_oneof_message(self, serializer)
+        ::a2a_support::protojson::serialize_oneof_message(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::protojson::deserialize_oneof_message(deserializer)
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
     }
 }
 /// The OAuth 2.0 flow an OAuth2 scheme uses. Exactly one is set.
@@ -401,7 +426,7 @@ pub enum OAuthFlows {
     /// `deviceCode`: `deviceCode`: device authorization grant.
     DeviceCode(DeviceCodeOAuthFlow),
 }
-impl crate::protojson::ProtoOneof for OAuthFlows {
+impl ::a2a_support::protojson::ProtoOneof for OAuthFlows {
     const MEMBERS: &'static [&'static str] = &[
         "authorizationCode",
         "clientCredentials",
@@ -413,74 +438,90 @@ impl crate::protojson::ProtoOneof for OAuthFlows {
         key: &str,
         map: &mut A,
         slot: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
+    ) -> ::std::result::Result<::a2a_support::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
             match key {
                 "authorizationCode" | "authorization_code" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         AuthorizationCodeOAuthFlow,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::AuthorizationCode(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "clientCredentials" | "client_credentials" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         ClientCredentialsOAuthFlow,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::ClientCredentials(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "implicit" => {
-                    match crate::protojson::read_optional::<ImplicitOAuthFlow, A>(map)? {
+                    match ::a2a_support::protojson::read_optional::<
+                        ImplicitOAuthFlow,
+                        A,
+                    >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::Implicit(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "password" => {
-                    match crate::protojson::read_optional::<PasswordOAuthFlow, A>(map)? {
+                    match ::a2a_support::protojson::read_optional::<
+                        PasswordOAuthFlow,
+                        A,
+                    >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::Password(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "deviceCode" | "device_code" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         DeviceCodeOAuthFlow,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::DeviceCode(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
-                _ => crate::protojson::OneofRead::NotMember,
+                _ => ::a2a_support::protojson::OneofRead::NotMember,
             },
         )
     }
@@ -506,14 +547,14 @@ impl ::serde::Serialize for OAuthFlows {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        crate::protojson::serialize_oneof_message(self, serializer)
+        ::a2a_support::protojson::serialize_oneof_message(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::protojson::deserialize_oneof_message(deserializer)
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
     }
 }
 /// Output of SendMessage: a task, or a direct message when no task is needed.
@@ -525,35 +566,42 @@ pub enum SendMessageResponse {
     /// `message`: An immediate reply from the agent.
     Message(Message),
 }
-impl crate::protojson::ProtoOneof for SendMessageResponse {
+impl ::a2a_support::protojson::ProtoOneof for SendMessageResponse {
     const MEMBERS: &'static [&'static str] = &["task", "message"];
     fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
         key: &str,
         map: &mut A,
         slot: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
+    ) -> ::std::result::Result<::a2a_support::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
             match key {
                 "task" => {
-                    match crate::protojson::read_optional::<Task, A>(map)? {
+                    match ::a2a_support::protojson::read_optional::<Task, A>(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(slot, Self::Task(value))
+                            ::a2a_support::protojson::OneofRead::place(
+                                slot,
+                                Self::Task(value),
+                            )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "message" => {
-                    match crate::protojson::read_optional::<Message, A>(map)? {
+                    match ::a2a_support::protojson::read_optional::<Message, A>(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::Message(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
-                _ => crate::protojson::OneofRead::NotMember,
+                _ => ::a2a_support::protojson::OneofRead::NotMember,
             },
         )
     }
@@ -572,14 +620,14 @@ impl ::serde::Serialize for SendMessageResponse {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        crate::protojson::serialize_oneof_message(self, serializer)
+        ::a2a_support::protojson::serialize_oneof_message(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::protojson::deserialize_oneof_message(deserializer)
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
     }
 }
 /// One item of a SendStreamingMessage or SubscribeToTask stream.
@@ -595,7 +643,7 @@ pub enum StreamResponse {
     /// `artifactUpdate`: `artifactUpdate`: the task produced (part of) an artifact.
     ArtifactUpdate(TaskArtifactUpdateEvent),
 }
-impl crate::protojson::ProtoOneof for StreamResponse {
+impl ::a2a_support::protojson::ProtoOneof for StreamResponse {
     const MEMBERS: &'static [&'static str] = &[
         "task",
         "message",
@@ -606,57 +654,68 @@ impl crate::protojson::ProtoOneof for StreamResponse {
         key: &str,
         map: &mut A,
         slot: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
+    ) -> ::std::result::Result<::a2a_support::protojson::OneofRead, A::Error> {
         ::std::result::Result::Ok(
             match key {
                 "task" => {
-                    match crate::protojson::read_optional::<Task, A>(map)? {
+                    match ::a2a_support::protojson::read_optional::<Task, A>(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(slot, Self::Task(value))
+                            ::a2a_support::protojson::OneofRead::place(
+                                slot,
+                                Self::Task(value),
+                            )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "message" => {
-                    match crate::protojson::read_optional::<Message, A>(map)? {
+                    match ::a2a_support::protojson::read_optional::<Message, A>(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::Message(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "statusUpdate" | "status_update" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         TaskStatusUpdateEvent,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::StatusUpdate(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
                 "artifactUpdate" | "artifact_update" => {
-                    match crate::protojson::read_optional::<
+                    match ::a2a_support::protojson::read_optional::<
                         TaskArtifactUpdateEvent,
                         A,
                     >(map)? {
                         ::std::option::Option::Some(value) => {
-                            crate::protojson::OneofRead::place(
+                            ::a2a_support::protojson::OneofRead::place(
                                 slot,
                                 Self::ArtifactUpdate(value),
                             )
                         }
-                        ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                        ::std::option::Option::None => {
+                            ::a2a_support::protojson::OneofRead::Unset
+                        }
                     }
                 }
-                _ => crate::protojson::OneofRead::NotMember,
+                _ => ::a2a_support::protojson::OneofRead::NotMember,
             },
         )
     }
@@ -677,13 +736,13 @@ impl ::serde::Serialize for StreamResponse {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        crate::protojson::serialize_oneof_message(self, serializer)
+        ::a2a_support::protojson::serialize_oneof_message(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StreamResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        crate::protojson::deserialize_oneof_message(deserializer)
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
     }
 }

@@ -20,12 +20,12 @@ impl crate::validate::Validate for Task {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.id) {
+        if ::a2a_support::protojson::is_default(&self.id) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "id", "Field is required."),
             );
         }
-        if crate::protojson::is_default(&self.status) {
+        if ::a2a_support::protojson::is_default(&self.status) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -110,7 +110,7 @@ impl crate::validate::Validate for Message {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.message_id) {
+        if ::a2a_support::protojson::is_default(&self.message_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -150,7 +150,7 @@ impl crate::validate::Validate for Artifact {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.artifact_id) {
+        if ::a2a_support::protojson::is_default(&self.artifact_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -185,7 +185,7 @@ impl crate::validate::Validate for TaskStatusUpdateEvent {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.task_id) {
+        if ::a2a_support::protojson::is_default(&self.task_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -194,7 +194,7 @@ impl crate::validate::Validate for TaskStatusUpdateEvent {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.context_id) {
+        if ::a2a_support::protojson::is_default(&self.context_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -203,7 +203,7 @@ impl crate::validate::Validate for TaskStatusUpdateEvent {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.status) {
+        if ::a2a_support::protojson::is_default(&self.status) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -223,7 +223,7 @@ impl crate::validate::Validate for TaskArtifactUpdateEvent {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.task_id) {
+        if ::a2a_support::protojson::is_default(&self.task_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -232,7 +232,7 @@ impl crate::validate::Validate for TaskArtifactUpdateEvent {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.context_id) {
+        if ::a2a_support::protojson::is_default(&self.context_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -241,7 +241,7 @@ impl crate::validate::Validate for TaskArtifactUpdateEvent {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.artifact) {
+        if ::a2a_support::protojson::is_default(&self.artifact) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -261,7 +261,7 @@ impl crate::validate::Validate for AuthenticationInfo {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.scheme) {
+        if ::a2a_support::protojson::is_default(&self.scheme) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -278,12 +278,12 @@ impl crate::validate::Validate for AgentInterface {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.url) {
+        if ::a2a_support::protojson::is_default(&self.url) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "url", "Field is required."),
             );
         }
-        if crate::protojson::is_default(&self.protocol_binding) {
+        if ::a2a_support::protojson::is_default(&self.protocol_binding) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -292,7 +292,7 @@ impl crate::validate::Validate for AgentInterface {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.protocol_version) {
+        if ::a2a_support::protojson::is_default(&self.protocol_version) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -309,12 +309,12 @@ impl crate::validate::Validate for AgentCard {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.name) {
+        if ::a2a_support::protojson::is_default(&self.name) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "name", "Field is required."),
             );
         }
-        if crate::protojson::is_default(&self.description) {
+        if ::a2a_support::protojson::is_default(&self.description) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -344,7 +344,7 @@ impl crate::validate::Validate for AgentCard {
         if let ::std::option::Option::Some(item) = &self.provider {
             item.collect_violations(&crate::validate::join(prefix, "provider"), out);
         }
-        if crate::protojson::is_default(&self.version) {
+        if ::a2a_support::protojson::is_default(&self.version) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -426,12 +426,12 @@ impl crate::validate::Validate for AgentProvider {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.url) {
+        if ::a2a_support::protojson::is_default(&self.url) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "url", "Field is required."),
             );
         }
-        if crate::protojson::is_default(&self.organization) {
+        if ::a2a_support::protojson::is_default(&self.organization) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -474,17 +474,17 @@ impl crate::validate::Validate for AgentSkill {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.id) {
+        if ::a2a_support::protojson::is_default(&self.id) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "id", "Field is required."),
             );
         }
-        if crate::protojson::is_default(&self.name) {
+        if ::a2a_support::protojson::is_default(&self.name) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "name", "Field is required."),
             );
         }
-        if crate::protojson::is_default(&self.description) {
+        if ::a2a_support::protojson::is_default(&self.description) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -519,7 +519,7 @@ impl crate::validate::Validate for AgentCardSignature {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.protected) {
+        if ::a2a_support::protojson::is_default(&self.protected) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -528,7 +528,7 @@ impl crate::validate::Validate for AgentCardSignature {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.signature) {
+        if ::a2a_support::protojson::is_default(&self.signature) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -545,7 +545,7 @@ impl crate::validate::Validate for TaskPushNotificationConfig {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.url) {
+        if ::a2a_support::protojson::is_default(&self.url) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "url", "Field is required."),
             );
@@ -630,7 +630,7 @@ impl crate::validate::Validate for ApiKeySecurityScheme {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.location) {
+        if ::a2a_support::protojson::is_default(&self.location) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -639,7 +639,7 @@ impl crate::validate::Validate for ApiKeySecurityScheme {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.name) {
+        if ::a2a_support::protojson::is_default(&self.name) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "name", "Field is required."),
             );
@@ -652,7 +652,7 @@ impl crate::validate::Validate for HttpAuthSecurityScheme {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.scheme) {
+        if ::a2a_support::protojson::is_default(&self.scheme) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -689,7 +689,7 @@ impl crate::validate::Validate for OpenIdConnectSecurityScheme {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.open_id_connect_url) {
+        if ::a2a_support::protojson::is_default(&self.open_id_connect_url) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -749,7 +749,7 @@ impl crate::validate::Validate for AuthorizationCodeOAuthFlow {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.authorization_url) {
+        if ::a2a_support::protojson::is_default(&self.authorization_url) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -758,7 +758,7 @@ impl crate::validate::Validate for AuthorizationCodeOAuthFlow {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.token_url) {
+        if ::a2a_support::protojson::is_default(&self.token_url) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -784,7 +784,7 @@ impl crate::validate::Validate for ClientCredentialsOAuthFlow {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.token_url) {
+        if ::a2a_support::protojson::is_default(&self.token_url) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -828,7 +828,7 @@ impl crate::validate::Validate for DeviceCodeOAuthFlow {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.device_authorization_url) {
+        if ::a2a_support::protojson::is_default(&self.device_authorization_url) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -837,7 +837,7 @@ impl crate::validate::Validate for DeviceCodeOAuthFlow {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.token_url) {
+        if ::a2a_support::protojson::is_default(&self.token_url) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -863,7 +863,7 @@ impl crate::validate::Validate for SendMessageRequest {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.message) {
+        if ::a2a_support::protojson::is_default(&self.message) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -889,7 +889,7 @@ impl crate::validate::Validate for GetTaskRequest {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.id) {
+        if ::a2a_support::protojson::is_default(&self.id) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "id", "Field is required."),
             );
@@ -929,7 +929,7 @@ impl crate::validate::Validate for ListTasksResponse {
                 out,
             );
         }
-        if crate::protojson::is_default(&self.next_page_token) {
+        if ::a2a_support::protojson::is_default(&self.next_page_token) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -938,7 +938,7 @@ impl crate::validate::Validate for ListTasksResponse {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.page_size) {
+        if ::a2a_support::protojson::is_default(&self.page_size) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -947,7 +947,7 @@ impl crate::validate::Validate for ListTasksResponse {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.total_size) {
+        if ::a2a_support::protojson::is_default(&self.total_size) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -964,7 +964,7 @@ impl crate::validate::Validate for CancelTaskRequest {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.id) {
+        if ::a2a_support::protojson::is_default(&self.id) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "id", "Field is required."),
             );
@@ -977,7 +977,7 @@ impl crate::validate::Validate for GetTaskPushNotificationConfigRequest {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.task_id) {
+        if ::a2a_support::protojson::is_default(&self.task_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -986,7 +986,7 @@ impl crate::validate::Validate for GetTaskPushNotificationConfigRequest {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.id) {
+        if ::a2a_support::protojson::is_default(&self.id) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "id", "Field is required."),
             );
@@ -999,7 +999,7 @@ impl crate::validate::Validate for DeleteTaskPushNotificationConfigRequest {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.task_id) {
+        if ::a2a_support::protojson::is_default(&self.task_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,
@@ -1008,7 +1008,7 @@ impl crate::validate::Validate for DeleteTaskPushNotificationConfigRequest {
                 ),
             );
         }
-        if crate::protojson::is_default(&self.id) {
+        if ::a2a_support::protojson::is_default(&self.id) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "id", "Field is required."),
             );
@@ -1021,7 +1021,7 @@ impl crate::validate::Validate for SubscribeToTaskRequest {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.id) {
+        if ::a2a_support::protojson::is_default(&self.id) {
             out.push(
                 crate::validate::FieldViolation::at(prefix, "id", "Field is required."),
             );
@@ -1034,7 +1034,7 @@ impl crate::validate::Validate for ListTaskPushNotificationConfigsRequest {
         prefix: &str,
         out: &mut ::std::vec::Vec<crate::validate::FieldViolation>,
     ) {
-        if crate::protojson::is_default(&self.task_id) {
+        if ::a2a_support::protojson::is_default(&self.task_id) {
             out.push(
                 crate::validate::FieldViolation::at(
                     prefix,

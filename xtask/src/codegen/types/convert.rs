@@ -265,7 +265,7 @@ fn field_from_proto(shape: &Shape, value: TokenStream, json_name: &str) -> Token
             // The protobuf default means "not set".
             quote!({
                 let item = #value;
-                if crate::protojson::is_default(&item) { ::std::option::Option::None }
+                if ::a2a_support::protojson::is_default(&item) { ::std::option::Option::None }
                 else { ::std::option::Option::Some(#each.map_err(|e| e.at(#json_name))?) }
             })
         }

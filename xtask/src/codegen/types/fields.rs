@@ -12,7 +12,7 @@
 //! | the oneof of a message with other fields | `Option<Oneof>` | flattened: the member is a key of the message |
 //!
 //! Every field also accepts its proto (snake_case) name on input. Numeric fields follow ProtoJSON through
-//! `crate::protojson`: every kind is read from numbers and strings, 64-bit integers are written as
+//! `a2a_support::protojson`: every kind is read from numbers and strings, 64-bit integers are written as
 //! decimal strings, and floats as numbers or `"NaN"`, `"Infinity"`, `"-Infinity"`. (Singular `int32`
 //! fields keep their older, read-only helpers: a 32-bit integer is written by serde as it is.)
 
@@ -115,7 +115,7 @@ fn adjust_struct(
                     "the oneof field",
                     &field.ty,
                 )?;
-                parse_quote!(#[serde(flatten, with = "crate::protojson::flat_oneof")])
+                parse_quote!(#[serde(flatten, with = "::a2a_support::protojson::flat_oneof")])
             }
         };
         field.attrs.retain(|a| !a.path().is_ident("serde"));
@@ -207,63 +207,63 @@ fn field_attribute(
     let rules = match shape {
         Shape::Repeated(Elem::Number(_)) => quote::quote!(
             default,
-            with = "crate::protojson::repeated_numbers",
-            skip_serializing_if = "crate::protojson::is_default"
+            with = "::a2a_support::protojson::repeated_numbers",
+            skip_serializing_if = "::a2a_support::protojson::is_default"
         ),
         Shape::Map(Elem::Number(_)) => quote::quote!(
             default,
-            with = "crate::protojson::number_map",
-            skip_serializing_if = "crate::protojson::is_default"
+            with = "::a2a_support::protojson::number_map",
+            skip_serializing_if = "::a2a_support::protojson::is_default"
         ),
         Shape::Repeated(_) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::null_as_default",
-            skip_serializing_if = "crate::protojson::is_default"
+            deserialize_with = "::a2a_support::protojson::null_as_default",
+            skip_serializing_if = "::a2a_support::protojson::is_default"
         ),
         // A key twice is an error, as in protobuf's JSON parsers.
         Shape::Map(_) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::unique_map",
-            skip_serializing_if = "crate::protojson::is_default"
+            deserialize_with = "::a2a_support::protojson::unique_map",
+            skip_serializing_if = "::a2a_support::protojson::is_default"
         ),
         // Always written: a REQUIRED message is present in every valid message, even when empty.
         Shape::Plain(Elem::Message(_)) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::null_as_default"
+            deserialize_with = "::a2a_support::protojson::null_as_default"
         ),
         Shape::Plain(Elem::Number(Number::I32)) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::int32",
-            skip_serializing_if = "crate::protojson::is_default"
+            deserialize_with = "::a2a_support::protojson::int32",
+            skip_serializing_if = "::a2a_support::protojson::is_default"
         ),
         Shape::Plain(Elem::Number(_)) => quote::quote!(
             default,
-            with = "crate::protojson::number",
-            skip_serializing_if = "crate::protojson::is_default"
+            with = "::a2a_support::protojson::number",
+            skip_serializing_if = "::a2a_support::protojson::is_default"
         ),
         Shape::Plain(_) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::null_as_default",
-            skip_serializing_if = "crate::protojson::is_default"
+            deserialize_with = "::a2a_support::protojson::null_as_default",
+            skip_serializing_if = "::a2a_support::protojson::is_default"
         ),
         Shape::Presence(Elem::Timestamp) => quote::quote!(
             default,
-            with = "crate::protojson::optional_timestamp",
+            with = "::a2a_support::protojson::optional_timestamp",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
         Shape::Presence(Elem::Struct) => quote::quote!(
             default,
-            with = "crate::protojson::optional_struct",
+            with = "::a2a_support::protojson::optional_struct",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
         Shape::Presence(Elem::Number(Number::I32)) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::optional_int32",
+            deserialize_with = "::a2a_support::protojson::optional_int32",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
         Shape::Presence(Elem::Number(_)) => quote::quote!(
             default,
-            with = "crate::protojson::optional_number",
+            with = "::a2a_support::protojson::optional_number",
             skip_serializing_if = "::std::option::Option::is_none"
         ),
         Shape::Presence(_) => quote::quote!(
@@ -272,18 +272,18 @@ fn field_attribute(
         ),
         Shape::UnlessDefault(Elem::Number(Number::I32)) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::int32_unless_default",
-            skip_serializing_if = "crate::protojson::is_unset"
+            deserialize_with = "::a2a_support::protojson::int32_unless_default",
+            skip_serializing_if = "::a2a_support::protojson::is_unset"
         ),
         Shape::UnlessDefault(Elem::Number(_)) => quote::quote!(
             default,
-            with = "crate::protojson::number_unless_default",
-            skip_serializing_if = "crate::protojson::is_unset"
+            with = "::a2a_support::protojson::number_unless_default",
+            skip_serializing_if = "::a2a_support::protojson::is_unset"
         ),
         Shape::UnlessDefault(_) => quote::quote!(
             default,
-            deserialize_with = "crate::protojson::unless_default",
-            skip_serializing_if = "crate::protojson::is_unset"
+            deserialize_with = "::a2a_support::protojson::unless_default",
+            skip_serializing_if = "::a2a_support::protojson::is_unset"
         ),
     };
     parts.push(rules);

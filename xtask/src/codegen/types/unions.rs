@@ -119,7 +119,7 @@ fn open_enum(
             Unrecognized(i32),
         }
 
-        impl crate::protojson::ProtoEnum for #name {
+        impl ::a2a_support::protojson::ProtoEnum for #name {
             const PROTO_NAME: &'static str = #proto_name;
             const VALUES: &'static [(&'static str, i32)] = &[#(#values),*];
 
@@ -140,20 +140,20 @@ fn open_enum(
 
         impl ::serde::Serialize for #name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                crate::protojson::serialize_enum(self, serializer)
+                ::a2a_support::protojson::serialize_enum(self, serializer)
             }
         }
 
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                crate::protojson::deserialize_enum(deserializer)
+                ::a2a_support::protojson::deserialize_enum(deserializer)
             }
         }
 
         impl ::std::fmt::Display for #name {
             /// The value's protobuf name, or its number when the schema does not define it.
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                use crate::protojson::ProtoEnum as _;
+                use ::a2a_support::protojson::ProtoEnum as _;
                 match self.name() {
                     Some(name) => f.write_str(name),
                     None => write!(f, "{}", self.number()),
@@ -174,7 +174,8 @@ fn member_type(
             field.name()
         );
     }
-    let optional = |ty: TokenStream| quote!(crate::protojson::read_optional::<#ty, A>(map)?);
+    let optional =
+        |ty: TokenStream| quote!(::a2a_support::protojson::read_optional::<#ty, A>(map)?);
     Ok(match field.r#type() {
         Type::String => {
             let ty = quote!(::std::string::String);
@@ -184,21 +185,23 @@ fn member_type(
         Type::Bytes => (
             quote!(::std::vec::Vec<u8>),
             quote!(
-                crate::protojson::read_optional::<crate::protojson::Base64, A>(map)?
-                    .map(|bytes| bytes.0)
+                ::a2a_support::protojson::read_optional::<::a2a_support::protojson::Base64, A>(
+                    map
+                )?
+                .map(|bytes| bytes.0)
             ),
-            quote!(&crate::protojson::Base64Ref(value)),
+            quote!(&::a2a_support::protojson::Base64Ref(value)),
         ),
         Type::Message | Type::Enum => match field.type_name() {
             ".google.protobuf.Value" => (
                 quote!(::serde_json::Value),
-                quote!(crate::protojson::read_value(map)?),
-                quote!(&crate::protojson::Canonical(value)),
+                quote!(::a2a_support::protojson::read_value(map)?),
+                quote!(&::a2a_support::protojson::Canonical(value)),
             ),
             ".google.protobuf.Struct" => (
                 quote!(crate::JsonObject),
-                quote!(crate::protojson::read_struct(map)?),
-                quote!(&crate::protojson::CanonicalObject(value)),
+                quote!(::a2a_support::protojson::read_struct(map)?),
+                quote!(&::a2a_support::protojson::CanonicalObject(value)),
             ),
             other if other.starts_with(".google.") => {
                 bail!("oneof member of type {other} is not supported yet")
@@ -216,16 +219,16 @@ fn member_type(
         other => match Number::of(other) {
             // 32-bit integers are written by serde as they are; only reading needs help.
             Some(Number::I32) => {
-                let read = optional(quote!(crate::protojson::Int32));
+                let read = optional(quote!(::a2a_support::protojson::Int32));
                 (quote!(i32), quote!(#read.map(|v| v.0)), quote!(&value))
             }
             Some(number) => {
                 let ty = number.rust_type();
-                let read = optional(quote!(crate::protojson::Number<#ty>));
+                let read = optional(quote!(::a2a_support::protojson::Number<#ty>));
                 (
                     ty,
                     quote!(#read.map(|v| v.0)),
-                    quote!(&crate::protojson::Number(*value)),
+                    quote!(&::a2a_support::protojson::Number(*value)),
                 )
             }
             None => bail!(
@@ -269,12 +272,12 @@ fn oneof_enum(
         // A read yields `Option<member>` (`None`: the member is `null`, so unset), except for a
         // `google.protobuf.Value`, where `null` is a value.
         reads.push(if field.type_name() == ".google.protobuf.Value" {
-            quote! { #patterns => crate::protojson::OneofRead::place(slot, Self::#variant(#read)) }
+            quote! { #patterns => ::a2a_support::protojson::OneofRead::place(slot, Self::#variant(#read)) }
         } else {
             quote! {
                 #patterns => match #read {
-                    ::std::option::Option::Some(value) => crate::protojson::OneofRead::place(slot, Self::#variant(value)),
-                    ::std::option::Option::None => crate::protojson::OneofRead::Unset,
+                    ::std::option::Option::Some(value) => ::a2a_support::protojson::OneofRead::place(slot, Self::#variant(value)),
+                    ::std::option::Option::None => ::a2a_support::protojson::OneofRead::Unset,
                 }
             }
         });
@@ -285,13 +288,13 @@ fn oneof_enum(
         quote! {
             impl ::serde::Serialize for #ident {
                 fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                    crate::protojson::serialize_oneof_message(self, serializer)
+                    ::a2a_support::protojson::serialize_oneof_message(self, serializer)
                 }
             }
 
             impl<'de> ::serde::Deserialize<'de> for #ident {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                    crate::protojson::deserialize_oneof_message(deserializer)
+                    ::a2a_support::protojson::deserialize_oneof_message(deserializer)
                 }
             }
         }
@@ -304,17 +307,17 @@ fn oneof_enum(
             #(#variants,)*
         }
 
-        impl crate::protojson::ProtoOneof for #ident {
+        impl ::a2a_support::protojson::ProtoOneof for #ident {
             const MEMBERS: &'static [&'static str] = &[#(#member_names),*];
 
             fn read_member<'de, A: ::serde::de::MapAccess<'de>>(
                 key: &str,
                 map: &mut A,
                 slot: &mut ::std::option::Option<Self>,
-            ) -> ::std::result::Result<crate::protojson::OneofRead, A::Error> {
+            ) -> ::std::result::Result<::a2a_support::protojson::OneofRead, A::Error> {
                 ::std::result::Result::Ok(match key {
                     #(#reads,)*
-                    _ => crate::protojson::OneofRead::NotMember,
+                    _ => ::a2a_support::protojson::OneofRead::NotMember,
                 })
             }
 

@@ -113,7 +113,7 @@ fn struct_body(
             Shape::Plain(Elem::Message(type_name)) => {
                 if with_required.contains(type_name) {
                     quote! {
-                        if crate::protojson::is_default(&self.#name) {
+                        if ::a2a_support::protojson::is_default(&self.#name) {
                             out.push(crate::validate::FieldViolation::at(prefix, #path, #REQUIRED));
                         } else {
                             self.#name.collect_violations(&crate::validate::join(prefix, #path), out);
@@ -129,7 +129,7 @@ fn struct_body(
                 }
             },
             Shape::Plain(_) => quote! {
-                if crate::protojson::is_default(&self.#name) {
+                if ::a2a_support::protojson::is_default(&self.#name) {
                     out.push(crate::validate::FieldViolation::at(prefix, #path, #REQUIRED));
                 }
             },

@@ -1,13 +1,18 @@
-//! Where in a protobuf binary input decoding fails: a byte offset for the error line.
+//! Protobuf wire format read without a schema: the one walker of the workspace, used by the decode
+//! budget ([`crate::limits`], which descends into the fields its descriptors say are messages) and by
+//! the `a2a` command (which reports the byte offset where binary input stops decoding).
 //!
-//! prost's `DecodeError` names the fields at fault, innermost first (`Message.parts: Task.status: …`),
-//! but not the position. [`locate`] finds it in two steps:
+//! [`Reader`] reads one field at a time (keys, varints, fixed 32- and 64-bit values,
+//! length-delimited values, groups as prost skips them) by prost's rules, allocating nothing, and
+//! stops at the first place where the input is not well-formed, saying why ([`Problem`]): a truncated
+//! or over-long varint, a key beyond 32 bits, an invalid wire type, field number 0, a length or
+//! fixed-size value running past the end, an unbalanced group, groups nested past prost's limit.
 //!
-//! 1. [`walk`] reads the top level of the input as protobuf wire format (keys, varints, fixed 32- and
-//!    64-bit values, length-delimited values, groups as prost skips them), without knowing the
-//!    message type, and stops at the first place where it is not well-formed: a truncated or
-//!    over-long varint, an invalid wire type, field number 0, a length or fixed-size value running
-//!    past the end, an unbalanced group.
+//! [`locate`] finds where decoding fails, for an error line. prost's `DecodeError` names the fields at
+//! fault, innermost first (`Message.parts: Task.status: …`), but not the position; it takes two steps:
+//!
+//! 1. [`walk`] reads the top level of the input, without knowing the message type, up to the first
+//!    place where it is not well-formed.
 //! 2. Decoding is sequential, so a prefix of the input that ends after a complete top-level field
 //!    fails to decode exactly when that field or an earlier one does. A binary search over those
 //!    prefixes, decoding each with the real message type, finds the first top-level field whose
@@ -18,15 +23,28 @@
 //! whose value fails to decode, or, when every complete field before it decodes, the field where the
 //! top level stops being well-formed (a group's own malformed content is the one exception: the
 //! offset is then the inner key at fault). It never points inside a nested message; prost's text,
-//! which the error line quotes, names the nested field.
+//! which an error line quotes, names the nested field.
+//!
+//! ```
+//! use a2a_proto::v1::Task;
+//! use prost::Message as _;
+//!
+//! let mut bytes = Task { id: "t-1".into(), ..Default::default() }.encode_to_vec();
+//! bytes.extend([0x1a, 0x05, 0x00]); // `status` (field 3) claims 5 bytes; 1 follows
+//! let location = a2a_proto::wire::locate(&bytes, |prefix| Task::decode(prefix).is_ok()).unwrap();
+//! assert_eq!(location.offset, 5);
+//! assert_eq!(location.detail, "field 3 (length-delimited) needs 5 bytes but only 1 remain");
+//! ```
 
+use std::fmt;
 use std::ops::Range;
 
 /// prost's limit on nesting, which also applies to groups it skips.
-const RECURSION_LIMIT: usize = 100;
+pub const RECURSION_LIMIT: usize = 100;
 
 /// How a field's value is laid out: the low three bits of its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WireType {
     /// 0: a varint.
     Varint,
@@ -41,7 +59,9 @@ pub enum WireType {
 }
 
 impl WireType {
-    fn describe(self) -> &'static str {
+    /// The wire type's name in error messages: `varint`, `fixed64`, `length-delimited`, `group`,
+    /// `fixed32`.
+    pub fn name(self) -> &'static str {
         match self {
             WireType::Varint => "varint",
             WireType::Fixed64 => "fixed64",
@@ -52,7 +72,7 @@ impl WireType {
     }
 }
 
-/// One complete, well-formed top-level field.
+/// One complete, well-formed field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     /// The field number from the key.
@@ -63,13 +83,112 @@ pub struct Field {
     pub span: Range<usize>,
 }
 
+/// Which varint a [`Problem`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VarintOf {
+    /// A field's key.
+    Key,
+    /// The value of this field (wire type varint).
+    Value(u32),
+    /// The length of this field (wire type length-delimited).
+    Length(u32),
+}
+
+impl fmt::Display for VarintOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VarintOf::Key => f.write_str("the field key"),
+            VarintOf::Value(number) => write!(f, "the value of field {number}"),
+            VarintOf::Length(number) => write!(f, "the length of field {number}"),
+        }
+    }
+}
+
+/// Why the input stops being well-formed wire format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// The input ends inside a varint.
+    TruncatedVarint(VarintOf),
+    /// A varint of more than ten bytes, or whose tenth byte is above 1.
+    OverlongVarint(VarintOf),
+    /// A key beyond 32 bits.
+    KeyOutOfRange(u64),
+    /// Wire type 6 or 7.
+    InvalidWireType {
+        /// The wire type.
+        wire_type: u32,
+        /// The field number of the key.
+        number: u32,
+    },
+    /// A key with field number 0.
+    FieldNumberZero,
+    /// A value longer than what remains of the input.
+    PastTheEnd {
+        /// The field number.
+        number: u32,
+        /// How the value is laid out.
+        wire_type: WireType,
+        /// The bytes the value needs.
+        needed: u64,
+        /// The bytes that remain.
+        remaining: usize,
+    },
+    /// An end-group key outside any group.
+    EndGroupWithoutStart(u32),
+    /// A group the input ends inside of.
+    GroupNotClosed(u32),
+    /// An end-group key of another group inside a group.
+    EndGroupInside {
+        /// The group the end-group key names.
+        end: u32,
+        /// The group it is inside of.
+        group: u32,
+    },
+    /// Groups nested past [`RECURSION_LIMIT`].
+    GroupsTooDeep,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::TruncatedVarint(what) => write!(f, "{what} is a truncated varint"),
+            Problem::OverlongVarint(what) => write!(f, "{what} is a varint longer than 64 bits"),
+            Problem::KeyOutOfRange(key) => write!(f, "field key {key} is out of range"),
+            Problem::InvalidWireType { wire_type, number } => {
+                write!(f, "invalid wire type {wire_type} (field {number})")
+            }
+            Problem::FieldNumberZero => f.write_str("field number 0"),
+            Problem::PastTheEnd {
+                number,
+                wire_type,
+                needed,
+                remaining,
+            } => write!(
+                f,
+                "field {number} ({}) needs {needed} bytes but only {remaining} remain",
+                wire_type.name()
+            ),
+            Problem::EndGroupWithoutStart(number) => {
+                write!(f, "end of group {number} without a start")
+            }
+            Problem::GroupNotClosed(number) => write!(f, "group {number} is not closed"),
+            Problem::EndGroupInside { end, group } => {
+                write!(f, "end of group {end} inside group {group}")
+            }
+            Problem::GroupsTooDeep => write!(f, "groups nested deeper than {RECURSION_LIMIT}"),
+        }
+    }
+}
+
 /// Where and why the input stops being well-formed wire format.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Malformed {
     /// Byte offset of the element at fault.
     pub offset: usize,
     /// What is wrong there.
-    pub reason: String,
+    pub problem: Problem,
 }
 
 /// The top level of an input: its complete fields, and what ends the walk early, if anything.
@@ -81,7 +200,7 @@ pub struct Walk {
     pub malformed: Option<Malformed>,
 }
 
-/// A byte offset and what happens there, for the error line.
+/// A byte offset and what happens there, for an error line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
     /// Byte offset from the start of the input.
@@ -93,16 +212,16 @@ pub struct Location {
 /// Reads the top level of `bytes` as protobuf wire format.
 pub fn walk(bytes: &[u8]) -> Walk {
     let mut fields = Vec::new();
-    let mut reader = Reader { bytes, pos: 0 };
-    while reader.pos < bytes.len() {
-        match reader.field(0) {
-            Ok(Item::Field(field)) => fields.push(field),
+    let mut reader = Reader::new(bytes);
+    while !reader.at_end() {
+        match reader.read_field(0) {
+            Ok(Item::Field(field, _)) => fields.push(field),
             Ok(Item::EndGroup { number, start }) => {
                 return Walk {
                     fields,
                     malformed: Some(Malformed {
                         offset: start,
-                        reason: format!("end of group {number} without a start"),
+                        problem: Problem::EndGroupWithoutStart(number),
                     }),
                 };
             }
@@ -135,7 +254,7 @@ pub fn locate(bytes: &[u8], decodes: impl Fn(&[u8]) -> bool) -> Option<Location>
             detail: format!(
                 "field {} ({}, bytes {}..{}) does not decode",
                 field.number,
-                field.wire_type.describe(),
+                field.wire_type.name(),
                 field.span.start,
                 field.span.end
             ),
@@ -143,34 +262,61 @@ pub fn locate(bytes: &[u8], decodes: impl Fn(&[u8]) -> bool) -> Option<Location>
     }
     walk.malformed.map(|malformed| Location {
         offset: malformed.offset,
-        detail: malformed.reason,
+        detail: malformed.problem.to_string(),
     })
 }
 
-enum Item {
-    Field(Field),
-    EndGroup { number: u32, start: usize },
+/// What [`Reader::read_field`] read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item<'a> {
+    /// A complete field; for a length-delimited one, its content (a string, bytes, a message, a
+    /// packed list) as well.
+    Field(Field, Option<&'a [u8]>),
+    /// The end-group key of group `number`, which starts at `start`.
+    EndGroup {
+        /// The group's field number.
+        number: u32,
+        /// Byte offset of the key.
+        start: usize,
+    },
 }
 
-struct Reader<'a> {
+/// Reads fields one at a time from the start of some bytes (a message's encoding).
+#[derive(Clone, Debug)]
+pub struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader at the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Reader { bytes, pos: 0 }
+    }
+
+    /// The offset of the next field.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Whether every byte has been read.
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
     fn remaining(&self) -> usize {
         self.bytes.len() - self.pos
     }
 
     /// A varint as prost reads it: at most ten bytes, the tenth at most 1.
-    fn varint(&mut self, what: &str) -> Result<u64, Malformed> {
+    fn varint(&mut self, what: VarintOf) -> Result<u64, Malformed> {
         let start = self.pos;
         let mut value = 0u64;
         for index in 0..10 {
             let Some(&byte) = self.bytes.get(self.pos) else {
                 return Err(Malformed {
                     offset: start,
-                    reason: format!("{what} is a truncated varint"),
+                    problem: Problem::TruncatedVarint(what),
                 });
             };
             self.pos += 1;
@@ -184,12 +330,18 @@ impl Reader<'_> {
         }
         Err(Malformed {
             offset: start,
-            reason: format!("{what} is a varint longer than 64 bits"),
+            problem: Problem::OverlongVarint(what),
         })
     }
 
     /// Skips `len` bytes of the field that starts at `start`.
-    fn skip(&mut self, len: u64, start: usize, number: u32, kind: &str) -> Result<(), Malformed> {
+    fn skip(
+        &mut self,
+        len: u64,
+        start: usize,
+        number: u32,
+        wire_type: WireType,
+    ) -> Result<(), Malformed> {
         let remaining = self.remaining();
         match usize::try_from(len) {
             Ok(len) if len <= remaining => {
@@ -198,23 +350,27 @@ impl Reader<'_> {
             }
             _ => Err(Malformed {
                 offset: start,
-                reason: format!(
-                    "field {number} ({kind}) needs {len} bytes but only {remaining} remain"
-                ),
+                problem: Problem::PastTheEnd {
+                    number,
+                    wire_type,
+                    needed: len,
+                    remaining,
+                },
             }),
         }
     }
 
-    /// One key and its value; `depth` counts the groups around it.
-    fn field(&mut self, depth: usize) -> Result<Item, Malformed> {
+    /// Reads one key and its value (a group with everything in it); `depth` counts the messages and
+    /// groups around it, for prost's nesting limit.
+    pub fn read_field(&mut self, depth: usize) -> Result<Item<'a>, Malformed> {
         let start = self.pos;
-        let key = self.varint("the field key")?;
-        let malformed = |reason: String| Malformed {
+        let key = self.varint(VarintOf::Key)?;
+        let malformed = |problem: Problem| Malformed {
             offset: start,
-            reason,
+            problem,
         };
         let Ok(key) = u32::try_from(key) else {
-            return Err(malformed(format!("field key {key} is out of range")));
+            return Err(malformed(Problem::KeyOutOfRange(key)));
         };
         let number = key >> 3;
         // prost's order of checks: the wire type, then the field number.
@@ -226,58 +382,63 @@ impl Reader<'_> {
             4 => None, // end of a group
             5 => Some(WireType::Fixed32),
             other => {
-                return Err(malformed(format!(
-                    "invalid wire type {other} (field {number})"
-                )));
+                return Err(malformed(Problem::InvalidWireType {
+                    wire_type: other,
+                    number,
+                }));
             }
         };
         if number == 0 {
-            return Err(malformed("field number 0".to_owned()));
+            return Err(malformed(Problem::FieldNumberZero));
         }
         let Some(wire_type) = wire_type else {
             return Ok(Item::EndGroup { number, start });
         };
+        let mut content = None;
         match wire_type {
             WireType::Varint => {
-                self.varint(&format!("the value of field {number}"))
-                    .map_err(|e| malformed(e.reason))?;
+                self.varint(VarintOf::Value(number))
+                    .map_err(|e| malformed(e.problem))?;
             }
-            WireType::Fixed64 => self.skip(8, start, number, "fixed64")?,
-            WireType::Fixed32 => self.skip(4, start, number, "fixed32")?,
+            WireType::Fixed64 => self.skip(8, start, number, wire_type)?,
+            WireType::Fixed32 => self.skip(4, start, number, wire_type)?,
             WireType::Len => {
                 let len = self
-                    .varint(&format!("the length of field {number}"))
-                    .map_err(|e| malformed(e.reason))?;
-                self.skip(len, start, number, "length-delimited")?;
+                    .varint(VarintOf::Length(number))
+                    .map_err(|e| malformed(e.problem))?;
+                let from = self.pos;
+                self.skip(len, start, number, wire_type)?;
+                content = Some(&self.bytes[from..self.pos]);
             }
             WireType::Group => {
                 if depth + 1 >= RECURSION_LIMIT {
-                    return Err(malformed(format!(
-                        "groups nested deeper than {RECURSION_LIMIT}"
-                    )));
+                    return Err(malformed(Problem::GroupsTooDeep));
                 }
                 loop {
-                    if self.pos == self.bytes.len() {
-                        return Err(malformed(format!("group {number} is not closed")));
+                    if self.at_end() {
+                        return Err(malformed(Problem::GroupNotClosed(number)));
                     }
-                    match self.field(depth + 1)? {
-                        Item::Field(_) => {}
+                    match self.read_field(depth + 1)? {
+                        Item::Field(..) => {}
                         Item::EndGroup { number: end, .. } if end == number => break,
                         Item::EndGroup { number: end, start } => {
                             return Err(Malformed {
                                 offset: start,
-                                reason: format!("end of group {end} inside group {number}"),
+                                problem: Problem::EndGroupInside { end, group: number },
                             });
                         }
                     }
                 }
             }
         }
-        Ok(Item::Field(Field {
-            number,
-            wire_type,
-            span: start..self.pos,
-        }))
+        Ok(Item::Field(
+            Field {
+                number,
+                wire_type,
+                span: start..self.pos,
+            },
+            content,
+        ))
     }
 }
 
@@ -285,7 +446,7 @@ impl Reader<'_> {
 mod tests {
     use super::*;
 
-    use a2a_proto::v1::{Message, Part, Task, TaskStatus, part::Content};
+    use crate::v1::{Message, Part, Task, TaskStatus, part::Content};
     use prost::Message as _;
 
     fn field(number: u32, wire_type: WireType, span: Range<usize>) -> Field {
@@ -298,7 +459,7 @@ mod tests {
 
     fn malformed_at(bytes: &[u8]) -> (usize, String) {
         let malformed = walk(bytes).malformed.expect("malformed");
-        (malformed.offset, malformed.reason)
+        (malformed.offset, malformed.problem.to_string())
     }
 
     #[test]

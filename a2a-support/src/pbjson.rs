@@ -1,13 +1,18 @@
-//! Support code that the generated ProtoJSON implementations call.
+//! Support code that the generated ProtoJSON implementations of `a2a_proto` call.
 //!
 //! Not part of the public API: the code generator (`cargo xtask codegen`) rewrites `pbjson`'s output to go
-//! through these helpers where `pbjson` alone does not follow ProtoJSON (see the crate docs, "JSON mapping").
+//! through these helpers where `pbjson` alone does not follow ProtoJSON (see the crate docs of
+//! `a2a_proto`, "JSON mapping"). The rules they share with `a2a_types` are [`protojson`]'s: maps read
+//! through [`UniqueMap`], numbers converted by [`ProtoNumber`], floats written by its `write`.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::protojson;
+pub use crate::protojson::{ProtoNumber, UniqueMap};
 
 /// A proto3 enum field as ProtoJSON treats it: open, so a number the schema does not know survives a round
 /// trip instead of failing.
@@ -70,68 +75,17 @@ impl<'de, E: DeserializeOwned + Into<i32>> Deserialize<'de> for OpenEnum<E> {
 /// protobuf conformance suite requires. Replaces `pbjson`'s reader, which rejects those.
 pub struct NumberDeserialize<T>(pub T);
 
-/// The numeric types a protobuf field can have.
-pub trait ProtoNumber: Sized + std::str::FromStr {
-    /// What to call the type in errors.
-    const KIND: &'static str;
-    /// Converts an integer read from JSON, if it fits.
-    fn from_i128(value: i128) -> Option<Self>;
-    /// Converts a float read from JSON, if the type can hold it.
-    fn from_f64(value: f64) -> Option<Self>;
-}
-
-macro_rules! integer_number {
-    ($($ty:ty => $kind:literal),*) => {$(
-        impl ProtoNumber for $ty {
-            const KIND: &'static str = $kind;
-
-            fn from_i128(value: i128) -> Option<Self> {
-                <$ty>::try_from(value).ok()
-            }
-
-            fn from_f64(value: f64) -> Option<Self> {
-                // Integral and in range: the cast is exact (a float beyond 2^53 is an integer already).
-                // The upper bound is exclusive: `MAX as f64` rounds up to 2^63 or 2^64 for the 64-bit
-                // types, which they cannot hold (the cast would saturate).
-                let in_range = value >= <$ty>::MIN as f64 && value < <$ty>::MAX as f64 + 1.0;
-                (value.fract() == 0.0 && in_range).then(|| value as $ty)
-            }
-        }
-    )*};
-}
-
-integer_number!(i32 => "a 32-bit integer", u32 => "an unsigned 32-bit integer", i64 => "a 64-bit integer", u64 => "an unsigned 64-bit integer");
-
-macro_rules! float_number {
-    ($($ty:ty => $kind:literal),*) => {$(
-        impl ProtoNumber for $ty {
-            const KIND: &'static str = $kind;
-
-            fn from_i128(value: i128) -> Option<Self> {
-                Some(value as $ty)
-            }
-
-            fn from_f64(value: f64) -> Option<Self> {
-                let fits = !value.is_finite() || (value.abs() <= <$ty>::MAX as f64);
-                fits.then_some(value as $ty)
-            }
-        }
-    )*};
-}
-
-float_number!(f32 => "a 32-bit float", f64 => "a 64-bit float");
-
-impl<'de, T: ProtoNumber> Deserialize<'de> for NumberDeserialize<T> {
+impl<'de, T: ProtoNumber + std::str::FromStr> Deserialize<'de> for NumberDeserialize<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct NumberVisitor<T>(PhantomData<T>);
 
-        impl<T: ProtoNumber> NumberVisitor<T> {
+        impl<T: ProtoNumber + std::str::FromStr> NumberVisitor<T> {
             fn out_of_range<E: de::Error>(&self, shown: &dyn fmt::Display) -> E {
                 E::custom(format!("{shown} is not {}", T::KIND))
             }
         }
 
-        impl<T: ProtoNumber> Visitor<'_> for NumberVisitor<T> {
+        impl<T: ProtoNumber + std::str::FromStr> Visitor<'_> for NumberVisitor<T> {
             type Value = NumberDeserialize<T>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -139,19 +93,19 @@ impl<'de, T: ProtoNumber> Deserialize<'de> for NumberDeserialize<T> {
             }
 
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                T::from_i128(v.into())
+                T::from_integer(v.into())
                     .map(NumberDeserialize)
                     .ok_or_else(|| self.out_of_range(&v))
             }
 
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                T::from_i128(v.into())
+                T::from_integer(v.into())
                     .map(NumberDeserialize)
                     .ok_or_else(|| self.out_of_range(&v))
             }
 
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                T::from_f64(v)
+                T::from_float(v)
                     .map(NumberDeserialize)
                     .ok_or_else(|| self.out_of_range(&v))
             }
@@ -173,54 +127,6 @@ impl<'de, T: ProtoNumber> Deserialize<'de> for NumberDeserialize<T> {
     }
 }
 
-/// A map field as ProtoJSON reads it: a key twice is an error naming the key, as in protobuf's own JSON
-/// parsers (serde's `BTreeMap` would keep the last one).
-pub struct UniqueMap<K, V>(pub std::collections::BTreeMap<K, V>);
-
-impl<'de, K, V> Deserialize<'de> for UniqueMap<K, V>
-where
-    K: Deserialize<'de> + Ord + fmt::Debug,
-    V: Deserialize<'de>,
-{
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MapVisitor<K, V>(PhantomData<(K, V)>);
-
-        impl<'de, K, V> Visitor<'de> for MapVisitor<K, V>
-        where
-            K: Deserialize<'de> + Ord + fmt::Debug,
-            V: Deserialize<'de>,
-        {
-            type Value = UniqueMap<K, V>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-
-            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                use std::collections::btree_map::Entry;
-                let mut entries = std::collections::BTreeMap::new();
-                while let Some(key) = map.next_key::<K>()? {
-                    let value = map.next_value::<V>()?;
-                    match entries.entry(key) {
-                        Entry::Vacant(entry) => {
-                            entry.insert(value);
-                        }
-                        Entry::Occupied(entry) => {
-                            return Err(de::Error::custom(format!(
-                                "duplicate key {:?} in JSON object",
-                                entry.key()
-                            )));
-                        }
-                    }
-                }
-                Ok(UniqueMap(entries))
-            }
-        }
-
-        deserializer.deserialize_map(MapVisitor(PhantomData))
-    }
-}
-
 /// Float fields (`float`, `double`, repeated or as map values) as ProtoJSON writes them: finite values as
 /// JSON numbers, the others as `"NaN"`, `"Infinity"` and `"-Infinity"`, where `pbjson` would write
 /// `null`.
@@ -233,22 +139,17 @@ pub trait ProtoFloats {
 }
 
 macro_rules! proto_float {
-    ($($ty:ty => $write:ident),*) => {$(
+    ($($ty:ty),*) => {$(
         impl ProtoFloats for $ty {
             fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                if self.is_nan() {
-                    serializer.serialize_str("NaN")
-                } else if self.is_infinite() {
-                    serializer.serialize_str(if *self > 0.0 { "Infinity" } else { "-Infinity" })
-                } else {
-                    serializer.$write(*self)
-                }
+                // The rule of a2a_types' float fields: one place says how non-finite values look.
+                protojson::ProtoNumber::write(*self, serializer)
             }
         }
     )*};
 }
 
-proto_float!(f32 => serialize_f32, f64 => serialize_f64);
+proto_float!(f32, f64);
 
 impl<F: ProtoFloats> ProtoFloats for Vec<F> {
     fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -274,7 +175,7 @@ mod tests {
 
     use super::*;
 
-    fn read<T: ProtoNumber>(json: &str) -> Result<T, serde_json::Error> {
+    fn read<T: ProtoNumber + std::str::FromStr>(json: &str) -> Result<T, serde_json::Error> {
         serde_json::from_str::<NumberDeserialize<T>>(json).map(|n| n.0)
     }
 
