@@ -151,63 +151,63 @@ by_name! {
 pub const NO_V1_COUNTERPART: &[(&str, &str)] = &[
     (
         "A2AError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "AuthenticatedExtendedCardNotConfiguredError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "ContentTypeNotSupportedError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "InternalError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "InvalidAgentResponseError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "InvalidParamsError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "InvalidRequestError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "JSONParseError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "JSONRPCError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "MethodNotFoundError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "PushNotificationNotSupportedError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "TaskNotCancelableError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "TaskNotFoundError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "UnsupportedOperationError",
-        "v1 has no message for errors: use `bridge::V1Error`",
+        "v1 has no message for errors: use `errors::Error`",
     ),
     (
         "JSONRPCErrorResponse",
-        "an error answer carries no v1 message: use `bridge::V1Error`",
+        "an error answer carries no v1 message: use `errors::Error`",
     ),
     (
         "JSONRPCMessage",
@@ -457,28 +457,9 @@ fn upgrade_any_request(
     json: Json<'_>,
 ) -> Result<(&'static str, Written), BridgeError> {
     let request: v0_3::A2aRequest = read(t, json)?;
-    let (_, request) = upgrade_request(request)?;
-    let name = match request.method() {
-        super::Method::SendMessage | super::Method::SendStreamingMessage => {
-            "lf.a2a.v1.SendMessageRequest"
-        }
-        super::Method::GetTask => "lf.a2a.v1.GetTaskRequest",
-        super::Method::ListTasks => "lf.a2a.v1.ListTasksRequest",
-        super::Method::CancelTask => "lf.a2a.v1.CancelTaskRequest",
-        super::Method::CreateTaskPushNotificationConfig => "lf.a2a.v1.TaskPushNotificationConfig",
-        super::Method::GetTaskPushNotificationConfig => {
-            "lf.a2a.v1.GetTaskPushNotificationConfigRequest"
-        }
-        super::Method::ListTaskPushNotificationConfigs => {
-            "lf.a2a.v1.ListTaskPushNotificationConfigsRequest"
-        }
-        super::Method::DeleteTaskPushNotificationConfig => {
-            "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest"
-        }
-        super::Method::SubscribeToTask => "lf.a2a.v1.SubscribeToTaskRequest",
-        super::Method::GetExtendedAgentCard => "lf.a2a.v1.GetExtendedAgentCardRequest",
-    };
-    Ok((name, Box::new(request.params_json())))
+    let (_, params) = upgrade_request(request)?;
+    let name = params.operation().info().request_type;
+    Ok((name, Box::new(params.to_json())))
 }
 
 /// A member of v0.3's `Part` union given as its own type (`TextPart`, ...): a v1 `Part`.

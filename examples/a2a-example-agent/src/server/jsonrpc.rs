@@ -6,9 +6,9 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use a2a_types::bridge::{self, Method, V1Response};
+use a2a_types::bridge;
 use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
+use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
 use a2a_types::operations::Operation;
 use a2a_types::service::{
     A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, MEDIA_TYPE_EVENT_STREAM,
@@ -122,8 +122,8 @@ async fn rpc(
         .and_then(Value::as_str)
         .unwrap_or_default();
     if matches!(
-        Method::from_name(method),
-        Some((_, bridge::ProtocolVersion::V0_3))
+        Operation::from_any_jsonrpc_method(method),
+        Some((_, ProtocolVersion::V0_3))
     ) {
         return v0_3_rpc(agent, &headers, json, &body).await;
     }
@@ -184,11 +184,6 @@ fn v0_3_error(id: &Value, error: &Error) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": v0_3::JsonRpcError::from(error)})
 }
 
-fn bridge_error(error: &bridge::BridgeError) -> Error {
-    Error::from_jsonrpc(&error.to_v1_error().to_jsonrpc())
-        .unwrap_or_else(|_| Error::with_message(ErrorKind::Internal, error.to_string()))
-}
-
 async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value, body: &[u8]) -> Response {
     let raw_id = json.get("id").cloned().unwrap_or(Value::Null);
     let fail = |error: Error| json_response(v0_3_error(&raw_id, &error));
@@ -197,72 +192,35 @@ async fn v0_3_rpc(agent: Arc<Agent>, headers: &HeaderMap, json: Value, body: &[u
         .and_then(Value::as_str)
         .unwrap_or_default();
     if let Err(error) = bridge::request_version(method, header(headers, A2A_VERSION_HEADER)) {
-        return fail(bridge_error(&error));
+        return fail(error.to_v1_error());
     }
     // Typed straight from the bytes (no second copy of the tree), with the path of a bad member.
     let request: v0_3::A2aRequest = match a2a_types::json::from_slice(body) {
         Ok(request) => request,
         Err(e) => return fail(Error::with_message(ErrorKind::InvalidParams, e.to_string())),
     };
-    let (id, v1_request) = match bridge::upgrade_request(request) {
+    let (id, params) = match bridge::upgrade_request(request) {
         Ok(upgraded) => upgraded,
-        Err(error) => return fail(bridge_error(&error)),
-    };
-    let method = v1_request.method();
-    let envelope = json!({"jsonrpc": "2.0", "id": 0, "method": method.v1_name(), "params": v1_request.params_json()});
-    let params: MethodParams = match JsonRpcRequest::parse(&envelope) {
-        Ok(request) => request.params,
-        Err(e) => return fail(e.to_error()),
+        Err(error) => return fail(error.to_v1_error()),
     };
     let context = call_context(headers);
-    if method == Method::GetExtendedAgentCard && !agent.authorized(context.authorization.as_deref())
+    let operation = params.operation();
+    if operation == Operation::GetExtendedAgentCard
+        && !agent.authorized(context.authorization.as_deref())
     {
         return unauthenticated();
     }
     let downgrade =
-        move |response: V1Response| match bridge::downgrade_response(Some(id.clone()), response) {
+        move |result: MethodResult| match bridge::downgrade_response(Some(id.clone()), result) {
             Ok(response) => serde_json::to_value(response).unwrap_or(Value::Null),
-            Err(error) => v0_3_error(&Value::Null, &bridge_error(&error)),
+            Err(error) => v0_3_error(&Value::Null, &error.to_v1_error()),
         };
     match agent.call(params, &context).await {
-        Ok(Reply::Unary(result)) => match to_v1_response(result) {
-            Some(response) => json_response(downgrade(response)),
-            None => fail(Error::with_message(
-                ErrorKind::Internal,
-                "a result v0.3 has no form for",
-            )),
-        },
+        Ok(Reply::Unary(result)) => json_response(downgrade(result)),
         Ok(Reply::Stream(events)) => event_stream(
             UnboundedReceiverStream::new(events)
-                .map(move |event| downgrade(V1Response::SendStreamingMessage(event))),
+                .map(move |event| downgrade(MethodResult::SendStreamingMessage(event))),
         ),
         Err(error) => fail(error),
     }
-}
-
-/// The bridge's name for a v1 result.
-fn to_v1_response(result: MethodResult) -> Option<V1Response> {
-    Some(match result {
-        MethodResult::SendMessage(r) => V1Response::SendMessage(r),
-        MethodResult::SendStreamingMessage(r) => V1Response::SendStreamingMessage(r),
-        MethodResult::GetTask(r) => V1Response::GetTask(r),
-        MethodResult::ListTasks(r) => V1Response::ListTasks(r),
-        MethodResult::CancelTask(r) => V1Response::CancelTask(r),
-        MethodResult::SubscribeToTask(r) => V1Response::SubscribeToTask(r),
-        MethodResult::CreateTaskPushNotificationConfig(r) => {
-            V1Response::CreateTaskPushNotificationConfig(r)
-        }
-        MethodResult::GetTaskPushNotificationConfig(r) => {
-            V1Response::GetTaskPushNotificationConfig(r)
-        }
-        MethodResult::ListTaskPushNotificationConfigs(r) => {
-            V1Response::ListTaskPushNotificationConfigs(r)
-        }
-        MethodResult::GetExtendedAgentCard(r) => V1Response::GetExtendedAgentCard(r),
-        MethodResult::DeleteTaskPushNotificationConfig(_) => {
-            V1Response::DeleteTaskPushNotificationConfig
-        }
-        #[allow(unreachable_patterns)]
-        _ => return None,
-    })
 }
