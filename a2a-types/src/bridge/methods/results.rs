@@ -66,8 +66,8 @@ impl TryFrom<v0_3::SendStreamingMessageResult> for v1::StreamResponse {
     }
 }
 
-/// One stream event; a status update gets its `final` flag from [`super::is_final_state`]. Any other
-/// kind of event (one a later v1 adds) fails.
+/// One stream event; a status update gets its `final` flag from [`crate::bridge::is_final_state`].
+/// Any other kind of event (one a later v1 adds) fails.
 impl TryFrom<v1::StreamResponse> for v0_3::SendStreamingMessageResult {
     type Error = BridgeError;
 
