@@ -112,7 +112,7 @@ fn read_any_card(stdin: &mut impl Read) -> Result<AgentCard, Failure> {
     let json: serde_json::Value = a2a_types::json::from_slice(&text)
         .map_err(|e| Failure::input(format!("invalid JSON at `{}`: {}", e.path(), e.inner())))?;
     let version = a2a_types::bridge::AnyAgentCard::detect(&json);
-    if version == Some(a2a_types::bridge::ProtocolVersion::V0_3) {
+    if version == Some(a2a_types::service::ProtocolVersion::V0_3) {
         let card: a2a_types::v0_3::AgentCard = parse(&text, "the v0.3 AgentCard")?;
         Ok(a2a_types::signing::v0_3_card_as_v1(&card))
     } else {

@@ -2,10 +2,11 @@
 //! name (`message/send`, ...) is upgraded through `a2a_types::bridge`, answered by the same server,
 //! and its result or error downgraded back. Every call into the bridge is in this module.
 
-use a2a_types::bridge::{self, Method, V1Response};
+use a2a_types::bridge;
 use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{JsonRpcRequest, MethodParams, MethodResult};
-use a2a_types::service::A2A_VERSION_HEADER;
+use a2a_types::jsonrpc::MethodResult;
+use a2a_types::operations::Operation;
+use a2a_types::service::{A2A_VERSION_HEADER, ProtocolVersion};
 use a2a_types::v0_3;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -23,8 +24,8 @@ pub(crate) fn is_v0_3_method(json: &Value) -> bool {
         .and_then(Value::as_str)
         .unwrap_or_default();
     matches!(
-        Method::from_name(method),
-        Some((_, bridge::ProtocolVersion::V0_3))
+        Operation::from_any_jsonrpc_method(method),
+        Some((_, ProtocolVersion::V0_3))
     )
 }
 
@@ -34,8 +35,7 @@ fn v0_3_error(id: &Value, error: &Error) -> Value {
 }
 
 fn bridge_error(error: &bridge::BridgeError) -> Error {
-    Error::from_jsonrpc(&error.to_v1_error().to_jsonrpc())
-        .unwrap_or_else(|_| Error::with_message(ErrorKind::Internal, error.to_string()))
+    error.to_v1_error()
 }
 
 fn reply(body: Value) -> Response {
@@ -59,15 +59,9 @@ pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]
         Ok(request) => request,
         Err(e) => return fail(Error::with_message(ErrorKind::InvalidParams, e.to_string())),
     };
-    let (id, v1_request) = match bridge::upgrade_request(request) {
+    let (id, params) = match bridge::upgrade_request(request) {
         Ok(upgraded) => upgraded,
         Err(error) => return fail(bridge_error(&error)),
-    };
-    let method = v1_request.method();
-    let envelope = json!({"jsonrpc": "2.0", "id": 0, "method": method.v1_name(), "params": v1_request.params_json()});
-    let params: MethodParams = match JsonRpcRequest::parse(&envelope) {
-        Ok(request) => request.params,
-        Err(e) => return fail(e.to_error()),
     };
     let context = match call_context(&server, headers, "JSONRPC v0.3").await {
         Ok(context) => context,
@@ -77,49 +71,16 @@ pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]
         return unauthenticated(&refusal);
     }
     let downgrade =
-        move |response: V1Response| match bridge::downgrade_response(Some(id.clone()), response) {
+        move |result: MethodResult| match bridge::downgrade_response(Some(id.clone()), result) {
             Ok(response) => serde_json::to_value(response).unwrap_or(Value::Null),
             Err(error) => v0_3_error(&Value::Null, &bridge_error(&error)),
         };
     match server.call(params, &context).await {
-        Ok(Reply::Unary(result)) => match to_v1_response(result) {
-            Some(response) => reply(downgrade(response)),
-            None => fail(Error::with_message(
-                ErrorKind::Internal,
-                "a result v0.3 has no form for",
-            )),
-        },
+        Ok(Reply::Unary(result)) => reply(downgrade(result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(move |item| {
-            let json = downgrade(V1Response::SendStreamingMessage(item.event));
+            let json = downgrade(MethodResult::SendStreamingMessage(item.event));
             sse_event(json.to_string(), item.id)
         })),
         Err(error) => fail(error),
     }
-}
-
-/// The bridge's name for a v1 result.
-fn to_v1_response(result: MethodResult) -> Option<V1Response> {
-    Some(match result {
-        MethodResult::SendMessage(r) => V1Response::SendMessage(r),
-        MethodResult::SendStreamingMessage(r) => V1Response::SendStreamingMessage(r),
-        MethodResult::GetTask(r) => V1Response::GetTask(r),
-        MethodResult::ListTasks(r) => V1Response::ListTasks(r),
-        MethodResult::CancelTask(r) => V1Response::CancelTask(r),
-        MethodResult::SubscribeToTask(r) => V1Response::SubscribeToTask(r),
-        MethodResult::CreateTaskPushNotificationConfig(r) => {
-            V1Response::CreateTaskPushNotificationConfig(r)
-        }
-        MethodResult::GetTaskPushNotificationConfig(r) => {
-            V1Response::GetTaskPushNotificationConfig(r)
-        }
-        MethodResult::ListTaskPushNotificationConfigs(r) => {
-            V1Response::ListTaskPushNotificationConfigs(r)
-        }
-        MethodResult::GetExtendedAgentCard(r) => V1Response::GetExtendedAgentCard(r),
-        MethodResult::DeleteTaskPushNotificationConfig(_) => {
-            V1Response::DeleteTaskPushNotificationConfig
-        }
-        #[allow(unreachable_patterns)]
-        _ => return None,
-    })
 }

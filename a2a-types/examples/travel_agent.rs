@@ -104,8 +104,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{}", serde_json::to_string_pretty(&card)?);
     #[cfg(feature = "v0_3")]
     {
-        use a2a_types::bridge::ProtocolVersion;
         use a2a_types::service::A2A_VERSION_HEADER;
+        use a2a_types::service::ProtocolVersion;
         // A client that sends no A2A-Version header speaks 0.3: it gets the v0.3 form of the same card.
         let version = ProtocolVersion::from_header(None)?;
         assert_eq!(version, ProtocolVersion::V0_3);

@@ -53,8 +53,9 @@
 //!   and its typed request, and back for clients;
 //! - [`errors`]: every A2A and JSON-RPC error with its codes in each binding, and the error objects of
 //!   JSON-RPC, HTTP+JSON and (feature `proto`) gRPC;
-//! - [`service`]: the `A2A-Version` and `A2A-Extensions` service parameters, media types and the
-//!   well-known agent card path;
+//! - [`service`]: the `A2A-Version` and `A2A-Extensions` service parameters (with the one rule
+//!   `A2A-Version` is read by, for every binding and the bridge), media types and the well-known agent
+//!   card path;
 //! - [`sse`]: server-sent events for the streaming methods, encoder and incremental decoder, in the
 //!   JSON-RPC and the HTTP+JSON form;
 //! - [`json`]: parsing whose errors name the field path.
@@ -121,7 +122,7 @@
 //!   automatically, for `skills::registered()`.
 //! - `v0_3` (off by default): A2A v0.3, which most deployed agents still speak: `v0_3` holds the serde
 //!   types of its JSON-RPC binding, generated from its JSON Schema, and `bridge` converts between them
-//!   and the v1 types; with `proto` as well, `v0_3::proto` converts them to and from the v0.3 protobuf
+//!   and the v1 types (whole requests, results and errors to and from [`jsonrpc`] and [`errors`]); with `proto` as well, `v0_3::proto` converts them to and from the v0.3 protobuf
 //!   types of `a2a-proto` (package `a2a.v1`).
 //! - `describe` (off by default): `describe` turns an agent's card into its OpenAPI 3.1 and OpenRPC 1.3
 //!   documents and a self-contained HTML page (it embeds the generated protocol-wide documents).

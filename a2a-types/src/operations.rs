@@ -23,6 +23,7 @@
 //! ```
 
 use crate::errors::ErrorKind;
+use crate::service::ProtocolVersion;
 use crate::v1::AgentCapabilities;
 
 include!("v1/generated/operations.rs");
@@ -149,9 +150,29 @@ impl Operation {
         Self::find(|info| info.v0_3_method == Some(method))
     }
 
+    /// The operation a JSON-RPC `method` of either version names, with the version the name belongs
+    /// to: v1's names (`SendMessage`) and v0.3's (`message/send`) are disjoint, so the name tells the
+    /// version the caller speaks (as the official SDK routes requests).
+    pub fn from_any_jsonrpc_method(method: &str) -> Option<(Operation, ProtocolVersion)> {
+        Self::from_jsonrpc_method(method)
+            .map(|op| (op, ProtocolVersion::V1_0))
+            .or_else(|| Self::from_v0_3_method(method).map(|op| (op, ProtocolVersion::V0_3)))
+    }
+
     /// The JSON-RPC method name.
     pub fn jsonrpc_method(self) -> &'static str {
         self.info().jsonrpc_method
+    }
+
+    /// The v0.3 JSON-RPC method for the same thing (`message/send`); `None` where v0.3 had none
+    /// (`ListTasks`).
+    pub fn v0_3_method(self) -> Option<&'static str> {
+        self.info().v0_3_method
+    }
+
+    /// Whether the answer is a stream of events.
+    pub fn is_streaming(self) -> bool {
+        self.info().server_streaming
     }
 
     /// Checks that the agent declares the capability this operation needs, answering with the error
@@ -203,6 +224,17 @@ mod tests {
             Some(Operation::SendMessage)
         );
         assert_eq!(Operation::from_v0_3_method("tasks/list"), None);
+        assert_eq!(
+            Operation::from_any_jsonrpc_method("message/send"),
+            Some((Operation::SendMessage, ProtocolVersion::V0_3))
+        );
+        assert_eq!(
+            Operation::from_any_jsonrpc_method("SendMessage"),
+            Some((Operation::SendMessage, ProtocolVersion::V1_0))
+        );
+        assert_eq!(Operation::from_any_jsonrpc_method("sendMessage"), None);
+        assert_eq!(Operation::ListTasks.v0_3_method(), None);
+        assert!(Operation::SubscribeToTask.is_streaming() && !Operation::GetTask.is_streaming());
         assert_eq!(
             Operation::from_grpc_path("/a2a.v1.A2AService/GetTask"),
             None

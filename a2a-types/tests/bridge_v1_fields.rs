@@ -168,7 +168,7 @@ fn every_field_of_a_converted_message_is_carried_or_listed_as_lost() {
     assert!(
         unlisted.is_empty(),
         "fields of v1 messages the bridge converts that are neither carried nor listed as lost: \
-         {}.\nConvert each both ways (a2a-types/src/bridge/objects.rs, card.rs, methods.rs) and add \
+         {}.\nConvert each both ways (a2a-types/src/bridge/objects.rs, card.rs, methods/) and add \
          it to `carried` in {TABLE}, or add it to `lost` there saying what becomes of it.",
         unlisted.join(", ")
     );

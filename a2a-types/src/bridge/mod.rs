@@ -8,17 +8,25 @@
 //! - Objects: `From`/`TryFrom` between each pair ([`v0_3::Task`] ⇄ [`v1::Task`](crate::v1::Task), ...). `TryFrom` where
 //!   the input can be invalid; the [`BridgeError`] names the field, such as
 //!   `history[2].parts[0]: a v1 part with no content has no v0.3 form`.
-//! - Methods: [`Method`] maps names (`message/send` ⇄ `SendMessage`, ...); [`upgrade_request`] /
-//!   [`downgrade_request`] convert whole JSON-RPC requests, [`upgrade_response`] /
-//!   [`downgrade_response`] results; each params and success-response type also converts on its own.
-//! - Errors: [`ErrorCode`] and [`V1Error`] (v0.3 JSON-RPC errors ⇄ v1's A2A errors).
-//! - Versions: [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER), [`ProtocolVersion::from_header`], [`request_version`] for a
-//!   server serving both versions on one endpoint, and [`AnyAgentCard`] for a client reading a card of
-//!   either version.
+//! - Methods: whole JSON-RPC requests and responses convert to and from the v1 surface's own types,
+//!   the operation ([`Operation`](crate::operations::Operation), whose
+//!   [`from_any_jsonrpc_method`](crate::operations::Operation::from_any_jsonrpc_method) maps the names
+//!   of both versions) and its typed params and result ([`MethodParams`](crate::jsonrpc::MethodParams),
+//!   [`MethodResult`](crate::jsonrpc::MethodResult)): [`upgrade_request`] / [`downgrade_request`],
+//!   [`upgrade_response`] / [`downgrade_response`]; each params and success-response type also
+//!   converts on its own.
+//! - Errors: v0.3 error objects convert to and from the v1 error, [`Error`] (see
+//!   [`crate::errors`]); [`BridgeError::to_v1_error`] is the error a server answers a failed
+//!   conversion with.
+//! - Versions: [`request_version`] for a server serving both versions on one endpoint, by the one
+//!   `A2A-Version` rule of [`ProtocolVersion::from_header`]; [`AnyAgentCard`] for a client reading a
+//!   card of either version.
 //! - By name on JSON, for tools: [`upgrade_json`] and [`downgrade_json`].
 //!
 //! ```
-//! use a2a_types::bridge::{downgrade_request, upgrade_request, Method, V1Request};
+//! use a2a_types::bridge::{downgrade_request, upgrade_request};
+//! use a2a_types::jsonrpc::MethodParams;
+//! use a2a_types::operations::Operation;
 //! use a2a_types::{v0_3, v1};
 //!
 //! let request: v0_3::A2aRequest = serde_json::from_str(r#"{
@@ -27,14 +35,14 @@
 //!                            "parts": [{"kind": "text", "text": "Plan a trip to Lisbon"}]},
 //!                "configuration": {"blocking": false, "historyLength": 5}}
 //! }"#).unwrap();
-//! let (id, v1_request) = upgrade_request(request).unwrap();
-//! assert_eq!(v1_request.method(), Method::SendMessage);
-//! let V1Request::SendMessage(send) = &v1_request else { unreachable!() };
+//! let (id, params) = upgrade_request(request).unwrap();
+//! assert_eq!(params.operation(), Operation::SendMessage);
+//! let MethodParams::SendMessage(send) = &params else { unreachable!() };
 //! assert_eq!(send.message.role, v1::Role::User);
 //! assert_eq!(send.configuration.as_ref().unwrap().return_immediately, Some(true));
 //!
 //! // And back, for a v0.3 server.
-//! let again = downgrade_request(id, v1_request).unwrap();
+//! let again = downgrade_request(id, params).unwrap();
 //! assert!(matches!(again, v0_3::A2aRequest::SendMessage(_)));
 //! ```
 //!
@@ -68,7 +76,7 @@
 //! | `AgentExtension.required` | — | always written (`false` when unset) |
 //! | OAuth flows | v1 holds one flow: with several, the last of `authorizationCode`, `clientCredentials`, `implicit`, `password` wins; no flow at all leaves `flows` unset | `deviceCode` is lost (no flow remains); `pkceRequired` is lost |
 //! | `APIKeySecurityScheme` | lossless (`in` → `location`) | a `location` other than `cookie`, `header`, `query` is an error |
-//! | errors | `data` is lost (the SDK's v0.3 client keeps code and message only) | codes v0.3 lacks (-32008, -32009) become -32603 Internal error |
+//! | errors | `data` is lost (the SDK's clients keep code and message only; see [`crate::errors`]) | codes v0.3 lacks (-32008, -32009) become -32603 Internal error |
 //! | `ListTasks` | — | no v0.3 method: an error |
 //!
 //! Where the bridge differs from the SDK, on purpose: it keeps numbers exactly (above); a v0.3 error
@@ -82,7 +90,7 @@
 //! # Types without a counterpart
 //!
 //! [`NO_V1_COUNTERPART`] and [`NO_V0_3_COUNTERPART`] list them with the reason: the JSON-RPC envelope
-//! and error types (v1 has no messages for them; see [`V1Error`]), abstract bases, `FileWithBytes` /
+//! and error types (v1 has no messages for them; they convert to [`Error`]), abstract bases, `FileWithBytes` /
 //! `FileWithUri` (only inside a part), `TransportProtocol` (a plain string in v1), the delete result
 //! (`google.protobuf.Empty`); and from v1, `ListTasks`, the device code flow, `GetExtendedAgentCardRequest`
 //! (v0.3's method takes no params) and the pieces v0.3 writes inline (`Role`, `SecurityRequirement`,
@@ -91,10 +99,11 @@
 use std::convert::Infallible;
 use std::fmt;
 
+use crate::errors::{Error, ErrorKind};
+use crate::service::ProtocolVersion;
 use crate::v0_3;
 
 mod card;
-mod errors;
 mod fields;
 mod json;
 mod methods;
@@ -103,20 +112,14 @@ mod sdk_compat;
 mod version;
 
 pub use card::{V0_3_PROTOCOL_VERSION, oauth_flows_to_v1, well_known_card_json};
-pub use errors::{ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorCode, V1Error};
 pub use fields::{V1_FIELD_LOSSES, V1_FIELDS_CARRIED};
 pub use json::{
     DOWNGRADES, NO_V0_3_COUNTERPART, NO_V1_COUNTERPART, UPGRADES, downgrade_json,
     downgrade_json_as, upgrade_json, upgrade_slice, upgrade_str,
 };
-pub use methods::{
-    Method, V1Request, V1Response, downgrade_request, downgrade_response, upgrade_request,
-    upgrade_response,
-};
+pub use methods::{downgrade_request, downgrade_response, upgrade_request, upgrade_response};
 pub use objects::{DATA_PART_COMPAT_KEY, is_final_state};
-pub use version::{
-    AnyAgentCard, LEGACY_A2A_EXTENSIONS_HEADER, ProtocolVersion, is_v0_3_version, request_version,
-};
+pub use version::{AnyAgentCard, LEGACY_A2A_EXTENSIONS_HEADER, is_v0_3_version, request_version};
 
 /// Why a conversion failed, and where: [`BridgeError::path`] is the field inside the input (as the
 /// input's JSON names it, such as `status.message.parts[0]`), empty for the input itself.
@@ -158,7 +161,7 @@ pub enum BridgeErrorKind {
     UnknownType { name: String },
     /// A method name neither version defines.
     UnknownMethod { method: String },
-    /// An `A2A-Version` that is neither 0.x nor 1.x.
+    /// An `A2A-Version` that is no version, or asks for one served neither as 0.3 nor as 1.0.
     UnsupportedVersion { version: String },
     /// A request whose `A2A-Version` is not the version its method belongs to.
     VersionMismatch {
@@ -210,28 +213,37 @@ impl BridgeError {
         &self.kind
     }
 
-    /// The A2A error a server answers with, as the SDK does: version problems are
+    /// The v1 error a server answers with, as the SDK does: version problems are
     /// `VersionNotSupported`, an unknown method `MethodNotFound`, a v1 card with nothing for v0.3
-    /// `VersionNotSupported`, a v0.3 error response that error; the rest are `InvalidParams`.
-    pub fn to_v1_error(&self) -> V1Error {
-        let code = match &self.kind {
-            BridgeErrorKind::UnknownMethod { .. } => ErrorCode::MethodNotFound,
+    /// `VersionNotSupported`, a v0.3 error response that error (its code and message, as
+    /// `TryFrom<&v0_3::JsonRpcError> for Error` reads it); the rest are `InvalidParams`. The message is this error's text, naming the field at fault.
+    pub fn to_v1_error(&self) -> Error {
+        let kind = match &self.kind {
+            BridgeErrorKind::UnknownMethod { .. } => ErrorKind::MethodNotFound,
             BridgeErrorKind::UnsupportedVersion { .. }
             | BridgeErrorKind::VersionMismatch { .. }
-            | BridgeErrorKind::NoCompatibleInterface => ErrorCode::VersionNotSupported,
-            BridgeErrorKind::ErrorResponse { error } => {
-                if let Ok(error) = V1Error::try_from(error.clone()) {
-                    return error;
-                }
-                ErrorCode::Internal
-            }
-            _ => ErrorCode::InvalidParams,
+            | BridgeErrorKind::NoCompatibleInterface => ErrorKind::VersionNotSupported,
+            BridgeErrorKind::ErrorResponse { error } => match Error::try_from(error) {
+                Ok(error) => return error,
+                Err(_) => ErrorKind::Internal,
+            },
+            _ => ErrorKind::InvalidParams,
         };
-        V1Error {
-            code,
-            message: self.to_string(),
-            data: None,
-        }
+        Error::with_message(kind, self.to_string())
+    }
+}
+
+/// [`BridgeError::to_v1_error`].
+impl From<&BridgeError> for Error {
+    fn from(error: &BridgeError) -> Self {
+        error.to_v1_error()
+    }
+}
+
+/// [`BridgeError::to_v1_error`].
+impl From<BridgeError> for Error {
+    fn from(error: BridgeError) -> Self {
+        error.to_v1_error()
     }
 }
 
@@ -285,7 +297,7 @@ impl fmt::Display for BridgeError {
                 write!(f, "unknown method {method:?}")
             }
             BridgeErrorKind::UnsupportedVersion { version } => {
-                write!(f, "A2A version {version:?} is not supported (0.x or 1.x)")
+                write!(f, "A2A version {version:?} is not supported (0.3 or 1.0)")
             }
             BridgeErrorKind::VersionMismatch {
                 method,

@@ -1,13 +1,12 @@
-//! Which protocol version a peer speaks: the `A2A-Version` header, method names, agent cards.
-
-use std::fmt;
+//! Which protocol version a peer speaks: the `A2A-Version` header with the method name, and agent
+//! cards.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::methods::Method;
-use super::sdk_compat::Pep440;
 use super::{BridgeError, BridgeErrorKind};
+use crate::operations::Operation;
+use crate::service::ProtocolVersion;
 use crate::{v0_3, v1};
 
 /// The name v0.3 peers use for [`A2A_EXTENSIONS_HEADER`](crate::service::A2A_EXTENSIONS_HEADER); a
@@ -15,75 +14,48 @@ use crate::{v0_3, v1};
 /// SDK does.
 pub const LEGACY_A2A_EXTENSIONS_HEADER: &str = "X-A2A-Extensions";
 
-/// A major version of the protocol.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ProtocolVersion {
-    /// A2A 0.3 (JSON-RPC methods such as `message/send`, `a2a_types::v0_3`).
-    V0_3,
-    /// A2A 1.0 (methods such as `SendMessage`, `a2a_types::v1`).
-    V1_0,
-}
-
-impl ProtocolVersion {
-    /// The value a client sends in [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER): `"0.3"` or `"1.0"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ProtocolVersion::V0_3 => "0.3",
-            ProtocolVersion::V1_0 => "1.0",
-        }
-    }
-
-    /// Reads the [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER) value as the SDK's server does: absent or empty is 0.3; any
-    /// other value must be a PEP 440 version, and only its major number counts (`0.x` is 0.3, `1.x` is
-    /// 1.0). Fails with [`BridgeErrorKind::UnsupportedVersion`] otherwise.
-    pub fn from_header(value: Option<&str>) -> Result<ProtocolVersion, BridgeError> {
-        let Some(value) = value.filter(|v| !v.is_empty()) else {
-            return Ok(ProtocolVersion::V0_3);
-        };
-        match Pep440::parse(value).map(|v| v.major()) {
-            Some(0) => Ok(ProtocolVersion::V0_3),
-            Some(1) => Ok(ProtocolVersion::V1_0),
-            _ => Err(BridgeError::new(BridgeErrorKind::UnsupportedVersion {
-                version: value.to_owned(),
-            })),
-        }
-    }
-}
-
-impl fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Which method a JSON-RPC request calls and which version it speaks, for a server that accepts both:
-/// the method name tells the version (v0.3 and v1 names are disjoint), and the
-/// [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER)
-/// (`None` when absent) must agree with it, as the SDK checks. So a v1 method needs `A2A-Version: 1.x`,
-/// and a v0.3 method is served without the header.
+/// Which operation a JSON-RPC request calls and which version it speaks, for a server that accepts
+/// both: the method name tells the version (v0.3 and v1 names are disjoint,
+/// [`Operation::from_any_jsonrpc_method`]), and the
+/// [`A2A_VERSION_HEADER`](crate::service::A2A_VERSION_HEADER) (`None` when absent), read by the one
+/// rule of [`ProtocolVersion::from_header`], must ask for that version. So a v1 method needs
+/// `A2A-Version: 1.0`, and a v0.3 method is served without the header (or with `0.3`).
 ///
 /// Fails with [`BridgeErrorKind::UnknownMethod`] (the SDK answers -32601 Method not found),
-/// [`BridgeErrorKind::UnsupportedVersion`] or [`BridgeErrorKind::VersionMismatch`] (the SDK answers
-/// -32009 Version not supported, which reaches a v0.3 client as -32603; see
+/// [`BridgeErrorKind::UnsupportedVersion`] (a value that is no version, or a version this endpoint
+/// serves neither as 0.3 nor as 1.0) or [`BridgeErrorKind::VersionMismatch`] (the other served
+/// version); both are -32009 Version not supported, which reaches a v0.3 client as -32603 (see
 /// [`BridgeError::to_v1_error`]).
 pub fn request_version(
     method: &str,
     version_header: Option<&str>,
-) -> Result<(Method, ProtocolVersion), BridgeError> {
-    let (method_found, spoken) = Method::from_name(method).ok_or_else(|| {
+) -> Result<(Operation, ProtocolVersion), BridgeError> {
+    let (operation, spoken) = Operation::from_any_jsonrpc_method(method).ok_or_else(|| {
         BridgeError::new(BridgeErrorKind::UnknownMethod {
             method: method.to_owned(),
         })
     })?;
-    let asked = ProtocolVersion::from_header(version_header)?;
-    if asked != spoken {
-        return Err(BridgeError::new(BridgeErrorKind::VersionMismatch {
-            method: method.to_owned(),
+    let unsupported = || {
+        BridgeError::new(BridgeErrorKind::UnsupportedVersion {
             version: version_header.unwrap_or_default().to_owned(),
-            expected: spoken,
-        }));
+        })
+    };
+    let asked = ProtocolVersion::from_header(version_header).map_err(|_| unsupported())?;
+    if spoken.is_compatible_with(asked) {
+        return Ok((operation, spoken));
     }
-    Ok((method_found, spoken))
+    let served = [ProtocolVersion::V0_3, ProtocolVersion::V1_0];
+    if !served
+        .iter()
+        .any(|version| version.is_compatible_with(asked))
+    {
+        return Err(unsupported());
+    }
+    Err(BridgeError::new(BridgeErrorKind::VersionMismatch {
+        method: method.to_owned(),
+        version: version_header.unwrap_or_default().to_owned(),
+        expected: spoken,
+    }))
 }
 
 /// Whether a version string is one of v0.3's (at least 0.3, below 1.0, as PEP 440 compares them), as
@@ -104,7 +76,8 @@ pub fn is_v0_3_version(version: &str) -> bool {
 /// `supportsAuthenticatedExtendedCard` only when true.
 ///
 /// ```
-/// use a2a_types::bridge::{AnyAgentCard, ProtocolVersion};
+/// use a2a_types::bridge::AnyAgentCard;
+/// use a2a_types::service::ProtocolVersion;
 ///
 /// let card: AnyAgentCard = serde_json::from_str(r#"{
 ///     "name": "Recipe Agent", "description": "Finds recipes", "version": "1.2.0",
@@ -157,7 +130,8 @@ impl AnyAgentCard {
             Some(ProtocolVersion::V0_3) => serde_json::from_value(json)
                 .map(AnyAgentCard::V0_3)
                 .map_err(|e| invalid("AgentCard", e.to_string())),
-            Some(ProtocolVersion::V1_0) => serde_json::from_value(json)
+            // `detect` gives 0.3 or 1.0 only.
+            Some(_) => serde_json::from_value(json)
                 .map(AnyAgentCard::V1)
                 .map_err(|e| invalid("lf.a2a.v1.AgentCard", e.to_string())),
         }

@@ -19,9 +19,10 @@
 //!    set of header values the SDK's server serves exactly those we consider compatible with 1.0,
 //!    except the one documented difference below; its refusal reads as `VersionNotSupported`.
 //!
-//! The one difference: the SDK's server serves any `1.x` for its 1.0 handler (it compares the major
-//! version only), while [`ProtocolVersion::is_compatible_with`] requires the same major and minor
-//! (spec section 3.6: versions are negotiated as major.minor). The test asserts that only `1.1`
+//! Both sides read a header value the same way (as a PEP 440 version: `1`, `v1.0` and `1.0rc1` are
+//! 1.0). The one difference: the SDK's server serves any `1.x` for its 1.0 handler (it compares the
+//! major version only), while [`ProtocolVersion::is_compatible_with`] requires the same major and
+//! minor (spec section 3.6: versions are negotiated as major.minor). The test asserts that only `1.1`
 //! differs, so a change on either side shows.
 //!
 //! Skips with a message without the SDK's interpreter, except under `CI=true`, where it fails.
@@ -43,8 +44,9 @@ const SUITE: Suite = Suite {
     sdk_module: "a2a.server.routes, a2a.client.transports.jsonrpc, sse_starlette",
 };
 
-/// Header values probed against the SDK server's version check (`None`: no header).
-const VERSIONS: [Option<&str>; 7] = [
+/// Header values probed against the SDK server's version check (`None`: no header): the cases of the
+/// one `A2A-Version` rule (`a2a_types::service::ProtocolVersion::from_header`).
+const VERSIONS: [Option<&str>; 11] = [
     None,
     Some("1.0"),
     Some("1.0.3"),
@@ -52,6 +54,10 @@ const VERSIONS: [Option<&str>; 7] = [
     Some("1.1"),
     Some("2.0"),
     Some(""),
+    Some("1"),
+    Some("v1.0"),
+    Some("1.0rc1"),
+    Some("latest"),
 ];
 
 /// Pass and failure counts of one direction.

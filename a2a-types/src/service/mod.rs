@@ -1,6 +1,7 @@
 //! A2A service parameters and the other names a transport needs (spec section 3.2.6): the
-//! `A2A-Version` and `A2A-Extensions` parameters, the media types, and the well-known agent card path.
-//! Values only: reading headers or gRPC metadata is the transport's job.
+//! `A2A-Version` and `A2A-Extensions` parameters (the one rule `A2A-Version` is read by is
+//! [`ProtocolVersion::from_header`]'s), the media types, and the well-known agent card path. Values
+//! only: reading headers or gRPC metadata is the transport's job.
 //!
 //! ```
 //! use a2a_types::service::{Extensions, ProtocolVersion};
@@ -13,7 +14,11 @@
 //! ```
 
 use std::fmt;
-use std::str::FromStr;
+
+pub(crate) mod pep440;
+mod version;
+
+pub use version::{ProtocolVersion, VersionError};
 
 /// The service parameter naming the protocol version the client speaks (section 3.2.6). Parameter
 /// names are case-insensitive.
@@ -32,90 +37,6 @@ pub const MEDIA_TYPE_GRPC: &str = "application/grpc";
 
 /// Where an agent publishes its public agent card (section 8.2).
 pub const WELL_KNOWN_AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
-
-/// A protocol version as A2A negotiates it: major and minor only (section 3.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ProtocolVersion {
-    /// The major version.
-    pub major: u32,
-    /// The minor version.
-    pub minor: u32,
-}
-
-impl ProtocolVersion {
-    /// A2A 0.3, what an absent `A2A-Version` means.
-    pub const V0_3: ProtocolVersion = ProtocolVersion { major: 0, minor: 3 };
-    /// A2A 1.0, the version of these types.
-    pub const V1_0: ProtocolVersion = ProtocolVersion { major: 1, minor: 0 };
-
-    /// Reads the `A2A-Version` parameter as a server must: absent or empty means 0.3 (section 3.6.2).
-    pub fn from_header(value: Option<&str>) -> Result<Self, VersionError> {
-        match value.map(str::trim) {
-            None | Some("") => Ok(ProtocolVersion::V0_3),
-            Some(value) => value.parse(),
-        }
-    }
-
-    /// Whether `self` and `other` are the same protocol (equal major and minor; patch never counts).
-    pub fn is_compatible_with(self, other: ProtocolVersion) -> bool {
-        self == other
-    }
-}
-
-impl FromStr for ProtocolVersion {
-    type Err = VersionError;
-
-    /// Parses `major.minor`, ignoring a patch number if a client sends one (section 3.6: it must not
-    /// be considered).
-    fn from_str(text: &str) -> Result<Self, VersionError> {
-        let error = || VersionError {
-            value: text.to_owned(),
-        };
-        let mut parts = text.trim().split('.');
-        let mut number = |required: bool| -> Result<Option<u32>, VersionError> {
-            match parts.next() {
-                None if !required => Ok(None),
-                Some(part) if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) => {
-                    part.parse().map(Some).map_err(|_| error())
-                }
-                _ => Err(error()),
-            }
-        };
-        let major = number(true)?.ok_or_else(error)?;
-        let minor = number(true)?.ok_or_else(error)?;
-        let _patch = number(false)?;
-        if parts.next().is_some() {
-            return Err(error());
-        }
-        Ok(ProtocolVersion { major, minor })
-    }
-}
-
-impl fmt::Display for ProtocolVersion {
-    /// `major.minor`, the form to send (section 14.2.1).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-/// An `A2A-Version` value that is not `major.minor` (or `major.minor.patch`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VersionError {
-    /// The value received.
-    pub value: String,
-}
-
-impl fmt::Display for VersionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{A2A_VERSION_HEADER} {:?} is not a version of the form major.minor",
-            self.value
-        )
-    }
-}
-
-impl std::error::Error for VersionError {}
 
 /// The `A2A-Extensions` parameter: extension URIs, in the order given, without duplicates.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -202,43 +123,6 @@ pub fn base_url_of_agent_card_url(card_url: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn versions_parse_and_format() {
-        assert_eq!("0.3".parse(), Ok(ProtocolVersion::V0_3));
-        assert_eq!(" 1.0 ".parse(), Ok(ProtocolVersion::V1_0));
-        assert_eq!("1.0.1".parse(), Ok(ProtocolVersion::V1_0));
-        assert_eq!(
-            "12.34".parse(),
-            Ok(ProtocolVersion {
-                major: 12,
-                minor: 34
-            })
-        );
-        for bad in [
-            "1", "1.", ".1", "v1.0", "1.0.1.2", "1.x", "1.-0", "one.zero", "1.0.", "+1.0",
-        ] {
-            let error = bad.parse::<ProtocolVersion>().unwrap_err();
-            assert_eq!(error.value, bad);
-            assert!(error.to_string().contains("A2A-Version"));
-        }
-        assert_eq!(ProtocolVersion::V1_0.to_string(), "1.0");
-        assert_eq!(
-            ProtocolVersion::from_header(Some("")),
-            Ok(ProtocolVersion::V0_3)
-        );
-        assert_eq!(
-            ProtocolVersion::from_header(None),
-            Ok(ProtocolVersion::V0_3)
-        );
-        assert_eq!(
-            ProtocolVersion::from_header(Some("1.0")),
-            Ok(ProtocolVersion::V1_0)
-        );
-        assert!(ProtocolVersion::V1_0.is_compatible_with("1.0.7".parse().unwrap()));
-        assert!(!ProtocolVersion::V1_0.is_compatible_with("1.1".parse().unwrap()));
-        assert!(ProtocolVersion::V0_3 < ProtocolVersion::V1_0);
-    }
 
     #[test]
     fn extensions_parse_and_format() {
