@@ -262,7 +262,7 @@ async fn the_contract_holds_in_memory() {
 async fn the_contract_holds_on_sqlite() {
     let (store, path) = sqlite_store().await;
     contract(Arc::new(store.clone()), Arc::new(store)).await;
-    let _ = std::fs::remove_file(path);
+    common::remove_sqlite(&path);
 }
 
 #[tokio::test]
@@ -365,7 +365,7 @@ async fn concurrent_updaters_lose_nothing_in_memory() {
 async fn concurrent_updaters_lose_nothing_on_sqlite() {
     let (store, path) = sqlite_store().await;
     concurrent_updaters_lose_nothing(vec![Arc::new(store)]).await;
-    let _ = std::fs::remove_file(path);
+    common::remove_sqlite(&path);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -410,7 +410,7 @@ async fn sqlite_tasks_and_events_outlive_the_store_that_wrote_them() {
     );
     let log = reopened.events_after(&alice, "kept", 0, 10).await.unwrap();
     assert_eq!(log.events.iter().map(|e| e.id).collect::<Vec<_>>(), [2]);
-    let _ = std::fs::remove_file(path);
+    common::remove_sqlite(&path);
 }
 
 /// Retention on a store that offers it: old terminal tasks go with their events and configs,
@@ -502,7 +502,7 @@ macro_rules! retention_test {
 async fn retention_prunes_sqlite() {
     let (store, path) = sqlite_store().await;
     retention_test!(store);
-    let _ = std::fs::remove_file(path);
+    common::remove_sqlite(&path);
 }
 
 #[tokio::test]

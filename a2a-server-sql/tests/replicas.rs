@@ -420,7 +420,7 @@ async fn two_thousand_tasks_on_every_store_lose_nothing_and_throughput_is_measur
             eps / memory_eps
         );
     }
-    let _ = std::fs::remove_file(path);
+    common::remove_sqlite(&path);
 }
 
 /// The SQLite server keeps tasks across a restart of the process's server and store.
@@ -463,5 +463,5 @@ async fn a_sqlite_server_restarted_on_its_file_finds_its_tasks() {
         .collect();
     assert_eq!(ids.first(), Some(&2), "the log starts after the creation");
     assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "no gap: {ids:?}");
-    let _ = std::fs::remove_file(path);
+    common::remove_sqlite(&path);
 }

@@ -75,3 +75,12 @@ pub async fn sqlite_store() -> (SqliteStore, PathBuf) {
 pub fn owner(principal: &str) -> Owner {
     Owner::of(&Caller::authenticated(principal), None)
 }
+
+/// Removes a test's SQLite file with its WAL and shared-memory files.
+pub fn remove_sqlite(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(name);
+    }
+}
