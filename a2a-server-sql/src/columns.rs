@@ -141,7 +141,7 @@ impl PageKey {
     }
 }
 
-/// What [`prune`](crate) removes; every part is optional, and the default prunes nothing.
+/// What `prune` (of [`SqliteStore`](crate) or `PostgresStore`) removes; every part is optional, and the default prunes nothing.
 ///
 /// A stream whose client is further behind than the events kept ends (the server's rule for a
 /// bounded log), and the client resumes from the task's current state.

@@ -556,7 +556,7 @@ impl Drop for AbortOnDrop {
 }
 
 /// The [`EventBus`] of replicas sharing one PostgreSQL: a stream on any replica learns of every
-/// version any replica writes through a [`PostgresStore`] (see the [module docs](self)).
+/// version any replica writes through a [`PostgresStore`] (see the [crate docs](crate)).
 #[derive(Debug, Clone)]
 pub struct PostgresEventBus {
     watchers: Arc<Watchers>,
