@@ -30,8 +30,10 @@ start_postgres() {
     [ "$(id -u)" = 0 ] && chown postgres "$A2A_POSTGRES_DIR"
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     as_postgres "$bin/initdb" -D "$A2A_POSTGRES_DIR/data" -U a2a -A trust --no-sync >/dev/null
-    as_postgres "$bin/pg_ctl" -D "$A2A_POSTGRES_DIR/data" -l "$A2A_POSTGRES_DIR/log" -w -s \
-        -o "-h 127.0.0.1 -p $port -k $A2A_POSTGRES_DIR -c max_connections=400" start
+    # In the cluster's own configuration, so a test that stops and starts it gets the same one.
+    printf "listen_addresses = '127.0.0.1'\nport = %s\nunix_socket_directories = '%s'\nmax_connections = 400\n" \
+        "$port" "$A2A_POSTGRES_DIR" | as_postgres tee -a "$A2A_POSTGRES_DIR/data/postgresql.conf" >/dev/null
+    as_postgres "$bin/pg_ctl" -D "$A2A_POSTGRES_DIR/data" -l "$A2A_POSTGRES_DIR/log" -w -s start
     export A2A_TEST_POSTGRES_URL="postgres://a2a@127.0.0.1:$port/postgres"
     export A2A_TEST_POSTGRES_DATA="$A2A_POSTGRES_DIR/data"
     export A2A_TEST_PG_CTL="$bin/pg_ctl"

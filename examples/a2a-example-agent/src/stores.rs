@@ -14,6 +14,10 @@ use std::str::FromStr;
 
 use a2a_server::A2aServerBuilder;
 use a2a_server_sql::{OpenError, PostgresEventBus, PostgresStore, SqliteStore};
+use a2a_types::v1::{GetTaskRequest, ListTasksRequest};
+
+use crate::client::{A2aClient, ClientConfig};
+use crate::server::{self, Config};
 
 /// The `--store` the agent was started with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,6 +118,71 @@ impl OpenedStore {
                 .event_bus(bus),
         }
     }
+}
+
+/// A new SQLite file for one run of the demo (`--demo`), in the system's temporary directory.
+pub fn demo_sqlite() -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir()
+        .join("a2a-example-agent")
+        .join(format!("demo-{}-{nanos}.sqlite3", std::process::id()))
+}
+
+/// Removes a SQLite file with its WAL and shared-memory files.
+pub fn remove_sqlite(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(name);
+    }
+}
+
+/// The demo's last part: an agent started anew on the store of `config` (the first one has
+/// shut down) still has every task, read back over JSON-RPC; the exchange goes to `out`.
+pub async fn show_restart(config: &Config, out: &mut dyn std::io::Write) -> Result<(), String> {
+    let agent = server::start_on_free_ports(config.clone())
+        .await
+        .map_err(|e| format!("restarting the agent: {e}"))?;
+    let outcome = async {
+        let client = A2aClient::connect(&agent.base_url(), ClientConfig::default())
+            .await
+            .map_err(|e| format!("connecting to the restarted agent: {e}"))?;
+        let listed = client
+            .list_tasks(ListTasksRequest::default())
+            .await
+            .map_err(|e| format!("ListTasks after the restart: {e}"))?;
+        let oldest = listed
+            .tasks
+            .last()
+            .ok_or("no task survived the restart")?;
+        let again = client
+            .get_task(GetTaskRequest {
+                id: oldest.id.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| format!("GetTask after the restart: {e}"))?;
+        if again != *oldest {
+            return Err(format!("task {} changed across the restart", oldest.id));
+        }
+        let _ = writeln!(
+            out,
+            "\n── restarted on the same store ({}) ──\n  ← ListTasks: {} tasks still there\n  ← GetTask {}: {}",
+            match &config.store {
+                StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
+                other => format!("{other:?}"),
+            },
+            listed.total_size,
+            again.id,
+            serde_json::to_string(&again.status).unwrap_or_default()
+        );
+        Ok(())
+    }
+    .await;
+    agent.shutdown().await;
+    outcome
 }
 
 #[cfg(test)]
