@@ -66,6 +66,8 @@
     allow(dead_code, unused_imports)
 )]
 
+#[cfg(feature = "postgres")]
+mod bus;
 mod columns;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -76,9 +78,11 @@ use std::fmt;
 
 use a2a_server::store::{StoreError, TaskPage};
 
+#[cfg(feature = "postgres")]
+pub use bus::{NOTIFY_CHANNEL, PostgresEventBus};
 pub use columns::{PruneReport, RetentionPolicy};
 #[cfg(feature = "postgres")]
-pub use postgres::{NOTIFY_CHANNEL, PostgresEventBus, PostgresStore};
+pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
