@@ -134,6 +134,7 @@ impl A2aServer {
                 }
             }
             let mut last = after;
+            let mut reread_over = false;
             loop {
                 let page = match server
                     .inner
@@ -153,9 +154,16 @@ impl A2aServer {
                     return;
                 }
                 if page.events.is_empty() {
-                    // A task that is over with nothing more logged has nothing more to send.
+                    // A task that is over with nothing more logged has nothing more to send. Its
+                    // last events may have been committed between the read of the log and this
+                    // read of the task (a database store makes that window wide): the log is
+                    // read once more before the stream ends.
                     match server.inner.tasks.get(&owner, &task_id).await {
                         Ok(Some(stored)) if !stored.task.status.state.is_terminal() => {}
+                        Ok(Some(_)) if !reread_over => {
+                            reread_over = true;
+                            continue;
+                        }
                         _ => return,
                     }
                     tokio::select! {

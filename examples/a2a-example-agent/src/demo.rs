@@ -52,7 +52,13 @@ fn json(value: &impl Serialize) -> String {
 /// Runs the demo, writing the exchange to `out`; `Err` says what went wrong.
 pub async fn run(out: &mut dyn Write) -> Result<(), String> {
     let mut transcript = Transcript { out };
-    let agent = server::start_on_free_ports(Config::default())
+    // On the embedded store, so that the last part can show the tasks surviving a restart.
+    let store = crate::stores::demo_sqlite();
+    let config = Config {
+        store: crate::stores::StoreChoice::Sqlite(store.clone()),
+        ..Config::default()
+    };
+    let agent = server::start_on_free_ports(config.clone())
         .await
         .map_err(|e| format!("starting the agent: {e}"))?;
     transcript.line(format!(
@@ -66,9 +72,14 @@ pub async fn run(out: &mut dyn Write) -> Result<(), String> {
         .await
         .unwrap_or_else(|_| Err(format!("the demo took over {} s", DEMO_LIMIT.as_secs())));
     agent.shutdown().await;
+    let outcome = match outcome {
+        Ok(()) => crate::stores::show_restart(&config, transcript.out).await,
+        failed => failed,
+    };
+    crate::stores::remove_sqlite(&store);
     match &outcome {
         Ok(()) => transcript.line(
-            "\nevery binding answered as expected (a task, a stream, an error); agent shut down",
+            "\nevery binding answered as expected (a task, a stream, an error), the tasks outlived a restart; agent shut down",
         ),
         Err(problem) => transcript.line(format!("\nFAILED: {problem}")),
     }

@@ -10,6 +10,7 @@
 //! - [`demo`]: `a2a-example-agent --demo`, the agent driven by the client over each binding.
 //! - [`load`]: `a2a-example-agent --load`, concurrent streams and requests against the agent and
 //!   the official SDK's server, with throughput, errors, lost tasks and memory.
+//! - [`stores`]: `--store memory|sqlite:PATH|postgres://…`, where tasks are kept.
 //! - [`process`]: the server processes the load test and the tests start, killed by pid on drop.
 //!
 //! `tests/sdk_client.rs` has the official Python SDK's client (and its v0.3 client) drive the agent
@@ -21,3 +22,4 @@ pub mod demo;
 pub mod load;
 pub mod process;
 pub mod server;
+pub mod stores;

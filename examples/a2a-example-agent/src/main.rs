@@ -1,4 +1,4 @@
-//! `a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N]`: serves the example
+//! `a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N] [--store S]`: serves the example
 //! agent until killed. HTTP (card, JSON-RPC, HTTP+JSON) on PORT, gRPC on the next free port; the card
 //! says which. The two options set the decode budget of every request body (`Config::limits`; by
 //! default `a2a_types::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
@@ -14,6 +14,7 @@
 use std::net::SocketAddr;
 
 use a2a_example_agent::server::{self, Config};
+use a2a_example_agent::stores::BadStore;
 
 fn fail(message: &str) -> ! {
     eprintln!("a2a-example-agent: {message}");
@@ -23,11 +24,17 @@ fn fail(message: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N] | --demo | --load [PYTHON]";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [PYTHON]";
     let mut config = Config::default();
     let address = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["--listen", address, ref options @ ..] if options.len() % 2 == 0 => {
             for pair in options.chunks(2) {
+                if pair[0] == "--store" {
+                    config.store = pair[1]
+                        .parse()
+                        .unwrap_or_else(|e: BadStore| fail(&e.to_string()));
+                    continue;
+                }
                 let number: usize = pair[1]
                     .parse()
                     .unwrap_or_else(|e| fail(&format!("{} {}: {e}", pair[0], pair[1])));

@@ -42,6 +42,7 @@ use a2a_server::{A2aServer, BearerTokens, ServerConfig, Serving, WebhookPolicy};
 use a2a_types::limits::Limits;
 use tokio::net::TcpListener;
 
+use crate::stores::{OpenedStore, StoreChoice};
 use agent::ExampleAgent;
 use behaviour::Delays;
 
@@ -73,6 +74,8 @@ pub struct Config {
     pub limits: Limits,
     /// Which webhook URLs push configs may name: any `https` URL, `http` on loopback.
     pub webhook_policy: WebhookPolicy,
+    /// Where tasks and push configs are kept (`--store`; memory unless told otherwise).
+    pub store: StoreChoice,
 }
 
 impl Default for Config {
@@ -85,6 +88,7 @@ impl Default for Config {
             required_extensions: Vec::new(),
             limits: Limits::default(),
             webhook_policy: WebhookPolicy::local_development(),
+            store: StoreChoice::Memory,
         }
     }
 }
@@ -121,8 +125,19 @@ impl AgentHandle {
     }
 }
 
-/// The server of the example agent, for an agent serving HTTP on `http` and gRPC on `grpc`.
+/// The server of the example agent, for an agent serving HTTP on `http` and gRPC on `grpc`, on
+/// the in-memory store.
 pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr) -> A2aServer {
+    build_on(config, http, grpc, OpenedStore::Memory)
+}
+
+/// The same on an opened store.
+pub fn build_on(
+    config: &Config,
+    http: SocketAddr,
+    grpc: SocketAddr,
+    store: OpenedStore,
+) -> A2aServer {
     let agent = ExampleAgent {
         delays: Delays {
             resubscribe: config.resubscribe_delay,
@@ -133,8 +148,9 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr) -> A2aServer {
     server_config.limits = config.limits;
     server_config.required_extensions = config.required_extensions.clone();
     server_config.webhook_policy = config.webhook_policy;
-    let mut builder =
-        A2aServer::builder(card::build(config, http, grpc, false), agent).config(server_config);
+    let mut builder = store.install(
+        A2aServer::builder(card::build(config, http, grpc, false), agent).config(server_config),
+    );
     if let Some(token) = &config.extended_card_token {
         builder = builder
             .extended_card(card::build(config, http, grpc, true))
@@ -162,7 +178,8 @@ pub async fn start(
             ));
         }
     }
-    let server = build(&config, http_addr, grpc_addr);
+    let store = config.store.open().await.map_err(io::Error::other)?;
+    let server = build_on(&config, http_addr, grpc_addr, store);
     Ok(AgentHandle {
         serving: server.serve(http, grpc).await?,
     })

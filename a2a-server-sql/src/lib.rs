@@ -1,0 +1,160 @@
+//! SQLite and PostgreSQL stores for the [`a2a_server`] crate (package `a2a-spec-server`): tasks,
+//! their event logs and push-notification configs that survive a restart of the agent, and, on
+//! PostgreSQL, streams that follow a task across replicas.
+//!
+//! | backend | feature | type | event bus |
+//! |---|---|---|---|
+//! | SQLite, one file, one process | `sqlite` | [`SqliteStore`] | the server's in-process [`InMemoryEventBus`](a2a_server::InMemoryEventBus) |
+//! | PostgreSQL, shared by replicas | `postgres` | [`PostgresStore`] | [`PostgresEventBus`] (`LISTEN`/`NOTIFY`) |
+//!
+//! ```no_run
+//! # #[cfg(feature = "sqlite")]
+//! # async fn run(card: a2a_types::v1::AgentCard, agent: impl a2a_server::AgentExecutor) -> Result<(), Box<dyn std::error::Error>> {
+//! use a2a_server_sql::SqliteStore;
+//!
+//! let store = SqliteStore::open("tasks.sqlite3").await?; // creates the file, applies the migrations
+//! let server = a2a_server::A2aServer::builder(card, agent)
+//!     .task_store(store.clone())
+//!     .push_config_store(store)
+//!     .build();
+//! # Ok(()) }
+//! ```
+//!
+//! Each store implements [`TaskStore`](a2a_server::TaskStore) and
+//! [`PushConfigStore`](a2a_server::PushConfigStore); a clone shares the connection pool.
+//!
+//! # Guarantees
+//!
+//! - **Atomic**: an update writes the task's new state and the event that produced it in one
+//!   transaction (on PostgreSQL, the notification to other replicas too: `NOTIFY` is delivered at
+//!   commit), so a reader never sees one without the other, and a crash keeps both or neither.
+//! - **No lost update**: an update names the version it read (`UPDATE … WHERE version = $n`); a
+//!   stale one fails with [`StoreError::Conflict`] and the
+//!   server reads again, so two replicas writing one task both land, in some order.
+//! - **Streams across replicas** (PostgreSQL): the events table is the source of truth; a
+//!   notification only carries a task id and version and wakes the streams of that task on every
+//!   replica, which then read the log after the last event they sent: in order, without
+//!   duplicates, and a client reconnecting with `Last-Event-ID` on any replica reads the same log.
+//!   When the listening connection drops, every stream is woken on reconnection to read what it
+//!   may have missed.
+//! - **Owners**: every query names the owner; another owner's task is absent.
+//! - **Bounded**: retention ([`RetentionPolicy`], run with `prune` or `spawn_retention`) removes
+//!   tasks that are over and old events; a stream whose reader fell behind what is kept ends, as
+//!   with the in-memory store. Connections are pooled; a database that does not answer fails a
+//!   request after the pool's acquire timeout (10 s) with a clear error, and the next request
+//!   reconnects.
+//!
+//! # Schema
+//!
+//! Migrations are embedded (`migrations/sqlite`, `migrations/postgres`) and applied when a store
+//! opens (PostgreSQL serialises replicas migrating at once with an advisory lock). Tasks, events
+//! and configs are kept as their ProtoJSON, so a newer protocol's fields survive untouched; the
+//! columns beside them are what queries filter on.
+//!
+//! | table | columns |
+//! |---|---|
+//! | `a2a_tasks` | `id` (unique), `seq` (creation order), `owner_principal`, `owner_tenant`, `context_id`, `state` (the `TaskState` number), `terminal`, `status_micros` and `timestamped` (`status.timestamp`), `version`, `events_pruned_through`, `updated_micros`, `task` (ProtoJSON) |
+//! | `a2a_task_events` | `task_id`, `version` (the SSE id: the task version the event produced), `created_micros`, `event` (the `StreamResponse` ProtoJSON); key `(task_id, version)` |
+//! | `a2a_push_configs` | `owner_principal`, `owner_tenant`, `task_id`, `config_id`, `seq` (first-stored order), `config` (ProtoJSON) |
+//!
+//! ListTasks reads the index `(owner_principal, owner_tenant, status_micros DESC, seq DESC)`,
+//! newest status first, and continues after its page token's `(status_micros, seq)`.
+
+// Without a backend only the shared types remain; the helpers they share are then unused.
+#![cfg_attr(
+    not(any(feature = "sqlite", feature = "postgres")),
+    allow(dead_code, unused_imports)
+)]
+
+#[cfg(feature = "postgres")]
+mod bus;
+mod columns;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+
+use std::fmt;
+
+use a2a_server::store::{StoreError, TaskPage};
+
+#[cfg(feature = "postgres")]
+pub use bus::{NOTIFY_CHANNEL, PostgresEventBus};
+pub use columns::{PruneReport, RetentionPolicy};
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+
+/// Push configs one task may have, as the in-memory store allows.
+const MAX_CONFIGS_PER_TASK: i64 = a2a_server::InMemoryPushConfigStore::MAX_PER_TASK as i64;
+
+/// Why a store could not open.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// The database could not be reached or opened.
+    Connect(sqlx::Error),
+    /// Its schema could not be brought up to date.
+    Migrate(sqlx::migrate::MigrateError),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Connect(e) => write!(f, "the task database could not be opened: {e}"),
+            OpenError::Migrate(e) => write!(f, "the task database could not be migrated: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::Connect(e) => Some(e),
+            OpenError::Migrate(e) => Some(e),
+        }
+    }
+}
+
+/// A database failure as the server reports it.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+fn backend(error: sqlx::Error) -> StoreError {
+    StoreError::Backend(format!("database: {error}"))
+}
+
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+fn too_many_configs() -> StoreError {
+    StoreError::Backend(format!(
+        "a task takes at most {MAX_CONFIGS_PER_TASK} push notification configs"
+    ))
+}
+
+/// A ListTasks page from rows `(id, key, task JSON)` fetched one past the page.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+fn page_of(
+    rows: impl Iterator<Item = (String, columns::PageKey, String)>,
+    page_size: usize,
+    total: i64,
+) -> Result<TaskPage, StoreError> {
+    let mut tasks = Vec::with_capacity(page_size);
+    let mut last_key = None;
+    let mut more = false;
+    for (id, key, json) in rows {
+        if tasks.len() == page_size {
+            more = true;
+            break;
+        }
+        tasks.push(columns::task_from_json(&id, &json)?);
+        last_key = Some(key);
+    }
+    let next_page_token = match last_key {
+        Some(key) if more => key.token(),
+        _ => String::new(),
+    };
+    Ok(TaskPage::new(
+        tasks,
+        next_page_token,
+        usize::try_from(total).unwrap_or(0),
+    ))
+}

@@ -1,0 +1,86 @@
+//! What the store tests share: the stores under test (memory, SQLite in a temporary file,
+//! PostgreSQL in a schema of its own), owners and tasks.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use a2a_server::auth::{Caller, Owner};
+use a2a_server_sql::{PostgresStore, SqliteStore};
+use sqlx::Connection;
+use sqlx::postgres::{PgConnectOptions, PgConnection};
+
+/// The variable naming the test cluster (`.ci/run` starts one and sets it).
+pub const POSTGRES_URL: &str = "A2A_TEST_POSTGRES_URL";
+
+/// The URL of the test PostgreSQL, or `None` (after one line saying the test is skipped) when
+/// none is set up; under `CI=true` a missing database fails the test instead.
+pub fn postgres_url(test: &str) -> Option<String> {
+    match std::env::var(POSTGRES_URL) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("{test}: {POSTGRES_URL} is not set, and CI=true needs the PostgreSQL tests run")
+        }
+        _ => {
+            eprintln!("skipped {test}: set {POSTGRES_URL} to a PostgreSQL database to run it");
+            None
+        }
+    }
+}
+
+/// A name no other test of this run (or of an earlier run) uses.
+pub fn unique(prefix: &str) -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "{prefix}_{}_{nanos}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Connection options on a new, empty schema of the test database: each test has its own
+/// tables, so pruning in one never touches another's rows.
+pub async fn fresh_schema(url: &str) -> PgConnectOptions {
+    let schema = unique("t");
+    let options: PgConnectOptions = url.parse().expect("a PostgreSQL URL");
+    let mut connection = PgConnection::connect_with(&options)
+        .await
+        .expect("the test PostgreSQL answers");
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut connection)
+        .await
+        .expect("a schema of the test's own");
+    options.options([("search_path", schema.as_str())])
+}
+
+/// A PostgreSQL store on a new schema (the same options give a second replica).
+pub async fn postgres_store(options: &PgConnectOptions) -> PostgresStore {
+    PostgresStore::connect_with(options.clone(), 8)
+        .await
+        .expect("the store opens and migrates")
+}
+
+/// A SQLite store in a new file under the system's temporary directory.
+pub async fn sqlite_store() -> (SqliteStore, PathBuf) {
+    let path = std::env::temp_dir().join(format!("{}.sqlite3", unique("a2a-store-test")));
+    let store = SqliteStore::open(&path).await.expect("the file opens");
+    (store, path)
+}
+
+/// An authenticated owner named `principal`.
+pub fn owner(principal: &str) -> Owner {
+    Owner::of(&Caller::authenticated(principal), None)
+}
+
+/// Removes a test's SQLite file with its WAL and shared-memory files.
+pub fn remove_sqlite(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(name);
+    }
+}

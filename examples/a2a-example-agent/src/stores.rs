@@ -1,0 +1,210 @@
+//! Where the example agent keeps its tasks: `--store memory|sqlite:PATH|postgres://…`.
+//!
+//! | `--store` | store | survives a restart | shared by replicas |
+//! |---|---|---|---|
+//! | `memory` (the default) | the server crate's in-memory store | no | no |
+//! | `sqlite:PATH` | one SQLite file ([`a2a_server_sql::SqliteStore`]) | yes | no (one process owns the file) |
+//! | `postgres://user@host:port/db` | PostgreSQL ([`a2a_server_sql::PostgresStore`], streams over `LISTEN`/`NOTIFY`) | yes | yes |
+//!
+//! Push-notification configs go to the same place as tasks.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use a2a_server::A2aServerBuilder;
+use a2a_server_sql::{OpenError, PostgresEventBus, PostgresStore, SqliteStore};
+use a2a_types::v1::{GetTaskRequest, ListTasksRequest};
+
+use crate::client::{A2aClient, ClientConfig};
+use crate::server::{self, Config};
+
+/// The `--store` the agent was started with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum StoreChoice {
+    /// Tasks in the process's memory.
+    #[default]
+    Memory,
+    /// Tasks in this SQLite file (created when missing).
+    Sqlite(PathBuf),
+    /// Tasks in the PostgreSQL database at this URL.
+    Postgres(String),
+}
+
+impl StoreChoice {
+    /// A SQLite file in the system's temporary directory, `a2a-example-agent/tasks.sqlite3`.
+    pub fn default_sqlite() -> StoreChoice {
+        StoreChoice::Sqlite(
+            std::env::temp_dir()
+                .join("a2a-example-agent")
+                .join("tasks.sqlite3"),
+        )
+    }
+
+    /// Opens the store (creating and migrating the database when needed).
+    pub async fn open(&self) -> Result<OpenedStore, OpenError> {
+        Ok(match self {
+            StoreChoice::Memory => OpenedStore::Memory,
+            StoreChoice::Sqlite(path) => {
+                if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(folder)
+                        .map_err(|e| OpenError::Connect(sqlx::Error::Io(e)))?;
+                }
+                OpenedStore::Sqlite(SqliteStore::open(path).await?)
+            }
+            StoreChoice::Postgres(url) => {
+                let store = PostgresStore::connect(url).await?;
+                let bus = PostgresEventBus::start(&store).await?;
+                OpenedStore::Postgres(store, bus)
+            }
+        })
+    }
+}
+
+/// `--store` values that name no store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadStore(String);
+
+impl fmt::Display for BadStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "--store {}: expected memory, sqlite:PATH or postgres://user@host:port/database",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadStore {}
+
+impl FromStr for StoreChoice {
+    type Err = BadStore;
+
+    fn from_str(value: &str) -> Result<Self, BadStore> {
+        if value == "memory" {
+            Ok(StoreChoice::Memory)
+        } else if let Some(path) = value.strip_prefix("sqlite:").filter(|p| !p.is_empty()) {
+            Ok(StoreChoice::Sqlite(PathBuf::from(path)))
+        } else if value.starts_with("postgres://") || value.starts_with("postgresql://") {
+            Ok(StoreChoice::Postgres(value.to_owned()))
+        } else {
+            Err(BadStore(value.to_owned()))
+        }
+    }
+}
+
+/// An opened store, ready to give to the server.
+#[derive(Clone, Debug)]
+pub enum OpenedStore {
+    /// The server's defaults.
+    Memory,
+    /// One SQLite file (the server's in-process event bus).
+    Sqlite(SqliteStore),
+    /// PostgreSQL and its notifications.
+    Postgres(PostgresStore, PostgresEventBus),
+}
+
+impl OpenedStore {
+    /// The builder with this store for tasks and push configs (and its event bus).
+    pub fn install(self, builder: A2aServerBuilder) -> A2aServerBuilder {
+        match self {
+            OpenedStore::Memory => builder,
+            OpenedStore::Sqlite(store) => {
+                builder.task_store(store.clone()).push_config_store(store)
+            }
+            OpenedStore::Postgres(store, bus) => builder
+                .task_store(store.clone())
+                .push_config_store(store)
+                .event_bus(bus),
+        }
+    }
+}
+
+/// A new SQLite file for one run of the demo (`--demo`), in the system's temporary directory.
+pub fn demo_sqlite() -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir()
+        .join("a2a-example-agent")
+        .join(format!("demo-{}-{nanos}.sqlite3", std::process::id()))
+}
+
+/// Removes a SQLite file with its WAL and shared-memory files.
+pub fn remove_sqlite(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(name);
+    }
+}
+
+/// The demo's last part: an agent started anew on the store of `config` (the first one has
+/// shut down) still has every task, read back over JSON-RPC; the exchange goes to `out`.
+pub async fn show_restart(config: &Config, out: &mut dyn std::io::Write) -> Result<(), String> {
+    let agent = server::start_on_free_ports(config.clone())
+        .await
+        .map_err(|e| format!("restarting the agent: {e}"))?;
+    let outcome = async {
+        let client = A2aClient::connect(&agent.base_url(), ClientConfig::default())
+            .await
+            .map_err(|e| format!("connecting to the restarted agent: {e}"))?;
+        let listed = client
+            .list_tasks(ListTasksRequest::default())
+            .await
+            .map_err(|e| format!("ListTasks after the restart: {e}"))?;
+        let oldest = listed
+            .tasks
+            .last()
+            .ok_or("no task survived the restart")?;
+        let again = client
+            .get_task(GetTaskRequest {
+                id: oldest.id.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| format!("GetTask after the restart: {e}"))?;
+        // ListTasks leaves out history and artifacts by default: the status is compared.
+        if again.status != oldest.status || again.artifacts.is_empty() {
+            return Err(format!("task {} changed across the restart", oldest.id));
+        }
+        let _ = writeln!(
+            out,
+            "\n── restarted on the same store ({}) ──\n  ← ListTasks: {} tasks still there\n  ← GetTask {}: {}",
+            match &config.store {
+                StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
+                other => format!("{other:?}"),
+            },
+            listed.total_size,
+            again.id,
+            serde_json::to_string(&again.status).unwrap_or_default()
+        );
+        Ok(())
+    }
+    .await;
+    agent.shutdown().await;
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_options_parse_and_bad_ones_say_what_is_expected() {
+        assert_eq!("memory".parse(), Ok(StoreChoice::Memory));
+        assert_eq!(
+            "sqlite:/tmp/t.db".parse(),
+            Ok(StoreChoice::Sqlite("/tmp/t.db".into()))
+        );
+        assert_eq!(
+            "postgres://a2a@127.0.0.1:5432/postgres".parse(),
+            Ok(StoreChoice::Postgres(
+                "postgres://a2a@127.0.0.1:5432/postgres".into()
+            ))
+        );
+        let bad = "mysql://x".parse::<StoreChoice>().unwrap_err();
+        assert!(bad.to_string().contains("expected memory, sqlite:PATH"));
+        assert!("sqlite:".parse::<StoreChoice>().is_err());
+    }
+}
