@@ -1,33 +1,38 @@
 //! The gRPC binding: a2a-proto's tonic client stub on a lazily connected channel. Requests and results
 //! cross between the serde types and the protobuf types through a2a-types' `proto` conversions;
-//! errors are read from the status's `google.rpc.Status` details.
-
-use std::time::Duration;
+//! errors are read from the status's `google.rpc.Status` details. Every answer is decoded under the
+//! decode budget (a2a-proto's `BudgetCodec`, scoped with `with_limits`, and tonic's own size limit).
 
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
 use a2a_types::errors::Error;
 use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
-use a2a_types::service;
+use a2a_types::limits::Limits;
 use tonic::metadata::{MetadataKey, MetadataValue};
 use tonic::transport::{Channel, Endpoint};
 
-use super::stream::EventStream;
-use super::{Binding, ClientConfig, ClientError, PROTOCOL_VERSION};
+use crate::client::CallMeta;
+use crate::stream::EventStream;
+use crate::{Binding, ClientError};
 
 const GRPC: Binding = Binding::Grpc;
 
-/// A tonic channel to one agent, and what every call carries.
+/// A tonic channel to one agent.
 #[derive(Clone, Debug)]
 pub(crate) struct GrpcTransport {
     client: A2aServiceClient<Channel>,
-    authorization: Option<MetadataValue<tonic::metadata::Ascii>>,
+    target: String,
+    limits: Limits,
 }
 
 impl GrpcTransport {
     /// A channel to `url`; an interface URL without a scheme (`127.0.0.1:50051`, as the SDK writes
     /// gRPC targets) is plain-text HTTP/2.
-    pub(crate) fn new(url: &str, config: &ClientConfig) -> Result<Self, ClientError> {
+    pub(crate) fn new(
+        url: &str,
+        connect_timeout: std::time::Duration,
+        limits: Limits,
+    ) -> Result<Self, ClientError> {
         let target = if url.contains("://") {
             url.to_owned()
         } else {
@@ -35,78 +40,96 @@ impl GrpcTransport {
         };
         let endpoint = Endpoint::from_shared(target.clone())
             .map_err(|e| ClientError::transport(Some(GRPC), format!("gRPC target {target}: {e}")))?
-            .connect_timeout(config.connect_timeout);
-        let authorization = config
-            .bearer_token
-            .as_ref()
-            .map(|token| {
-                format!("Bearer {token}")
-                    .parse()
-                    .map_err(|e| ClientError::InvalidRequest {
-                        message: format!("the bearer token is not valid gRPC metadata: {e}"),
-                    })
-            })
-            .transpose()?;
+            .connect_timeout(connect_timeout);
+        let client = A2aServiceClient::new(endpoint.connect_lazy())
+            .max_decoding_message_size(limits.max_bytes());
         Ok(GrpcTransport {
-            client: A2aServiceClient::new(endpoint.connect_lazy()),
-            authorization,
+            client,
+            target,
+            limits,
         })
     }
 
-    /// A request with the service parameters and the deadline.
-    fn request<T>(&self, message: T, timeout: Option<Duration>) -> tonic::Request<T> {
+    /// A request with the call's metadata (service parameters, credentials, trace context); header
+    /// names become lower-case metadata keys, and values gRPC metadata cannot carry are refused.
+    fn request<T>(&self, message: T, meta: &CallMeta) -> Result<tonic::Request<T>, ClientError> {
         let mut request = tonic::Request::new(message);
         let metadata = request.metadata_mut();
-        // gRPC metadata keys are lower case: `a2a-version`.
-        let key = MetadataKey::from_bytes(service::A2A_VERSION.to_ascii_lowercase().as_bytes());
-        if let (Ok(key), Ok(version)) = (key, PROTOCOL_VERSION.to_string().parse()) {
-            metadata.insert(key, version);
+        for (name, value) in meta.headers.iter().chain(&meta.query) {
+            let key = MetadataKey::from_bytes(name.to_ascii_lowercase().as_bytes());
+            let value: Result<MetadataValue<tonic::metadata::Ascii>, _> = value.parse();
+            match (key, value) {
+                (Ok(key), Ok(value)) => {
+                    metadata.append(key, value);
+                }
+                _ => {
+                    return Err(ClientError::InvalidRequest {
+                        message: format!("{name} cannot be sent as gRPC metadata"),
+                    });
+                }
+            }
         }
-        if let Some(authorization) = &self.authorization {
-            metadata.insert("authorization", authorization.clone());
+        Ok(request)
+    }
+
+    /// Runs one call under the decode budget, a failure to connect being
+    /// [`ClientError::Unreachable`].
+    async fn budgeted<F: std::future::Future<Output = Result<R, ClientError>>, R>(
+        &self,
+        call: F,
+    ) -> Result<R, ClientError> {
+        let result = a2a_proto::grpc::with_limits(self.limits.into(), call).await;
+        match result {
+            Err(ClientError::Transport { message, .. }) if message.starts_with(UNREACHABLE) => {
+                Err(ClientError::Unreachable {
+                    binding: Some(GRPC),
+                    url: self.target.clone(),
+                    message: message[UNREACHABLE.len()..].to_owned(),
+                })
+            }
+            other => other,
         }
-        if let Some(timeout) = timeout {
-            request.set_timeout(timeout);
-        }
-        request
     }
 
     pub(crate) async fn call(
         &self,
         params: MethodParams,
-        timeout: Duration,
+        meta: &CallMeta,
     ) -> Result<MethodResult, ClientError> {
+        self.budgeted(self.unary(params, meta)).await
+    }
+
+    async fn unary(&self, params: MethodParams, t: &CallMeta) -> Result<MethodResult, ClientError> {
         let mut client = self.client.clone();
-        let t = Some(timeout);
         Ok(match params {
             MethodParams::SendMessage(request) => {
                 let response = client
-                    .send_message(self.request(pb::SendMessageRequest::from(request), t))
+                    .send_message(self.request(pb::SendMessageRequest::from(request), t)?)
                     .await;
                 MethodResult::SendMessage(convert(response)?)
             }
             MethodParams::GetTask(request) => {
                 let response = client
-                    .get_task(self.request(pb::GetTaskRequest::from(request), t))
+                    .get_task(self.request(pb::GetTaskRequest::from(request), t)?)
                     .await;
                 MethodResult::GetTask(convert(response)?)
             }
             MethodParams::ListTasks(request) => {
                 let response = client
-                    .list_tasks(self.request(pb::ListTasksRequest::from(request), t))
+                    .list_tasks(self.request(pb::ListTasksRequest::from(request), t)?)
                     .await;
                 MethodResult::ListTasks(convert(response)?)
             }
             MethodParams::CancelTask(request) => {
                 let response = client
-                    .cancel_task(self.request(pb::CancelTaskRequest::from(request), t))
+                    .cancel_task(self.request(pb::CancelTaskRequest::from(request), t)?)
                     .await;
                 MethodResult::CancelTask(convert(response)?)
             }
             MethodParams::CreateTaskPushNotificationConfig(config) => {
                 let response = client
                     .create_task_push_notification_config(
-                        self.request(pb::TaskPushNotificationConfig::from(config), t),
+                        self.request(pb::TaskPushNotificationConfig::from(config), t)?,
                     )
                     .await;
                 MethodResult::CreateTaskPushNotificationConfig(convert(response)?)
@@ -114,7 +137,7 @@ impl GrpcTransport {
             MethodParams::GetTaskPushNotificationConfig(request) => {
                 let response = client
                     .get_task_push_notification_config(
-                        self.request(pb::GetTaskPushNotificationConfigRequest::from(request), t),
+                        self.request(pb::GetTaskPushNotificationConfigRequest::from(request), t)?,
                     )
                     .await;
                 MethodResult::GetTaskPushNotificationConfig(convert(response)?)
@@ -122,7 +145,7 @@ impl GrpcTransport {
             MethodParams::ListTaskPushNotificationConfigs(request) => {
                 let response = client
                     .list_task_push_notification_configs(
-                        self.request(pb::ListTaskPushNotificationConfigsRequest::from(request), t),
+                        self.request(pb::ListTaskPushNotificationConfigsRequest::from(request), t)?,
                     )
                     .await;
                 MethodResult::ListTaskPushNotificationConfigs(convert(response)?)
@@ -132,7 +155,7 @@ impl GrpcTransport {
                     .delete_task_push_notification_config(self.request(
                         pb::DeleteTaskPushNotificationConfigRequest::from(request),
                         t,
-                    ))
+                    )?)
                     .await
                     .map_err(|status| status_error(&status))?;
                 MethodResult::DeleteTaskPushNotificationConfig(Empty)
@@ -140,7 +163,7 @@ impl GrpcTransport {
             MethodParams::GetExtendedAgentCard(request) => {
                 let response = client
                     .get_extended_agent_card(
-                        self.request(pb::GetExtendedAgentCardRequest::from(request), t),
+                        self.request(pb::GetExtendedAgentCardRequest::from(request), t)?,
                     )
                     .await;
                 MethodResult::GetExtendedAgentCard(convert(response)?)
@@ -153,20 +176,32 @@ impl GrpcTransport {
         })
     }
 
-    pub(crate) async fn stream(&self, params: MethodParams) -> Result<EventStream, ClientError> {
+    pub(crate) async fn stream(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
+        self.budgeted(self.open_stream(params, meta)).await
+    }
+
+    async fn open_stream(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
         let mut client = self.client.clone();
         let response = match params {
             MethodParams::SendStreamingMessage(request) => {
                 client
                     .send_streaming_message(
-                        self.request(pb::SendMessageRequest::from(request), None),
+                        self.request(pb::SendMessageRequest::from(request), meta)?,
                     )
                     .await
             }
             MethodParams::SubscribeToTask(request) => {
                 client
                     .subscribe_to_task(
-                        self.request(pb::SubscribeToTaskRequest::from(request), None),
+                        self.request(pb::SubscribeToTaskRequest::from(request), meta)?,
                     )
                     .await
             }
@@ -177,7 +212,7 @@ impl GrpcTransport {
             }
         };
         let stream = response.map_err(|status| status_error(&status))?;
-        Ok(EventStream::grpc(stream.into_inner()))
+        Ok(EventStream::grpc(stream.into_inner(), self.limits))
     }
 }
 
@@ -192,16 +227,49 @@ where
     T::try_from(message).map_err(|e| ClientError::invalid(Some(GRPC), format!("the result: {e}")))
 }
 
-/// A gRPC status to the A2A error in its details, or a transport error when it has none.
+/// How [`status_error`] marks a status tonic made for a connection that could not be made, so the
+/// call that knows the target can name it.
+const UNREACHABLE: &str = "unreachable: ";
+
+/// A gRPC status to the A2A error in its details, or a transport error when it has none. A status
+/// tonic made itself from a connection failure (it has a source error; an agent's status never does)
+/// is marked as unreachable.
 pub(crate) fn status_error(status: &tonic::Status) -> ClientError {
     match Error::from_tonic_status(status) {
         Ok(error) => ClientError::A2a {
             binding: GRPC,
             error,
         },
-        Err(_) => ClientError::transport(
-            Some(GRPC),
-            format!("gRPC status {:?}: {}", status.code(), status.message()),
-        ),
+        Err(_) if status.code() == tonic::Code::Unavailable && connect_failure(status) => {
+            ClientError::transport(
+                Some(GRPC),
+                format!("{UNREACHABLE}{}", describe_status(status)),
+            )
+        }
+        Err(_) => ClientError::transport(Some(GRPC), describe_status(status)),
     }
+}
+
+/// Whether tonic made this status from a failure to connect: its source chain has a transport error
+/// of the connector.
+fn connect_failure(status: &tonic::Status) -> bool {
+    let mut source = std::error::Error::source(status);
+    while let Some(cause) = source {
+        if cause.is::<tonic::transport::Error>() {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+fn describe_status(status: &tonic::Status) -> String {
+    let mut text = format!("gRPC status {:?}: {}", status.code(), status.message());
+    let mut source = std::error::Error::source(status);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
