@@ -123,6 +123,9 @@ pub struct EventStream {
     pending: VecDeque<Item>,
     finished: bool,
     idle_timeout: Option<Duration>,
+    /// When the last event came (or the stream opened): the idle timeout counts from here, so
+    /// keep-alive comments alone do not keep a stream open forever.
+    last_event_at: Instant,
     deadline: Option<(Instant, Duration)>,
     pub(crate) resume: Option<Resume>,
 }
@@ -146,6 +149,7 @@ impl EventStream {
             pending: VecDeque::new(),
             finished: false,
             idle_timeout: None,
+            last_event_at: Instant::now(),
             deadline: None,
             resume: None,
         }
@@ -154,6 +158,7 @@ impl EventStream {
     /// This stream, giving up when no event comes for `idle` or the whole stream lasts `total`.
     pub(crate) fn with_timeouts(mut self, idle: Option<Duration>, total: Option<Duration>) -> Self {
         self.idle_timeout = idle;
+        self.last_event_at = Instant::now();
         self.deadline = total.map(|total| (Instant::now() + total, total));
         self
     }
@@ -181,6 +186,7 @@ impl EventStream {
         loop {
             match self.pending.pop_front() {
                 Some(Item::Event(event)) => {
+                    self.last_event_at = Instant::now();
                     if let Some(resume) = &mut self.resume
                         && resume.observe(&event)
                     {
@@ -243,32 +249,41 @@ impl EventStream {
         self.source = std::mem::replace(&mut next.source, Source::Closed);
         self.pending = std::mem::take(&mut next.pending);
         self.finished = next.finished;
+        self.last_event_at = Instant::now();
     }
 
     /// Reads from the source until at least one item is pending or the stream has finished, within
     /// the idle timeout and the stream's deadline.
     async fn fill(&mut self) {
         let now = Instant::now();
-        let (wait, what) = match (self.idle_timeout, self.deadline) {
-            (Some(idle), Some((deadline, total)))
-                if deadline.saturating_duration_since(now) < idle =>
-            {
-                (
-                    Some((deadline.saturating_duration_since(now), total)),
-                    "the end of the stream",
-                )
-            }
-            (Some(idle), _) => (Some((idle, idle)), "the next event"),
-            (None, Some((deadline, total))) => (
-                Some((deadline.saturating_duration_since(now), total)),
-                "the end of the stream",
-            ),
-            (None, None) => (None, ""),
+        // Checked before reading, not only by a timer: an agent that always has the next chunk
+        // ready would never let a timer fire (a timeout polls the read first).
+        // The nearer of the two bounds: the idle one from the last event, the stream's own.
+        let idle = self.idle_timeout.map(|idle| {
+            let until = self.last_event_at + idle;
+            (until, idle, "the next event")
+        });
+        let whole = self
+            .deadline
+            .map(|(until, total)| (until, total, "the end of the stream"));
+        let bound = match (idle, whole) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
         };
+        if let Some((until, reported, what)) = bound
+            && now >= until
+        {
+            self.pending.push_back(Item::Failure {
+                error: ClientError::timeout(Some(self.binding), what, reported),
+                broken: false,
+            });
+            return;
+        }
+        let wait = bound.map(|(until, reported, what)| (until - now, reported, what));
         let binding = self.binding;
         match wait {
             None => self.read().await,
-            Some((wait, reported)) => {
+            Some((wait, reported, what)) => {
                 if tokio::time::timeout(wait, self.read()).await.is_err() {
                     self.pending.push_back(Item::Failure {
                         error: ClientError::timeout(Some(binding), what, reported),
