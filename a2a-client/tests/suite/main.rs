@@ -6,4 +6,6 @@
 mod agent;
 mod habits;
 mod hostile;
+mod python;
 mod resume;
+mod sdk_v0_3;
