@@ -9,3 +9,4 @@ mod hostile;
 mod python;
 mod resume;
 mod sdk_v0_3;
+mod sdk_v1;
