@@ -7,6 +7,7 @@ mod agent;
 mod habits;
 mod hostile;
 mod python;
+mod readme;
 mod resume;
 mod sdk_v0_3;
 mod sdk_v1;
