@@ -243,3 +243,49 @@ async fn resumption_gives_up_after_the_configured_attempts() {
     );
     assert_eq!(agent.calls().len(), 3);
 }
+
+#[tokio::test]
+async fn an_http_json_stream_resumes_the_same_way() {
+    let event = |id: &str, value: Value| Chunk::Text(format!("id: {id}\ndata: {value}\n\n"));
+    let agent = serve(move |request: &Recorded, index, _| -> Response {
+        match (index, request.path.as_str()) {
+            (0, "/rest/message:stream") => sse(vec![
+                event("1", json!({"task": task("t-1", "TASK_STATE_SUBMITTED")})),
+                event("2", status("TASK_STATE_WORKING")),
+                Chunk::Break,
+            ]),
+            (1, "/rest/tasks/t-1:subscribe") => {
+                assert_eq!(request.header("last-event-id"), Some("2"));
+                sse(vec![
+                    event("3", artifact("a-1")),
+                    event("4", status("TASK_STATE_COMPLETED")),
+                    Chunk::Hang,
+                ])
+            }
+            other => panic!("unexpected request {other:?}"),
+        }
+    })
+    .await;
+    let client = A2aClient::from_card(
+        v1_card(&agent.base, &[("/rest", "HTTP+JSON")]),
+        ClientConfig::default(),
+    )
+    .expect("client");
+    let stream = client
+        .send_streaming_message(send_request("m-1"))
+        .await
+        .expect("a stream");
+    let events = tokio::time::timeout(Duration::from_secs(10), stream.collect())
+        .await
+        .expect("ends on the terminal state")
+        .expect("no error");
+    assert_eq!(
+        kinds(&events),
+        [
+            "task(Submitted)",
+            "status(Working)",
+            "artifact(a-1)",
+            "status(Completed)"
+        ]
+    );
+}
