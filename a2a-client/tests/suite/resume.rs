@@ -289,3 +289,106 @@ async fn an_http_json_stream_resumes_the_same_way() {
         ]
     );
 }
+
+/// A gRPC agent whose stream fails after the working status with a bare `UNAVAILABLE` (what a proxy
+/// resetting the HTTP/2 stream produces) and whose `SubscribeToTask` sends the rest.
+mod grpc_agent {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
+    use a2a_proto::v1::{
+        SendMessageRequest, StreamResponse, SubscribeToTaskRequest, TaskState, TaskStatus,
+        TaskStatusUpdateEvent, stream_response,
+    };
+    use tokio_stream::wrappers::TcpListenerStream;
+    use tonic::codegen::BoxStream;
+    use tonic::{Request, Response, Status};
+
+    pub struct Flaky {
+        pub subscriptions: Arc<AtomicUsize>,
+    }
+
+    fn status(state: TaskState) -> Result<StreamResponse, Status> {
+        Ok(StreamResponse {
+            payload: Some(stream_response::Payload::StatusUpdate(
+                TaskStatusUpdateEvent {
+                    task_id: "t-1".into(),
+                    context_id: "ctx-1".into(),
+                    status: Some(TaskStatus {
+                        state: state.into(),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                },
+            )),
+        })
+    }
+
+    #[tonic::async_trait]
+    impl A2aService for Flaky {
+        async fn send_streaming_message(
+            &self,
+            _: Request<SendMessageRequest>,
+        ) -> Result<Response<BoxStream<StreamResponse>>, Status> {
+            let events = vec![
+                status(TaskState::Working),
+                Err(Status::unavailable("connection reset by the proxy")),
+            ];
+            Ok(Response::new(Box::pin(tokio_stream::iter(events))))
+        }
+
+        async fn subscribe_to_task(
+            &self,
+            request: Request<SubscribeToTaskRequest>,
+        ) -> Result<Response<BoxStream<StreamResponse>>, Status> {
+            assert_eq!(request.get_ref().id, "t-1");
+            self.subscriptions.fetch_add(1, Ordering::SeqCst);
+            let events = vec![status(TaskState::Completed)];
+            Ok(Response::new(Box::pin(tokio_stream::iter(events))))
+        }
+    }
+
+    /// Serves `agent` on 127.0.0.1; the task is aborted with the test.
+    pub async fn serve(agent: Flaky) -> (String, tokio::task::JoinHandle<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address").to_string();
+        let task = tokio::spawn(async move {
+            let _ = tonic::transport::Server::builder()
+                .add_service(A2aServiceServer::new(agent))
+                .serve_with_incoming(TcpListenerStream::new(listener))
+                .await;
+        });
+        (address, task)
+    }
+}
+
+#[tokio::test]
+async fn a_grpc_stream_reset_midway_is_resubscribed() {
+    let subscriptions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (address, server) = grpc_agent::serve(grpc_agent::Flaky {
+        subscriptions: subscriptions.clone(),
+    })
+    .await;
+    let card = v1_card("", &[]);
+    let card = a2a_types::v1::AgentCard {
+        supported_interfaces: vec![a2a_types::v1::AgentInterface::new(address, "GRPC", "1.0")],
+        ..card
+    };
+    let client = A2aClient::from_card(card, ClientConfig::default()).expect("client");
+    let mut request = send_request("m-1");
+    request.message.task_id = Some("t-1".into());
+    let stream = client
+        .send_streaming_message(request)
+        .await
+        .expect("a stream");
+    let events = tokio::time::timeout(Duration::from_secs(10), stream.collect())
+        .await
+        .expect("bounded")
+        .expect("no error");
+    assert_eq!(kinds(&events), ["status(Working)", "status(Completed)"]);
+    assert_eq!(subscriptions.load(std::sync::atomic::Ordering::SeqCst), 1);
+    server.abort();
+}
