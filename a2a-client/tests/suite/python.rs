@@ -86,6 +86,12 @@ impl PyServer {
         server
     }
 
+    /// Kills the server now (by its pid), as a crash would.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     pub fn url(&self) -> String {
         self.ready["url"].as_str().expect("url").to_owned()
     }

@@ -342,3 +342,64 @@ async fn the_client_drives_the_sdk_1_3_server_on_every_binding() {
         summary.join("; ")
     );
 }
+
+/// The SDK server killed in the middle of a stream: the client tries to resubscribe, finds nobody,
+/// and reports the stream as not resumable, naming the broken connection, within its bounds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_whose_server_is_killed_is_reported_as_not_resumable() {
+    let Some(python) = find(
+        "A2A_INTEROP_PYTHON",
+        ".venv",
+        "a2a.server.request_handlers, grpc, uvicorn",
+        "the killed SDK server test",
+    ) else {
+        return;
+    };
+    for binding in Binding::ALL {
+        // A server per binding, each killed in turn.
+        let mut server = PyServer::start(
+            &python,
+            "sdk_agent_server.py",
+            &["--resubscribe-delay", "30"],
+        );
+        let config = ClientConfig {
+            stream_resume_attempts: 2,
+            ..ClientConfig::default().only(binding)
+        };
+        let client = A2aClient::connect(&server.url(), config)
+            .await
+            .expect("the card resolves");
+        let mut stream = client
+            .send_streaming_message(send(&unique("test-resubscribe-message-id", binding)))
+            .await
+            .expect("a stream");
+        let first = stream.next().await.expect("an event").expect("the task");
+        assert!(
+            matches!(
+                first,
+                StreamResponse::Task(_) | StreamResponse::StatusUpdate(_)
+            ),
+            "{first:?}"
+        );
+        server.kill();
+        let failure = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                match stream.next().await {
+                    Some(Ok(_)) => continue,
+                    Some(Err(error)) => break error,
+                    None => {
+                        panic!("{binding}: the stream ended cleanly after the server was killed")
+                    }
+                }
+            }
+        })
+        .await
+        .expect("reported within the bounds");
+        let ClientError::NotResumable { reason, cause, .. } = &failure else {
+            panic!("{binding}: {failure}")
+        };
+        assert!(reason.contains("2 resubscriptions"), "{binding}: {failure}");
+        assert!(cause.is_transient(), "{binding}: {failure}");
+        println!("{binding}: {failure}");
+    }
+}
