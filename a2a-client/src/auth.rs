@@ -211,3 +211,161 @@ impl Authenticator {
         Ok(parts)
     }
 }
+
+/// OAuth 2 client credentials (RFC 6749 section 4.4): a [`TokenSource`] that asks the token endpoint
+/// for an access token with the client's id and secret (sent in the form body,
+/// `client_secret_post`), and keeps the token until shortly before it expires.
+///
+/// ```no_run
+/// # fn run(card: &a2a_types::v1::AgentCard) -> Result<(), a2a_client::ClientError> {
+/// use a2a_client::auth::{ClientCredentials, Credential, Credentials};
+///
+/// // The token URL and scopes come from the card's `clientCredentials` flow of scheme "oauth".
+/// let source = ClientCredentials::from_card(card, "oauth", reqwest::Client::new(), "my-id", "my-secret")?;
+/// let credentials = Credentials::new().with("oauth", Credential::source(source));
+/// # Ok(())
+/// # }
+/// ```
+pub struct ClientCredentials {
+    http: reqwest::Client,
+    token_url: String,
+    client_id: String,
+    client_secret: String,
+    scopes: Vec<String>,
+    cached: tokio::sync::Mutex<Option<(String, std::time::Instant)>>,
+}
+
+impl ClientCredentials {
+    /// A token is renewed this long before the endpoint said it expires.
+    pub const EXPIRY_MARGIN: std::time::Duration = std::time::Duration::from_secs(30);
+
+    /// Tokens from `token_url` for this client, with no scope asked.
+    pub fn new(
+        http: reqwest::Client,
+        token_url: impl Into<String>,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+    ) -> Self {
+        ClientCredentials {
+            http,
+            token_url: token_url.into(),
+            client_id: client_id.into(),
+            client_secret: client_secret.into(),
+            scopes: Vec::new(),
+            cached: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    /// These credentials asking for `scopes`.
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Credentials for the card's OAuth 2 scheme `scheme`: its client-credentials flow's token URL,
+    /// and every scope the flow lists.
+    pub fn from_card(
+        card: &AgentCard,
+        scheme: &str,
+        http: reqwest::Client,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+    ) -> Result<Self, ClientError> {
+        let error = |message: &str| ClientError::Credentials {
+            scheme: scheme.to_owned(),
+            message: message.to_owned(),
+        };
+        let Some(SecurityScheme::Oauth2SecurityScheme(oauth)) = card.security_schemes.get(scheme)
+        else {
+            return Err(error(
+                "the agent card declares no OAuth 2 scheme of this name",
+            ));
+        };
+        let Some(a2a_types::v1::OAuthFlows::ClientCredentials(flow)) = &oauth.flows else {
+            return Err(error("the scheme has no client-credentials flow"));
+        };
+        Ok(
+            Self::new(http, flow.token_url.clone(), client_id, client_secret)
+                .scopes(flow.scopes.keys().cloned()),
+        )
+    }
+
+    async fn fetch(&self) -> Result<(String, Option<std::time::Duration>), String> {
+        let mut form = vec![
+            ("grant_type", "client_credentials"),
+            ("client_id", self.client_id.as_str()),
+            ("client_secret", self.client_secret.as_str()),
+        ];
+        let scope = self.scopes.join(" ");
+        if !scope.is_empty() {
+            form.push(("scope", &scope));
+        }
+        let body = form
+            .iter()
+            .map(|(name, value)| format!("{name}={}", crate::http::percent_encode(value)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let response = self
+            .http
+            .post(&self.token_url)
+            .header(
+                reqwest::header::CONTENT_TYPE,
+                "application/x-www-form-urlencoded",
+            )
+            .header(reqwest::header::ACCEPT, "application/json")
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| format!("POST {}: {}", self.token_url, crate::http::describe(&e)))?;
+        let status = response.status();
+        // A token answer is small; more than 64 KiB is not one.
+        let body = crate::http::read_limited(None, response, crate::http::MAX_ERROR_BODY)
+            .await
+            .map_err(|e| e.to_string())?;
+        let json: serde_json::Value = serde_json::from_slice(&body)
+            .map_err(|e| format!("the token endpoint answered HTTP {status}, not JSON: {e}"))?;
+        if !status.is_success() {
+            return Err(format!(
+                "the token endpoint answered HTTP {status}: {}",
+                a2a_types::json::bounded(&json.to_string())
+            ));
+        }
+        let token = json["access_token"]
+            .as_str()
+            .filter(|t| !t.is_empty())
+            .ok_or("the token endpoint's answer has no access_token")?;
+        let lifetime = json["expires_in"]
+            .as_u64()
+            .map(std::time::Duration::from_secs);
+        Ok((token.to_owned(), lifetime))
+    }
+}
+
+impl fmt::Debug for ClientCredentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientCredentials")
+            .field("token_url", &self.token_url)
+            .field("client_id", &self.client_id)
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TokenSource for ClientCredentials {
+    fn token(&self) -> BoxFuture<'_, Result<String, String>> {
+        Box::pin(async move {
+            // One request at a time: callers waiting here get the token the first one fetched.
+            let mut cached = self.cached.lock().await;
+            if let Some((token, until)) = cached.as_ref()
+                && std::time::Instant::now() < *until
+            {
+                return Ok(token.clone());
+            }
+            let (token, lifetime) = self.fetch().await?;
+            *cached = lifetime
+                .and_then(|l| l.checked_sub(Self::EXPIRY_MARGIN))
+                .map(|l| (token.clone(), std::time::Instant::now() + l));
+            Ok(token)
+        })
+    }
+}

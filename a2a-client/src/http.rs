@@ -83,7 +83,7 @@ fn with_query(url: &str, query: &[(String, String)]) -> String {
 }
 
 /// Percent-encodes all but RFC 3986's unreserved characters.
-fn percent_encode(text: &str) -> String {
+pub(crate) fn percent_encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {

@@ -383,3 +383,76 @@ async fn list_tasks_pages_follow_the_page_token() {
     assert!(failure.to_string().contains("\"again\" twice"), "{failure}");
     assert_eq!(looping.calls().len(), 2);
 }
+
+#[tokio::test]
+async fn oauth_client_credentials_fetch_a_token_once_and_send_it() {
+    let agent = serve(|request, _, _| {
+        if request.path == "/token" {
+            return json_response(
+                200,
+                &json!({"access_token": "tok-abc", "token_type": "Bearer", "expires_in": 3600}),
+            );
+        }
+        rpc_result(request, task("t-1", "TASK_STATE_WORKING"))
+    })
+    .await;
+    let mut card_json = card(&agent.base, &[("/rpc", "JSONRPC")]);
+    card_json["securitySchemes"] = json!({"oauth": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {
+        "tokenUrl": format!("{}/token", agent.base), "scopes": {"tasks:read": "read", "tasks:write": "write"}}}}}});
+    let card: a2a_types::v1::AgentCard = serde_json::from_value(card_json).expect("card");
+    let source = a2a_client::auth::ClientCredentials::from_card(
+        &card,
+        "oauth",
+        reqwest::Client::new(),
+        "client 1",
+        "s3cr&t",
+    )
+    .expect("a client-credentials flow");
+    let config = ClientConfig {
+        credentials: Credentials::new().with("oauth", Credential::source(source)),
+        ..ClientConfig::default()
+    };
+    let client = A2aClient::from_card(card, config).expect("client");
+    client.get_task(get("t-1")).await.expect("answered");
+    client.get_task(get("t-1")).await.expect("answered");
+    let requests = agent.requests();
+    let token_requests: Vec<_> = requests.iter().filter(|r| r.path == "/token").collect();
+    assert_eq!(
+        token_requests.len(),
+        1,
+        "the token is kept until it expires"
+    );
+    let calls: Vec<_> = requests.iter().filter(|r| r.path == "/rpc").collect();
+    assert!(
+        calls
+            .iter()
+            .all(|c| c.header("authorization") == Some("Bearer tok-abc"))
+    );
+    assert_eq!(
+        token_requests[0].header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+
+    // A refusal from the token endpoint is a credentials error naming the scheme.
+    let refusing = serve(|_, _, _| json_response(401, &json!({"error": "invalid_client"}))).await;
+    let source = a2a_client::auth::ClientCredentials::new(
+        reqwest::Client::new(),
+        format!("{}/token", refusing.base),
+        "id",
+        "bad",
+    );
+    let card = secured_card(&agent.base);
+    let config = ClientConfig {
+        credentials: Credentials::new().with("oauth", Credential::source(source)),
+        ..ClientConfig::default()
+    };
+    let failure = A2aClient::from_card(card, config)
+        .expect("client")
+        .get_task(get("t-1"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&failure, ClientError::Credentials { scheme, message } if scheme == "oauth" && message.contains("invalid_client")),
+        "{failure}"
+    );
+}
