@@ -17,7 +17,7 @@ use a2a_types::service::{self, ProtocolVersion};
 use a2a_types::v1::{AgentCard, AgentInterface};
 
 use crate::http::{describe, read_limited, send_error};
-use crate::{Binding, ClientConfig, ClientError};
+use crate::{Binding, ClientConfig, ClientError, RetryPolicy};
 
 /// A card as fetched: the card in v1 form, and the version its document was written in.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +47,7 @@ pub struct CardResolver {
     http: reqwest::Client,
     timeout: Duration,
     limits: Limits,
+    retry: RetryPolicy,
     cache: Mutex<HashMap<String, Cached>>,
 }
 
@@ -54,14 +55,22 @@ impl CardResolver {
     /// The most cards one resolver keeps; the oldest goes first.
     pub const MAX_ENTRIES: usize = 64;
 
-    /// A resolver using `http`, waiting at most `timeout` for a card, reading it under `limits`.
+    /// A resolver using `http`, waiting at most `timeout` for a card, reading it under `limits`,
+    /// retrying transient failures with the default [`RetryPolicy`].
     pub fn new(http: reqwest::Client, timeout: Duration, limits: Limits) -> Self {
         CardResolver {
             http,
             timeout,
             limits,
+            retry: RetryPolicy::default(),
             cache: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// This resolver retrying as `retry` says (fetching a card is idempotent).
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
     }
 
     /// A resolver with `config`'s HTTP client, timeout and limits.
@@ -70,7 +79,8 @@ impl CardResolver {
             crate::client::http_client(config)?,
             config.timeout,
             config.limits,
-        ))
+        )
+        .with_retry(config.retry))
     }
 
     /// The card at `base_url`'s well-known path (`/.well-known/agent-card.json`).
@@ -79,8 +89,23 @@ impl CardResolver {
             .await
     }
 
-    /// The card at `url`, from the cache while it is fresh.
+    /// The card at `url`, from the cache while it is fresh; transient failures are retried.
     pub async fn resolve_url(&self, url: &str) -> Result<ResolvedCard, ClientError> {
+        let mut attempt = 1;
+        loop {
+            match self.resolve_once(url).await {
+                Err(error) if error.is_transient() && attempt < self.retry.max_attempts => {
+                    let wait = self.retry.backoff(attempt);
+                    tracing::info!(%error, attempt, ?wait, "retrying the agent card");
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                result => return result,
+            }
+        }
+    }
+
+    async fn resolve_once(&self, url: &str) -> Result<ResolvedCard, ClientError> {
         let cached = self.lock().get(url).cloned();
         if let Some(cached) = &cached
             && cached

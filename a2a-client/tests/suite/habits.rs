@@ -97,6 +97,34 @@ async fn a_card_is_cached_for_its_max_age_and_revalidated_with_its_etag() {
 }
 
 #[tokio::test]
+async fn fetching_the_card_is_retried_after_transient_failures() {
+    let agent = serve(|_, index, base| {
+        if index < 2 {
+            return status_only(502);
+        }
+        json_response(200, &card(base, &[("/rpc", "JSONRPC")]))
+    })
+    .await;
+    let client = A2aClient::connect(&agent.base, ClientConfig::default())
+        .await
+        .expect("the third attempt answers");
+    assert_eq!(client.card().name, "Test agent");
+    assert_eq!(agent.requests().len(), 3);
+
+    let down = serve(|_, _, _| status_only(502)).await;
+    let config = ClientConfig {
+        retry: RetryPolicy::NONE,
+        ..ClientConfig::default()
+    };
+    let failure = A2aClient::connect(&down.base, config).await.unwrap_err();
+    assert!(
+        matches!(&failure, ClientError::Transport { message, .. } if message.contains("502")),
+        "{failure}"
+    );
+    assert_eq!(down.requests().len(), 1, "no retry asked for, none made");
+}
+
+#[tokio::test]
 async fn a_call_moves_to_the_next_interface_when_one_is_unreachable() {
     let dead = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let dead_url = format!("http://{}", dead.local_addr().expect("address"));
