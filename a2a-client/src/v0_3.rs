@@ -138,13 +138,9 @@ impl JsonRpcV0_3Transport {
 }
 
 fn not_convertible(error: bridge::BridgeError) -> ClientError {
-    let at = if error.path().is_empty() {
-        String::new()
-    } else {
-        format!("`{}`: ", error.path())
-    };
+    // The bridge's message names the path and what does not survive.
     ClientError::NotConvertible {
-        message: format!("{at}{:?}", error.kind()),
+        message: error.to_string(),
     }
 }
 
