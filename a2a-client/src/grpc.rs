@@ -246,6 +246,11 @@ pub(crate) fn status_error(status: &tonic::Status) -> ClientError {
                 format!("{UNREACHABLE}{}", describe_status(status)),
             )
         }
+        // The decode budget (a2a-proto's codec) and tonic's size limit refuse an answer with
+        // OUT_OF_RANGE: the answer is unreadable, and asking again would not change it.
+        Err(_) if status.code() == tonic::Code::OutOfRange => {
+            ClientError::invalid(Some(GRPC), describe_status(status))
+        }
         Err(_) => ClientError::transport(Some(GRPC), describe_status(status)),
     }
 }

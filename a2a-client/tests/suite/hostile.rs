@@ -260,3 +260,104 @@ async fn answers_over_the_decode_budget_are_refused() {
         "{failure}"
     );
 }
+
+/// A gRPC agent whose answers are far over a small decode budget.
+mod grpc_giant {
+    use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
+    use a2a_proto::v1::{
+        GetTaskRequest, Message, Part, SendMessageRequest, StreamResponse, Task, part,
+        stream_response,
+    };
+    use tokio_stream::wrappers::TcpListenerStream;
+    use tonic::codegen::BoxStream;
+    use tonic::{Request, Response, Status};
+
+    pub struct Giant;
+
+    fn many_parts() -> Vec<Part> {
+        (0..5_000)
+            .map(|_| Part {
+                content: Some(part::Content::Text("x".into())),
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    #[tonic::async_trait]
+    impl A2aService for Giant {
+        async fn get_task(
+            &self,
+            request: Request<GetTaskRequest>,
+        ) -> Result<Response<Task>, Status> {
+            let history = vec![Message {
+                message_id: "m-1".into(),
+                parts: many_parts(),
+                ..Default::default()
+            }];
+            Ok(Response::new(Task {
+                id: request.into_inner().id,
+                history,
+                ..Default::default()
+            }))
+        }
+
+        async fn send_streaming_message(
+            &self,
+            _: Request<SendMessageRequest>,
+        ) -> Result<Response<BoxStream<StreamResponse>>, Status> {
+            let event = StreamResponse {
+                payload: Some(stream_response::Payload::Message(Message {
+                    message_id: "m-2".into(),
+                    parts: many_parts(),
+                    ..Default::default()
+                })),
+            };
+            Ok(Response::new(Box::pin(tokio_stream::iter(vec![Ok(event)]))))
+        }
+    }
+
+    pub async fn serve() -> (String, tokio::task::JoinHandle<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address").to_string();
+        let task = tokio::spawn(async move {
+            let _ = tonic::transport::Server::builder()
+                .add_service(A2aServiceServer::new(Giant))
+                .serve_with_incoming(TcpListenerStream::new(listener))
+                .await;
+        });
+        (address, task)
+    }
+}
+
+#[tokio::test]
+async fn grpc_answers_over_the_decode_budget_are_refused_not_retried() {
+    let (address, server) = grpc_giant::serve().await;
+    let card = a2a_types::v1::AgentCard {
+        supported_interfaces: vec![a2a_types::v1::AgentInterface::new(address, "GRPC", "1.0")],
+        ..Default::default()
+    };
+    let config = ClientConfig {
+        limits: Limits::default().with_max_elements(1_000),
+        ..ClientConfig::default()
+    };
+    let client = A2aClient::from_card(card, config).expect("client");
+    let failure = client.get_task(get()).await.unwrap_err();
+    assert!(
+        matches!(&failure, ClientError::InvalidResponse { message, .. } if message.contains("OutOfRange")),
+        "{failure}"
+    );
+    let failure = client
+        .send_streaming_message(send())
+        .await
+        .expect("a stream")
+        .collect()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&failure, ClientError::InvalidResponse { .. }),
+        "not a broken connection to resume: {failure}"
+    );
+    server.abort();
+}
