@@ -252,6 +252,7 @@ impl A2aClient {
     /// The metadata of one request to `endpoint`.
     async fn meta(
         &self,
+        span: &tracing::Span,
         endpoint: &Endpoint,
         last_event_id: &str,
     ) -> Result<CallMeta, ClientError> {
@@ -283,7 +284,7 @@ impl A2aClient {
                 Some(parent) => parent.child(),
                 None => TraceParent::new_root(),
             };
-            tracing::Span::current().record("trace_id", traceparent.trace_id());
+            span.record("trace_id", traceparent.trace_id());
             meta.headers
                 .push((TRACEPARENT.to_owned(), traceparent.to_string()));
         }
@@ -304,9 +305,8 @@ impl A2aClient {
         })
     }
 
-    /// Records `endpoint` on the current span before a request goes to it.
-    fn record(endpoint: &Endpoint) {
-        let span = tracing::Span::current();
+    /// Records `endpoint` on the call's span before a request goes to it.
+    fn record(span: &tracing::Span, endpoint: &Endpoint) {
         span.record("binding", endpoint.candidate.binding.protocol_binding());
         span.record("url", endpoint.candidate.interface.url.as_str());
     }
@@ -335,12 +335,13 @@ impl A2aClient {
     /// One attempt of a unary call on `endpoint`, bounded by the timeout.
     async fn call_on(
         &self,
+        span: &tracing::Span,
         endpoint: &Endpoint,
         params: &MethodParams,
     ) -> Result<MethodResult, ClientError> {
         let operation = params.operation();
         let timeout = self.inner.config.timeout;
-        let meta = self.meta(endpoint, "").await?;
+        let meta = self.meta(span, endpoint, "").await?;
         let binding = Some(endpoint.candidate.binding);
         tokio::time::timeout(timeout, endpoint.call(params.clone(), &meta))
             .await
@@ -350,13 +351,14 @@ impl A2aClient {
     /// Opening a stream on `endpoint`, bounded by the timeout.
     async fn open_on(
         &self,
+        span: &tracing::Span,
         endpoint: &Endpoint,
         params: &MethodParams,
         last_event_id: &str,
     ) -> Result<EventStream, ClientError> {
         let operation = params.operation();
         let config = &self.inner.config;
-        let meta = self.meta(endpoint, last_event_id).await?;
+        let meta = self.meta(span, endpoint, last_event_id).await?;
         let binding = Some(endpoint.candidate.binding);
         let stream = tokio::time::timeout(config.timeout, endpoint.stream(params.clone(), &meta))
             .await
@@ -367,11 +369,15 @@ impl A2aClient {
     }
 
     /// A unary call on the current endpoint, moving on while endpoints are unreachable.
-    async fn call_once(&self, params: &MethodParams) -> Result<MethodResult, ClientError> {
+    async fn call_once(
+        &self,
+        span: &tracing::Span,
+        params: &MethodParams,
+    ) -> Result<MethodResult, ClientError> {
         let mut last = None;
         for (index, endpoint) in self.endpoint_order() {
-            Self::record(endpoint);
-            let result = self.call_on(endpoint, params).await;
+            Self::record(span, endpoint);
+            let result = self.call_on(span, endpoint, params).await;
             if let Some(result) = self.settle(index, result, &mut last) {
                 return result;
             }
@@ -395,10 +401,16 @@ impl A2aClient {
             url = tracing::field::Empty,
             trace_id = tracing::field::Empty,
         );
-        self.call_with_retries(params).instrument(span).await
+        self.call_with_retries(&span, params)
+            .instrument(span.clone())
+            .await
     }
 
-    async fn call_with_retries(&self, params: MethodParams) -> Result<MethodResult, ClientError> {
+    async fn call_with_retries(
+        &self,
+        span: &tracing::Span,
+        params: MethodParams,
+    ) -> Result<MethodResult, ClientError> {
         let operation = params.operation();
         let retry = if is_idempotent(operation) {
             self.inner.config.retry
@@ -407,7 +419,7 @@ impl A2aClient {
         };
         let mut attempt = 1;
         loop {
-            match self.call_once(&params).await {
+            match self.call_once(span, &params).await {
                 Err(error) if error.is_transient() && attempt < retry.max_attempts => {
                     let wait = retry.backoff(attempt);
                     tracing::info!(%error, attempt, ?wait, "retrying");
@@ -447,7 +459,10 @@ impl A2aClient {
             url = tracing::field::Empty,
             trace_id = tracing::field::Empty,
         );
-        let mut stream = self.open(params, "").instrument(span).await?;
+        let mut stream = self
+            .open(&span, params, "")
+            .instrument(span.clone())
+            .await?;
         if self.inner.config.stream_resume_attempts > 0 {
             stream.resume = Some(Resume::new(self.clone(), task_id));
         }
@@ -456,13 +471,14 @@ impl A2aClient {
 
     async fn open(
         &self,
+        span: &tracing::Span,
         params: MethodParams,
         last_event_id: &str,
     ) -> Result<EventStream, ClientError> {
         let mut last = None;
         for (index, endpoint) in self.endpoint_order() {
-            Self::record(endpoint);
-            let result = self.open_on(endpoint, &params, last_event_id).await;
+            Self::record(span, endpoint);
+            let result = self.open_on(span, endpoint, &params, last_event_id).await;
             if let Some(result) = self.settle(index, result, &mut last) {
                 return result;
             }
@@ -487,8 +503,8 @@ impl A2aClient {
             url = tracing::field::Empty,
             trace_id = tracing::field::Empty,
         );
-        self.open(MethodParams::SubscribeToTask(request), last_event_id)
-            .instrument(span)
+        self.open(&span, MethodParams::SubscribeToTask(request), last_event_id)
+            .instrument(span.clone())
             .await
     }
 

@@ -484,3 +484,84 @@ async fn oauth_client_credentials_fetch_a_token_once_and_send_it() {
         "{failure}"
     );
 }
+
+/// A `tracing` subscriber that keeps every span's name and fields, as text.
+#[derive(Clone, Default)]
+struct SpanLog(Arc<std::sync::Mutex<Vec<(String, Vec<(String, String)>)>>>);
+
+struct FieldText<'a>(&'a mut Vec<(String, String)>);
+
+impl tracing::field::Visit for FieldText<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.push((field.name().to_owned(), format!("{value:?}")));
+    }
+
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.0.push((field.name().to_owned(), value.to_owned()));
+    }
+}
+
+impl tracing::Subscriber for SpanLog {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        let mut spans = self.0.lock().expect("lock");
+        let mut fields = Vec::new();
+        span.record(&mut FieldText(&mut fields));
+        spans.push((span.metadata().name().to_owned(), fields));
+        tracing::span::Id::from_u64(spans.len() as u64)
+    }
+
+    fn record(&self, span: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+        let mut spans = self.0.lock().expect("lock");
+        let index = span.into_u64() as usize - 1;
+        values.record(&mut FieldText(&mut spans[index].1));
+    }
+
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+
+    fn event(&self, _: &tracing::Event<'_>) {}
+
+    fn enter(&self, _: &tracing::span::Id) {}
+
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[tokio::test]
+async fn every_call_has_a_span_with_its_operation_binding_and_trace_id() {
+    let agent = serve(|request, _, _| rpc_result(request, task("t-1", "TASK_STATE_WORKING"))).await;
+    let client = A2aClient::from_card(
+        v1_card(&agent.base, &[("/rpc", "JSONRPC")]),
+        ClientConfig::default(),
+    )
+    .expect("client");
+    let log = SpanLog::default();
+    let guard = tracing::subscriber::set_default(log.clone());
+    client.get_task(get("t-1")).await.expect("answered");
+    drop(guard);
+    let spans = log.0.lock().expect("lock").clone();
+    let (name, fields) = spans
+        .iter()
+        .find(|(name, _)| name == "a2a.call")
+        .expect("an a2a.call span");
+    let field = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("{name} has no {key}: {fields:?}"))
+    };
+    assert_eq!(field("operation"), "GetTask");
+    assert_eq!(field("binding"), "JSONRPC");
+    assert_eq!(field("url"), format!("{}/rpc", agent.base));
+    let sent = agent.calls()[0]
+        .header("traceparent")
+        .expect("traceparent")
+        .to_owned();
+    assert!(
+        sent.contains(&field("trace_id")),
+        "the span's trace id is the one sent: {sent}"
+    );
+}
