@@ -485,9 +485,12 @@ async fn oauth_client_credentials_fetch_a_token_once_and_send_it() {
     );
 }
 
+/// One span: its name and its fields as text.
+type LoggedSpan = (String, Vec<(String, String)>);
+
 /// A `tracing` subscriber that keeps every span's name and fields, as text.
 #[derive(Clone, Default)]
-struct SpanLog(Arc<std::sync::Mutex<Vec<(String, Vec<(String, String)>)>>>);
+struct SpanLog(Arc<std::sync::Mutex<Vec<LoggedSpan>>>);
 
 struct FieldText<'a>(&'a mut Vec<(String, String)>);
 
