@@ -8,6 +8,7 @@
 //! a2a-example-client --agent http://127.0.0.1:8080 stream --message-id tck-stream-001 "hello"
 //! a2a-example-client --agent http://127.0.0.1:8080 get TASK_ID --history-length 1
 //! a2a-example-client --agent http://127.0.0.1:8080 conformance --token TOKEN
+//! a2a-example-client --agent http://127.0.0.1:9999 --protocol-version 0.3 send "hi"   # a v0.3 agent
 //! ```
 //!
 //! Exits 0 on success, 1 when the agent answered an error (printed with its A2A kind), 2 on bad usage.
@@ -43,6 +44,12 @@ struct Cli {
     /// Seconds a unary call may take.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
+    /// The protocol versions to use, most wanted first (1.0, 0.3: a v0.3 agent through the bridge).
+    #[arg(long = "protocol-version", value_delimiter = ',', default_values = ["1.0", "0.3"])]
+    protocol_versions: Vec<a2a_types::service::ProtocolVersion>,
+    /// An extension URI to activate (sent as A2A-Extensions); repeat for more.
+    #[arg(long)]
+    extension: Vec<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -169,6 +176,8 @@ async fn run(cli: Cli) -> Result<ExitCode, ClientError> {
         preference: cli.binding,
         bearer_token: cli.token,
         timeout: Duration::from_secs(cli.timeout),
+        versions: cli.protocol_versions,
+        extensions: cli.extension,
         ..ClientConfig::default()
     };
     let client = A2aClient::connect(&cli.agent, config).await?;

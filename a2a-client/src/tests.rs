@@ -15,7 +15,7 @@ use a2a_types::v1::{
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use super::*;
+use crate::*;
 
 /// A loopback server answering every connection with `response` (a whole HTTP/1.1 response) and
 /// recording each request it read.
@@ -279,7 +279,7 @@ async fn a_stream_refused_before_it_starts_is_the_typed_error() {
 }
 
 #[tokio::test]
-async fn a_truncated_jsonrpc_stream_is_reported() {
+async fn a_truncated_stream_is_resubscribed_then_reported_as_not_resumable() {
     let server = canned(sse_response("data: {\"jsonrpc\": \"2.0\", \"id\": 1, ")).await;
     let client = client(&server.base, Binding::JsonRpc);
     let request = SubscribeToTaskRequest {
@@ -288,14 +288,25 @@ async fn a_truncated_jsonrpc_stream_is_reported() {
     };
     let stream = client.subscribe_to_task(request).await.expect("a stream");
     let failure = stream.collect().await.unwrap_err();
+    let ClientError::NotResumable { cause, reason, .. } = &failure else {
+        panic!("{failure}")
+    };
     assert!(
-        matches!(failure, ClientError::InvalidResponse { .. }),
+        matches!(**cause, ClientError::InvalidResponse { .. }),
         "{failure}"
     );
+    assert!(
+        reason.contains("3 resubscriptions to task t-1 failed"),
+        "{failure}"
+    );
+    // The first request and three resubscriptions, each to the task's stream.
+    let requests = server.requests.lock().expect("lock").clone();
+    assert_eq!(requests.len(), 4, "{requests:?}");
+    assert!(requests.iter().all(|r| r.contains("\"SubscribeToTask\"")));
 }
 
 #[tokio::test]
-async fn nobody_listening_is_a_transport_error_on_every_binding() {
+async fn nobody_listening_is_unreachable_on_every_binding() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let address = listener.local_addr().expect("address");
     drop(listener);
@@ -309,7 +320,7 @@ async fn nobody_listening_is_a_transport_error_on_every_binding() {
             .await
             .unwrap_err();
         assert!(
-            matches!(&failure, ClientError::Transport { binding: Some(b), .. } if *b == binding),
+            matches!(&failure, ClientError::Unreachable { binding: Some(b), .. } if *b == binding),
             "{binding}: {failure}"
         );
     }

@@ -1,0 +1,425 @@
+//! The agent card: fetched from the well-known path under HTTP caching rules ([`CardResolver`]), read
+//! whichever protocol version wrote it, and the interfaces a client may use ranked by preference
+//! ([`candidates`]).
+//!
+//! Caching follows RFC 9111 for a private cache: `Cache-Control: max-age` (less the `Age` the answer
+//! had) makes a card fresh for that long, `no-cache` makes every use revalidate, `no-store` keeps it
+//! out of the cache; an `ETag` is sent back as `If-None-Match`, and `304 Not Modified` renews the card
+//! held. The cache holds at most [`CardResolver::MAX_ENTRIES`] cards.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use a2a_types::bridge::AnyAgentCard;
+use a2a_types::limits::Limits;
+use a2a_types::service::{self, ProtocolVersion};
+use a2a_types::v1::{AgentCard, AgentInterface};
+
+use crate::http::{describe, read_limited, send_error};
+use crate::{Binding, ClientConfig, ClientError, RetryPolicy};
+
+/// A card as fetched: the card in v1 form, and the version its document was written in.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ResolvedCard {
+    /// The card (converted from v0.3 when the agent wrote a v0.3 card).
+    pub card: AgentCard,
+    /// The version of the document: 1.0 for a v1 card, 0.3 for a v0.3 card.
+    pub document_version: ProtocolVersion,
+    /// Whether it came from the cache without asking the agent.
+    pub from_cache: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Cached {
+    card: AgentCard,
+    document_version: ProtocolVersion,
+    etag: Option<String>,
+    fresh_until: Option<Instant>,
+    stored: Instant,
+}
+
+/// Fetches agent cards and keeps them as long as their HTTP caching headers allow. Share one between
+/// clients of the same agents (it is `Sync`).
+#[derive(Debug)]
+pub struct CardResolver {
+    http: reqwest::Client,
+    timeout: Duration,
+    limits: Limits,
+    retry: RetryPolicy,
+    cache: Mutex<HashMap<String, Cached>>,
+}
+
+impl CardResolver {
+    /// The most cards one resolver keeps; the oldest goes first.
+    pub const MAX_ENTRIES: usize = 64;
+
+    /// A resolver using `http`, waiting at most `timeout` for a card, reading it under `limits`,
+    /// retrying transient failures with the default [`RetryPolicy`].
+    pub fn new(http: reqwest::Client, timeout: Duration, limits: Limits) -> Self {
+        CardResolver {
+            http,
+            timeout,
+            limits,
+            retry: RetryPolicy::default(),
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// This resolver retrying as `retry` says (fetching a card is idempotent).
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// A resolver with `config`'s HTTP client, timeout and limits.
+    pub fn from_config(config: &ClientConfig) -> Result<Self, ClientError> {
+        Ok(Self::new(
+            crate::client::http_client(config)?,
+            config.timeout,
+            config.limits,
+        )
+        .with_retry(config.retry))
+    }
+
+    /// The card at `base_url`'s well-known path (`/.well-known/agent-card.json`).
+    pub async fn resolve(&self, base_url: &str) -> Result<ResolvedCard, ClientError> {
+        self.resolve_url(&service::well_known_agent_card_url(base_url))
+            .await
+    }
+
+    /// The card at `url`, from the cache while it is fresh; transient failures are retried.
+    pub async fn resolve_url(&self, url: &str) -> Result<ResolvedCard, ClientError> {
+        let mut attempt = 1;
+        loop {
+            match self.resolve_once(url).await {
+                Err(error) if error.is_transient() && attempt < self.retry.max_attempts => {
+                    let wait = self.retry.backoff(attempt);
+                    tracing::info!(%error, attempt, ?wait, "retrying the agent card");
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                result => return result,
+            }
+        }
+    }
+
+    async fn resolve_once(&self, url: &str) -> Result<ResolvedCard, ClientError> {
+        let cached = self.lock().get(url).cloned();
+        if let Some(cached) = &cached
+            && cached
+                .fresh_until
+                .is_some_and(|until| Instant::now() < until)
+        {
+            return Ok(ResolvedCard {
+                card: cached.card.clone(),
+                document_version: cached.document_version,
+                from_cache: true,
+            });
+        }
+        let mut request = self
+            .http
+            .get(url)
+            .header(service::A2A_VERSION_HEADER, ProtocolVersion::V1_0.to_string())
+            .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_JSON);
+        if let Some(etag) = cached.as_ref().and_then(|c| c.etag.as_deref()) {
+            request = request.header(reqwest::header::IF_NONE_MATCH, etag);
+        }
+        let fetch = async {
+            let response = request
+                .send()
+                .await
+                .map_err(|e| send_error(None, url, &e))?;
+            let status = response.status();
+            let headers = response.headers().clone();
+            if status == reqwest::StatusCode::NOT_MODIFIED
+                && let Some(cached) = cached
+            {
+                return Ok((headers, None, cached));
+            }
+            let body = read_limited(None, response, self.limits.max_bytes()).await?;
+            if !status.is_success() {
+                let text = a2a_types::json::bounded(&String::from_utf8_lossy(&body));
+                return Err(ClientError::transport(
+                    None,
+                    format!("GET {url}: HTTP {status}: {text}"),
+                ));
+            }
+            let (card, document_version) = read_card(&body, &self.limits)
+                .map_err(|e| ClientError::invalid(None, format!("the agent card at {url}: {e}")))?;
+            let entry = Cached {
+                card,
+                document_version,
+                etag: None,
+                fresh_until: None,
+                stored: Instant::now(),
+            };
+            Ok((headers, Some(()), entry))
+        };
+        let (headers, fetched, mut entry) = tokio::time::timeout(self.timeout, fetch)
+            .await
+            .map_err(|_| {
+                ClientError::timeout(None, format!("the agent card at {url}"), self.timeout)
+            })??;
+        let policy = CachePolicy::from_headers(&headers);
+        entry.fresh_until = policy.fresh_for.map(|d| Instant::now() + d);
+        if fetched.is_some() {
+            entry.etag = header(&headers, reqwest::header::ETAG);
+        }
+        let resolved = ResolvedCard {
+            card: entry.card.clone(),
+            document_version: entry.document_version,
+            from_cache: fetched.is_none(),
+        };
+        let mut cache = self.lock();
+        if policy.store {
+            if cache.len() >= Self::MAX_ENTRIES && !cache.contains_key(url) {
+                let oldest = cache
+                    .iter()
+                    .min_by_key(|(_, c)| c.stored)
+                    .map(|(k, _)| k.clone());
+                if let Some(oldest) = oldest {
+                    cache.remove(&oldest);
+                }
+            }
+            cache.insert(url.to_owned(), entry);
+        } else {
+            cache.remove(url);
+        }
+        Ok(resolved)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cached>> {
+        // A panic elsewhere while holding the lock leaves a map that is still consistent.
+        self.cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn header(
+    headers: &reqwest::header::HeaderMap,
+    name: reqwest::header::HeaderName,
+) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// What an answer's `Cache-Control` (and `Age`) allow.
+#[derive(Debug, PartialEq)]
+struct CachePolicy {
+    store: bool,
+    fresh_for: Option<Duration>,
+}
+
+impl CachePolicy {
+    fn from_headers(headers: &reqwest::header::HeaderMap) -> Self {
+        let mut policy = CachePolicy {
+            store: true,
+            fresh_for: None,
+        };
+        let mut no_cache = false;
+        for value in headers.get_all(reqwest::header::CACHE_CONTROL) {
+            let Ok(value) = value.to_str() else { continue };
+            for directive in value.split(',') {
+                let directive = directive.trim();
+                let (name, argument) = match directive.split_once('=') {
+                    Some((name, argument)) => {
+                        (name.trim(), Some(argument.trim().trim_matches('"')))
+                    }
+                    None => (directive, None),
+                };
+                match name.to_ascii_lowercase().as_str() {
+                    "no-store" => policy.store = false,
+                    "no-cache" => no_cache = true,
+                    "max-age" => {
+                        policy.fresh_for = argument
+                            .and_then(|a| a.parse::<u64>().ok())
+                            .map(Duration::from_secs);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let age = header(headers, reqwest::header::AGE)
+            .and_then(|a| a.trim().parse::<u64>().ok())
+            .map(Duration::from_secs)
+            .unwrap_or_default();
+        policy.fresh_for = policy
+            .fresh_for
+            .filter(|_| !no_cache)
+            .map(|d| d.saturating_sub(age))
+            .filter(|d| !d.is_zero());
+        policy
+    }
+}
+
+/// Reads a card of either version under `limits`, naming the field at fault.
+pub(crate) fn read_card(
+    body: &[u8],
+    limits: &Limits,
+) -> Result<(AgentCard, ProtocolVersion), String> {
+    limits.check_json(body).map_err(|e| e.to_string())?;
+    let json = a2a_types::json::value_from_slice(body).map_err(|e| e.to_string())?;
+    match AnyAgentCard::detect(&json) {
+        None => Err("an agent card is a JSON object".to_owned()),
+        Some(a2a_types::service::ProtocolVersion::V1_0) => a2a_types::json::from_value(json)
+            .map(|card| (card, ProtocolVersion::V1_0))
+            .map_err(|e| e.to_string()),
+        Some(a2a_types::service::ProtocolVersion::V0_3) => AnyAgentCard::from_json(json)
+            .map(|card| (card.into_v1(), ProtocolVersion::V0_3))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// Fetches the agent card from `base_url`'s well-known path (`/.well-known/agent-card.json`), without
+/// caching; a v0.3 card is converted to v1.
+pub async fn resolve_card(
+    http: &reqwest::Client,
+    base_url: &str,
+    timeout: Duration,
+) -> Result<AgentCard, ClientError> {
+    CardResolver::new(http.clone(), timeout, Limits::default())
+        .resolve(base_url)
+        .await
+        .map(|resolved| resolved.card)
+}
+
+/// One interface a client may use: its binding, the protocol version it speaks there, and the card's
+/// entry.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Candidate {
+    /// The binding.
+    pub binding: Binding,
+    /// The protocol version: 1.0, or 0.3 (spoken through the bridge).
+    pub version: ProtocolVersion,
+    /// The card's entry (URL, tenant, declared version).
+    pub interface: AgentInterface,
+}
+
+/// The protocol line an interface's `protocolVersion` belongs to: empty or 1.x is 1.0, 0.3 to 0.x is
+/// 0.3; older or unreadable versions are not spoken.
+pub fn interface_version(interface: &AgentInterface) -> Option<ProtocolVersion> {
+    if interface.protocol_version.trim().is_empty() {
+        return Some(ProtocolVersion::V1_0);
+    }
+    let version: ProtocolVersion = interface.protocol_version.parse().ok()?;
+    match version.major {
+        1 => Some(ProtocolVersion::V1_0),
+        0 if version.minor >= 3 => Some(ProtocolVersion::V0_3),
+        _ => None,
+    }
+}
+
+/// Every interface of `card` this client can use, best first: by `versions`, then by `preference`,
+/// then in the card's order. A v0.3 interface is usable on JSON-RPC only (the bridge converts
+/// JSON-RPC messages).
+pub fn candidates(
+    card: &AgentCard,
+    preference: &[Binding],
+    versions: &[ProtocolVersion],
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for version in versions {
+        for wanted in preference {
+            if *version == ProtocolVersion::V0_3 && *wanted != Binding::JsonRpc {
+                continue;
+            }
+            for interface in &card.supported_interfaces {
+                if Binding::from_protocol_binding(&interface.protocol_binding) == Some(*wanted)
+                    && interface_version(interface) == Some(*version)
+                {
+                    out.push(Candidate {
+                        binding: *wanted,
+                        version: *version,
+                        interface: interface.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The interface of `card` to use for A2A 1.x: the first binding of `preference` that the card
+/// offers (an interface without a `protocolVersion` counts as 1.x), in the card's order among equals.
+pub fn choose_interface(
+    card: &AgentCard,
+    preference: &[Binding],
+) -> Result<(Binding, AgentInterface), ClientError> {
+    candidates(card, preference, &[ProtocolVersion::V1_0])
+        .into_iter()
+        .next()
+        .map(|c| (c.binding, c.interface))
+        .ok_or_else(|| no_supported_interface(card))
+}
+
+pub(crate) fn no_supported_interface(card: &AgentCard) -> ClientError {
+    ClientError::NoSupportedInterface {
+        offered: card
+            .supported_interfaces
+            .iter()
+            .map(|i| format!("{} {}", i.protocol_binding, i.protocol_version))
+            .collect(),
+    }
+}
+
+/// For a request that failed to connect: the error, named by its URL.
+pub(crate) fn unreachable(
+    binding: Option<Binding>,
+    url: &str,
+    error: &reqwest::Error,
+) -> ClientError {
+    ClientError::Unreachable {
+        binding,
+        url: url.to_owned(),
+        message: describe(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderMap, HeaderValue};
+
+    fn policy(pairs: &[(&'static str, &'static str)]) -> CachePolicy {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.append(*name, HeaderValue::from_static(value));
+        }
+        CachePolicy::from_headers(&headers)
+    }
+
+    #[test]
+    fn cache_control_sets_freshness_and_storage() {
+        assert_eq!(
+            policy(&[]),
+            CachePolicy {
+                store: true,
+                fresh_for: None
+            }
+        );
+        assert_eq!(
+            policy(&[("cache-control", "public, max-age=60")]).fresh_for,
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(
+            policy(&[("cache-control", "max-age=60"), ("age", "45")]).fresh_for,
+            Some(Duration::from_secs(15))
+        );
+        assert_eq!(
+            policy(&[("cache-control", "max-age=60"), ("age", "90")]).fresh_for,
+            None
+        );
+        assert_eq!(
+            policy(&[("cache-control", "no-cache, max-age=60")]).fresh_for,
+            None
+        );
+        assert!(!policy(&[("cache-control", "no-store")]).store);
+        assert_eq!(policy(&[("cache-control", "max-age=soon")]).fresh_for, None);
+    }
+}

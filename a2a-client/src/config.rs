@@ -1,0 +1,181 @@
+//! [`ClientConfig`]: what a client prefers (bindings, protocol versions), how long it waits, how it
+//! retries, what it sends with every request and how much it reads.
+
+use std::fmt;
+use std::time::Duration;
+
+use a2a_types::limits::Limits;
+use a2a_types::service::ProtocolVersion;
+
+use crate::Binding;
+use crate::auth::Credentials;
+
+/// How the client connects and calls. Build it with struct update syntax over the default
+/// (`ClientConfig { timeout, ..ClientConfig::default() }`) or the builder methods, so fields added
+/// later keep old code compiling.
+#[derive(Clone)]
+pub struct ClientConfig {
+    /// The bindings to use, most wanted first.
+    pub preference: Vec<Binding>,
+    /// The protocol versions to use, most wanted first: [`ProtocolVersion::V1_0`], then
+    /// [`ProtocolVersion::V0_3`] (through the bridge, JSON-RPC only) by default. Versions rank
+    /// before bindings: a v1 interface on any preferred binding is chosen over a v0.3 one.
+    pub versions: Vec<ProtocolVersion>,
+    /// Sent as `Authorization: Bearer …` with every request, whatever the card says; for the
+    /// card's own security schemes use [`credentials`](Self::credentials).
+    pub bearer_token: Option<String>,
+    /// Credentials by the name of the card's security scheme they satisfy.
+    pub credentials: Credentials,
+    /// Extension URIs to activate, sent as `A2A-Extensions` (and `X-A2A-Extensions` to v0.3 agents).
+    pub extensions: Vec<String>,
+    /// The longest one unary call (and the card fetch) may take, per attempt.
+    pub timeout: Duration,
+    /// How long establishing a connection may take.
+    pub connect_timeout: Duration,
+    /// The longest a stream may wait for its next event (`None`: forever).
+    pub stream_idle_timeout: Option<Duration>,
+    /// The longest a whole stream may last (`None`: as long as the agent sends).
+    pub stream_timeout: Option<Duration>,
+    /// How often a dropped stream is resubscribed before it is reported as not resumable.
+    pub stream_resume_attempts: u32,
+    /// Retries of idempotent calls.
+    pub retry: RetryPolicy,
+    /// The decode budget every answer is read under (a whole body, each stream event, each gRPC
+    /// message): bytes and JSON values (protobuf fields for gRPC).
+    pub limits: Limits,
+    /// Whether every request carries a W3C `traceparent` (a new trace per call unless the client was
+    /// given one with [`A2aClient::with_trace_parent`](crate::A2aClient::with_trace_parent)).
+    pub trace_context: bool,
+    /// The HTTP client to use (for TLS, proxies, pools of your own); by default one is built with
+    /// [`connect_timeout`](Self::connect_timeout).
+    pub http_client: Option<reqwest::Client>,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            preference: Binding::ALL.to_vec(),
+            versions: vec![ProtocolVersion::V1_0, ProtocolVersion::V0_3],
+            bearer_token: None,
+            credentials: Credentials::default(),
+            extensions: Vec::new(),
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(5),
+            stream_idle_timeout: Some(Duration::from_secs(300)),
+            stream_timeout: None,
+            stream_resume_attempts: 3,
+            retry: RetryPolicy::default(),
+            limits: Limits::default(),
+            trace_context: true,
+            http_client: None,
+        }
+    }
+}
+
+impl ClientConfig {
+    /// This configuration with only `binding` acceptable.
+    pub fn only(mut self, binding: Binding) -> Self {
+        self.preference = vec![binding];
+        self
+    }
+
+    /// This configuration with a bearer token.
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.bearer_token = Some(token.into());
+        self
+    }
+
+    /// This configuration with only `version` acceptable.
+    pub fn only_version(mut self, version: ProtocolVersion) -> Self {
+        self.versions = vec![version];
+        self
+    }
+
+    /// This configuration activating one more extension.
+    pub fn extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.push(uri.into());
+        self
+    }
+
+    /// This configuration with another unary-call timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+}
+
+/// Secrets stay out of logs: the token and credentials are shown as present or not.
+impl fmt::Debug for ClientConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientConfig")
+            .field("preference", &self.preference)
+            .field("versions", &self.versions)
+            .field("bearer_token", &self.bearer_token.as_ref().map(|_| "…"))
+            .field("credentials", &self.credentials)
+            .field("extensions", &self.extensions)
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("stream_idle_timeout", &self.stream_idle_timeout)
+            .field("stream_timeout", &self.stream_timeout)
+            .field("stream_resume_attempts", &self.stream_resume_attempts)
+            .field("retry", &self.retry)
+            .field("limits", &self.limits)
+            .field("trace_context", &self.trace_context)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How idempotent calls (`GetTask`, `ListTasks`, `GetTaskPushNotificationConfig`,
+/// `ListTaskPushNotificationConfigs`, `GetExtendedAgentCard`, the card) are retried after a transient
+/// failure ([`ClientError::is_transient`](crate::ClientError::is_transient)): exponential backoff
+/// with full jitter. Other calls are never retried, since the agent may have acted on them; they only
+/// move to another interface when nothing could be sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included (1: no retry).
+    pub max_attempts: u32,
+    /// The backoff before the first retry; doubled for each next one.
+    pub initial_backoff: Duration,
+    /// The longest backoff.
+    pub max_backoff: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 3,
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(2),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No retries.
+    pub const NONE: RetryPolicy = RetryPolicy {
+        max_attempts: 1,
+        initial_backoff: Duration::ZERO,
+        max_backoff: Duration::ZERO,
+    };
+
+    /// A policy of `max_attempts` attempts with the default backoff.
+    pub fn attempts(max_attempts: u32) -> Self {
+        RetryPolicy {
+            max_attempts: max_attempts.max(1),
+            ..RetryPolicy::default()
+        }
+    }
+
+    /// The wait before retry number `retry` (1 for the first): a random duration up to
+    /// `initial_backoff × 2^(retry-1)`, capped at `max_backoff` (full jitter, so many clients retrying
+    /// at once spread out).
+    pub fn backoff(&self, retry: u32) -> Duration {
+        let ceiling = self
+            .initial_backoff
+            .saturating_mul(1u32 << retry.saturating_sub(1).min(16))
+            .min(self.max_backoff);
+        let millis = u64::try_from(ceiling.as_millis()).unwrap_or(u64::MAX);
+        Duration::from_millis(fastrand::u64(0..=millis))
+    }
+}

@@ -1,0 +1,280 @@
+//! The gRPC binding: a2a-proto's tonic client stub on a lazily connected channel. Requests and results
+//! cross between the serde types and the protobuf types through a2a-types' `proto` conversions;
+//! errors are read from the status's `google.rpc.Status` details. Every answer is decoded under the
+//! decode budget (a2a-proto's `BudgetCodec`, scoped with `with_limits`, and tonic's own size limit).
+
+use a2a_proto::v1 as pb;
+use a2a_proto::v1::a2a_service_client::A2aServiceClient;
+use a2a_types::errors::Error;
+use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
+use a2a_types::limits::Limits;
+use tonic::metadata::{MetadataKey, MetadataValue};
+use tonic::transport::{Channel, Endpoint};
+
+use crate::client::CallMeta;
+use crate::stream::EventStream;
+use crate::{Binding, ClientError};
+
+const GRPC: Binding = Binding::Grpc;
+
+/// A tonic channel to one agent.
+#[derive(Clone, Debug)]
+pub(crate) struct GrpcTransport {
+    client: A2aServiceClient<Channel>,
+    target: String,
+    limits: Limits,
+}
+
+impl GrpcTransport {
+    /// A channel to `url`; an interface URL without a scheme (`127.0.0.1:50051`, as the SDK writes
+    /// gRPC targets) is plain-text HTTP/2.
+    pub(crate) fn new(
+        url: &str,
+        connect_timeout: std::time::Duration,
+        limits: Limits,
+    ) -> Result<Self, ClientError> {
+        let target = if url.contains("://") {
+            url.to_owned()
+        } else {
+            format!("http://{url}")
+        };
+        let endpoint = Endpoint::from_shared(target.clone())
+            .map_err(|e| ClientError::transport(Some(GRPC), format!("gRPC target {target}: {e}")))?
+            .connect_timeout(connect_timeout);
+        let client = A2aServiceClient::new(endpoint.connect_lazy())
+            .max_decoding_message_size(limits.max_bytes());
+        Ok(GrpcTransport {
+            client,
+            target,
+            limits,
+        })
+    }
+
+    /// A request with the call's metadata (service parameters, credentials, trace context); header
+    /// names become lower-case metadata keys, and values gRPC metadata cannot carry are refused.
+    fn request<T>(&self, message: T, meta: &CallMeta) -> Result<tonic::Request<T>, ClientError> {
+        let mut request = tonic::Request::new(message);
+        let metadata = request.metadata_mut();
+        for (name, value) in meta.headers.iter().chain(&meta.query) {
+            let key = MetadataKey::from_bytes(name.to_ascii_lowercase().as_bytes());
+            let value: Result<MetadataValue<tonic::metadata::Ascii>, _> = value.parse();
+            match (key, value) {
+                (Ok(key), Ok(value)) => {
+                    metadata.append(key, value);
+                }
+                _ => {
+                    return Err(ClientError::InvalidRequest {
+                        message: format!("{name} cannot be sent as gRPC metadata"),
+                    });
+                }
+            }
+        }
+        Ok(request)
+    }
+
+    /// Runs one call under the decode budget, a failure to connect being
+    /// [`ClientError::Unreachable`].
+    async fn budgeted<F: std::future::Future<Output = Result<R, ClientError>>, R>(
+        &self,
+        call: F,
+    ) -> Result<R, ClientError> {
+        let result = a2a_proto::grpc::with_limits(self.limits.into(), call).await;
+        match result {
+            Err(ClientError::Transport { message, .. }) if message.starts_with(UNREACHABLE) => {
+                Err(ClientError::Unreachable {
+                    binding: Some(GRPC),
+                    url: self.target.clone(),
+                    message: message[UNREACHABLE.len()..].to_owned(),
+                })
+            }
+            other => other,
+        }
+    }
+
+    pub(crate) async fn call(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<MethodResult, ClientError> {
+        self.budgeted(self.unary(params, meta)).await
+    }
+
+    async fn unary(&self, params: MethodParams, t: &CallMeta) -> Result<MethodResult, ClientError> {
+        let mut client = self.client.clone();
+        Ok(match params {
+            MethodParams::SendMessage(request) => {
+                let response = client
+                    .send_message(self.request(pb::SendMessageRequest::from(request), t)?)
+                    .await;
+                MethodResult::SendMessage(convert(response)?)
+            }
+            MethodParams::GetTask(request) => {
+                let response = client
+                    .get_task(self.request(pb::GetTaskRequest::from(request), t)?)
+                    .await;
+                MethodResult::GetTask(convert(response)?)
+            }
+            MethodParams::ListTasks(request) => {
+                let response = client
+                    .list_tasks(self.request(pb::ListTasksRequest::from(request), t)?)
+                    .await;
+                MethodResult::ListTasks(convert(response)?)
+            }
+            MethodParams::CancelTask(request) => {
+                let response = client
+                    .cancel_task(self.request(pb::CancelTaskRequest::from(request), t)?)
+                    .await;
+                MethodResult::CancelTask(convert(response)?)
+            }
+            MethodParams::CreateTaskPushNotificationConfig(config) => {
+                let response = client
+                    .create_task_push_notification_config(
+                        self.request(pb::TaskPushNotificationConfig::from(config), t)?,
+                    )
+                    .await;
+                MethodResult::CreateTaskPushNotificationConfig(convert(response)?)
+            }
+            MethodParams::GetTaskPushNotificationConfig(request) => {
+                let response = client
+                    .get_task_push_notification_config(
+                        self.request(pb::GetTaskPushNotificationConfigRequest::from(request), t)?,
+                    )
+                    .await;
+                MethodResult::GetTaskPushNotificationConfig(convert(response)?)
+            }
+            MethodParams::ListTaskPushNotificationConfigs(request) => {
+                let response = client
+                    .list_task_push_notification_configs(
+                        self.request(pb::ListTaskPushNotificationConfigsRequest::from(request), t)?,
+                    )
+                    .await;
+                MethodResult::ListTaskPushNotificationConfigs(convert(response)?)
+            }
+            MethodParams::DeleteTaskPushNotificationConfig(request) => {
+                client
+                    .delete_task_push_notification_config(self.request(
+                        pb::DeleteTaskPushNotificationConfigRequest::from(request),
+                        t,
+                    )?)
+                    .await
+                    .map_err(|status| status_error(&status))?;
+                MethodResult::DeleteTaskPushNotificationConfig(Empty)
+            }
+            MethodParams::GetExtendedAgentCard(request) => {
+                let response = client
+                    .get_extended_agent_card(
+                        self.request(pb::GetExtendedAgentCardRequest::from(request), t)?,
+                    )
+                    .await;
+                MethodResult::GetExtendedAgentCard(convert(response)?)
+            }
+            other => {
+                return Err(ClientError::InvalidRequest {
+                    message: format!("{} is not a unary call", other.operation()),
+                });
+            }
+        })
+    }
+
+    pub(crate) async fn stream(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
+        self.budgeted(self.open_stream(params, meta)).await
+    }
+
+    async fn open_stream(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
+        let mut client = self.client.clone();
+        let response = match params {
+            MethodParams::SendStreamingMessage(request) => {
+                client
+                    .send_streaming_message(
+                        self.request(pb::SendMessageRequest::from(request), meta)?,
+                    )
+                    .await
+            }
+            MethodParams::SubscribeToTask(request) => {
+                client
+                    .subscribe_to_task(
+                        self.request(pb::SubscribeToTaskRequest::from(request), meta)?,
+                    )
+                    .await
+            }
+            other => {
+                return Err(ClientError::InvalidRequest {
+                    message: format!("{} is not a streaming call", other.operation()),
+                });
+            }
+        };
+        let stream = response.map_err(|status| status_error(&status))?;
+        Ok(EventStream::grpc(stream.into_inner(), self.limits))
+    }
+}
+
+/// A unary answer to the serde type, or the error it carries.
+fn convert<P, T>(response: Result<tonic::Response<P>, tonic::Status>) -> Result<T, ClientError>
+where
+    T: TryFrom<P, Error = a2a_types::proto::ConversionError>,
+{
+    let message = response
+        .map_err(|status| status_error(&status))?
+        .into_inner();
+    T::try_from(message).map_err(|e| ClientError::invalid(Some(GRPC), format!("the result: {e}")))
+}
+
+/// How [`status_error`] marks a status tonic made for a connection that could not be made, so the
+/// call that knows the target can name it.
+const UNREACHABLE: &str = "unreachable: ";
+
+/// A gRPC status to the A2A error in its details, or a transport error when it has none. A status
+/// tonic made itself from a connection failure (it has a source error; an agent's status never does)
+/// is marked as unreachable.
+pub(crate) fn status_error(status: &tonic::Status) -> ClientError {
+    match Error::from_tonic_status(status) {
+        Ok(error) => ClientError::A2a {
+            binding: GRPC,
+            error,
+        },
+        Err(_) if status.code() == tonic::Code::Unavailable && connect_failure(status) => {
+            ClientError::transport(
+                Some(GRPC),
+                format!("{UNREACHABLE}{}", describe_status(status)),
+            )
+        }
+        // The decode budget (a2a-proto's codec) and tonic's size limit refuse an answer with
+        // OUT_OF_RANGE: the answer is unreadable, and asking again would not change it.
+        Err(_) if status.code() == tonic::Code::OutOfRange => {
+            ClientError::invalid(Some(GRPC), describe_status(status))
+        }
+        Err(_) => ClientError::transport(Some(GRPC), describe_status(status)),
+    }
+}
+
+/// Whether tonic made this status from a failure to connect: its source chain has a transport error
+/// of the connector.
+fn connect_failure(status: &tonic::Status) -> bool {
+    let mut source = std::error::Error::source(status);
+    while let Some(cause) = source {
+        if cause.is::<tonic::transport::Error>() {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+fn describe_status(status: &tonic::Status) -> String {
+    let mut text = format!("gRPC status {:?}: {}", status.code(), status.message());
+    let mut source = std::error::Error::source(status);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

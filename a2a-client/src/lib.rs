@@ -1,0 +1,87 @@
+//! A client for Agent2Agent (A2A) agents: resolve an agent's card, pick an interface, and call every
+//! operation with the types of [`a2a_types::v1`], whichever binding and protocol version the agent
+//! speaks.
+//!
+//! - **Resolve and choose**: [`A2aClient::connect`] fetches the card from the well-known path
+//!   ([`CardResolver`], honouring `Cache-Control` and `ETag`), reads it whether the agent wrote it as
+//!   A2A v1 or v0.3, and keeps every interface it can use, best first by
+//!   [`ClientConfig::versions`] then [`ClientConfig::preference`]. A call moves on to the next
+//!   interface when one cannot be reached.
+//! - **Every operation** on JSON-RPC, HTTP+JSON and gRPC: one method per operation, streams as an
+//!   [`EventStream`] that resumes after a dropped connection ([`resume`]), `ListTasks` page by page
+//!   ([`TaskPages`]).
+//! - **A2A v0.3 agents** over JSON-RPC through the bridge ([`v0_3`](crate#a2a-v03)): the same calls,
+//!   converted both ways, and what cannot survive refused by name.
+//! - **One error**: [`ClientError`], the same A2A error kind whichever binding carried it.
+//! - **Production habits**: per-call and per-stream timeouts; retries with backoff for idempotent
+//!   calls only ([`RetryPolicy`]); credentials placed as the card's security schemes say ([`auth`]);
+//!   `A2A-Version`, `A2A-Extensions` and W3C `traceparent` ([`trace`]) on every request; a `tracing`
+//!   span per call (`a2a.call`, `a2a.stream`, with the operation, binding, URL and trace id); every
+//!   answer read under the decode budget ([`ClientConfig::limits`]), error bodies only up to
+//!   [`MAX_ERROR_BODY`](http::MAX_ERROR_BODY).
+//!
+//! | binding | request | answer | stream |
+//! |---|---|---|---|
+//! | JSON-RPC | [`JsonRpcRequest`](a2a_types::jsonrpc::JsonRpcRequest) over `POST` (reqwest) | [`JsonRpcResponse::parse`](a2a_types::jsonrpc::JsonRpcResponse::parse), errors by [`Error::from_jsonrpc`](a2a_types::errors::Error::from_jsonrpc) | SSE, [`JsonDecoder`](a2a_types::sse::JsonDecoder) of JSON-RPC responses |
+//! | HTTP+JSON | [`rest::build_request`](a2a_types::rest::build_request) | [`MethodResult::from_json`](a2a_types::jsonrpc::MethodResult::from_json), errors by [`Error::from_rest`](a2a_types::errors::Error::from_rest) | SSE, [`HttpJsonDecoder`](a2a_types::sse::HttpJsonDecoder) |
+//! | gRPC | a2a-proto's tonic client stubs, messages converted by the `proto` feature | the same conversions back | tonic server streams |
+//! | JSON-RPC, A2A v0.3 | [`bridge::downgrade_request`](a2a_types::bridge::downgrade_request) | [`bridge::upgrade_response`](a2a_types::bridge::upgrade_response) | SSE of v0.3 responses, each upgraded |
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), a2a_client::ClientError> {
+//! use a2a_client::{A2aClient, ClientConfig};
+//! use a2a_types::v1::{Message, Part, SendMessageRequest, SendMessageResponse};
+//!
+//! let client = A2aClient::connect("http://127.0.0.1:8080", ClientConfig::default()).await?;
+//! let request = SendMessageRequest {
+//!     message: Message::user("m-1", [Part::text("Book a table for two")]),
+//!     ..Default::default()
+//! };
+//! if let SendMessageResponse::Task(task) = client.send_message(request).await? {
+//!     println!("task {} is {:?} (over {})", task.id, task.status.state, client.binding());
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # A2A v0.3
+//!
+//! An agent whose card is a v0.3 card, or whose v0.3 JSON-RPC interface is preferred
+//! ([`ClientConfig::only_version`]), is called with the same methods: each request is downgraded
+//! with [`a2a_types::bridge`], each result, event and error upgraded. A request that would lose a
+//! field on the way (a `tenant`, a part's `mediaType`, paging) fails with
+//! [`ClientError::NotConvertible`] naming it, and `ListTasks`, which v0.3 lacks, likewise.
+//!
+//! # TLS
+//!
+//! The crate chooses no TLS stack. To call `https://` agents, enable a TLS feature of `reqwest` in
+//! your program and pass the client in [`ClientConfig::http_client`].
+
+pub mod auth;
+mod binding;
+pub mod card;
+mod client;
+mod config;
+mod error;
+mod grpc;
+pub mod http;
+mod paging;
+pub mod resume;
+mod stream;
+pub mod trace;
+mod v0_3;
+
+pub use binding::Binding;
+pub use card::{CardResolver, ResolvedCard, choose_interface, resolve_card};
+pub use client::{A2aClient, is_idempotent};
+pub use config::{ClientConfig, RetryPolicy};
+pub use error::ClientError;
+pub use paging::TaskPages;
+pub use stream::EventStream;
+
+/// The A2A protocol version this client speaks natively (v0.3 agents through the bridge).
+pub const PROTOCOL_VERSION: a2a_types::service::ProtocolVersion =
+    a2a_types::service::ProtocolVersion::V1_0;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,127 @@
+//! Resuming a stream after its connection drops.
+//!
+//! A stream made by an [`A2aClient`] remembers the task its events are about. When the connection
+//! breaks (reset, closed inside an event, a gRPC transport failure) before a terminal state, it
+//! subscribes to that task again (`SubscribeToTask`), sending `Last-Event-ID` with the id of the last
+//! server-sent event received when the agent gives its events ids, so an agent that keeps its events
+//! replays only what was missed. An agent without event ids answers a resubscription with the task as
+//! it is now (spec section 3.1.6), which the stream delivers as a [`StreamResponse::Task`] event: no
+//! state is lost, though the intermediate events are summed up in it.
+//!
+//! Where resumption is not possible the stream ends with [`ClientError::NotResumable`], naming why
+//! and what broke it: no event named a task yet, the agent refused to resubscribe (unless the task
+//! had meanwhile finished: then its final state is delivered and the stream ends cleanly), or
+//! [`ClientConfig::stream_resume_attempts`](crate::ClientConfig::stream_resume_attempts) attempts
+//! in a row failed.
+
+use a2a_types::errors::ErrorKind;
+use a2a_types::v1::{GetTaskRequest, StreamResponse, Task};
+
+use crate::stream::EventStream;
+use crate::{A2aClient, ClientError};
+
+/// What a stream needs to subscribe again.
+#[derive(Debug)]
+pub(crate) struct Resume {
+    client: A2aClient,
+    task_id: Option<String>,
+    failures_in_a_row: u32,
+    pub(crate) last_event_id: String,
+}
+
+/// The outcome of a successful reconnection.
+pub(crate) enum Reconnected {
+    /// A new connection to the task's events.
+    Stream(Box<EventStream>),
+    /// The task finished while the stream was away: its final state.
+    Final(Box<Task>),
+}
+
+impl Resume {
+    pub(crate) fn new(client: A2aClient, task_id: Option<String>) -> Self {
+        Resume {
+            client,
+            task_id,
+            failures_in_a_row: 0,
+            last_event_id: String::new(),
+        }
+    }
+
+    /// Notes the task an event is about; `true` when the event is the last the stream will carry (a
+    /// message, or a terminal state).
+    pub(crate) fn observe(&mut self, event: &StreamResponse) -> bool {
+        self.failures_in_a_row = 0;
+        let (task_id, last) = match event {
+            StreamResponse::Task(task) => (Some(&task.id), task.status.state.is_terminal()),
+            StreamResponse::StatusUpdate(update) => {
+                (Some(&update.task_id), update.status.state.is_terminal())
+            }
+            StreamResponse::ArtifactUpdate(update) => (Some(&update.task_id), false),
+            StreamResponse::Message(_) => (None, true),
+            #[allow(unreachable_patterns)]
+            _ => (None, false),
+        };
+        if let Some(id) = task_id.filter(|id| !id.is_empty()) {
+            self.task_id = Some(id.clone());
+        }
+        last
+    }
+
+    /// Subscribes to the task again after `cause` broke the stream.
+    pub(crate) async fn reconnect(
+        &mut self,
+        cause: ClientError,
+        last_event_id: &str,
+    ) -> Result<Reconnected, ClientError> {
+        let binding = self.client.binding();
+        let not_resumable = |reason: String, cause: ClientError| ClientError::NotResumable {
+            binding,
+            reason,
+            cause: Box::new(cause),
+        };
+        let Some(task_id) = self.task_id.clone() else {
+            return Err(not_resumable(
+                "no event named a task before the connection broke, so there is nothing to subscribe to".to_owned(),
+                cause,
+            ));
+        };
+        let attempts = self.client.config().stream_resume_attempts;
+        let mut last = cause;
+        while self.failures_in_a_row < attempts {
+            self.failures_in_a_row += 1;
+            let retry = self.client.config().retry;
+            tokio::time::sleep(retry.backoff(self.failures_in_a_row)).await;
+            tracing::info!(task_id, attempt = self.failures_in_a_row, error = %last, "resubscribing to a dropped stream");
+            match self.client.open_subscription(&task_id, last_event_id).await {
+                Ok(stream) => return Ok(Reconnected::Stream(Box::new(stream))),
+                Err(error) if error.is_transient() => last = error,
+                Err(refused) => {
+                    // A task that finished meanwhile cannot be subscribed to; its final state is
+                    // what the stream would have ended with.
+                    if matches!(
+                        refused.a2a_kind(),
+                        Some(ErrorKind::UnsupportedOperation | ErrorKind::TaskNotFound)
+                    ) && let Ok(task) = self
+                        .client
+                        .get_task(GetTaskRequest {
+                            id: task_id.clone(),
+                            ..Default::default()
+                        })
+                        .await
+                        && task.status.state.is_terminal()
+                    {
+                        return Ok(Reconnected::Final(Box::new(task)));
+                    }
+                    return Err(not_resumable(
+                        format!("the agent refused to resubscribe to task {task_id}: {refused}"),
+                        last,
+                    ));
+                }
+            }
+        }
+        Err(not_resumable(
+            format!("{attempts} resubscriptions to task {task_id} failed in a row"),
+            last,
+        ))
+    }
+}

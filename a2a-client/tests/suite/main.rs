@@ -1,0 +1,13 @@
+//! The client crate's integration tests, one binary: loopback agents written in the test (axum) for
+//! what a real agent rarely does on demand (caching headers, failures, hostile answers, dropped
+//! streams), and the official Python SDK's servers (v1.3 on all three bindings, v0.3 over JSON-RPC)
+//! for the protocol itself.
+
+mod agent;
+mod habits;
+mod hostile;
+mod python;
+mod readme;
+mod resume;
+mod sdk_v0_3;
+mod sdk_v1;
