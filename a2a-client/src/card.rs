@@ -266,11 +266,11 @@ pub(crate) fn read_card(
     let json = a2a_types::json::value_from_slice(body).map_err(|e| e.to_string())?;
     match AnyAgentCard::detect(&json) {
         None => Err("an agent card is a JSON object".to_owned()),
-        Some(a2a_types::service::ProtocolVersion::V1_0) => a2a_types::json::from_value(json)
-            .map(|card| (card, ProtocolVersion::V1_0))
-            .map_err(|e| e.to_string()),
-        Some(a2a_types::service::ProtocolVersion::V0_3) => AnyAgentCard::from_json(json)
+        Some(version) if version == ProtocolVersion::V0_3 => AnyAgentCard::from_json(json)
             .map(|card| (card.into_v1(), ProtocolVersion::V0_3))
+            .map_err(|e| e.to_string()),
+        Some(_) => a2a_types::json::from_value(json)
+            .map(|card| (card, ProtocolVersion::V1_0))
             .map_err(|e| e.to_string()),
     }
 }

@@ -301,7 +301,7 @@ mod tests {
     #[test]
     fn a_v0_3_error_is_the_same_a2a_error_kind() {
         let json = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}});
-        let error = read_response(Method::GetTask, &json).unwrap_err();
+        let error = read_response(Operation::GetTask, &json).unwrap_err();
         assert_eq!(
             error.a2a_kind(),
             Some(a2a_types::errors::ErrorKind::TaskNotFound),

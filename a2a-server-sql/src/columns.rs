@@ -4,7 +4,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_server::store::StoreError;
-use a2a_types::protojson::ProtoEnum;
+use a2a_types::ProtoEnum;
 use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig, TaskState};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
