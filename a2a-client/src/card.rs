@@ -121,7 +121,10 @@ impl CardResolver {
         let mut request = self
             .http
             .get(url)
-            .header(service::A2A_VERSION_HEADER, ProtocolVersion::V1_0.to_string())
+            .header(
+                service::A2A_VERSION_HEADER,
+                ProtocolVersion::V1_0.to_string(),
+            )
             .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_JSON);
         if let Some(etag) = cached.as_ref().and_then(|c| c.etag.as_deref()) {
             request = request.header(reqwest::header::IF_NONE_MATCH, etag);

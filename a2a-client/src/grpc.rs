@@ -78,7 +78,7 @@ impl GrpcTransport {
         &self,
         call: F,
     ) -> Result<R, ClientError> {
-        let result = a2a_proto::grpc::with_limits(self.limits.into(), call).await;
+        let result = a2a_proto::grpc::with_limits(self.limits, call).await;
         match result {
             Err(ClientError::Transport { message, .. }) if message.starts_with(UNREACHABLE) => {
                 Err(ClientError::Unreachable {

@@ -299,7 +299,7 @@ impl EventStream {
         match &mut self.source {
             Source::Closed => self.finished = true,
             Source::Grpc(stream, limits) => {
-                let limits: a2a_proto::limits::Limits = (*limits).into();
+                let limits: a2a_proto::limits::Limits = *limits;
                 match a2a_proto::grpc::with_limits(limits, stream.message()).await {
                     Ok(Some(event)) => self.pending.push_back(
                         StreamResponse::try_from(event)
