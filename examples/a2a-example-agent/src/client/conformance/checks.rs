@@ -1,446 +1,10 @@
-//! A conformance run: every A2A v1 operation, driven through an [`A2aClient`] against an agent that
-//! follows the `messageId` behaviour table conformance kits use (`tck-complete-task`,
-//! `tck-stream-001`, `test-resubscribe-message-id`, ...; the workspace's example agent and the SDK
-//! reference server of `tests/interop/sdk_agent_server.py` both do), with each answer checked.
-//!
-//! [`run_conformance`] runs every check on one client (so on one binding) and returns a [`Report`]:
-//! one line per check, passed or failed with what was wrong. It never panics and bounds each check
-//! by [`ConformanceOptions::check_timeout`], so the same run serves tests, demos and load drivers.
-//!
-//! Push notifications are checked end to end when [`ConformanceOptions::push_delivery`] is set: the
-//! run serves a webhook on 127.0.0.1 (axum), registers it with a token and `Bearer` credentials on a
-//! task still working, and waits for the agent to POST the task's completion there, checking both
-//! headers and that the body is a `StreamResponse` of that task.
-//!
-//! Expected A2A errors are checked by kind, the same on every binding:
-//!
-//! | case | expected |
-//! |---|---|
-//! | `GetTask` of an unknown id | `TaskNotFound` |
-//! | `CancelTask` of an unknown id | `TaskNotFound` |
-//! | `CancelTask` of a completed task | `TaskNotCancelable` |
-//! | `SubscribeToTask` of a completed task | `UnsupportedOperation` |
-//! | `SendMessage` continuing an unknown task | `TaskNotFound` |
-//! | `GetTaskPushNotificationConfig` of an unknown task | `TaskNotFound` |
-//! | `ListTasks` with a negative `pageSize` | `InvalidParams` |
-//!
-//! With [`ConformanceOptions::server_rules`], the run also checks what the specification and the
-//! official conformance kit require of a server beyond that table ([`server_rules`]).
+//! The conformance checks themselves, one function per check or family of checks, each returning
+//! what was wrong; [`run_conformance`](super::run_conformance) names and times them.
 
-use std::fmt;
-use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use super::*;
 
-use a2a_types::errors::ErrorKind;
-use a2a_types::v1::{
-    AuthenticationInfo, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Part, PartContent,
-    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
-    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
-};
 
-use super::{A2aClient, ClientError};
-
-pub mod server_rules;
-
-/// What a run needs besides the client.
-#[derive(Clone, Debug)]
-pub struct ConformanceOptions {
-    /// The bearer token that unlocks the agent's extended card; `None` skips the extended-card checks.
-    pub extended_card_token: Option<String>,
-    /// Whether to check push-notification delivery: the run listens on a loopback port for the
-    /// agent's webhook calls (the agent must be allowed to call 127.0.0.1).
-    pub push_delivery: bool,
-    /// The longest one check may take (a check makes a few calls).
-    pub check_timeout: Duration,
-    /// Whether to run the server rules of [`server_rules`] too (the workspace's own agent follows
-    /// them; the SDK's reference server does not follow all).
-    pub server_rules: bool,
-}
-
-impl Default for ConformanceOptions {
-    fn default() -> Self {
-        ConformanceOptions {
-            extended_card_token: None,
-            push_delivery: true,
-            check_timeout: Duration::from_secs(20),
-            server_rules: false,
-        }
-    }
-}
-
-/// The outcome of one check.
-#[derive(Clone, Debug)]
-pub struct Check {
-    /// What was checked, such as `stream.artifact-chunked`.
-    pub name: &'static str,
-    /// `Ok` with a short account of what was seen, or `Err` with what was wrong.
-    pub outcome: Result<String, String>,
-    /// How long it took.
-    pub elapsed: Duration,
-}
-
-/// Every check of one run, over one binding.
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// The binding the client used (`JSONRPC`, `HTTP+JSON`, `GRPC`).
-    pub binding: String,
-    /// The checks, in the order they ran.
-    pub checks: Vec<Check>,
-}
-
-impl Report {
-    /// How many checks passed.
-    pub fn passed(&self) -> usize {
-        self.checks.iter().filter(|c| c.outcome.is_ok()).count()
-    }
-
-    /// The checks that failed.
-    pub fn failures(&self) -> impl Iterator<Item = &Check> {
-        self.checks.iter().filter(|c| c.outcome.is_err())
-    }
-
-    /// Whether every check passed.
-    pub fn all_passed(&self) -> bool {
-        self.failures().next().is_none()
-    }
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for check in &self.checks {
-            let (mark, text) = match &check.outcome {
-                Ok(detail) => ("pass", detail),
-                Err(problem) => ("FAIL", problem),
-            };
-            writeln!(
-                f,
-                "  {mark} {:<10} {:<36} {:>5} ms  {text}",
-                self.binding,
-                check.name,
-                check.elapsed.as_millis()
-            )?;
-        }
-        write!(
-            f,
-            "{}: {}/{} checks passed",
-            self.binding,
-            self.passed(),
-            self.checks.len()
-        )
-    }
-}
-
-type CheckResult = Result<String, String>;
-
-/// Runs every check against the agent behind `client`.
-pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -> Report {
-    let mut run = Run {
-        options,
-        report: Report {
-            binding: client.binding().to_string(),
-            checks: Vec::new(),
-        },
-    };
-    run.check("card", card(client)).await;
-
-    for (name, prefix, expect) in [
-        (
-            "send.complete-task",
-            "tck-complete-task",
-            Expect::StatusText("Hello from TCK"),
-        ),
-        (
-            "send.artifact-text",
-            "tck-artifact-text",
-            Expect::Artifact(ArtifactKind::Text),
-        ),
-        (
-            "send.artifact-file",
-            "tck-artifact-file",
-            Expect::Artifact(ArtifactKind::File),
-        ),
-        (
-            "send.artifact-file-url",
-            "tck-artifact-file-url",
-            Expect::Artifact(ArtifactKind::FileUrl),
-        ),
-        (
-            "send.artifact-data",
-            "tck-artifact-data",
-            Expect::Artifact(ArtifactKind::Data),
-        ),
-        (
-            "send.input-required",
-            "tck-input-required",
-            Expect::State(TaskState::InputRequired),
-        ),
-        (
-            "send.reject-task",
-            "tck-reject-task",
-            Expect::StatusText("rejected"),
-        ),
-        (
-            "send.other-text",
-            "rust-client-plain",
-            Expect::State(TaskState::Completed),
-        ),
-    ] {
-        run.check(name, send_task(client, prefix, expect)).await;
-    }
-    run.check("send.message-response", send_message_response(client))
-        .await;
-
-    for (name, prefix, text) in [
-        (
-            "stream.001",
-            "tck-stream-001",
-            Some("Stream hello from TCK"),
-        ),
-        (
-            "stream.003",
-            "tck-stream-003",
-            Some("Stream task lifecycle"),
-        ),
-        (
-            "stream.ordering-001",
-            "tck-stream-ordering-001",
-            Some("Ordered output"),
-        ),
-        (
-            "stream.artifact-text",
-            "tck-stream-artifact-text",
-            Some("Streamed text content"),
-        ),
-        ("stream.002", "tck-stream-002", None),
-    ] {
-        run.check(name, stream_text(client, prefix, text)).await;
-    }
-    run.check("stream.artifact-file", stream_file(client)).await;
-    run.check("stream.artifact-chunked", stream_chunked(client))
-        .await;
-    run.check("stream.message-response", stream_message(client))
-        .await;
-
-    run.check("get.history-length", get_history_length(client))
-        .await;
-    run.check("list.context-status-paging", list_tasks(client))
-        .await;
-    run.check("cancel.working-task", cancel_working(client))
-        .await;
-    run.check("subscribe.running-task", subscribe_running(client))
-        .await;
-    run.check("push-config.crud", push_config_crud(client))
-        .await;
-    if options.push_delivery {
-        run.check("push-config.delivery", push_delivery(client))
-            .await;
-    }
-    if let Some(token) = &options.extended_card_token {
-        run.check("extended-card.with-token", extended_card(client, token))
-            .await;
-    }
-
-    if options.server_rules {
-        server_rules::run(&mut run, client).await;
-    }
-
-    run.check("error.get-unknown-task", async {
-        let error = client.get_task(get(&unknown_id())).await;
-        expect_error(error, ErrorKind::TaskNotFound)
-    })
-    .await;
-    run.check("error.cancel-unknown-task", async {
-        let error = client.cancel_task(cancel(&unknown_id())).await;
-        expect_error(error, ErrorKind::TaskNotFound)
-    })
-    .await;
-    run.check("error.cancel-completed-task", async {
-        let task = completed_task(client).await?;
-        expect_error(
-            client.cancel_task(cancel(&task.id)).await,
-            ErrorKind::TaskNotCancelable,
-        )
-    })
-    .await;
-    run.check("error.subscribe-completed-task", async {
-        let task = completed_task(client).await?;
-        let request = SubscribeToTaskRequest {
-            id: task.id.clone(),
-            ..Default::default()
-        };
-        match client.subscribe_to_task(request).await {
-            // The error may come at once or as the stream's first item.
-            Ok(stream) => expect_error(stream.collect().await, ErrorKind::UnsupportedOperation),
-            Err(error) => expect_error::<()>(Err(error), ErrorKind::UnsupportedOperation),
-        }
-    })
-    .await;
-    run.check("error.continue-unknown-task", async {
-        let mut message = user_message("rust-client-continue", "more, please");
-        message.task_id = Some(unknown_id());
-        expect_error(
-            client.send_message(send(message)).await,
-            ErrorKind::TaskNotFound,
-        )
-    })
-    .await;
-    run.check("error.push-config-unknown-task", async {
-        let request = GetTaskPushNotificationConfigRequest {
-            task_id: unknown_id(),
-            id: "any".into(),
-            ..Default::default()
-        };
-        let error = client.get_task_push_notification_config(request).await;
-        expect_error(error, ErrorKind::TaskNotFound)
-    })
-    .await;
-    run.check("error.list-negative-page-size", async {
-        let request = ListTasksRequest {
-            page_size: Some(-1),
-            ..Default::default()
-        };
-        expect_error(client.list_tasks(request).await, ErrorKind::InvalidParams)
-    })
-    .await;
-    run.report
-}
-
-struct Run<'a> {
-    options: &'a ConformanceOptions,
-    report: Report,
-}
-
-impl Run<'_> {
-    async fn check(&mut self, name: &'static str, check: impl Future<Output = CheckResult>) {
-        let started = Instant::now();
-        let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
-            Ok(outcome) => outcome,
-            Err(_) => Err(format!(
-                "no answer within {} s",
-                self.options.check_timeout.as_secs_f32()
-            )),
-        };
-        self.report.checks.push(Check {
-            name,
-            outcome,
-            elapsed: started.elapsed(),
-        });
-    }
-}
-
-// --- helpers --------------------------------------------------------------------------------------
-
-/// A message id no other run of this process or another shares, after the behaviour prefix.
-fn message_id(prefix: &str) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    format!(
-        "{prefix}-{}-{nanos:x}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-fn unknown_id() -> String {
-    message_id("no-such-task")
-}
-
-fn user_message(prefix: &str, text: &str) -> Message {
-    Message::user(message_id(prefix), [Part::text(text)])
-}
-
-fn send(message: Message) -> SendMessageRequest {
-    SendMessageRequest {
-        message,
-        ..Default::default()
-    }
-}
-
-fn send_returning_immediately(message: Message) -> SendMessageRequest {
-    SendMessageRequest {
-        message,
-        configuration: Some(SendMessageConfiguration {
-            return_immediately: Some(true),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
-}
-
-fn get(id: &str) -> GetTaskRequest {
-    GetTaskRequest {
-        id: id.to_owned(),
-        ..Default::default()
-    }
-}
-
-fn cancel(id: &str) -> CancelTaskRequest {
-    CancelTaskRequest {
-        id: id.to_owned(),
-        ..Default::default()
-    }
-}
-
-fn failed(what: &str, error: ClientError) -> String {
-    format!("{what}: {error}")
-}
-
-async fn send_for_task(client: &A2aClient, request: SendMessageRequest) -> Result<Task, String> {
-    match client.send_message(request).await {
-        Ok(SendMessageResponse::Task(task)) => Ok(task),
-        Ok(SendMessageResponse::Message(message)) => Err(format!(
-            "expected a task, got a message: {:?}",
-            message.text()
-        )),
-        Ok(_) => Err("expected a task, got an unknown result".into()),
-        Err(error) => Err(failed("SendMessage", error)),
-    }
-}
-
-async fn completed_task(client: &A2aClient) -> Result<Task, String> {
-    let task = send_for_task(client, send(user_message("tck-complete-task", "hello"))).await?;
-    expect_state(&task, TaskState::Completed)?;
-    Ok(task)
-}
-
-fn expect_state(task: &Task, state: TaskState) -> Result<(), String> {
-    if task.status.state == state {
-        Ok(())
-    } else {
-        Err(format!(
-            "task {} is {:?}, expected {state:?}",
-            task.id, task.status.state
-        ))
-    }
-}
-
-fn expect_error<T: fmt::Debug>(result: Result<T, ClientError>, kind: ErrorKind) -> CheckResult {
-    match result {
-        Err(error) if error.a2a_kind() == Some(kind) => Ok(format!("{kind} as expected")),
-        Err(error) => Err(format!("expected {kind}, got {error}")),
-        Ok(value) => Err(format!(
-            "expected {kind}, the call succeeded: {}",
-            truncate(&format!("{value:?}"), 160)
-        )),
-    }
-}
-
-fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
-
-// --- the checks -----------------------------------------------------------------------------------
-
-async fn card(client: &A2aClient) -> CheckResult {
+pub(super) async fn card(client: &A2aClient) -> CheckResult {
     let card = client.card();
     let interface = client.interface();
     let capabilities = &card.capabilities;
@@ -468,7 +32,7 @@ async fn card(client: &A2aClient) -> CheckResult {
 }
 
 #[derive(Clone, Copy)]
-enum ArtifactKind {
+pub(super) enum ArtifactKind {
     Text,
     File,
     FileUrl,
@@ -476,7 +40,7 @@ enum ArtifactKind {
 }
 
 #[derive(Clone, Copy)]
-enum Expect {
+pub(super) enum Expect {
     /// Completed or rejected with this status message text.
     StatusText(&'static str),
     State(TaskState),
@@ -484,7 +48,7 @@ enum Expect {
     Artifact(ArtifactKind),
 }
 
-async fn send_task(client: &A2aClient, prefix: &str, expect: Expect) -> CheckResult {
+pub(super) async fn send_task(client: &A2aClient, prefix: &str, expect: Expect) -> CheckResult {
     let task = send_for_task(client, send(user_message(prefix, "conformance"))).await?;
     match expect {
         Expect::State(state) => {
@@ -523,7 +87,7 @@ async fn send_task(client: &A2aClient, prefix: &str, expect: Expect) -> CheckRes
     }
 }
 
-fn check_part(part: &Part, kind: ArtifactKind) -> CheckResult {
+pub(super) fn check_part(part: &Part, kind: ArtifactKind) -> CheckResult {
     match (kind, &part.content) {
         (ArtifactKind::Text, Some(PartContent::Text(text))) if text == "Generated text content" => {
             Ok(format!("text artifact {text:?}"))
@@ -553,7 +117,7 @@ fn check_part(part: &Part, kind: ArtifactKind) -> CheckResult {
     }
 }
 
-async fn send_message_response(client: &A2aClient) -> CheckResult {
+pub(super) async fn send_message_response(client: &A2aClient) -> CheckResult {
     let request = send(user_message("tck-message-response", "hi"));
     match client.send_message(request).await {
         Ok(SendMessageResponse::Message(message))
@@ -570,7 +134,7 @@ async fn send_message_response(client: &A2aClient) -> CheckResult {
 }
 
 /// The states and artifact texts of a stream, in order, as one line.
-fn describe_events(events: &[StreamResponse]) -> Vec<String> {
+pub(super) fn describe_events(events: &[StreamResponse]) -> Vec<String> {
     events
         .iter()
         .map(|event| match event {
@@ -599,7 +163,7 @@ fn describe_events(events: &[StreamResponse]) -> Vec<String> {
 }
 
 /// The last state a stream reported.
-fn final_state(events: &[StreamResponse]) -> Option<TaskState> {
+pub(super) fn final_state(events: &[StreamResponse]) -> Option<TaskState> {
     events.iter().rev().find_map(|event| match event {
         StreamResponse::Task(task) => Some(task.status.state),
         StreamResponse::StatusUpdate(update) => Some(update.status.state),
@@ -607,7 +171,7 @@ fn final_state(events: &[StreamResponse]) -> Option<TaskState> {
     })
 }
 
-async fn stream_events(client: &A2aClient, prefix: &str) -> Result<Vec<StreamResponse>, String> {
+pub(super) async fn stream_events(client: &A2aClient, prefix: &str) -> Result<Vec<StreamResponse>, String> {
     let stream = client
         .send_streaming_message(send(user_message(prefix, "stream, please")))
         .await
@@ -622,7 +186,7 @@ async fn stream_events(client: &A2aClient, prefix: &str) -> Result<Vec<StreamRes
     Ok(events)
 }
 
-fn artifact_texts(events: &[StreamResponse]) -> Vec<String> {
+pub(super) fn artifact_texts(events: &[StreamResponse]) -> Vec<String> {
     events
         .iter()
         .filter_map(|event| match event {
@@ -639,7 +203,7 @@ fn artifact_texts(events: &[StreamResponse]) -> Vec<String> {
         .collect()
 }
 
-async fn stream_text(client: &A2aClient, prefix: &str, text: Option<&str>) -> CheckResult {
+pub(super) async fn stream_text(client: &A2aClient, prefix: &str, text: Option<&str>) -> CheckResult {
     let events = stream_events(client, prefix).await?;
     let seen = describe_events(&events);
     if final_state(&events) != Some(TaskState::Completed) {
@@ -669,7 +233,7 @@ async fn stream_text(client: &A2aClient, prefix: &str, text: Option<&str>) -> Ch
     Ok(seen.join(" → "))
 }
 
-async fn stream_file(client: &A2aClient) -> CheckResult {
+pub(super) async fn stream_file(client: &A2aClient) -> CheckResult {
     let events = stream_events(client, "tck-stream-artifact-file").await?;
     let seen = describe_events(&events);
     if final_state(&events) != Some(TaskState::Completed) {
@@ -688,7 +252,7 @@ async fn stream_file(client: &A2aClient) -> CheckResult {
     }
 }
 
-async fn stream_chunked(client: &A2aClient) -> CheckResult {
+pub(super) async fn stream_chunked(client: &A2aClient) -> CheckResult {
     let events = stream_events(client, "tck-stream-artifact-chunked").await?;
     let seen = describe_events(&events);
     let chunks: Vec<(String, bool, bool)> = events
@@ -722,7 +286,7 @@ async fn stream_chunked(client: &A2aClient) -> CheckResult {
     Ok(seen.join(" → "))
 }
 
-async fn stream_message(client: &A2aClient) -> CheckResult {
+pub(super) async fn stream_message(client: &A2aClient) -> CheckResult {
     let events = stream_events(client, "tck-message-response").await?;
     match events.as_slice() {
         [StreamResponse::Message(message)] if message.text() == "Direct message response" => {
@@ -735,7 +299,7 @@ async fn stream_message(client: &A2aClient) -> CheckResult {
     }
 }
 
-async fn get_history_length(client: &A2aClient) -> CheckResult {
+pub(super) async fn get_history_length(client: &A2aClient) -> CheckResult {
     // An input-required task, continued once: its history holds at least the two user messages.
     let first = send_for_task(client, send(user_message("tck-input-required", "a table"))).await?;
     expect_state(&first, TaskState::InputRequired)?;
@@ -782,7 +346,7 @@ async fn get_history_length(client: &A2aClient) -> CheckResult {
     ))
 }
 
-async fn list_tasks(client: &A2aClient) -> CheckResult {
+pub(super) async fn list_tasks(client: &A2aClient) -> CheckResult {
     // Three tasks in one fresh context: two completed, one input-required.
     let first = send_for_task(client, send(user_message("tck-complete-task", "one"))).await?;
     let context_id = first
@@ -872,7 +436,7 @@ async fn list_tasks(client: &A2aClient) -> CheckResult {
 }
 
 /// A task that stays working for a while (`test-resubscribe-message-id`), sent without waiting.
-async fn working_task(client: &A2aClient) -> Result<Task, String> {
+pub(super) async fn working_task(client: &A2aClient) -> Result<Task, String> {
     let request = send_returning_immediately(user_message("test-resubscribe-message-id", "wait"));
     let task = send_for_task(client, request).await?;
     if task.status.state.is_terminal() {
@@ -884,7 +448,7 @@ async fn working_task(client: &A2aClient) -> Result<Task, String> {
     Ok(task)
 }
 
-async fn cancel_working(client: &A2aClient) -> CheckResult {
+pub(super) async fn cancel_working(client: &A2aClient) -> CheckResult {
     let task = working_task(client).await?;
     let canceled = client
         .cancel_task(cancel(&task.id))
@@ -899,7 +463,7 @@ async fn cancel_working(client: &A2aClient) -> CheckResult {
     Ok(format!("task {} canceled, GetTask agrees", task.id))
 }
 
-async fn subscribe_running(client: &A2aClient) -> CheckResult {
+pub(super) async fn subscribe_running(client: &A2aClient) -> CheckResult {
     let task = working_task(client).await?;
     let stream = client
         .subscribe_to_task(SubscribeToTaskRequest {
@@ -931,7 +495,7 @@ async fn subscribe_running(client: &A2aClient) -> CheckResult {
     Ok(seen.join(" → "))
 }
 
-async fn push_config_crud(client: &A2aClient) -> CheckResult {
+pub(super) async fn push_config_crud(client: &A2aClient) -> CheckResult {
     let task = completed_task(client).await?;
     let config_id = message_id("push");
     let wanted = TaskPushNotificationConfig {
@@ -1005,7 +569,7 @@ async fn push_config_crud(client: &A2aClient) -> CheckResult {
     ))
 }
 
-async fn extended_card(client: &A2aClient, token: &str) -> CheckResult {
+pub(super) async fn extended_card(client: &A2aClient, token: &str) -> CheckResult {
     let public: Vec<String> = client.card().skills.iter().map(|s| s.id.clone()).collect();
     let with_token = client
         .with_bearer_token(Some(token.to_owned()))
@@ -1046,14 +610,14 @@ async fn extended_card(client: &A2aClient, token: &str) -> CheckResult {
 }
 
 /// One webhook call the agent made: its notification token header and its body.
-struct Delivery {
+pub(super) struct Delivery {
     token: Option<String>,
     authorization: Option<String>,
     body: Vec<u8>,
 }
 
 /// A loopback webhook receiver (axum) for as long as the returned task handle lives.
-async fn webhook() -> Result<
+pub(super) async fn webhook() -> Result<
     (
         String,
         tokio::sync::mpsc::UnboundedReceiver<Delivery>,
@@ -1103,10 +667,10 @@ async fn webhook() -> Result<
 
 /// The header the official SDKs send a push config's `token` in (the spec leaves its transport open;
 /// the `authentication` credentials go in `Authorization`, spec section 4.3.3).
-const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
+pub(super) const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
 
 /// Stops a spawned task when dropped, so a failed check leaves no webhook listening.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+pub(super) struct AbortOnDrop(tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
@@ -1115,7 +679,7 @@ impl Drop for AbortOnDrop {
 }
 
 /// The state a delivered notification reports for `task_id`, if it is about that task.
-fn delivered_state(body: &[u8], task_id: &str) -> Option<TaskState> {
+pub(super) fn delivered_state(body: &[u8], task_id: &str) -> Option<TaskState> {
     let event: StreamResponse = a2a_types::json::from_slice(body).ok()?;
     match event {
         StreamResponse::Task(task) if task.id == task_id => Some(task.status.state),
@@ -1126,7 +690,7 @@ fn delivered_state(body: &[u8], task_id: &str) -> Option<TaskState> {
     }
 }
 
-async fn push_delivery(client: &A2aClient) -> CheckResult {
+pub(super) async fn push_delivery(client: &A2aClient) -> CheckResult {
     let (url, mut deliveries, _server) = webhook().await?;
     let task = working_task(client).await?;
     let token = message_id("webhook-token");

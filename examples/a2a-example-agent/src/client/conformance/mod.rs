@@ -1,0 +1,337 @@
+//! A conformance run: every A2A v1 operation, driven through an [`A2aClient`] against an agent that
+//! follows the `messageId` behaviour table conformance kits use (`tck-complete-task`,
+//! `tck-stream-001`, `test-resubscribe-message-id`, ...; the workspace's example agent and the SDK
+//! reference server of `tests/interop/sdk_agent_server.py` both do), with each answer checked.
+//!
+//! [`run_conformance`] runs every check on one client (so on one binding) and returns a [`Report`]:
+//! one line per check, passed or failed with what was wrong. It never panics and bounds each check
+//! by [`ConformanceOptions::check_timeout`], so the same run serves tests, demos and load drivers.
+//!
+//! Push notifications are checked end to end when [`ConformanceOptions::push_delivery`] is set: the
+//! run serves a webhook on 127.0.0.1 (axum), registers it with a token and `Bearer` credentials on a
+//! task still working, and waits for the agent to POST the task's completion there, checking both
+//! headers and that the body is a `StreamResponse` of that task.
+//!
+//! Expected A2A errors are checked by kind, the same on every binding:
+//!
+//! | case | expected |
+//! |---|---|
+//! | `GetTask` of an unknown id | `TaskNotFound` |
+//! | `CancelTask` of an unknown id | `TaskNotFound` |
+//! | `CancelTask` of a completed task | `TaskNotCancelable` |
+//! | `SubscribeToTask` of a completed task | `UnsupportedOperation` |
+//! | `SendMessage` continuing an unknown task | `TaskNotFound` |
+//! | `GetTaskPushNotificationConfig` of an unknown task | `TaskNotFound` |
+//! | `ListTasks` with a negative `pageSize` | `InvalidParams` |
+//!
+//! With [`ConformanceOptions::server_rules`], the run also checks what the specification and the
+//! official conformance kit require of a server beyond that table ([`server_rules`]).
+
+use std::fmt;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use a2a_types::errors::ErrorKind;
+use a2a_types::v1::{
+    AuthenticationInfo, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Part, PartContent,
+    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+};
+
+use super::{A2aClient, ClientError};
+
+mod checks;
+mod helpers;
+pub mod server_rules;
+
+use checks::*;
+use helpers::*;
+
+/// What a run needs besides the client.
+#[derive(Clone, Debug)]
+pub struct ConformanceOptions {
+    /// The bearer token that unlocks the agent's extended card; `None` skips the extended-card checks.
+    pub extended_card_token: Option<String>,
+    /// Whether to check push-notification delivery: the run listens on a loopback port for the
+    /// agent's webhook calls (the agent must be allowed to call 127.0.0.1).
+    pub push_delivery: bool,
+    /// The longest one check may take (a check makes a few calls).
+    pub check_timeout: Duration,
+    /// Whether to run the server rules of [`server_rules`] too (the workspace's own agent follows
+    /// them; the SDK's reference server does not follow all).
+    pub server_rules: bool,
+}
+
+impl Default for ConformanceOptions {
+    fn default() -> Self {
+        ConformanceOptions {
+            extended_card_token: None,
+            push_delivery: true,
+            check_timeout: Duration::from_secs(20),
+            server_rules: false,
+        }
+    }
+}
+
+/// The outcome of one check.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// What was checked, such as `stream.artifact-chunked`.
+    pub name: &'static str,
+    /// `Ok` with a short account of what was seen, or `Err` with what was wrong.
+    pub outcome: Result<String, String>,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+/// Every check of one run, over one binding.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The binding the client used (`JSONRPC`, `HTTP+JSON`, `GRPC`).
+    pub binding: String,
+    /// The checks, in the order they ran.
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    /// How many checks passed.
+    pub fn passed(&self) -> usize {
+        self.checks.iter().filter(|c| c.outcome.is_ok()).count()
+    }
+
+    /// The checks that failed.
+    pub fn failures(&self) -> impl Iterator<Item = &Check> {
+        self.checks.iter().filter(|c| c.outcome.is_err())
+    }
+
+    /// Whether every check passed.
+    pub fn all_passed(&self) -> bool {
+        self.failures().next().is_none()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for check in &self.checks {
+            let (mark, text) = match &check.outcome {
+                Ok(detail) => ("pass", detail),
+                Err(problem) => ("FAIL", problem),
+            };
+            writeln!(
+                f,
+                "  {mark} {:<10} {:<36} {:>5} ms  {text}",
+                self.binding,
+                check.name,
+                check.elapsed.as_millis()
+            )?;
+        }
+        write!(
+            f,
+            "{}: {}/{} checks passed",
+            self.binding,
+            self.passed(),
+            self.checks.len()
+        )
+    }
+}
+
+type CheckResult = Result<String, String>;
+
+/// Runs every check against the agent behind `client`.
+pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -> Report {
+    let mut run = Run {
+        options,
+        report: Report {
+            binding: client.binding().to_string(),
+            checks: Vec::new(),
+        },
+    };
+    run.check("card", card(client)).await;
+
+    for (name, prefix, expect) in [
+        (
+            "send.complete-task",
+            "tck-complete-task",
+            Expect::StatusText("Hello from TCK"),
+        ),
+        (
+            "send.artifact-text",
+            "tck-artifact-text",
+            Expect::Artifact(ArtifactKind::Text),
+        ),
+        (
+            "send.artifact-file",
+            "tck-artifact-file",
+            Expect::Artifact(ArtifactKind::File),
+        ),
+        (
+            "send.artifact-file-url",
+            "tck-artifact-file-url",
+            Expect::Artifact(ArtifactKind::FileUrl),
+        ),
+        (
+            "send.artifact-data",
+            "tck-artifact-data",
+            Expect::Artifact(ArtifactKind::Data),
+        ),
+        (
+            "send.input-required",
+            "tck-input-required",
+            Expect::State(TaskState::InputRequired),
+        ),
+        (
+            "send.reject-task",
+            "tck-reject-task",
+            Expect::StatusText("rejected"),
+        ),
+        (
+            "send.other-text",
+            "rust-client-plain",
+            Expect::State(TaskState::Completed),
+        ),
+    ] {
+        run.check(name, send_task(client, prefix, expect)).await;
+    }
+    run.check("send.message-response", send_message_response(client))
+        .await;
+
+    for (name, prefix, text) in [
+        (
+            "stream.001",
+            "tck-stream-001",
+            Some("Stream hello from TCK"),
+        ),
+        (
+            "stream.003",
+            "tck-stream-003",
+            Some("Stream task lifecycle"),
+        ),
+        (
+            "stream.ordering-001",
+            "tck-stream-ordering-001",
+            Some("Ordered output"),
+        ),
+        (
+            "stream.artifact-text",
+            "tck-stream-artifact-text",
+            Some("Streamed text content"),
+        ),
+        ("stream.002", "tck-stream-002", None),
+    ] {
+        run.check(name, stream_text(client, prefix, text)).await;
+    }
+    run.check("stream.artifact-file", stream_file(client)).await;
+    run.check("stream.artifact-chunked", stream_chunked(client))
+        .await;
+    run.check("stream.message-response", stream_message(client))
+        .await;
+
+    run.check("get.history-length", get_history_length(client))
+        .await;
+    run.check("list.context-status-paging", list_tasks(client))
+        .await;
+    run.check("cancel.working-task", cancel_working(client))
+        .await;
+    run.check("subscribe.running-task", subscribe_running(client))
+        .await;
+    run.check("push-config.crud", push_config_crud(client))
+        .await;
+    if options.push_delivery {
+        run.check("push-config.delivery", push_delivery(client))
+            .await;
+    }
+    if let Some(token) = &options.extended_card_token {
+        run.check("extended-card.with-token", extended_card(client, token))
+            .await;
+    }
+
+    if options.server_rules {
+        server_rules::run(&mut run, client).await;
+    }
+
+    run.check("error.get-unknown-task", async {
+        let error = client.get_task(get(&unknown_id())).await;
+        expect_error(error, ErrorKind::TaskNotFound)
+    })
+    .await;
+    run.check("error.cancel-unknown-task", async {
+        let error = client.cancel_task(cancel(&unknown_id())).await;
+        expect_error(error, ErrorKind::TaskNotFound)
+    })
+    .await;
+    run.check("error.cancel-completed-task", async {
+        let task = completed_task(client).await?;
+        expect_error(
+            client.cancel_task(cancel(&task.id)).await,
+            ErrorKind::TaskNotCancelable,
+        )
+    })
+    .await;
+    run.check("error.subscribe-completed-task", async {
+        let task = completed_task(client).await?;
+        let request = SubscribeToTaskRequest {
+            id: task.id.clone(),
+            ..Default::default()
+        };
+        match client.subscribe_to_task(request).await {
+            // The error may come at once or as the stream's first item.
+            Ok(stream) => expect_error(stream.collect().await, ErrorKind::UnsupportedOperation),
+            Err(error) => expect_error::<()>(Err(error), ErrorKind::UnsupportedOperation),
+        }
+    })
+    .await;
+    run.check("error.continue-unknown-task", async {
+        let mut message = user_message("rust-client-continue", "more, please");
+        message.task_id = Some(unknown_id());
+        expect_error(
+            client.send_message(send(message)).await,
+            ErrorKind::TaskNotFound,
+        )
+    })
+    .await;
+    run.check("error.push-config-unknown-task", async {
+        let request = GetTaskPushNotificationConfigRequest {
+            task_id: unknown_id(),
+            id: "any".into(),
+            ..Default::default()
+        };
+        let error = client.get_task_push_notification_config(request).await;
+        expect_error(error, ErrorKind::TaskNotFound)
+    })
+    .await;
+    run.check("error.list-negative-page-size", async {
+        let request = ListTasksRequest {
+            page_size: Some(-1),
+            ..Default::default()
+        };
+        expect_error(client.list_tasks(request).await, ErrorKind::InvalidParams)
+    })
+    .await;
+    run.report
+}
+
+struct Run<'a> {
+    options: &'a ConformanceOptions,
+    report: Report,
+}
+
+impl Run<'_> {
+    async fn check(&mut self, name: &'static str, check: impl Future<Output = CheckResult>) {
+        let started = Instant::now();
+        let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(format!(
+                "no answer within {} s",
+                self.options.check_timeout.as_secs_f32()
+            )),
+        };
+        self.report.checks.push(Check {
+            name,
+            outcome,
+            elapsed: started.elapsed(),
+        });
+    }
+}
