@@ -29,6 +29,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -319,19 +320,28 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    async fn check(&mut self, name: &'static str, check: impl Future<Output = CheckResult>) {
-        let started = Instant::now();
-        let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
-            Ok(outcome) => outcome,
-            Err(_) => Err(format!(
-                "no answer within {} s",
-                self.options.check_timeout.as_secs_f32()
-            )),
-        };
-        self.report.checks.push(Check {
-            name,
-            outcome,
-            elapsed: started.elapsed(),
-        });
+    /// Runs one check under the run's time limit and records its outcome. The check's future is
+    /// boxed: held inline, every check's state machine would sit in `run_conformance`'s future,
+    /// which a debug build's test thread (2 MiB of stack) cannot hold.
+    fn check<'s>(
+        &'s mut self,
+        name: &'static str,
+        check: impl Future<Output = CheckResult> + 's,
+    ) -> Pin<Box<dyn Future<Output = ()> + 's>> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(format!(
+                    "no answer within {} s",
+                    self.options.check_timeout.as_secs_f32()
+                )),
+            };
+            self.report.checks.push(Check {
+                name,
+                outcome,
+                elapsed: started.elapsed(),
+            });
+        })
     }
 }
