@@ -3,7 +3,6 @@
 
 use super::*;
 
-
 pub(super) async fn card(client: &A2aClient) -> CheckResult {
     let card = client.card();
     let interface = client.interface();
@@ -171,7 +170,10 @@ pub(super) fn final_state(events: &[StreamResponse]) -> Option<TaskState> {
     })
 }
 
-pub(super) async fn stream_events(client: &A2aClient, prefix: &str) -> Result<Vec<StreamResponse>, String> {
+pub(super) async fn stream_events(
+    client: &A2aClient,
+    prefix: &str,
+) -> Result<Vec<StreamResponse>, String> {
     let stream = client
         .send_streaming_message(send(user_message(prefix, "stream, please")))
         .await
@@ -203,7 +205,11 @@ pub(super) fn artifact_texts(events: &[StreamResponse]) -> Vec<String> {
         .collect()
 }
 
-pub(super) async fn stream_text(client: &A2aClient, prefix: &str, text: Option<&str>) -> CheckResult {
+pub(super) async fn stream_text(
+    client: &A2aClient,
+    prefix: &str,
+    text: Option<&str>,
+) -> CheckResult {
     let events = stream_events(client, prefix).await?;
     let seen = describe_events(&events);
     if final_state(&events) != Some(TaskState::Completed) {

@@ -3,7 +3,6 @@
 
 use super::*;
 
-
 /// A message id no other run of this process or another shares, after the behaviour prefix.
 pub(super) fn message_id(prefix: &str) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -62,7 +61,10 @@ pub(super) fn failed(what: &str, error: ClientError) -> String {
     format!("{what}: {error}")
 }
 
-pub(super) async fn send_for_task(client: &A2aClient, request: SendMessageRequest) -> Result<Task, String> {
+pub(super) async fn send_for_task(
+    client: &A2aClient,
+    request: SendMessageRequest,
+) -> Result<Task, String> {
     match client.send_message(request).await {
         Ok(SendMessageResponse::Task(task)) => Ok(task),
         Ok(SendMessageResponse::Message(message)) => Err(format!(
@@ -91,7 +93,10 @@ pub(super) fn expect_state(task: &Task, state: TaskState) -> Result<(), String> 
     }
 }
 
-pub(super) fn expect_error<T: fmt::Debug>(result: Result<T, ClientError>, kind: ErrorKind) -> CheckResult {
+pub(super) fn expect_error<T: fmt::Debug>(
+    result: Result<T, ClientError>,
+    kind: ErrorKind,
+) -> CheckResult {
     match result {
         Err(error) if error.a2a_kind() == Some(kind) => Ok(format!("{kind} as expected")),
         Err(error) => Err(format!("expected {kind}, got {error}")),
