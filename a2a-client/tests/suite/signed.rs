@@ -268,3 +268,62 @@ async fn a_card_given_to_from_card_is_checked_and_a_cached_card_too() {
     assert_eq!(resolved.card.name, "Signed agent");
     agent.shutdown().await;
 }
+
+/// A v0.3 card under `base`: JSON-RPC at `/jsonrpc`, also listed among `additionalInterfaces`.
+fn v0_3_card(base: &str) -> serde_json::Value {
+    serde_json::json!({
+        "protocolVersion": "0.3.0",
+        "name": "A v0.3 agent",
+        "description": "Speaks A2A v0.3",
+        "version": "1.0.0",
+        "url": format!("{base}/jsonrpc"),
+        "preferredTransport": "JSONRPC",
+        "additionalInterfaces": [
+            {"url": format!("{base}/jsonrpc"), "transport": "JSONRPC"},
+            {"url": format!("{base}/v1"), "transport": "HTTP+JSON"}
+        ],
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}]
+    })
+}
+
+#[tokio::test]
+async fn a_v0_3_card_is_checked_in_the_v1_form_its_signature_covers() {
+    let card_signer = signer(SigningAlgorithm::Es256, "es256.pem", "es256-test");
+    let signing = card_signer.clone();
+    let agent = serve(move |request, _, base| {
+        let mut card = v0_3_card(base);
+        // Signed as the official SDK 1.3.0 signs a v0.3 card: over its card reader's v1 form.
+        let typed: a2a_types::v0_3::AgentCard = serde_json::from_value(card.clone()).unwrap();
+        let signed_form = a2a_types::signing::v0_3_card_as_v1(&typed);
+        let signature = signing.signature(&signed_form).expect("signs");
+        card["signatures"] = serde_json::json!([signature]);
+        if request.path.starts_with("/tampered/") {
+            card["description"] = "Speaks A2A v0.3, changed".into();
+        }
+        json_response(200, &card)
+    })
+    .await;
+    let resolver = CardResolver::from_config(&ClientConfig::default()).unwrap();
+    let resolved = resolver.resolve(&agent.base).await.unwrap();
+    let verifier = CardVerifier::from_jwks(&fixture("jwks.json")).unwrap();
+    assert_eq!(resolved.verify(&verifier).unwrap().kid, "es256-test");
+    // The bridge's form (additional interfaces at `0.3`, not the card's `0.3.0`) is not what was
+    // signed: checking it would refuse a genuine card.
+    assert!(verifier.verify(&resolved.card).is_err());
+
+    let client = A2aClient::connect(&agent.base, trusting(&["es256-test"]))
+        .await
+        .expect("the signed v0.3 card is trusted");
+    assert_eq!(client.card().name, "A v0.3 agent");
+
+    let tampered = format!("{}/tampered", agent.base);
+    let connect = A2aClient::connect(&tampered, trusting(&["es256-test"]));
+    let (_, reason) = untrusted(tokio::time::timeout(LIMIT, connect).await.unwrap());
+    assert!(matches!(
+        only_rejection(&reason),
+        RejectReason::SignatureMismatch { .. }
+    ));
+}
