@@ -289,6 +289,8 @@ pub enum BuildError {
 }
 
 impl std::fmt::Display for BuildError {
+    // Without feature `signing` there is no variant, so nothing to write.
+    #[cfg_attr(not(feature = "signing"), allow(unused_variables))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             #[cfg(feature = "signing")]
