@@ -66,9 +66,12 @@ async fn signed_agent(signer: Option<CardSigner>) -> Serving {
     let http = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let grpc = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", http.local_addr().unwrap());
+    let grpc_url = format!("http://{}", grpc.local_addr().unwrap());
     let card = |name: &str| {
         AgentCard::builder(name, "Signs its cards.", "1.0.0")
             .jsonrpc(format!("{base}/jsonrpc"))
+            .http_json(format!("{base}/rest"))
+            .grpc(grpc_url.clone())
             .extended_agent_card(true)
             .security_scheme("bearer", BearerTokens::security_scheme("A member token"))
             .security_requirement([("bearer", Vec::<String>::new())])
@@ -111,13 +114,29 @@ fn only_rejection(reason: &VerifyError) -> &RejectReason {
 
 #[tokio::test]
 async fn cards_signed_by_a_trusted_key_are_accepted_well_known_and_extended() {
-    for (algorithm, pem, kid) in [
-        (SigningAlgorithm::Es256, "es256.pem", "es256-test"),
-        (SigningAlgorithm::Rs256, "rs256.pem", "rs256-test"),
-        (SigningAlgorithm::EdDsa, "eddsa.pem", "eddsa-test"),
+    // The extended card crosses each binding's wire form (gRPC: protobuf) with its signature intact.
+    for (algorithm, pem, kid, binding) in [
+        (
+            SigningAlgorithm::Es256,
+            "es256.pem",
+            "es256-test",
+            Binding::JsonRpc,
+        ),
+        (
+            SigningAlgorithm::Rs256,
+            "rs256.pem",
+            "rs256-test",
+            Binding::HttpJson,
+        ),
+        (
+            SigningAlgorithm::EdDsa,
+            "eddsa.pem",
+            "eddsa-test",
+            Binding::Grpc,
+        ),
     ] {
         let agent = signed_agent(Some(signer(algorithm, pem, kid))).await;
-        let config = trusting(&[kid]).bearer_token("member-token");
+        let config = trusting(&[kid]).only(binding).bearer_token("member-token");
         let run = async {
             let client = A2aClient::connect(&agent.base_url(), config).await?;
             let extended = client
@@ -130,6 +149,7 @@ async fn cards_signed_by_a_trusted_key_are_accepted_well_known_and_extended() {
             .expect("in time")
             .unwrap_or_else(|e| panic!("{algorithm}: {e}"));
         assert_eq!(client.card().name, "Signed agent");
+        assert_eq!(client.binding(), binding);
         assert_eq!(extended.name, "Signed agent, for members");
         agent.shutdown().await;
     }
