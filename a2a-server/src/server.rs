@@ -200,7 +200,8 @@ impl A2aServerBuilder {
 
     /// Serves the public card and the extended card signed by `signer` (feature `signing`, A2A
     /// §8.4): both are signed when the server is built, so the signatures cover the cards exactly
-    /// as served; signatures the cards already carry are kept (the new one is appended). Build
+    /// as served (a server's cards do not change after that; a new card means a new server, signed
+    /// anew); signatures the cards already carry are kept (the new one is appended). Build
     /// with [`try_build`](Self::try_build) to get a card that cannot be signed as an error.
     #[cfg(feature = "signing")]
     pub fn sign_card_with(mut self, signer: a2a_types::signing::CardSigner) -> Self {
