@@ -6,6 +6,9 @@
 //! had) makes a card fresh for that long, `no-cache` makes every use revalidate, `no-store` keeps it
 //! out of the cache; an `ETag` is sent back as `If-None-Match`, and `304 Not Modified` renews the card
 //! held. The cache holds at most [`CardResolver::MAX_ENTRIES`] cards.
+//!
+//! With feature `signing`, a resolver given a trust root ([`CardResolver::with_verifier`]) refuses
+//! every card, fetched or cached, that no trusted key signed ([`ResolvedCard::verify`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -29,12 +32,34 @@ pub struct ResolvedCard {
     pub document_version: ProtocolVersion,
     /// Whether it came from the cache without asking the agent.
     pub from_cache: bool,
+    /// For a v0.3 document, the v1 form its signatures cover (`v0_3_card_as_v1`), which differs
+    /// from [`card`](Self::card) in the versions of `additionalInterfaces`.
+    #[cfg(feature = "signing")]
+    signed_form: Option<AgentCard>,
+}
+
+#[cfg(feature = "signing")]
+impl ResolvedCard {
+    /// Checks the card's signatures against the keys `verifier` trusts (A2A §8.4.3): a v1 card as
+    /// served, a v0.3 card in the v1 form the official SDK verifies it in.
+    ///
+    /// # Errors
+    ///
+    /// Why the card is not trusted ([`VerifyError`](a2a_types::signing::VerifyError)).
+    pub fn verify(
+        &self,
+        verifier: &a2a_types::signing::CardVerifier,
+    ) -> Result<a2a_types::signing::VerifiedSignature, a2a_types::signing::VerifyError> {
+        verifier.verify(self.signed_form.as_ref().unwrap_or(&self.card))
+    }
 }
 
 #[derive(Clone, Debug)]
 struct Cached {
     card: AgentCard,
     document_version: ProtocolVersion,
+    #[cfg(feature = "signing")]
+    signed_form: Option<AgentCard>,
     etag: Option<String>,
     fresh_until: Option<Instant>,
     stored: Instant,
@@ -49,6 +74,8 @@ pub struct CardResolver {
     limits: Limits,
     retry: RetryPolicy,
     cache: Mutex<HashMap<String, Cached>>,
+    #[cfg(feature = "signing")]
+    verifier: Option<std::sync::Arc<a2a_types::signing::CardVerifier>>,
 }
 
 impl CardResolver {
@@ -64,7 +91,26 @@ impl CardResolver {
             limits,
             retry: RetryPolicy::default(),
             cache: Mutex::new(HashMap::new()),
+            #[cfg(feature = "signing")]
+            verifier: None,
         }
+    }
+
+    /// This resolver trusting only cards signed by `verifier`'s keys (feature `signing`): a card,
+    /// fetched or cached, that does not verify is refused with [`ClientError::UntrustedCard`].
+    #[cfg(feature = "signing")]
+    pub fn with_verifier(
+        mut self,
+        verifier: std::sync::Arc<a2a_types::signing::CardVerifier>,
+    ) -> Self {
+        self.verifier = Some(verifier);
+        self
+    }
+
+    /// The trust root, if any.
+    #[cfg(feature = "signing")]
+    pub fn verifier(&self) -> Option<&std::sync::Arc<a2a_types::signing::CardVerifier>> {
+        self.verifier.as_ref()
     }
 
     /// This resolver retrying as `retry` says (fetching a card is idempotent).
@@ -73,14 +119,21 @@ impl CardResolver {
         self
     }
 
-    /// A resolver with `config`'s HTTP client, timeout and limits.
+    /// A resolver with `config`'s HTTP client, timeout, limits, retries and (feature `signing`)
+    /// trust root.
     pub fn from_config(config: &ClientConfig) -> Result<Self, ClientError> {
-        Ok(Self::new(
+        #[cfg_attr(not(feature = "signing"), allow(unused_mut))]
+        let mut resolver = Self::new(
             crate::client::http_client(config)?,
             config.timeout,
             config.limits,
         )
-        .with_retry(config.retry))
+        .with_retry(config.retry);
+        #[cfg(feature = "signing")]
+        {
+            resolver.verifier = config.card_verifier.clone();
+        }
+        Ok(resolver)
     }
 
     /// The card at `base_url`'s well-known path (`/.well-known/agent-card.json`).
@@ -100,9 +153,24 @@ impl CardResolver {
                     tokio::time::sleep(wait).await;
                     attempt += 1;
                 }
-                result => return result,
+                result => return self.trusted(result, url),
             }
         }
+    }
+
+    /// A resolved card once the trust root (if any) accepts it.
+    fn trusted(
+        &self,
+        result: Result<ResolvedCard, ClientError>,
+        url: &str,
+    ) -> Result<ResolvedCard, ClientError> {
+        #[cfg(feature = "signing")]
+        if let (Some(verifier), Ok(resolved)) = (&self.verifier, &result) {
+            crate::trust::check_resolved(verifier, resolved, url)?;
+        }
+        #[cfg(not(feature = "signing"))]
+        let _ = url;
+        result
     }
 
     async fn resolve_once(&self, url: &str) -> Result<ResolvedCard, ClientError> {
@@ -116,6 +184,8 @@ impl CardResolver {
                 card: cached.card.clone(),
                 document_version: cached.document_version,
                 from_cache: true,
+                #[cfg(feature = "signing")]
+                signed_form: cached.signed_form.clone(),
             });
         }
         let mut request = self
@@ -152,6 +222,8 @@ impl CardResolver {
             let (card, document_version) = read_card(&body, &self.limits)
                 .map_err(|e| ClientError::invalid(None, format!("the agent card at {url}: {e}")))?;
             let entry = Cached {
+                #[cfg(feature = "signing")]
+                signed_form: crate::trust::signed_form(&body, document_version),
                 card,
                 document_version,
                 etag: None,
@@ -174,6 +246,8 @@ impl CardResolver {
             card: entry.card.clone(),
             document_version: entry.document_version,
             from_cache: fetched.is_none(),
+            #[cfg(feature = "signing")]
+            signed_form: entry.signed_form.clone(),
         };
         let mut cache = self.lock();
         if policy.store {

@@ -118,12 +118,30 @@ impl A2aClient {
         config: ClientConfig,
     ) -> Result<Self, ClientError> {
         let resolved = resolver.resolve(base_url).await?;
-        Self::from_card(resolved.card, config)
+        // The resolver checked the card when it holds this very trust root; else check it here.
+        #[cfg(feature = "signing")]
+        if let Some(verifier) = &config.card_verifier
+            && !resolver
+                .verifier()
+                .is_some_and(|checked| Arc::ptr_eq(checked, verifier))
+        {
+            let url = a2a_types::service::well_known_agent_card_url(base_url);
+            crate::trust::check_resolved(verifier, &resolved, &url)?;
+        }
+        let http = http_client(&config)?;
+        Self::from_card_with(resolved.card, config, http)
     }
 
     /// A client of the agent `card` describes, over the interfaces `config` prefers. Connections are
-    /// made on the first call, so this needs a tokio runtime but no I/O.
+    /// made on the first call, so this needs a tokio runtime but no I/O. With a trust root
+    /// ([`ClientConfig::card_verifier`], feature `signing`), `card` must verify with it.
     pub fn from_card(card: AgentCard, config: ClientConfig) -> Result<Self, ClientError> {
+        #[cfg(feature = "signing")]
+        crate::trust::check(
+            config.card_verifier.as_deref(),
+            &card,
+            "given to A2aClient::from_card",
+        )?;
         let http = http_client(&config)?;
         Self::from_card_with(card, config, http)
     }
@@ -635,7 +653,15 @@ impl A2aClient {
             .call(MethodParams::GetExtendedAgentCard(request))
             .await?
         {
-            MethodResult::GetExtendedAgentCard(card) => Ok(card),
+            MethodResult::GetExtendedAgentCard(card) => {
+                #[cfg(feature = "signing")]
+                crate::trust::check(
+                    self.inner.config.card_verifier.as_deref(),
+                    &card,
+                    "of GetExtendedAgentCard",
+                )?;
+                Ok(card)
+            }
             other => Err(self.mismatch(other)),
         }
     }

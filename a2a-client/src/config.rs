@@ -2,7 +2,12 @@
 //! retries, what it sends with every request and how much it reads.
 
 use std::fmt;
+#[cfg(feature = "signing")]
+use std::sync::Arc;
 use std::time::Duration;
+
+#[cfg(feature = "signing")]
+use a2a_types::signing::CardVerifier;
 
 use a2a_types::limits::Limits;
 use a2a_types::service::ProtocolVersion;
@@ -49,6 +54,13 @@ pub struct ClientConfig {
     /// The HTTP client to use (for TLS, proxies, pools of your own); by default one is built with
     /// [`connect_timeout`](Self::connect_timeout).
     pub http_client: Option<reqwest::Client>,
+    /// The trust root for agent cards (feature `signing`, A2A §8.4): when set, every card the
+    /// client fetches (the well-known card, whether fresh or cached, and `GetExtendedAgentCard`'s)
+    /// and every card it is made from must carry a signature that verifies with one of these keys,
+    /// else the call fails with [`ClientError::UntrustedCard`](crate::ClientError). `None` (the
+    /// default): cards are not checked.
+    #[cfg(feature = "signing")]
+    pub card_verifier: Option<Arc<CardVerifier>>,
 }
 
 impl Default for ClientConfig {
@@ -68,6 +80,8 @@ impl Default for ClientConfig {
             limits: Limits::default(),
             trace_context: true,
             http_client: None,
+            #[cfg(feature = "signing")]
+            card_verifier: None,
         }
     }
 }
@@ -102,12 +116,21 @@ impl ClientConfig {
         self.timeout = timeout;
         self
     }
+
+    /// This configuration trusting only cards signed by `verifier`'s keys
+    /// ([`card_verifier`](Self::card_verifier)).
+    #[cfg(feature = "signing")]
+    pub fn trust_cards_signed_by(mut self, verifier: CardVerifier) -> Self {
+        self.card_verifier = Some(Arc::new(verifier));
+        self
+    }
 }
 
 /// Secrets stay out of logs: the token and credentials are shown as present or not.
 impl fmt::Debug for ClientConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClientConfig")
+        let mut debug = f.debug_struct("ClientConfig");
+        debug
             .field("preference", &self.preference)
             .field("versions", &self.versions)
             .field("bearer_token", &self.bearer_token.as_ref().map(|_| "…"))
@@ -120,8 +143,10 @@ impl fmt::Debug for ClientConfig {
             .field("stream_resume_attempts", &self.stream_resume_attempts)
             .field("retry", &self.retry)
             .field("limits", &self.limits)
-            .field("trace_context", &self.trace_context)
-            .finish_non_exhaustive()
+            .field("trace_context", &self.trace_context);
+        #[cfg(feature = "signing")]
+        debug.field("card_verifier", &self.card_verifier);
+        debug.finish_non_exhaustive()
     }
 }
 

@@ -89,6 +89,17 @@ pub enum ClientError {
         /// The `protocolBinding` and `protocolVersion` of every interface the card offered.
         offered: Vec<String>,
     },
+    /// A card was refused by the trust root ([`ClientConfig::card_verifier`](crate::ClientConfig),
+    /// feature `signing`): it is unsigned, none of its signatures verifies with a trusted key (each
+    /// one's reason: unknown key, algorithm not allowed, signature not matching the card...), or it
+    /// has no canonical form.
+    #[cfg(feature = "signing")]
+    UntrustedCard {
+        /// Which card: its URL, or `GetExtendedAgentCard`.
+        card: String,
+        /// Why it is not trusted.
+        reason: a2a_types::signing::VerifyError,
+    },
 }
 
 impl ClientError {
@@ -208,6 +219,10 @@ impl fmt::Display for ClientError {
                     offered.join(", ")
                 }
             ),
+            #[cfg(feature = "signing")]
+            ClientError::UntrustedCard { card, reason } => {
+                write!(f, "the agent card {card} is not trusted: {reason}")
+            }
         }
     }
 }
@@ -217,6 +232,8 @@ impl std::error::Error for ClientError {
         match self {
             ClientError::A2a { error, .. } => Some(error),
             ClientError::NotResumable { cause, .. } => Some(cause.as_ref()),
+            #[cfg(feature = "signing")]
+            ClientError::UntrustedCard { reason, .. } => Some(reason),
             _ => None,
         }
     }

@@ -69,6 +69,8 @@ mod paging;
 pub mod resume;
 mod stream;
 pub mod trace;
+#[cfg(feature = "signing")]
+mod trust;
 mod v0_3;
 
 pub use binding::Binding;

@@ -45,6 +45,7 @@
 //! [`A2aServer::grpc_routes`] (tonic), and [`A2aServer::serve`] for all three. Each call runs in a
 //! `tracing` span `a2a.call` with the operation, the binding, the task id and the request's W3C
 //! `traceparent`. With feature `v0_3`, A2A v0.3 JSON-RPC clients are served on the same endpoint.
+//! With feature `signing`, [`A2aServerBuilder::sign_card_with`] serves the cards signed (A2A §8.4).
 //!
 //! The spec's semantics of each operation are listed in [`handler`]; how streams stay bounded for
 //! slow clients in [`streams`]; webhook delivery (retries with backoff, never failing the task) in
@@ -76,6 +77,6 @@ pub use handler::{CallContext, Reply};
 pub use http::HttpPaths;
 pub use push::{InMemoryPushConfigStore, PushConfigStore, PushSettings, WebhookPolicy};
 pub use serve::Serving;
-pub use server::{A2aServer, A2aServerBuilder, ServerConfig};
+pub use server::{A2aServer, A2aServerBuilder, BuildError, ServerConfig};
 pub use store::{InMemoryTaskStore, MemoryLimits, TaskStore};
 pub use streams::{EventStream, StreamEvent};

@@ -113,6 +113,8 @@ impl A2aServer {
             bus: None,
             authenticator: None,
             config: ServerConfig::default(),
+            #[cfg(feature = "signing")]
+            card_signer: None,
         }
     }
 
@@ -148,6 +150,8 @@ pub struct A2aServerBuilder {
     bus: Option<Arc<dyn EventBus>>,
     authenticator: Option<Arc<dyn Authenticator>>,
     config: ServerConfig,
+    #[cfg(feature = "signing")]
+    card_signer: Option<a2a_types::signing::CardSigner>,
 }
 
 impl A2aServerBuilder {
@@ -194,13 +198,62 @@ impl A2aServerBuilder {
         self
     }
 
+    /// Serves the public card and the extended card signed by `signer` (feature `signing`, A2A
+    /// §8.4): both are signed when the server is built, so the signatures cover the cards exactly
+    /// as served (a server's cards do not change after that; a new card means a new server, signed
+    /// anew); signatures the cards already carry are kept (the new one is appended). Build
+    /// with [`try_build`](Self::try_build) to get a card that cannot be signed as an error.
+    #[cfg(feature = "signing")]
+    pub fn sign_card_with(mut self, signer: a2a_types::signing::CardSigner) -> Self {
+        self.card_signer = Some(signer);
+        self
+    }
+
     /// The server. Must run inside a tokio runtime (it starts the webhook worker).
+    ///
+    /// # Panics
+    ///
+    /// With a card signer ([`sign_card_with`](Self::sign_card_with)), if a card cannot be signed
+    /// (it nests deeper than a canonical form allows); [`try_build`](Self::try_build) returns that
+    /// as an error instead. Without one, never.
     pub fn build(self) -> A2aServer {
+        match self.try_build() {
+            Ok(server) => server,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// The server, or why it cannot be built: a card that cannot be signed
+    /// ([`BuildError::CardNotSigned`]). Must run inside a tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError`].
+    pub fn try_build(self) -> Result<A2aServer, BuildError> {
+        #[cfg_attr(not(feature = "signing"), allow(unused_mut))]
+        let (mut card, mut extended_card) = (self.card, self.extended_card);
+        #[cfg(feature = "signing")]
+        if let Some(signer) = &self.card_signer {
+            signer
+                .sign(&mut card)
+                .map_err(|error| BuildError::CardNotSigned {
+                    card: "card",
+                    error,
+                })?;
+            if let Some(extended) = &mut extended_card {
+                signer
+                    .sign(extended)
+                    .map_err(|error| BuildError::CardNotSigned {
+                        card: "extended card",
+                        error,
+                    })?;
+            }
+        }
         let config = self.config;
-        A2aServer {
+        Ok(A2aServer {
             inner: Arc::new(Inner {
-                card: self.card,
-                extended_card: self.extended_card,
+                card,
+                extended_card,
                 executor: self.executor,
                 tasks: self
                     .tasks
@@ -218,6 +271,35 @@ impl A2aServerBuilder {
                 shutdown: watch::channel(false).0,
                 config,
             }),
+        })
+    }
+}
+
+/// Why [`A2aServerBuilder::try_build`] could not build a server.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A card could not be signed (feature `signing`).
+    #[cfg(feature = "signing")]
+    CardNotSigned {
+        /// Which card: `card` (the public one) or `extended card`.
+        card: &'static str,
+        /// Why, naming the field path at fault.
+        error: a2a_types::signing::SignError,
+    },
+}
+
+impl std::fmt::Display for BuildError {
+    // Without feature `signing` there is no variant, so nothing to write.
+    #[cfg_attr(not(feature = "signing"), allow(unused_variables))]
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            #[cfg(feature = "signing")]
+            BuildError::CardNotSigned { card, ref error } => {
+                write!(f, "the {card} cannot be signed: {error}")
+            }
         }
     }
 }
+
+impl std::error::Error for BuildError {}

@@ -11,3 +11,5 @@ mod readme;
 mod resume;
 mod sdk_v0_3;
 mod sdk_v1;
+#[cfg(feature = "signing")]
+mod signed;
