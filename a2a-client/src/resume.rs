@@ -103,9 +103,9 @@ impl Resume {
         ClientError::NotResumable {
             binding: self.client.binding(),
             reason: format!(
-                "the stream was resubscribed, but task {task_id} did not go on ({error}); \
-                 the agent is not working on it any more (an agent restarted mid-task keeps \
-                 the task at its last committed state)"
+                "the stream was resubscribed, but task {task_id} did not go on ({error}): \
+                 the agent may have stopped working on it (an agent restarted mid-task keeps \
+                 the task at its last committed state); GetTask reads where it stands"
             ),
             cause: Box::new(cut_by),
         }

@@ -128,8 +128,10 @@ async fn stream_across_a_restart(binding: Binding) {
         .is_none_or(|status| status.state != TaskState::Working)
     {
         let event = stream.next().await.expect("an event").expect("no error");
-        if let StreamResponse::Task(task) = &event {
-            task_id = task.id.clone();
+        match &event {
+            StreamResponse::Task(task) => task_id.clone_from(&task.id),
+            StreamResponse::StatusUpdate(update) => task_id.clone_from(&update.task_id),
+            _ => {}
         }
         before.push(event);
     }
@@ -158,7 +160,7 @@ async fn stream_across_a_restart(binding: Binding) {
     .await
     .expect("the client reports within its stream timeouts");
     let took = reading.elapsed();
-    eprintln!("{binding}: {failure} (after {took:?})");
+    eprintln!("{failure} (after {took:?})");
     let ClientError::NotResumable {
         binding: reported,
         reason,
