@@ -224,7 +224,10 @@ async fn a_resubscribed_stream_that_stays_silent_is_reported_as_not_resumable() 
             ]),
             (1, Some("SubscribeToTask")) => {
                 assert_eq!(request.header("last-event-id"), Some("2"));
-                sse(vec![Chunk::Text(": still here\n\n".to_owned()), Chunk::Hang])
+                sse(vec![
+                    Chunk::Text(": still here\n\n".to_owned()),
+                    Chunk::Hang,
+                ])
             }
             other => panic!("unexpected request {other:?}"),
         }
@@ -278,7 +281,10 @@ async fn a_resubscribed_stream_that_goes_on_may_still_time_out_plainly() {
                 ),
                 Chunk::Break,
             ]),
-            1 => sse(vec![rpc_event(request, Some("2"), artifact("a-1")), Chunk::Hang]),
+            1 => sse(vec![
+                rpc_event(request, Some("2"), artifact("a-1")),
+                Chunk::Hang,
+            ]),
             other => panic!("unexpected request {other}"),
         }
     })
@@ -297,10 +303,7 @@ async fn a_resubscribed_stream_that_goes_on_may_still_time_out_plainly() {
         .await
         .expect("within the stream timeouts")
         .expect_err("a timeout");
-    assert!(
-        matches!(failure, ClientError::Timeout { .. }),
-        "{failure}"
-    );
+    assert!(matches!(failure, ClientError::Timeout { .. }), "{failure}");
 }
 
 #[tokio::test]

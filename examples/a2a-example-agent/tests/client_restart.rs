@@ -192,7 +192,11 @@ async fn stream_across_a_restart(binding: Binding) {
         })
         .await
         .expect("the restarted agent has the task");
-    assert_eq!(stored.status.state, TaskState::Working, "the last committed state");
+    assert_eq!(
+        stored.status.state,
+        TaskState::Working,
+        "the last committed state"
+    );
     assert_eq!(
         before.last().and_then(status_of),
         Some(&stored.status),
@@ -216,7 +220,12 @@ async fn stream_across_a_restart(binding: Binding) {
         })
         .await
         .expect("the restarted agent takes the subscription");
-    match again.next().await.expect("a first event").expect("no error") {
+    match again
+        .next()
+        .await
+        .expect("a first event")
+        .expect("no error")
+    {
         StreamResponse::Task(task) => assert_eq!(task, stored),
         other => panic!("the task first: {other:?}"),
     }
