@@ -71,7 +71,8 @@ pub enum ClientError {
     NotResumable {
         /// The binding the stream came over.
         binding: Binding,
-        /// Why it cannot be resumed (no task to subscribe to, the agent refused, too many attempts).
+        /// Why it cannot be resumed (no task to subscribe to, the agent refused, too many attempts,
+        /// the resubscribed stream did not move the task on within the stream's timeouts).
         reason: String,
         /// What broke the stream.
         cause: Box<ClientError>,

@@ -8,7 +8,9 @@
 //!   [`ClientConfig::versions`] then [`ClientConfig::preference`]. A call moves on to the next
 //!   interface when one cannot be reached.
 //! - **Every operation** on JSON-RPC, HTTP+JSON and gRPC: one method per operation, streams as an
-//!   [`EventStream`] that resumes after a dropped connection ([`resume`]), `ListTasks` page by page
+//!   [`EventStream`] that resumes after a dropped connection, or ends with
+//!   [`ClientError::NotResumable`] naming the task when it cannot, an agent restarted mid-task
+//!   included ([`resume`]), `ListTasks` page by page
 //!   ([`TaskPages`]).
 //! - **A2A v0.3 agents** over JSON-RPC through the bridge ([`v0_3`](crate#a2a-v03)): the same calls,
 //!   converted both ways, and what cannot survive refused by name.

@@ -13,6 +13,19 @@
 //! had meanwhile finished: then its final state is delivered and the stream ends cleanly), or
 //! [`ClientConfig::stream_resume_attempts`](crate::ClientConfig::stream_resume_attempts) attempts
 //! in a row failed.
+//!
+//! # An agent that restarted
+//!
+//! An agent that was killed and restarted answers the resubscription, but may not continue the task
+//! (the workspace's own server keeps a task cut by a crash at its last committed state: executions
+//! are not resumed after a restart), so the resumed stream stays silent. When the stream's timeouts
+//! ([`ClientConfig::stream_idle_timeout`](crate::ClientConfig::stream_idle_timeout),
+//! [`stream_timeout`](crate::ClientConfig::stream_timeout)) expire on a resumed stream before any
+//! event moved the task on (a status or artifact update, a message, or the task over; the snapshot
+//! a resubscription starts with does not count), the stream ends with
+//! [`ClientError::NotResumable`] naming the task, its cause the failure that broke the first
+//! connection, rather than with a bare timeout. The task itself is still the agent's to read
+//! (`GetTask`) or subscribe to.
 
 use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{GetTaskRequest, StreamResponse, Task};
@@ -27,6 +40,8 @@ pub(crate) struct Resume {
     task_id: Option<String>,
     failures_in_a_row: u32,
     pub(crate) last_event_id: String,
+    /// What broke the stream, while the resubscribed stream has not yet moved the task on.
+    cut_by: Option<ClientError>,
 }
 
 /// The outcome of a successful reconnection.
@@ -44,6 +59,7 @@ impl Resume {
             task_id,
             failures_in_a_row: 0,
             last_event_id: String::new(),
+            cut_by: None,
         }
     }
 
@@ -51,6 +67,13 @@ impl Resume {
     /// message, or a terminal state).
     pub(crate) fn observe(&mut self, event: &StreamResponse) -> bool {
         self.failures_in_a_row = 0;
+        let moves_on = match event {
+            StreamResponse::Task(task) => task.status.state.is_terminal(),
+            _ => true,
+        };
+        if moves_on {
+            self.cut_by = None;
+        }
         let (task_id, last) = match event {
             StreamResponse::Task(task) => (Some(&task.id), task.status.state.is_terminal()),
             StreamResponse::StatusUpdate(update) => {
@@ -65,6 +88,27 @@ impl Resume {
             self.task_id = Some(id.clone());
         }
         last
+    }
+
+    /// `error`, a stream timeout, as [`ClientError::NotResumable`] when it expired on a resumed
+    /// stream before the task moved on (see [the module docs](self#an-agent-that-restarted));
+    /// any other error as it is.
+    pub(crate) fn explain_timeout(&mut self, error: ClientError) -> ClientError {
+        if !matches!(error, ClientError::Timeout { .. }) {
+            return error;
+        }
+        let (Some(cut_by), Some(task_id)) = (self.cut_by.take(), self.task_id.as_deref()) else {
+            return error;
+        };
+        ClientError::NotResumable {
+            binding: self.client.binding(),
+            reason: format!(
+                "the stream was resubscribed, but task {task_id} did not go on ({error}): \
+                 the agent may have stopped working on it (an agent restarted mid-task keeps \
+                 the task at its last committed state); GetTask reads where it stands"
+            ),
+            cause: Box::new(cut_by),
+        }
     }
 
     /// Subscribes to the task again after `cause` broke the stream.
@@ -93,7 +137,10 @@ impl Resume {
             tokio::time::sleep(retry.backoff(self.failures_in_a_row)).await;
             tracing::info!(task_id, attempt = self.failures_in_a_row, error = %last, "resubscribing to a dropped stream");
             match self.client.open_subscription(&task_id, last_event_id).await {
-                Ok(stream) => return Ok(Reconnected::Stream(Box::new(stream))),
+                Ok(stream) => {
+                    self.cut_by = Some(last);
+                    return Ok(Reconnected::Stream(Box::new(stream)));
+                }
                 Err(error) if error.is_transient() => last = error,
                 Err(refused) => {
                     // A task that finished meanwhile cannot be subscribed to; its final state is

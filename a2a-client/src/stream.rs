@@ -216,6 +216,10 @@ impl EventStream {
                             }
                         }
                     }
+                    let error = match &mut self.resume {
+                        Some(resume) => resume.explain_timeout(error),
+                        None => error,
+                    };
                     self.finish();
                     return Some(Err(error));
                 }

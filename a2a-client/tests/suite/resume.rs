@@ -209,6 +209,104 @@ async fn a_stream_cut_before_any_task_is_reported_as_not_resumable() {
 }
 
 #[tokio::test]
+async fn a_resubscribed_stream_that_stays_silent_is_reported_as_not_resumable() {
+    // An agent restarted mid-task: it takes the resubscription but never continues the task.
+    let agent = serve(|request: &Recorded, index, _| -> Response {
+        match (index, request.body["method"].as_str()) {
+            (0, Some("SendStreamingMessage")) => sse(vec![
+                rpc_event(
+                    request,
+                    Some("1"),
+                    json!({"task": task("t-1", "TASK_STATE_SUBMITTED")}),
+                ),
+                rpc_event(request, Some("2"), status("TASK_STATE_WORKING")),
+                Chunk::Break,
+            ]),
+            (1, Some("SubscribeToTask")) => {
+                assert_eq!(request.header("last-event-id"), Some("2"));
+                sse(vec![
+                    Chunk::Text(": still here\n\n".to_owned()),
+                    Chunk::Hang,
+                ])
+            }
+            other => panic!("unexpected request {other:?}"),
+        }
+    })
+    .await;
+    let config = ClientConfig {
+        stream_idle_timeout: Some(Duration::from_millis(800)),
+        ..ClientConfig::default()
+    };
+    let client =
+        A2aClient::from_card(v1_card(&agent.base, &[("/rpc", "JSONRPC")]), config).expect("client");
+    let mut stream = client
+        .send_streaming_message(send_request("m-1"))
+        .await
+        .expect("a stream");
+    let mut events = Vec::new();
+    let failure = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match stream.next().await.expect("an error ends the stream") {
+                Ok(event) => events.push(event),
+                Err(failure) => return failure,
+            }
+        }
+    })
+    .await
+    .expect("within the stream timeouts");
+    assert_eq!(kinds(&events), ["task(Submitted)", "status(Working)"]);
+    let ClientError::NotResumable { reason, cause, .. } = &failure else {
+        panic!("{failure}")
+    };
+    assert!(reason.contains("task t-1 did not go on"), "{failure}");
+    assert!(reason.contains("800ms"), "{failure}");
+    assert!(
+        matches!(**cause, ClientError::Transport { .. }),
+        "the cause is what broke the first connection: {failure}"
+    );
+    assert!(stream.next().await.is_none());
+    assert_eq!(agent.calls().len(), 2, "one resubscription");
+}
+
+#[tokio::test]
+async fn a_resubscribed_stream_that_goes_on_may_still_time_out_plainly() {
+    // Once the resumed stream moved the task on, a later silence is an ordinary timeout.
+    let agent = serve(|request: &Recorded, index, _| -> Response {
+        match index {
+            0 => sse(vec![
+                rpc_event(
+                    request,
+                    Some("1"),
+                    json!({"task": task("t-1", "TASK_STATE_WORKING")}),
+                ),
+                Chunk::Break,
+            ]),
+            1 => sse(vec![
+                rpc_event(request, Some("2"), artifact("a-1")),
+                Chunk::Hang,
+            ]),
+            other => panic!("unexpected request {other}"),
+        }
+    })
+    .await;
+    let config = ClientConfig {
+        stream_idle_timeout: Some(Duration::from_millis(500)),
+        ..ClientConfig::default()
+    };
+    let client =
+        A2aClient::from_card(v1_card(&agent.base, &[("/rpc", "JSONRPC")]), config).expect("client");
+    let stream = client
+        .send_streaming_message(send_request("m-1"))
+        .await
+        .expect("a stream");
+    let failure = tokio::time::timeout(Duration::from_secs(10), stream.collect())
+        .await
+        .expect("within the stream timeouts")
+        .expect_err("a timeout");
+    assert!(matches!(failure, ClientError::Timeout { .. }), "{failure}");
+}
+
+#[tokio::test]
 async fn resumption_gives_up_after_the_configured_attempts() {
     let agent = serve(|request: &Recorded, index, _| -> Response {
         if index == 0 {

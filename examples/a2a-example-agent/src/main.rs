@@ -1,6 +1,7 @@
-//! `a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N] [--store S]`: serves the example
-//! agent until killed. HTTP (card, JSON-RPC, HTTP+JSON) on PORT, gRPC on the next free port; the card
-//! says which. The two options set the decode budget of every request body (`Config::limits`; by
+//! `a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N]
+//! [--store S]`: serves the example agent until killed. HTTP (card, JSON-RPC, HTTP+JSON) on PORT, gRPC on
+//! `--grpc-listen` or else the next free port; the card says which. (A fixed gRPC port lets an agent
+//! restarted on the same store keep the card its clients already read.) The two options set the decode budget of every request body (`Config::limits`; by
 //! default `a2a_types::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
 //!
 //! `a2a-example-agent --demo`: the workspace's main job ([`a2a_example_agent::demo`]): the agent on
@@ -24,8 +25,9 @@ fn fail(message: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [PYTHON]";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [PYTHON]";
     let mut config = Config::default();
+    let mut grpc_address = None;
     let address = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["--listen", address, ref options @ ..] if options.len() % 2 == 0 => {
             for pair in options.chunks(2) {
@@ -33,6 +35,10 @@ async fn main() {
                     config.store = pair[1]
                         .parse()
                         .unwrap_or_else(|e: BadStore| fail(&e.to_string()));
+                    continue;
+                }
+                if pair[0] == "--grpc-listen" {
+                    grpc_address = Some(pair[1].to_owned());
                     continue;
                 }
                 let number: usize = pair[1]
@@ -63,9 +69,18 @@ async fn main() {
     let http = tokio::net::TcpListener::bind(address)
         .await
         .unwrap_or_else(|e| fail(&format!("binding {address}: {e}")));
-    let grpc = tokio::net::TcpListener::bind(SocketAddr::new(address.ip(), 0))
+    let grpc_address = match grpc_address {
+        Some(grpc) => grpc
+            .parse()
+            .unwrap_or_else(|e| fail(&format!("--grpc-listen {grpc}: {e}"))),
+        None => SocketAddr::new(address.ip(), 0),
+    };
+    if !grpc_address.ip().is_loopback() {
+        fail("the example agent listens on a loopback address only, such as 127.0.0.1:8001");
+    }
+    let grpc = tokio::net::TcpListener::bind(grpc_address)
         .await
-        .unwrap_or_else(|e| fail(&format!("binding a gRPC port on {}: {e}", address.ip())));
+        .unwrap_or_else(|e| fail(&format!("binding the gRPC address {grpc_address}: {e}")));
     let handle = server::start(config, http, grpc)
         .await
         .unwrap_or_else(|e| fail(&e.to_string()));

@@ -1,6 +1,6 @@
 //! `a2a-example-agent --listen`: prints `listening on http://…` once ready, serves the card there
 //! (with every interface, gRPC on its own port), answers on JSON-RPC, and refuses a non-loopback
-//! address. The process is killed when the test ends, however it ends.
+//! address (for either listener, `--listen` or `--grpc-listen`). The process is killed when the test ends, however it ends.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -99,9 +99,13 @@ fn listen_serves_the_card_and_json_rpc_until_killed() {
 
 #[test]
 fn listen_refuses_addresses_beyond_loopback() {
-    let output = agent(&["--listen", "0.0.0.0:0"])
-        .output()
-        .expect("the agent runs");
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("loopback"));
+    for args in [
+        &["--listen", "0.0.0.0:0"][..],
+        &["--listen", "127.0.0.1:0", "--grpc-listen", "0.0.0.0:0"],
+    ] {
+        let output = agent(args).output().expect("the agent runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("loopback"), "{args:?}: {stderr}");
+    }
 }
