@@ -196,11 +196,13 @@ async fn idempotent_calls_are_retried_and_others_are_not() {
     assert_eq!(agent.calls().len(), 1, "SendMessage is never repeated");
 }
 
-// Two workers: the agent's handler blocks one of them while it "thinks".
+// Two workers: the agent's handler blocks one of them while it "thinks", through `block_in_place`, so
+// the worker hands its queue and the timer over first (a bare sleep there could hold the client's own
+// timer and make the timeout late on a loaded machine).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_answer_is_a_timeout() {
     let agent = serve(|request, _, _| {
-        std::thread::sleep(Duration::from_millis(1500));
+        tokio::task::block_in_place(|| std::thread::sleep(Duration::from_millis(1500)));
         rpc_result(request, task("t-1", "TASK_STATE_WORKING"))
     })
     .await;
