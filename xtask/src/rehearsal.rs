@@ -198,25 +198,37 @@ fn copy_tracked_files(root: &Path, scratch: &Path) -> Result<()> {
 }
 
 /// Copies the workspace's built dependencies, unless the rehearsal already has a target directory.
+/// Everything in `target/debug` is copied but `incremental`: it only holds the workspace crates'
+/// incremental state, which the copy rebuilds anyway, and it can be a third of the directory (the
+/// copy doubles the disk a CI run needs).
 fn seed_target_dir(built: &Path, target_dir: &Path) -> Result<()> {
     if target_dir.exists() || !built.is_dir() {
         eprintln!("    nothing to seed");
         return Ok(());
     }
-    std::fs::create_dir_all(target_dir)?;
-    let status = Command::new("cp")
-        .arg("-a")
-        .arg(built)
-        .arg(target_dir.join("debug"))
-        .status()
-        .context("running cp")?;
-    if !status.success() {
+    let debug = target_dir.join("debug");
+    std::fs::create_dir_all(&debug)?;
+    let mut copied = true;
+    for entry in std::fs::read_dir(built)? {
+        let entry = entry?;
+        if entry.file_name() == "incremental" {
+            continue;
+        }
+        let status = Command::new("cp")
+            .arg("-a")
+            .arg(entry.path())
+            .arg(&debug)
+            .status()
+            .context("running cp")?;
+        copied &= status.success();
+    }
+    if !copied {
         // Only slower, not wrong: cargo builds the dependencies itself.
         eprintln!(
             "    copying {} failed; building from scratch",
             built.display()
         );
-        std::fs::remove_dir_all(target_dir.join("debug")).ok();
+        std::fs::remove_dir_all(&debug).ok();
     }
     Ok(())
 }
