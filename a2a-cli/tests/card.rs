@@ -1,11 +1,13 @@
 //! End-to-end tests of `a2a card`: signing, verifying, canonical bytes and JWK Sets, through the real
 //! binary with the workspace's test keys (`tests/fixtures/signing`) and card fixtures.
 
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
+
+mod common;
+use common::a2a;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
@@ -13,26 +15,6 @@ fn fixtures() -> PathBuf {
 
 fn path(relative: &str) -> String {
     fixtures().join(relative).display().to_string()
-}
-
-/// Runs `a2a args…` with `stdin` piped in.
-fn a2a(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the a2a binary starts");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    // From another thread: the child may fail and stop reading before the input is in.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
 }
 
 /// The stdout of a run that must succeed with nothing on stderr.

@@ -1,31 +1,13 @@
 //! End-to-end tests of the `a2a` binary: real processes, stdin piped in, stdout, stderr and exit
 //! status checked, on the workspace's fixtures and hand-written realistic payloads.
 
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
-/// Runs `a2a args…` with `stdin` piped in.
-fn a2a(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the a2a binary starts");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    // Writing from another thread: the child may fail and stop reading before the input is in.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
+mod common;
+use common::a2a;
 
 fn transcode(type_name: &str, from: &str, to: &str, stdin: &[u8]) -> Output {
     a2a(
