@@ -34,10 +34,6 @@ fn v0_3_error(id: &Value, error: &Error) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": v0_3::JsonRpcError::from(error)})
 }
 
-fn bridge_error(error: &bridge::BridgeError) -> Error {
-    error.to_v1_error()
-}
-
 fn reply(body: Value) -> Response {
     crate::http::jsonrpc_reply(body)
 }
@@ -52,7 +48,7 @@ pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]
         .and_then(Value::as_str)
         .unwrap_or_default();
     if let Err(error) = bridge::request_version(method, header(headers, A2A_VERSION_HEADER)) {
-        return fail(bridge_error(&error));
+        return fail(error.to_v1_error());
     }
     // Typed straight from the bytes, with the path of a bad member.
     let request: v0_3::A2aRequest = match a2a_types::json::from_slice(body) {
@@ -61,7 +57,7 @@ pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]
     };
     let (id, params) = match bridge::upgrade_request(request) {
         Ok(upgraded) => upgraded,
-        Err(error) => return fail(bridge_error(&error)),
+        Err(error) => return fail(error.to_v1_error()),
     };
     let context = match call_context(&server, headers, "JSONRPC v0.3").await {
         Ok(context) => context,
@@ -73,7 +69,7 @@ pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]
     let downgrade =
         move |result: MethodResult| match bridge::downgrade_response(Some(id.clone()), result) {
             Ok(response) => serde_json::to_value(response).unwrap_or(Value::Null),
-            Err(error) => v0_3_error(&Value::Null, &bridge_error(&error)),
+            Err(error) => v0_3_error(&Value::Null, &error.to_v1_error()),
         };
     match server.call(params, &context).await {
         Ok(Reply::Unary(result)) => reply(downgrade(result)),
