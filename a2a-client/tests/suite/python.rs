@@ -103,3 +103,42 @@ impl Drop for PyServer {
         let _ = self.child.wait();
     }
 }
+
+/// The rest of a push-config round trip after `id` was created on `task_id` with the token `tok`,
+/// the same for every SDK server: it reads back with its token, lists as one, deletes, lists as none.
+pub async fn push_config_get_list_delete(client: &a2a_client::A2aClient, task_id: &str, id: &str) {
+    use a2a_types::v1::{
+        DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
+        ListTaskPushNotificationConfigsRequest,
+    };
+    let fetched = client
+        .get_task_push_notification_config(GetTaskPushNotificationConfigRequest {
+            task_id: task_id.into(),
+            id: id.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("fetched");
+    assert_eq!(fetched.token.as_deref(), Some("tok"));
+    let count = || async {
+        client
+            .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {
+                task_id: task_id.into(),
+                ..Default::default()
+            })
+            .await
+            .expect("listed")
+            .configs
+            .len()
+    };
+    assert_eq!(count().await, 1);
+    client
+        .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {
+            task_id: task_id.into(),
+            id: id.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("deleted");
+    assert_eq!(count().await, 0);
+}

@@ -11,11 +11,9 @@ use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
 use a2a_types::errors::ErrorKind;
 use a2a_types::service::ProtocolVersion;
 use a2a_types::v1::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
-    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
-    TaskState,
+    CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part, SendMessageConfiguration,
+    SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
+    TaskPushNotificationConfig, TaskState,
 };
 
 use crate::python::{PyServer, find};
@@ -153,36 +151,7 @@ async fn the_client_drives_an_sdk_0_3_agent_through_the_bridge() {
             (created.id.as_deref(), created.url.as_str()),
             (Some("cfg-1"), "http://127.0.0.1:9/hook")
         );
-        let fetched = client
-            .get_task_push_notification_config(GetTaskPushNotificationConfigRequest {
-                task_id: task.id.clone(),
-                id: "cfg-1".into(),
-                ..Default::default()
-            })
-            .await
-            .expect("fetched");
-        assert_eq!(fetched.token.as_deref(), Some("tok"));
-        let list = |client: A2aClient, id: String| async move {
-            client
-                .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {
-                    task_id: id,
-                    ..Default::default()
-                })
-                .await
-                .expect("listed")
-                .configs
-                .len()
-        };
-        assert_eq!(list(client.clone(), task.id.clone()).await, 1);
-        client
-            .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {
-                task_id: task.id.clone(),
-                id: "cfg-1".into(),
-                ..Default::default()
-            })
-            .await
-            .expect("deleted");
-        assert_eq!(list(client.clone(), task.id.clone()).await, 0);
+        crate::python::push_config_get_list_delete(&client, &task.id, "cfg-1").await;
         passed.push("push-config.crud");
 
         let expect = |result: Result<Task, ClientError>, kind: ErrorKind| {

@@ -9,9 +9,8 @@ use std::time::Duration;
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
 use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
-    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
+    CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
+    GetTaskRequest, ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
     SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
     TaskState,
 };
@@ -181,36 +180,7 @@ async fn drive(client: &A2aClient, token: &str) -> Vec<&'static str> {
         .create_task_push_notification_config(config)
         .await
         .expect("created");
-    let fetched = client
-        .get_task_push_notification_config(GetTaskPushNotificationConfigRequest {
-            task_id: task.id.clone(),
-            id: "cfg-1".into(),
-            ..Default::default()
-        })
-        .await
-        .expect("fetched");
-    assert_eq!(fetched.token.as_deref(), Some("tok"));
-    let count = |client: A2aClient, id: String| async move {
-        client
-            .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {
-                task_id: id,
-                ..Default::default()
-            })
-            .await
-            .expect("listed")
-            .configs
-            .len()
-    };
-    assert_eq!(count(client.clone(), task.id.clone()).await, 1);
-    client
-        .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {
-            task_id: task.id.clone(),
-            id: "cfg-1".into(),
-            ..Default::default()
-        })
-        .await
-        .expect("deleted");
-    assert_eq!(count(client.clone(), task.id.clone()).await, 0);
+    crate::python::push_config_get_list_delete(client, &task.id, "cfg-1").await;
     passed.push("push-config.crud");
 
     let public = client
