@@ -393,19 +393,45 @@ pub fn interface_version(interface: &AgentInterface) -> Option<ProtocolVersion> 
 }
 
 /// Every interface of `card` this client can use, best first: by `versions`, then by `preference`,
-/// then in the card's order. A v0.3 interface is usable on JSON-RPC only (the bridge converts
-/// JSON-RPC messages).
+/// then in the card's order.
+///
+/// v0.3 interfaces (on any binding, through the bridge) are ranked by the agent instead: a v0.3 card
+/// names its `preferredTransport` and lists `additionalInterfaces` after it, and that order (which
+/// the card keeps when read as v1) is followed, `preference` only leaving out the bindings it does
+/// not name. The same URL and binding listed twice (SDK cards repeat the preferred interface among
+/// the additional ones) is kept once.
 pub fn candidates(
     card: &AgentCard,
     preference: &[Binding],
     versions: &[ProtocolVersion],
 ) -> Vec<Candidate> {
-    let mut out = Vec::new();
+    let mut out: Vec<Candidate> = Vec::new();
     for version in versions {
-        for wanted in preference {
-            if *version == ProtocolVersion::V0_3 && *wanted != Binding::JsonRpc {
-                continue;
+        if *version == ProtocolVersion::V0_3 {
+            for interface in &card.supported_interfaces {
+                let Some(binding) = Binding::from_protocol_binding(&interface.protocol_binding)
+                else {
+                    continue;
+                };
+                let repeated = out.iter().any(|c| {
+                    c.version == *version
+                        && c.binding == binding
+                        && c.interface.url == interface.url
+                });
+                if preference.contains(&binding)
+                    && interface_version(interface) == Some(*version)
+                    && !repeated
+                {
+                    out.push(Candidate {
+                        binding,
+                        version: *version,
+                        interface: interface.clone(),
+                    });
+                }
             }
+            continue;
+        }
+        for wanted in preference {
             for interface in &card.supported_interfaces {
                 if Binding::from_protocol_binding(&interface.protocol_binding) == Some(*wanted)
                     && interface_version(interface) == Some(*version)

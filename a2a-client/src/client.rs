@@ -36,6 +36,8 @@ enum Transport {
     HttpJson(http::RestTransport),
     Grpc(grpc::GrpcTransport),
     JsonRpcV0_3(v0_3::JsonRpcV0_3Transport),
+    HttpJsonV0_3(v0_3::RestV0_3Transport),
+    GrpcV0_3(v0_3::GrpcV0_3Transport),
 }
 
 /// One usable interface of the card and its transport.
@@ -64,6 +66,8 @@ impl Endpoint {
             Transport::HttpJson(t) => t.call(params, self.tenant(), meta).await,
             Transport::Grpc(t) => t.call(params, meta).await,
             Transport::JsonRpcV0_3(t) => t.call(params, meta).await,
+            Transport::HttpJsonV0_3(t) => t.call(params, meta).await,
+            Transport::GrpcV0_3(t) => t.call(params, meta).await,
         }
     }
 
@@ -77,6 +81,8 @@ impl Endpoint {
             Transport::HttpJson(t) => t.stream(params, self.tenant(), meta).await,
             Transport::Grpc(t) => t.stream(params, meta).await,
             Transport::JsonRpcV0_3(t) => t.stream(params, meta).await,
+            Transport::HttpJsonV0_3(t) => t.stream(params, meta).await,
+            Transport::GrpcV0_3(t) => t.stream(params, meta).await,
         }
     }
 }
@@ -158,6 +164,12 @@ impl A2aClient {
             let transport = match (candidate.binding, candidate.version) {
                 (Binding::JsonRpc, ProtocolVersion::V0_3) => Transport::JsonRpcV0_3(
                     v0_3::JsonRpcV0_3Transport::new(http.clone(), url, config.limits),
+                ),
+                (Binding::HttpJson, ProtocolVersion::V0_3) => Transport::HttpJsonV0_3(
+                    v0_3::RestV0_3Transport::new(http.clone(), url, config.limits),
+                ),
+                (Binding::Grpc, ProtocolVersion::V0_3) => Transport::GrpcV0_3(
+                    v0_3::GrpcV0_3Transport::new(url, config.connect_timeout, config.limits)?,
                 ),
                 (Binding::JsonRpc, _) => Transport::JsonRpc(http::JsonRpcTransport::new(
                     http.clone(),

@@ -23,7 +23,7 @@ pub struct ClientConfig {
     /// The bindings to use, most wanted first.
     pub preference: Vec<Binding>,
     /// The protocol versions to use, most wanted first: [`ProtocolVersion::V1_0`], then
-    /// [`ProtocolVersion::V0_3`] (through the bridge, JSON-RPC only) by default. Versions rank
+    /// [`ProtocolVersion::V0_3`] (through the bridge, on any binding) by default. Versions rank
     /// before bindings: a v1 interface on any preferred binding is chosen over a v0.3 one.
     pub versions: Vec<ProtocolVersion>,
     /// Sent as `Authorization: Bearer …` with every request, whatever the card says; for the

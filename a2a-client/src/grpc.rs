@@ -21,6 +21,8 @@ const GRPC: Binding = Binding::Grpc;
 #[derive(Clone, Debug)]
 pub(crate) struct GrpcTransport {
     client: A2aServiceClient<Channel>,
+    /// The channel, shared with the v0.3 service's stub when the agent speaks v0.3.
+    channel: Channel,
     target: String,
     limits: Limits,
 }
@@ -41,10 +43,12 @@ impl GrpcTransport {
         let endpoint = Endpoint::from_shared(target.clone())
             .map_err(|e| ClientError::transport(Some(GRPC), format!("gRPC target {target}: {e}")))?
             .connect_timeout(connect_timeout);
-        let client = A2aServiceClient::new(endpoint.connect_lazy())
-            .max_decoding_message_size(limits.max_bytes());
+        let channel = endpoint.connect_lazy();
+        let client =
+            A2aServiceClient::new(channel.clone()).max_decoding_message_size(limits.max_bytes());
         Ok(GrpcTransport {
             client,
+            channel,
             target,
             limits,
         })
@@ -52,7 +56,11 @@ impl GrpcTransport {
 
     /// A request with the call's metadata (service parameters, credentials, trace context); header
     /// names become lower-case metadata keys, and values gRPC metadata cannot carry are refused.
-    fn request<T>(&self, message: T, meta: &CallMeta) -> Result<tonic::Request<T>, ClientError> {
+    pub(crate) fn request<T>(
+        &self,
+        message: T,
+        meta: &CallMeta,
+    ) -> Result<tonic::Request<T>, ClientError> {
         let mut request = tonic::Request::new(message);
         let metadata = request.metadata_mut();
         for (name, value) in meta.headers.iter().chain(&meta.query) {
@@ -74,7 +82,7 @@ impl GrpcTransport {
 
     /// Runs one call under the decode budget, a failure to connect being
     /// [`ClientError::Unreachable`].
-    async fn budgeted<F: std::future::Future<Output = Result<R, ClientError>>, R>(
+    pub(crate) async fn budgeted<F: std::future::Future<Output = Result<R, ClientError>>, R>(
         &self,
         call: F,
     ) -> Result<R, ClientError> {
@@ -89,6 +97,16 @@ impl GrpcTransport {
             }
             other => other,
         }
+    }
+
+    /// The lazily connected channel.
+    pub(crate) fn channel(&self) -> Channel {
+        self.channel.clone()
+    }
+
+    /// The decode budget of every answer.
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
     }
 
     pub(crate) async fn call(

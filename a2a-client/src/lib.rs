@@ -12,8 +12,8 @@
 //!   [`ClientError::NotResumable`] naming the task when it cannot, an agent restarted mid-task
 //!   included ([`resume`]), `ListTasks` page by page
 //!   ([`TaskPages`]).
-//! - **A2A v0.3 agents** over JSON-RPC through the bridge ([`v0_3`](crate#a2a-v03)): the same calls,
-//!   converted both ways, and what cannot survive refused by name.
+//! - **A2A v0.3 agents** on all three bindings through the bridge ([`v0_3`](crate#a2a-v03)): the
+//!   same calls, converted both ways, and what cannot survive refused by name.
 //! - **One error**: [`ClientError`], the same A2A error kind whichever binding carried it.
 //! - **Production habits**: per-call and per-stream timeouts; retries with backoff for idempotent
 //!   calls only ([`RetryPolicy`]); credentials placed as the card's security schemes say ([`auth`]);
@@ -28,6 +28,8 @@
 //! | HTTP+JSON | [`rest::build_request`](a2a_types::rest::build_request) | [`MethodResult::from_json`](a2a_types::jsonrpc::MethodResult::from_json), errors by [`Error::from_rest`](a2a_types::errors::Error::from_rest) | SSE, [`HttpJsonDecoder`](a2a_types::sse::HttpJsonDecoder) |
 //! | gRPC | a2a-proto's tonic client stubs, messages converted by the `proto` feature | the same conversions back | tonic server streams |
 //! | JSON-RPC, A2A v0.3 | [`bridge::downgrade_request`](a2a_types::bridge::downgrade_request) | [`bridge::upgrade_response`](a2a_types::bridge::upgrade_response) | SSE of v0.3 responses, each upgraded |
+//! | HTTP+JSON, A2A v0.3 | the downgraded request as its `a2a.v1` protobuf message ([`a2a_types::v0_3::proto`]), ProtoJSON at the path of its `google.api.http` option | the response message, converted to v0.3 then upgraded | SSE of ProtoJSON `StreamResponse`s, each upgraded |
+//! | gRPC, A2A v0.3 | the same messages on a2a-proto's `a2a.v1.A2AService` stub | the same conversions back | tonic server streams, each event upgraded |
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), a2a_client::ClientError> {
@@ -48,11 +50,16 @@
 //!
 //! # A2A v0.3
 //!
-//! An agent whose card is a v0.3 card, or whose v0.3 JSON-RPC interface is preferred
-//! ([`ClientConfig::only_version`]), is called with the same methods: each request is downgraded
-//! with [`a2a_types::bridge`], each result, event and error upgraded. A request that would lose a
-//! field on the way (a `tenant`, a part's `mediaType`, paging) fails with
-//! [`ClientError::NotConvertible`] naming it, and `ListTasks`, which v0.3 lacks, likewise.
+//! An agent whose card is a v0.3 card, or whose v0.3 interface is preferred
+//! ([`ClientConfig::only_version`]), is called with the same methods on JSON-RPC, HTTP+JSON or gRPC:
+//! each request is downgraded with [`a2a_types::bridge`], each result, event and error upgraded. A
+//! request that would lose a field on the way (a `tenant`, a part's `mediaType`, paging, and on
+//! HTTP+JSON and gRPC what the protobuf request has no field for, such as `metadata` of
+//! `CancelTask`) fails with [`ClientError::NotConvertible`] naming it, and `ListTasks`, which v0.3
+//! lacks, likewise. The interfaces of a v0.3 card are tried in the agent's order, its
+//! `preferredTransport` first (see [`card::candidates`]). v0.3 defines no error body for HTTP+JSON
+//! or gRPC: errors are read as the official SDK 0.3 sends them (an HTTP status with
+//! `{"message"}`, a gRPC status message starting with the error's name).
 //!
 //! # TLS
 //!

@@ -32,6 +32,8 @@ pub(crate) enum SseKind {
     Rest(HttpJsonDecoder),
     /// Each event a v0.3 JSON-RPC response, upgraded through the bridge.
     JsonRpcV0_3(JsonDecoder<Value, Value>),
+    /// Each event a v0.3 `StreamResponse` in ProtoJSON, upgraded through the bridge.
+    RestV0_3(JsonDecoder<a2a_proto::v0_3::StreamResponse, Value>),
 }
 
 impl SseKind {
@@ -54,10 +56,15 @@ impl SseKind {
                     item.map_err(|e| sse_error(Binding::JsonRpc, e))
                         .and_then(|item| {
                             let (StreamItem::Data(json) | StreamItem::Error(json)) = item;
-                            crate::v0_3::stream_event(&json)
+                            crate::v0_3::jsonrpc::stream_event(&json)
                         })
                         .into()
                 })
+                .collect(),
+            SseKind::RestV0_3(decoder) => decoder
+                .feed(chunk)
+                .into_iter()
+                .map(|item| rest_v0_3_event(item).into())
                 .collect(),
         }
     }
@@ -66,6 +73,7 @@ impl SseKind {
         match self {
             SseKind::JsonRpc(decoder, _) | SseKind::JsonRpcV0_3(decoder) => decoder.finish(),
             SseKind::Rest(decoder) => decoder.finish(),
+            SseKind::RestV0_3(decoder) => decoder.finish(),
         }
     }
 
@@ -75,6 +83,7 @@ impl SseKind {
                 decoder.sse().last_event_id()
             }
             SseKind::Rest(decoder) => decoder.sse().last_event_id(),
+            SseKind::RestV0_3(decoder) => decoder.sse().last_event_id(),
         }
     }
 }
@@ -86,6 +95,8 @@ enum Source {
         kind: SseKind,
     },
     Grpc(tonic::Streaming<a2a_proto::v1::StreamResponse>, Limits),
+    /// A v0.3 agent's gRPC stream, each event upgraded through the bridge.
+    GrpcV0_3(tonic::Streaming<a2a_proto::v0_3::StreamResponse>, Limits),
     /// The connection is gone (a resumption replaces it).
     Closed,
 }
@@ -140,6 +151,13 @@ impl EventStream {
         limits: Limits,
     ) -> Self {
         Self::new(Binding::Grpc, Source::Grpc(stream, limits))
+    }
+
+    pub(crate) fn grpc_v0_3(
+        stream: tonic::Streaming<a2a_proto::v0_3::StreamResponse>,
+        limits: Limits,
+    ) -> Self {
+        Self::new(Binding::Grpc, Source::GrpcV0_3(stream, limits))
     }
 
     fn new(binding: Binding, source: Source) -> Self {
@@ -320,6 +338,20 @@ impl EventStream {
                     }
                 }
             }
+            Source::GrpcV0_3(stream, limits) => {
+                let limits: a2a_proto::limits::Limits = *limits;
+                match a2a_proto::grpc::with_limits(limits, stream.message()).await {
+                    Ok(Some(event)) => self
+                        .pending
+                        .push_back(crate::v0_3::proto::upgrade_event(binding, event).into()),
+                    Ok(None) => self.finished = true,
+                    Err(status) => {
+                        let error = crate::v0_3::status_error(&status);
+                        let broken = matches!(error, ClientError::Transport { .. });
+                        self.pending.push_back(Item::Failure { error, broken });
+                    }
+                }
+            }
             Source::Sse { response, kind } => match response.chunk().await {
                 Ok(Some(chunk)) => {
                     let items = kind.feed(&chunk);
@@ -377,5 +409,19 @@ fn rest_event(
             let status = body["error"]["code"].as_u64().unwrap_or(500) as u16;
             Err(rest_error(status, &body))
         }
+    }
+}
+
+/// One event of a v0.3 HTTP+JSON stream; an `error` event's body read as a v0.3 error answer.
+fn rest_v0_3_event(
+    item: Result<StreamItem<a2a_proto::v0_3::StreamResponse, Value>, StreamError>,
+) -> Result<StreamResponse, ClientError> {
+    match item.map_err(|e| sse_error(Binding::HttpJson, e))? {
+        StreamItem::Data(event) => crate::v0_3::proto::upgrade_event(Binding::HttpJson, event),
+        StreamItem::Error(body) => Err(crate::v0_3::rest_error(
+            Operation::SendStreamingMessage,
+            500,
+            &body,
+        )),
     }
 }

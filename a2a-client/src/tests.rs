@@ -131,6 +131,52 @@ fn the_first_preferred_binding_the_card_offers_for_v1_is_chosen() {
 }
 
 #[test]
+fn a_v0_3_card_ranks_its_interfaces_by_its_preferred_transport() {
+    use crate::card::candidates;
+    use a2a_types::bridge::AnyAgentCard;
+    use a2a_types::service::ProtocolVersion;
+    // As the SDK 0.3 writes a card: the preferred interface at `url`, and again among the others.
+    let card = AnyAgentCard::from_json(serde_json::json!({
+        "name": "v0.3 agent", "description": "", "version": "1", "protocolVersion": "0.3.0",
+        "url": "h:50051", "preferredTransport": "GRPC",
+        "additionalInterfaces": [
+            {"url": "http://h/rpc", "transport": "JSONRPC"},
+            {"url": "http://h/rest", "transport": "HTTP+JSON"},
+            {"url": "h:50051", "transport": "GRPC"}
+        ],
+        "capabilities": {}, "defaultInputModes": [], "defaultOutputModes": [], "skills": []
+    }))
+    .expect("a v0.3 card")
+    .into_v1();
+    let ranked = |preference: &[Binding]| -> Vec<(Binding, String)> {
+        candidates(
+            &card,
+            preference,
+            &[ProtocolVersion::V1_0, ProtocolVersion::V0_3],
+        )
+        .into_iter()
+        .map(|c| (c.binding, c.interface.url))
+        .collect()
+    };
+    assert_eq!(
+        ranked(&Binding::ALL),
+        [
+            (Binding::Grpc, "h:50051".to_owned()),
+            (Binding::JsonRpc, "http://h/rpc".to_owned()),
+            (Binding::HttpJson, "http://h/rest".to_owned()),
+        ]
+    );
+    // The configured preference leaves bindings out; it does not reorder the agent's choice.
+    assert_eq!(
+        ranked(&[Binding::HttpJson, Binding::JsonRpc]),
+        [
+            (Binding::JsonRpc, "http://h/rpc".to_owned()),
+            (Binding::HttpJson, "http://h/rest".to_owned()),
+        ]
+    );
+}
+
+#[test]
 fn bindings_read_from_their_names() {
     for binding in Binding::ALL {
         assert_eq!(

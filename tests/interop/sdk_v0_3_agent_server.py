@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
-"""An A2A v0.3 agent served by the official Python SDK 0.3.x's own server classes, over JSON-RPC.
+"""An A2A v0.3 agent served by the official Python SDK 0.3.x's own server classes, on all three bindings.
 
-    python sdk_v0_3_agent_server.py [--delay SECONDS]
+    python sdk_v0_3_agent_server.py [--delay SECONDS] [--preferred JSONRPC|HTTP+JSON|GRPC]
 
 The v0.3 peer the Rust client crate (a2a-client) is proven against through the bridge: its v1 calls
-go out as v0.3 JSON-RPC (`message/send`, `tasks/get`, ...) and the answers come back converted. Runs
-under a2a-sdk 0.3.x (tests/interop/requirements-v0_3.txt, its own virtual environment): everything
-that speaks the protocol is the SDK's (DefaultRequestHandler over an InMemoryTaskStore, an
-InMemoryPushNotificationConfigStore, A2AStarletteApplication served by uvicorn). Only the executor is
-ours, choosing its behaviour by the prefix of the message's messageId:
+go out as v0.3 JSON-RPC (`message/send`, `tasks/get`, ...), v0.3 HTTP+JSON (`POST /v1/message:send`,
+...) or v0.3 gRPC (`a2a.v1.A2AService`), and the answers come back converted. Runs under a2a-sdk 0.3.x
+with its `grpc` extra (tests/interop/requirements-v0_3.txt, its own virtual environment): everything
+that speaks the protocol is the SDK's (one DefaultRequestHandler over an InMemoryTaskStore and an
+InMemoryPushNotificationConfigStore, shared by A2AStarletteApplication's JSON-RPC routes at `/`,
+A2ARESTFastAPIApplication's routes under `/rest`, both served by uvicorn, and GrpcHandler on a
+grpc.aio server). Only the executor is ours, choosing its behaviour by the prefix of the message's
+messageId:
 
   v03-slow       working, then completed after --delay seconds (cancelable meanwhile)
   v03-stream     working, one text artifact "streamed v0.3 text", completed
   v03-message    a message, no task: "direct v0.3 answer"
   anything else  a completed task whose artifact echoes the request's text
 
-Binds 127.0.0.1 only, on a port the OS picks, and prints one JSON line once it accepts connections:
-{"url": "http://127.0.0.1:PORT"} (the v0.3 card is at URL/.well-known/agent-card.json, JSON-RPC at
-URL/). Runs until killed or until its standard input closes.
+Binds 127.0.0.1 only, on two ports the OS picks, and prints one JSON line once both accept
+connections: {"url": "http://127.0.0.1:PORT", "rest": "URL/rest", "grpc": "127.0.0.1:PORT2"} (the
+v0.3 card is at URL/.well-known/agent-card.json; its `url` and `preferredTransport` are the interface
+--preferred names, JSON-RPC by default, and `additionalInterfaces` lists all three). Runs until killed
+or until its standard input closes.
 """
 
 import argparse
@@ -27,20 +32,30 @@ import logging
 import socket
 import sys
 
+import grpc
 import httpx
 import uvicorn
 
+from a2a.grpc import a2a_pb2_grpc
 from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.apps import A2AStarletteApplication
+from a2a.server.apps import A2ARESTFastAPIApplication, A2AStarletteApplication
 from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.request_handlers import DefaultRequestHandler, GrpcHandler
 from a2a.server.tasks import (
     BasePushNotificationSender,
     InMemoryPushNotificationConfigStore,
     InMemoryTaskStore,
     TaskUpdater,
 )
-from a2a.types import AgentCapabilities, AgentCard, AgentSkill, Part, TaskState, TextPart
+from a2a.types import (
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentSkill,
+    Part,
+    TaskState,
+    TextPart,
+)
 from a2a.utils import new_agent_text_message, new_task
 from a2a.utils.message import get_message_text
 
@@ -82,21 +97,31 @@ class BehaviourTable(AgentExecutor):
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument('--delay', type=float, default=2.0)
+    parser.add_argument('--preferred', choices=['JSONRPC', 'HTTP+JSON', 'GRPC'], default='JSONRPC')
     args = parser.parse_args()
-    logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
+    # The tests provoke failures on purpose (unimplemented methods, bodies the SDK cannot parse):
+    # only a crash is worth printing.
+    logging.basicConfig(level=logging.CRITICAL, stream=sys.stderr)
 
     http_socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     http_socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     http_socket.bind(('127.0.0.1', 0))
     url = f'http://127.0.0.1:{http_socket.getsockname()[1]}'
+    grpc_server = grpc.aio.server()
+    grpc_target = f'127.0.0.1:{grpc_server.add_insecure_port("127.0.0.1:0")}'
+    interfaces = {'JSONRPC': f'{url}/', 'HTTP+JSON': f'{url}/rest', 'GRPC': grpc_target}
 
     card = AgentCard(
         name='SDK v0.3 agent',
         description='The official SDK 0.3 server classes, for the Rust client through the bridge',
-        url=f'{url}/',
+        url=interfaces[args.preferred],
         version='0.3.0',
         protocol_version='0.3.0',
-        preferred_transport='JSONRPC',
+        preferred_transport=args.preferred,
+        additional_interfaces=[
+            AgentInterface(transport=transport, url=interface_url)
+            for transport, interface_url in interfaces.items()
+        ],
         capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
@@ -110,7 +135,11 @@ async def main() -> None:
         push_config_store=push_store,
         push_sender=BasePushNotificationSender(push_client, push_store),
     )
-    app = A2AStarletteApplication(agent_card=card, http_handler=handler).build()
+    # One HTTP app: the REST routes under /rest, the JSON-RPC routes (and the card) at the root.
+    app = A2ARESTFastAPIApplication(agent_card=card, http_handler=handler).build(rpc_url='/rest')
+    A2AStarletteApplication(agent_card=card, http_handler=handler).add_routes_to_app(app)
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(card, handler), grpc_server)
+    await grpc_server.start()
 
     http_server = uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='off'))
     serving = asyncio.create_task(http_server.serve(sockets=[http_socket]))
@@ -119,12 +148,13 @@ async def main() -> None:
             serving.result()
             return
         await asyncio.sleep(0.02)
-    print(json.dumps({'url': url}), flush=True)
+    print(json.dumps({'url': url, 'rest': interfaces['HTTP+JSON'], 'grpc': grpc_target}), flush=True)
 
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.read)
     http_server.should_exit = True
     await serving
+    await grpc_server.stop(None)
     await push_client.aclose()
 
 

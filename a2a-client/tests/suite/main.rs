@@ -1,7 +1,7 @@
 //! The client crate's integration tests, one binary: loopback agents written in the test (axum) for
 //! what a real agent rarely does on demand (caching headers, failures, hostile answers, dropped
-//! streams), and the official Python SDK's servers (v1.3 on all three bindings, v0.3 over JSON-RPC)
-//! for the protocol itself.
+//! streams), and the official Python SDK's servers (v1.3 and v0.3, each on all three bindings) for
+//! the protocol itself.
 
 mod agent;
 mod habits;

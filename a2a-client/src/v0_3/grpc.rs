@@ -1,0 +1,141 @@
+//! v0.3 over gRPC: the v0.3 service `a2a.v1.A2AService` (a2a-proto's `v0_3` stub) on the same lazily
+//! connected channel, timeouts, metadata and decode budget as the v1 binding ([`GrpcTransport`]),
+//! each request the protobuf message of [`ProtoRequest`], each answer upgraded by [`proto::upgrade`],
+//! errors read by [`errors::status_error`](super::errors::status_error).
+
+use a2a_proto::v0_3::a2a_service_client::A2aServiceClient;
+use a2a_types::jsonrpc::{MethodParams, MethodResult};
+use a2a_types::limits::Limits;
+use tonic::transport::Channel;
+
+use super::Downgrader;
+use super::errors::status_error;
+use super::proto::{self, ProtoRequest, ProtoResult};
+use crate::client::CallMeta;
+use crate::grpc::GrpcTransport;
+use crate::stream::EventStream;
+use crate::{Binding, ClientError};
+
+const GRPC: Binding = Binding::Grpc;
+
+/// A tonic channel to one v0.3 agent.
+#[derive(Clone, Debug)]
+pub(crate) struct GrpcV0_3Transport {
+    /// The v1 transport of the same target: its channel, metadata and budget.
+    base: GrpcTransport,
+    client: A2aServiceClient<Channel>,
+    downgrader: Downgrader,
+}
+
+impl GrpcV0_3Transport {
+    pub(crate) fn new(
+        url: &str,
+        connect_timeout: std::time::Duration,
+        limits: Limits,
+    ) -> Result<Self, ClientError> {
+        let base = GrpcTransport::new(url, connect_timeout, limits)?;
+        let client =
+            A2aServiceClient::new(base.channel()).max_decoding_message_size(limits.max_bytes());
+        Ok(GrpcV0_3Transport {
+            base,
+            client,
+            downgrader: Downgrader::new(),
+        })
+    }
+
+    pub(crate) async fn call(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<MethodResult, ClientError> {
+        let (operation, request) = self.downgrader.downgrade_to_proto(params, GRPC)?;
+        let result = self.base.budgeted(self.unary(request, meta)).await?;
+        proto::upgrade(GRPC, operation, result)
+    }
+
+    async fn unary(
+        &self,
+        request: ProtoRequest,
+        meta: &CallMeta,
+    ) -> Result<ProtoResult, ClientError> {
+        let mut client = self.client.clone();
+        let base = &self.base;
+        let answer = match request {
+            ProtoRequest::SendMessage(r) => client
+                .send_message(base.request(r, meta)?)
+                .await
+                .map(|a| ProtoResult::SendMessage(a.into_inner())),
+            ProtoRequest::GetTask(r) => client
+                .get_task(base.request(r, meta)?)
+                .await
+                .map(|a| ProtoResult::Task(a.into_inner())),
+            ProtoRequest::CancelTask(r) => client
+                .cancel_task(base.request(r, meta)?)
+                .await
+                .map(|a| ProtoResult::Task(a.into_inner())),
+            ProtoRequest::CreatePushConfig(r) => client
+                .create_task_push_notification_config(base.request(r, meta)?)
+                .await
+                .map(|a| ProtoResult::PushConfig(a.into_inner())),
+            ProtoRequest::GetPushConfig(r) => client
+                .get_task_push_notification_config(base.request(r, meta)?)
+                .await
+                .map(|a| ProtoResult::PushConfig(a.into_inner())),
+            ProtoRequest::ListPushConfigs(r) => client
+                .list_task_push_notification_config(base.request(r, meta)?)
+                .await
+                .map(|a| ProtoResult::PushConfigs(a.into_inner())),
+            ProtoRequest::DeletePushConfig(r) => client
+                .delete_task_push_notification_config(base.request(r, meta)?)
+                .await
+                .map(|_| ProtoResult::Empty),
+            ProtoRequest::GetCard(r) => client
+                .get_agent_card(base.request(r, meta)?)
+                .await
+                .map(|a| ProtoResult::Card(a.into_inner())),
+            ProtoRequest::SendStreamingMessage(_) | ProtoRequest::SubscribeToTask(_) => {
+                return Err(ClientError::InvalidRequest {
+                    message: "a streaming call is not a unary call".to_owned(),
+                });
+            }
+        };
+        answer.map_err(|status| status_error(&status))
+    }
+
+    pub(crate) async fn stream(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
+        let (_, request) = self.downgrader.downgrade_to_proto(params, GRPC)?;
+        self.base.budgeted(self.open_stream(request, meta)).await
+    }
+
+    async fn open_stream(
+        &self,
+        request: ProtoRequest,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
+        let mut client = self.client.clone();
+        let response = match request {
+            ProtoRequest::SendStreamingMessage(r) => {
+                client
+                    .send_streaming_message(self.base.request(r, meta)?)
+                    .await
+            }
+            ProtoRequest::SubscribeToTask(r) => {
+                client.task_subscription(self.base.request(r, meta)?).await
+            }
+            _ => {
+                return Err(ClientError::InvalidRequest {
+                    message: "a unary call is not a streaming call".to_owned(),
+                });
+            }
+        };
+        let stream = response.map_err(|status| status_error(&status))?;
+        Ok(EventStream::grpc_v0_3(
+            stream.into_inner(),
+            self.base.limits(),
+        ))
+    }
+}

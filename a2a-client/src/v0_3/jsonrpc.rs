@@ -1,0 +1,162 @@
+//! v0.3 over JSON-RPC 2.0: the v0.3 requests of [`Downgrader`] (`message/send`, `tasks/get`, ...)
+//! posted to the interface URL, their JSON-RPC responses (and each event of a stream, a JSON-RPC
+//! response too) upgraded with [`bridge::upgrade_response`].
+
+use a2a_types::bridge;
+use a2a_types::errors::Error;
+use a2a_types::jsonrpc::{MethodParams, MethodResult};
+use a2a_types::limits::Limits;
+use a2a_types::operations::Operation;
+use a2a_types::service;
+use a2a_types::v0_3;
+use a2a_types::v1::StreamResponse;
+use serde_json::Value;
+
+use super::{Downgrader, not_convertible};
+use crate::client::CallMeta;
+use crate::http::{Common, read_json, send};
+use crate::stream::{EventStream, SseKind};
+use crate::{Binding, ClientError};
+
+const JSONRPC: Binding = Binding::JsonRpc;
+
+/// JSON-RPC 2.0 to a v0.3 agent.
+#[derive(Clone, Debug)]
+pub(crate) struct JsonRpcV0_3Transport {
+    common: Common,
+    downgrader: Downgrader,
+}
+
+impl JsonRpcV0_3Transport {
+    pub(crate) fn new(http: reqwest::Client, url: &str, limits: Limits) -> Self {
+        JsonRpcV0_3Transport {
+            common: Common::new(http, url, limits),
+            downgrader: Downgrader::new(),
+        }
+    }
+
+    fn post(
+        &self,
+        request: &v0_3::A2aRequest,
+        meta: &CallMeta,
+    ) -> Result<reqwest::RequestBuilder, ClientError> {
+        let body = serde_json::to_string(request).map_err(|e| ClientError::InvalidRequest {
+            message: format!("the v0.3 request: {e}"),
+        })?;
+        Ok(self
+            .common
+            .request(reqwest::Method::POST, self.common.base_url(), meta)
+            .header(reqwest::header::CONTENT_TYPE, service::MEDIA_TYPE_JSON)
+            .body(body))
+    }
+
+    pub(crate) async fn call(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<MethodResult, ClientError> {
+        let (method, request) = self.downgrader.downgrade(params)?;
+        let response = send(JSONRPC, self.common.base_url(), self.post(&request, meta)?).await?;
+        let (status, json) = read_json(JSONRPC, response, self.common.limits()).await?;
+        if !(200..300).contains(&status) && json.get("error").is_none() {
+            return Err(ClientError::transport(
+                Some(JSONRPC),
+                format!(
+                    "HTTP {status}: {}",
+                    a2a_types::json::bounded(&json.to_string())
+                ),
+            ));
+        }
+        read_response(method, &json)
+    }
+
+    pub(crate) async fn stream(
+        &self,
+        params: MethodParams,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
+        let (method, request) = self.downgrader.downgrade(params)?;
+        let request = self
+            .post(&request, meta)?
+            .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
+        let response = send(JSONRPC, self.common.base_url(), request).await?;
+        let status = response.status().as_u16();
+        let is_stream = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with(service::MEDIA_TYPE_EVENT_STREAM));
+        if is_stream && (200..300).contains(&status) {
+            return Ok(EventStream::sse(
+                JSONRPC,
+                response,
+                SseKind::JsonRpcV0_3(a2a_types::sse::JsonDecoder::with_limits(
+                    *self.common.limits(),
+                )),
+            ));
+        }
+        let (_, json) = read_json(JSONRPC, response, self.common.limits()).await?;
+        read_response(method, &json)?;
+        Err(ClientError::invalid(
+            Some(JSONRPC),
+            format!(
+                "asked for a stream of {}, got one result as JSON",
+                method.jsonrpc_method()
+            ),
+        ))
+    }
+}
+
+/// A v0.3 JSON-RPC response to `method` as the v1 result, or the A2A error it carries.
+fn read_response(operation: Operation, json: &Value) -> Result<MethodResult, ClientError> {
+    if let Some(error) = json.get("error").filter(|e| !e.is_null()) {
+        return Err(match Error::from_jsonrpc(error) {
+            Ok(error) => ClientError::A2a {
+                binding: JSONRPC,
+                error,
+            },
+            Err(e) => ClientError::invalid(Some(JSONRPC), format!("the v0.3 error: {e}")),
+        });
+    }
+    let response: v0_3::JsonRpcResponse =
+        a2a_types::json::from_value(json.clone()).map_err(|e| {
+            ClientError::invalid(Some(JSONRPC), format!("not a v0.3 JSON-RPC response: {e}"))
+        })?;
+    bridge::upgrade_response(operation, response).map_err(|e| {
+        ClientError::invalid(
+            Some(JSONRPC),
+            format!(
+                "the v0.3 result of {}: {}",
+                operation.jsonrpc_method(),
+                not_convertible(e)
+            ),
+        )
+    })
+}
+
+/// One event of a v0.3 stream (a JSON-RPC response each) as the v1 event, or the error it carries.
+pub(crate) fn stream_event(json: &Value) -> Result<StreamResponse, ClientError> {
+    match read_response(Operation::SendStreamingMessage, json)? {
+        MethodResult::SendStreamingMessage(event) => Ok(event),
+        other => Err(ClientError::invalid(
+            Some(JSONRPC),
+            format!("an event of {} in a stream", other.operation()),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_v0_3_error_is_the_same_a2a_error_kind() {
+        let json = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}});
+        let error = read_response(Operation::GetTask, &json).unwrap_err();
+        assert_eq!(
+            error.a2a_kind(),
+            Some(a2a_types::errors::ErrorKind::TaskNotFound),
+            "{error}"
+        );
+    }
+}
