@@ -1,6 +1,7 @@
 //! Hostile and broken agents: a card that is not JSON, an endless stream, a silent stream, an event
 //! over the size limit, a wrong content type, a 50 MB error body, answers over the decode budget.
-//! Each ends in a typed error within the timeouts, having held no more than the limits allow.
+//! Each ends in a typed error within the timeouts, having held no more than the limits allow (the
+//! peak heap is measured, at two sizes ten times apart, by the `memory` test binary, `tests/memory`).
 
 use std::time::{Duration, Instant};
 
