@@ -3,8 +3,8 @@
 //! `tests/interop/requirements-v0_3.txt`; `A2A_INTEROP_PYTHON_V0_3` or the workspace's `.venv-v0_3`),
 //! on each of its three bindings: the same v1 calls, sent as v0.3 JSON-RPC, v0.3 HTTP+JSON or v0.3
 //! gRPC through the bridge. Send (task and message), stream, get, cancel, subscribe, the SDK's
-//! errors (task not found, not cancelable), the push-config methods as far as each SDK binding
-//! serves them, and what v0.3 cannot carry refused by name. The card names gRPC as its preferred
+//! errors (task not found, not cancelable), the push-config methods and the extended card as far as
+//! each SDK binding serves them, and what v0.3 cannot carry refused by name. The card names gRPC as its preferred
 //! transport, which a client left to choose follows.
 //!
 //! What the SDK 0.3 serves of push configs differs by binding, and each test holds it:
@@ -20,7 +20,7 @@ use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
 use a2a_types::errors::ErrorKind;
 use a2a_types::service::ProtocolVersion;
 use a2a_types::v1::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
     SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
@@ -251,6 +251,18 @@ async fn the_client_drives_an_sdk_0_3_agent_over_jsonrpc() {
         );
         crate::python::push_config_get_list_delete(&client, &task.id, "cfg-1").await;
         passed.push("push-config.create-get-list-delete");
+        // The card does not claim an extended card: the SDK raises its "not configured" error but
+        // answers it as -32603 Internal error, which is what the client reports.
+        let failure = client
+            .get_extended_agent_card(GetExtendedAgentCardRequest::default())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            failure.a2a_error().map(|e| (e.kind, e.message.as_str())),
+            Some((ErrorKind::Internal, "Authenticated card not supported")),
+            "{failure}"
+        );
+        passed.push("extended-card.not-configured");
         passed
     })
     .await;
@@ -303,6 +315,14 @@ async fn the_client_drives_an_sdk_0_3_agent_over_grpc() {
             "{listed}"
         );
         passed.push("push-config.list-unimplemented");
+        // The SDK's servicer answers GetAgentCard with its card whatever the card claims.
+        let card = client
+            .get_extended_agent_card(GetExtendedAgentCardRequest::default())
+            .await
+            .expect("the card over gRPC");
+        assert_eq!(card.name, "SDK v0.3 agent");
+        assert_eq!(card.supported_interfaces.len(), 4, "{card:?}");
+        passed.push("extended-card");
         passed
     })
     .await;
@@ -363,6 +383,16 @@ async fn the_client_drives_an_sdk_0_3_agent_over_http_json() {
             "{deleted}"
         );
         passed.push("push-config.delete-no-route");
+        // No `/v1/card` route unless the card claims an extended card: the router's 404.
+        let failure = client
+            .get_extended_agent_card(GetExtendedAgentCardRequest::default())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&failure, ClientError::Transport { message, .. } if message.contains("404")),
+            "{failure}"
+        );
+        passed.push("extended-card.no-route");
         passed
     })
     .await;
