@@ -6,6 +6,7 @@
 mod agent;
 mod habits;
 mod hostile;
+mod hostile_v0_3;
 mod python;
 mod readme;
 mod resume;
