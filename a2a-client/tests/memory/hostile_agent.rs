@@ -13,6 +13,9 @@
 //! | `/oversized/{mib}` | an event stream of one JSON-RPC event whose text is `{mib}` MiB |
 //! | `/card-html/{mib}/.well-known/agent-card.json` | HTTP 200, `text/html`, `{mib}` MiB of HTML |
 //!
+//! A prefix matches deeper paths too, so `/error-chunked/5` also serves as a v0.3 HTTP+JSON interface
+//! URL (its `GetTask` is `GET /error-chunked/5/v1/tasks/t-1`).
+//!
 //! It prints `{"base": "http://127.0.0.1:PORT"}` once it listens and exits when its standard input
 //! closes.
 

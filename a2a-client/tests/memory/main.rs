@@ -1,11 +1,11 @@
 //! A measured memory bound under hostile agents: the client's peak heap, counted by this binary's
 //! global allocator, while it faces the hostile fakes (a 500 error body sent without a length and
 //! one announced by `Content-Length`, an endless event stream, an event over the size limit, a card
-//! that is not JSON), each at two sizes ten times apart (5 MiB and 50 MiB; the endless stream for
-//! 0.25 s and 2.5 s). Each answer must end in its typed error, every peak must stay under
-//! [`BOUND`], which depends on the decode budget ([`MAX_BYTES`]) and not on the size of what the
-//! agent sends, and the peak at the large size must equal the one at the small size within
-//! [`MARGIN`].
+//! that is not JSON; the first and the fourth also from a v0.3 agent over HTTP+JSON), each at two
+//! sizes ten times apart (5 MiB and 50 MiB; the endless stream for 0.25 s and 2.5 s). Each answer
+//! must end in its typed error, every peak must stay under [`BOUND`], which depends on the decode
+//! budget ([`MAX_BYTES`]) and not on the size of what the agent sends, and the peak at the large
+//! size must equal the one at the small size within [`MARGIN`].
 //!
 //! The agents run in a child process (this binary again, see [`hostile_agent`]), so the count is the
 //! client's alone. Sizes alternate in short batches (small then large, then large then small, five

@@ -28,6 +28,19 @@ fn client(base: &str, path: &str, config: ClientConfig) -> A2aClient {
     A2aClient::from_card(card, config).expect("a client")
 }
 
+/// A client of the agent at `path` as a v0.3 HTTP+JSON interface (its requests go to `path/v1/...`).
+fn v0_3_rest_client(base: &str, path: &str) -> A2aClient {
+    let card = a2a_types::v1::AgentCard {
+        supported_interfaces: vec![a2a_types::v1::AgentInterface::new(
+            format!("{base}{path}"),
+            "HTTP+JSON",
+            "0.3",
+        )],
+        ..Default::default()
+    };
+    A2aClient::from_card(card, config()).expect("a client")
+}
+
 fn get() -> GetTaskRequest {
     GetTaskRequest {
         id: "t-1".into(),
@@ -63,6 +76,36 @@ fn error_chunked(base: String, mib: usize) -> Run {
             .unwrap_err();
         assert!(
             matches!(&failure, ClientError::Transport { message, .. } if message.contains("HTTP 500")),
+            "{failure}"
+        );
+    })
+}
+
+fn v0_3_error_chunked(base: String, mib: usize) -> Run {
+    Box::pin(async move {
+        let failure = v0_3_rest_client(&base, &format!("/error-chunked/{mib}"))
+            .get_task(get())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&failure, ClientError::Transport { message, .. } if message.contains("HTTP 500")),
+            "{failure}"
+        );
+    })
+}
+
+fn v0_3_oversized(base: String, mib: usize) -> Run {
+    Box::pin(async move {
+        let failure = v0_3_rest_client(&base, &format!("/oversized/{mib}"))
+            .send_streaming_message(send())
+            .await
+            .expect("a stream")
+            .collect()
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&failure, ClientError::InvalidResponse { message, .. }
+                if message.contains(&MAX_BYTES.to_string())),
             "{failure}"
         );
     })
@@ -135,7 +178,7 @@ fn card_html(base: String, mib: usize) -> Run {
     })
 }
 
-pub const SCENARIOS: [Scenario; 5] = [
+pub const SCENARIOS: [Scenario; 7] = [
     Scenario {
         name: "500 error body, no length",
         sizes: [5, 50],
@@ -165,5 +208,17 @@ pub const SCENARIOS: [Scenario; 5] = [
         sizes: [5, 50],
         unit: "MiB",
         run: card_html,
+    },
+    Scenario {
+        name: "v0.3 HTTP+JSON: 500, no length",
+        sizes: [5, 50],
+        unit: "MiB",
+        run: v0_3_error_chunked,
+    },
+    Scenario {
+        name: "v0.3 HTTP+JSON: event too big",
+        sizes: [5, 50],
+        unit: "MiB",
+        run: v0_3_oversized,
     },
 ];
