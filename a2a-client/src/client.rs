@@ -167,11 +167,7 @@ impl A2aClient {
                 (Binding::HttpJson, _) => {
                     Transport::HttpJson(http::RestTransport::new(http.clone(), url, config.limits))
                 }
-                (Binding::Grpc, _) => Transport::Grpc(grpc::GrpcTransport::new(
-                    url,
-                    config.connect_timeout,
-                    config.limits,
-                )?),
+                (Binding::Grpc, _) => Transport::Grpc(grpc::GrpcTransport::new(url, &config)?),
             };
             endpoints.push(Endpoint {
                 candidate,
@@ -691,8 +687,11 @@ pub(crate) fn http_client(config: &ClientConfig) -> Result<reqwest::Client, Clie
     if let Some(http) = &config.http_client {
         return Ok(http.clone());
     }
-    reqwest::Client::builder()
-        .connect_timeout(config.connect_timeout)
+    let builder = reqwest::Client::builder().connect_timeout(config.connect_timeout);
+    #[cfg(feature = "rustls")]
+    let builder =
+        builder.tls_backend_preconfigured(crate::tls::Trust::of(config)?.rustls_config()?);
+    builder
         .build()
         .map_err(|e| ClientError::transport(None, format!("building the HTTP client: {e}")))
 }

@@ -56,8 +56,13 @@
 //!
 //! # TLS
 //!
-//! The crate chooses no TLS stack. To call `https://` agents, enable a TLS feature of `reqwest` in
-//! your program and pass the client in [`ClientConfig::http_client`].
+//! With feature `rustls` (on by default), `https://` agents work on every binding, gRPC's
+//! `https://` and `grpcs://` interfaces included: the agent's certificate is checked against the web
+//! PKI roots ([`ClientConfig::web_pki_roots`]) and any extra roots
+//! ([`ClientConfig::root_certificates`], a private CA's), with one rustls configuration for reqwest
+//! and tonic ([`tls`]). A refused certificate is [`ClientError::Tls`]. Without the feature the client
+//! speaks plain `http` only, unless handed a TLS-enabled `reqwest::Client` in
+//! [`ClientConfig::http_client`].
 
 pub mod auth;
 mod binding;
@@ -70,6 +75,8 @@ pub mod http;
 mod paging;
 pub mod resume;
 mod stream;
+#[cfg(feature = "rustls")]
+pub mod tls;
 pub mod trace;
 #[cfg(feature = "signing")]
 mod trust;
