@@ -23,7 +23,8 @@ pub use crate::tls_listener::TlsListener;
 pub struct WebhookTls {
     /// Trust the web PKI roots (`true`).
     pub web_pki_roots: bool,
-    /// More roots to trust (none); read PEM with [`CertificateDer::pem_slice_iter`].
+    /// More roots to trust (none); read PEM with
+    /// [`PemObject::pem_slice_iter`].
     pub root_certificates: Vec<CertificateDer<'static>>,
 }
 
