@@ -294,8 +294,13 @@ impl A2aClient {
         meta.headers.extend(auth.headers);
         meta.query.extend(auth.query);
         if config.trace_context {
+            // A trace given with `with_trace_parent` is continued; else the call's OpenTelemetry
+            // span (feature `opentelemetry`) is the parent, else a new trace starts.
             let traceparent = match &self.trace {
                 Some(parent) => parent.child(),
+                #[cfg(feature = "opentelemetry")]
+                None => crate::otel::traceparent_of(span).unwrap_or_else(TraceParent::new_root),
+                #[cfg(not(feature = "opentelemetry"))]
                 None => TraceParent::new_root(),
             };
             span.record("trace_id", traceparent.trace_id());
@@ -410,6 +415,7 @@ impl A2aClient {
         }
         let span = tracing::info_span!(
             "a2a.call",
+            otel.kind = "client",
             operation = %operation,
             binding = tracing::field::Empty,
             url = tracing::field::Empty,
@@ -468,6 +474,7 @@ impl A2aClient {
         };
         let span = tracing::info_span!(
             "a2a.stream",
+            otel.kind = "client",
             operation = %operation,
             binding = tracing::field::Empty,
             url = tracing::field::Empty,
@@ -512,6 +519,7 @@ impl A2aClient {
         };
         let span = tracing::info_span!(
             "a2a.resubscribe",
+            otel.kind = "client",
             task_id,
             binding = tracing::field::Empty,
             url = tracing::field::Empty,

@@ -18,7 +18,9 @@
 //! - **Production habits**: per-call and per-stream timeouts; retries with backoff for idempotent
 //!   calls only ([`RetryPolicy`]); credentials placed as the card's security schemes say ([`auth`]);
 //!   `A2A-Version`, `A2A-Extensions` and W3C `traceparent` ([`trace`]) on every request; a `tracing`
-//!   span per call (`a2a.call`, `a2a.stream`, with the operation, binding, URL and trace id); every
+//!   span per call (`a2a.call`, `a2a.stream`, with the operation, binding, URL and trace id; with
+//!   feature `opentelemetry` and a `tracing-opentelemetry` layer, the `traceparent` names that span,
+//!   so the agent's spans join the caller's trace); every
 //!   answer read under the decode budget ([`ClientConfig::limits`]), error bodies only up to
 //!   [`MAX_ERROR_BODY`](http::MAX_ERROR_BODY).
 //!
@@ -72,6 +74,8 @@ mod config;
 mod error;
 mod grpc;
 pub mod http;
+#[cfg(feature = "opentelemetry")]
+mod otel;
 mod paging;
 pub mod resume;
 mod stream;
