@@ -169,7 +169,7 @@ impl A2aClient {
                     v0_3::RestV0_3Transport::new(http.clone(), url, config.limits),
                 ),
                 (Binding::Grpc, ProtocolVersion::V0_3) => Transport::GrpcV0_3(
-                    v0_3::GrpcV0_3Transport::new(url, config.connect_timeout, config.limits)?,
+                    v0_3::GrpcV0_3Transport::new(url, &config)?,
                 ),
                 (Binding::JsonRpc, _) => Transport::JsonRpc(http::JsonRpcTransport::new(
                     http.clone(),
@@ -179,11 +179,7 @@ impl A2aClient {
                 (Binding::HttpJson, _) => {
                     Transport::HttpJson(http::RestTransport::new(http.clone(), url, config.limits))
                 }
-                (Binding::Grpc, _) => Transport::Grpc(grpc::GrpcTransport::new(
-                    url,
-                    config.connect_timeout,
-                    config.limits,
-                )?),
+                (Binding::Grpc, _) => Transport::Grpc(grpc::GrpcTransport::new(url, &config)?),
             };
             endpoints.push(Endpoint {
                 candidate,
@@ -310,8 +306,13 @@ impl A2aClient {
         meta.headers.extend(auth.headers);
         meta.query.extend(auth.query);
         if config.trace_context {
+            // A trace given with `with_trace_parent` is continued; else the call's OpenTelemetry
+            // span (feature `opentelemetry`) is the parent, else a new trace starts.
             let traceparent = match &self.trace {
                 Some(parent) => parent.child(),
+                #[cfg(feature = "opentelemetry")]
+                None => crate::otel::traceparent_of(span).unwrap_or_else(TraceParent::new_root),
+                #[cfg(not(feature = "opentelemetry"))]
                 None => TraceParent::new_root(),
             };
             span.record("trace_id", traceparent.trace_id());
@@ -426,6 +427,7 @@ impl A2aClient {
         }
         let span = tracing::info_span!(
             "a2a.call",
+            otel.kind = "client",
             operation = %operation,
             binding = tracing::field::Empty,
             url = tracing::field::Empty,
@@ -484,6 +486,7 @@ impl A2aClient {
         };
         let span = tracing::info_span!(
             "a2a.stream",
+            otel.kind = "client",
             operation = %operation,
             binding = tracing::field::Empty,
             url = tracing::field::Empty,
@@ -528,6 +531,7 @@ impl A2aClient {
         };
         let span = tracing::info_span!(
             "a2a.resubscribe",
+            otel.kind = "client",
             task_id,
             binding = tracing::field::Empty,
             url = tracing::field::Empty,
@@ -703,8 +707,11 @@ pub(crate) fn http_client(config: &ClientConfig) -> Result<reqwest::Client, Clie
     if let Some(http) = &config.http_client {
         return Ok(http.clone());
     }
-    reqwest::Client::builder()
-        .connect_timeout(config.connect_timeout)
+    let builder = reqwest::Client::builder().connect_timeout(config.connect_timeout);
+    #[cfg(feature = "rustls")]
+    let builder =
+        builder.tls_backend_preconfigured(crate::tls::Trust::of(config)?.rustls_config()?);
+    builder
         .build()
         .map_err(|e| ClientError::transport(None, format!("building the HTTP client: {e}")))
 }

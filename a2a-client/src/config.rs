@@ -51,9 +51,18 @@ pub struct ClientConfig {
     /// Whether every request carries a W3C `traceparent` (a new trace per call unless the client was
     /// given one with [`A2aClient::with_trace_parent`](crate::A2aClient::with_trace_parent)).
     pub trace_context: bool,
-    /// The HTTP client to use (for TLS, proxies, pools of your own); by default one is built with
-    /// [`connect_timeout`](Self::connect_timeout).
+    /// The HTTP client to use (for client certificates, proxies, pools of your own); by default one
+    /// is built with [`connect_timeout`](Self::connect_timeout) and, with feature `rustls`, the TLS
+    /// trust below. The gRPC binding uses the trust below in any case.
     pub http_client: Option<reqwest::Client>,
+    /// Whether the web PKI roots (Mozilla's list, compiled in) are trusted (feature `rustls`; `true`
+    /// by default). Turn it off to trust only [`root_certificates`](Self::root_certificates).
+    #[cfg(feature = "rustls")]
+    pub web_pki_roots: bool,
+    /// Extra certificates trusted as roots, such as a private CA's (feature `rustls`), on every
+    /// binding; read PEM with [`RootCertificate::from_pem`](crate::tls::RootCertificate::from_pem).
+    #[cfg(feature = "rustls")]
+    pub root_certificates: Vec<crate::tls::RootCertificate>,
     /// The trust root for agent cards (feature `signing`, A2A §8.4): when set, every card the
     /// client fetches (the well-known card, whether fresh or cached, and `GetExtendedAgentCard`'s)
     /// and every card it is made from must carry a signature that verifies with one of these keys,
@@ -80,6 +89,10 @@ impl Default for ClientConfig {
             limits: Limits::default(),
             trace_context: true,
             http_client: None,
+            #[cfg(feature = "rustls")]
+            web_pki_roots: true,
+            #[cfg(feature = "rustls")]
+            root_certificates: Vec::new(),
             #[cfg(feature = "signing")]
             card_verifier: None,
         }
@@ -117,6 +130,16 @@ impl ClientConfig {
         self
     }
 
+    /// This configuration trusting `roots` too (a private CA's certificates; feature `rustls`).
+    #[cfg(feature = "rustls")]
+    pub fn trust_root_certificates(
+        mut self,
+        roots: impl IntoIterator<Item = crate::tls::RootCertificate>,
+    ) -> Self {
+        self.root_certificates.extend(roots);
+        self
+    }
+
     /// This configuration trusting only cards signed by `verifier`'s keys
     /// ([`card_verifier`](Self::card_verifier)).
     #[cfg(feature = "signing")]
@@ -144,6 +167,10 @@ impl fmt::Debug for ClientConfig {
             .field("retry", &self.retry)
             .field("limits", &self.limits)
             .field("trace_context", &self.trace_context);
+        #[cfg(feature = "rustls")]
+        debug
+            .field("web_pki_roots", &self.web_pki_roots)
+            .field("root_certificates", &self.root_certificates);
         #[cfg(feature = "signing")]
         debug.field("card_verifier", &self.card_verifier);
         debug.finish_non_exhaustive()

@@ -38,6 +38,26 @@ pub enum ClientError {
         /// What happened (refused, no route, connect timeout, ...).
         message: String,
     },
+    /// The agent's TLS certificate was refused (not signed by a trusted root, expired, for another
+    /// name) or the TLS handshake failed. Nothing was sent; the call does not move to another
+    /// interface, since that could downgrade it to plain HTTP.
+    Tls {
+        /// The binding, when one had been chosen.
+        binding: Option<Binding>,
+        /// The URL whose certificate was refused.
+        url: String,
+        /// rustls' reason.
+        message: String,
+    },
+    /// The client's configuration cannot be used (an extra root certificate that does not parse,
+    /// no trusted root at all).
+    InvalidConfig {
+        /// The field of [`ClientConfig`](crate::ClientConfig) at fault, with its index
+        /// (`root_certificates[1]`).
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// The call (or a stream's wait for its next event) took longer than its timeout.
     Timeout {
         /// The binding, when one had been chosen.
@@ -181,6 +201,18 @@ impl fmt::Display for ClientError {
                 "{}{url} is unreachable: {message}",
                 binding_prefix(binding)
             ),
+            ClientError::Tls {
+                binding,
+                url,
+                message,
+            } => write!(
+                f,
+                "{}the TLS connection to {url} was refused: {message}",
+                binding_prefix(binding)
+            ),
+            ClientError::InvalidConfig { field, message } => {
+                write!(f, "invalid ClientConfig.{field}: {message}")
+            }
             ClientError::Timeout {
                 binding,
                 what,

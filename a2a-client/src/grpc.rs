@@ -13,7 +13,7 @@ use tonic::transport::{Channel, Endpoint};
 
 use crate::client::CallMeta;
 use crate::stream::EventStream;
-use crate::{Binding, ClientError};
+use crate::{Binding, ClientConfig, ClientError};
 
 const GRPC: Binding = Binding::Grpc;
 
@@ -29,28 +29,39 @@ pub(crate) struct GrpcTransport {
 
 impl GrpcTransport {
     /// A channel to `url`; an interface URL without a scheme (`127.0.0.1:50051`, as the SDK writes
-    /// gRPC targets) is plain-text HTTP/2.
-    pub(crate) fn new(
-        url: &str,
-        connect_timeout: std::time::Duration,
-        limits: Limits,
-    ) -> Result<Self, ClientError> {
-        let target = if url.contains("://") {
+    /// gRPC targets) is plain-text HTTP/2, `grpc://` likewise, and `https://` or `grpcs://` is
+    /// HTTP/2 over TLS (feature `rustls`, trusting what `config` trusts).
+    pub(crate) fn new(url: &str, config: &ClientConfig) -> Result<Self, ClientError> {
+        let target = if let Some(rest) = url.strip_prefix("grpcs://") {
+            format!("https://{rest}")
+        } else if let Some(rest) = url.strip_prefix("grpc://") {
+            format!("http://{rest}")
+        } else if url.contains("://") {
             url.to_owned()
         } else {
             format!("http://{url}")
         };
+        let invalid_target = |e: &dyn std::fmt::Display| {
+            ClientError::transport(Some(GRPC), format!("gRPC target {target}: {e}"))
+        };
         let endpoint = Endpoint::from_shared(target.clone())
-            .map_err(|e| ClientError::transport(Some(GRPC), format!("gRPC target {target}: {e}")))?
-            .connect_timeout(connect_timeout);
+            .map_err(|e| invalid_target(&e))?
+            .connect_timeout(config.connect_timeout);
+        #[cfg(feature = "rustls")]
+        let endpoint = if target.starts_with("https://") {
+            let tls = crate::tls::Trust::of(config)?.tonic_config();
+            endpoint.tls_config(tls).map_err(|e| invalid_target(&e))?
+        } else {
+            endpoint
+        };
         let channel = endpoint.connect_lazy();
         let client =
-            A2aServiceClient::new(channel.clone()).max_decoding_message_size(limits.max_bytes());
+            A2aServiceClient::new(channel.clone()).max_decoding_message_size(config.limits.max_bytes());
         Ok(GrpcTransport {
             client,
             channel,
             target,
-            limits,
+            limits: config.limits,
         })
     }
 
@@ -88,6 +99,13 @@ impl GrpcTransport {
     ) -> Result<R, ClientError> {
         let result = a2a_proto::grpc::with_limits(self.limits, call).await;
         match result {
+            Err(ClientError::Transport { message, .. }) if message.starts_with(TLS_REFUSED) => {
+                Err(ClientError::Tls {
+                    binding: Some(GRPC),
+                    url: self.target.clone(),
+                    message: message[TLS_REFUSED.len()..].to_owned(),
+                })
+            }
             Err(ClientError::Transport { message, .. }) if message.starts_with(UNREACHABLE) => {
                 Err(ClientError::Unreachable {
                     binding: Some(GRPC),
@@ -248,6 +266,8 @@ where
 /// How [`status_error`] marks a status tonic made for a connection that could not be made, so the
 /// call that knows the target can name it.
 const UNREACHABLE: &str = "unreachable: ";
+/// How [`status_error`] marks a connection whose TLS handshake failed (feature `rustls`).
+const TLS_REFUSED: &str = "tls refused: ";
 
 /// A gRPC status to the A2A error in its details, or a transport error when it has none. A status
 /// tonic made itself from a connection failure (it has a source error; an agent's status never does)
@@ -259,6 +279,10 @@ pub(crate) fn status_error(status: &tonic::Status) -> ClientError {
             error,
         },
         Err(_) if status.code() == tonic::Code::Unavailable && connect_failure(status) => {
+            #[cfg(feature = "rustls")]
+            if let Some(reason) = crate::tls::tls_failure(status) {
+                return ClientError::transport(Some(GRPC), format!("{TLS_REFUSED}{reason}"));
+            }
             ClientError::transport(
                 Some(GRPC),
                 format!("{UNREACHABLE}{}", describe_status(status)),

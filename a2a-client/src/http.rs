@@ -113,6 +113,14 @@ pub(crate) fn send_error(
     url: &str,
     error: &reqwest::Error,
 ) -> ClientError {
+    #[cfg(feature = "rustls")]
+    if let Some(message) = crate::tls::tls_failure(error) {
+        return ClientError::Tls {
+            binding,
+            url: url.to_owned(),
+            message,
+        };
+    }
     if error.is_connect() {
         crate::card::unreachable(binding, url, error)
     } else {

@@ -18,7 +18,9 @@
 //! - **Production habits**: per-call and per-stream timeouts; retries with backoff for idempotent
 //!   calls only ([`RetryPolicy`]); credentials placed as the card's security schemes say ([`auth`]);
 //!   `A2A-Version`, `A2A-Extensions` and W3C `traceparent` ([`trace`]) on every request; a `tracing`
-//!   span per call (`a2a.call`, `a2a.stream`, with the operation, binding, URL and trace id); every
+//!   span per call (`a2a.call`, `a2a.stream`, with the operation, binding, URL and trace id; with
+//!   feature `opentelemetry` and a `tracing-opentelemetry` layer, the `traceparent` names that span,
+//!   so the agent's spans join the caller's trace); every
 //!   answer read under the decode budget ([`ClientConfig::limits`]), error bodies only up to
 //!   [`MAX_ERROR_BODY`](http::MAX_ERROR_BODY).
 //!
@@ -63,8 +65,13 @@
 //!
 //! # TLS
 //!
-//! The crate chooses no TLS stack. To call `https://` agents, enable a TLS feature of `reqwest` in
-//! your program and pass the client in [`ClientConfig::http_client`].
+//! With feature `rustls` (on by default), `https://` agents work on every binding, gRPC's
+//! `https://` and `grpcs://` interfaces included: the agent's certificate is checked against the web
+//! PKI roots ([`ClientConfig::web_pki_roots`]) and any extra roots
+//! ([`ClientConfig::root_certificates`], a private CA's), with one rustls configuration for reqwest
+//! and tonic ([`tls`]). A refused certificate is [`ClientError::Tls`]. Without the feature the client
+//! speaks plain `http` only, unless handed a TLS-enabled `reqwest::Client` in
+//! [`ClientConfig::http_client`].
 
 pub mod auth;
 mod binding;
@@ -74,9 +81,13 @@ mod config;
 mod error;
 mod grpc;
 pub mod http;
+#[cfg(feature = "opentelemetry")]
+mod otel;
 mod paging;
 pub mod resume;
 mod stream;
+#[cfg(feature = "rustls")]
+pub mod tls;
 pub mod trace;
 #[cfg(feature = "signing")]
 mod trust;

@@ -277,6 +277,8 @@ impl A2aServer {
         };
         message.task_id = Some(task_id.clone());
         message.context_id = Some(context_id.clone());
+        // The call's span (`a2a.call`, current here) names the task, a new one included.
+        tracing::Span::current().record("task_id", task_id.as_str());
 
         let (sender, mut events) = mpsc::channel(inner.config.executor_queue.max(1));
         let (cancel, cancel_signal) = watch::channel(false);

@@ -203,13 +203,20 @@ impl A2aServer {
     /// Answers one request for `context.caller`.
     pub async fn call(&self, params: MethodParams, context: &CallContext) -> Result<Reply, Error> {
         let operation = params.operation();
+        // `task_id` is recorded once known: from the request here, or when a new task is made.
         let span = tracing::info_span!(
             "a2a.call",
             operation = %operation,
             binding = context.binding,
-            task_id = task_id_of(&params).unwrap_or_default(),
+            task_id = tracing::field::Empty,
             traceparent = context.traceparent.as_deref().unwrap_or_default(),
+            otel.kind = "server",
         );
+        if let Some(task_id) = task_id_of(&params).filter(|id| !id.is_empty()) {
+            span.record("task_id", task_id);
+        }
+        #[cfg(feature = "opentelemetry")]
+        crate::otel::continue_trace(&span, context.traceparent.as_deref());
         let outcome = self
             .dispatch(params, context)
             .instrument(span.clone())

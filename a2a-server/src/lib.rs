@@ -44,8 +44,13 @@
 //! Transports: [`A2aServer::router`] (axum: card, JSON-RPC, HTTP+JSON; or each alone),
 //! [`A2aServer::grpc_routes`] (tonic), and [`A2aServer::serve`] for all three. Each call runs in a
 //! `tracing` span `a2a.call` with the operation, the binding, the task id and the request's W3C
-//! `traceparent`. With feature `v0_3`, A2A v0.3 JSON-RPC clients are served on the same endpoint.
+//! `traceparent`; with feature `opentelemetry` that `traceparent` becomes the span's parent, for a
+//! `tracing-opentelemetry` layer to export in the caller's trace ([`otel`], with how to wire OTLP).
+//! With feature `v0_3`, A2A v0.3 JSON-RPC clients are served on the same endpoint.
 //! With feature `signing`, [`A2aServerBuilder::sign_card_with`] serves the cards signed (A2A §8.4).
+//! With feature `rustls` (on by default), webhooks are delivered to `https` URLs (trusting the web
+//! PKI roots and [`ServerConfig::webhook_tls`]) and [`A2aServer::serve_tls`] serves all three
+//! bindings over TLS ([`tls`]).
 //!
 //! The spec's semantics of each operation are listed in [`handler`]; how streams stay bounded for
 //! slow clients in [`streams`]; webhook delivery (retries with backoff, never failing the task) in
@@ -61,11 +66,18 @@ pub mod grpc;
 pub mod handler;
 pub mod http;
 mod ids;
+#[cfg(feature = "opentelemetry")]
+pub mod otel;
 pub mod push;
 mod serve;
 mod server;
 pub mod store;
 pub mod streams;
+#[cfg(feature = "rustls")]
+pub mod tls;
+#[cfg(feature = "rustls")]
+mod tls_listener;
+mod webhook_client;
 
 pub use async_trait::async_trait;
 pub use auth::{Anonymous, Authenticator, BearerTokens, Caller, Owner, Unauthenticated};

@@ -317,22 +317,15 @@ pub(crate) struct PushSender {
 }
 
 impl PushSender {
-    /// Starts the worker (on the current tokio runtime).
-    pub(crate) fn start(policy: WebhookPolicy, settings: PushSettings) -> Self {
+    /// Starts the worker (on the current tokio runtime), delivering with `client`
+    /// ([`crate::webhook_client`]).
+    pub(crate) fn start(
+        policy: WebhookPolicy,
+        settings: PushSettings,
+        client: reqwest::Client,
+    ) -> Self {
         let (queue, mut deliveries) = mpsc::channel::<Delivery>(settings.queue.max(1));
         tokio::spawn(async move {
-            let client = match reqwest::Client::builder()
-                .timeout(settings.timeout)
-                .no_proxy()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-            {
-                Ok(client) => client,
-                Err(error) => {
-                    tracing::error!(%error, "no HTTP client for push notifications");
-                    return;
-                }
-            };
             let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
             while let Some(delivery) = deliveries.recv().await {
                 let Ok(slot) = slots.clone().acquire_owned().await else {

@@ -1,6 +1,6 @@
 //! One call that serves all three bindings: [`A2aServer::serve`] takes an HTTP listener (card,
 //! JSON-RPC, HTTP+JSON) and a gRPC listener and returns a [`Serving`] handle with the addresses and
-//! a graceful shutdown.
+//! a graceful shutdown; [`A2aServer::serve_tls`] (feature `rustls`) serves the same over TLS.
 
 use std::io;
 use std::net::SocketAddr;
@@ -17,6 +17,8 @@ use crate::server::A2aServer;
 pub struct Serving {
     http: SocketAddr,
     grpc: SocketAddr,
+    /// `http` or `https`.
+    scheme: &'static str,
     server: A2aServer,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
@@ -33,9 +35,9 @@ impl Serving {
         self.grpc
     }
 
-    /// `http://host:port`, where the well-known card is.
+    /// `http://host:port` (`https://` when served with TLS), where the well-known card is.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.http)
+        format!("{}://{}", self.scheme, self.http)
     }
 
     /// The server being served.
@@ -97,6 +99,45 @@ impl A2aServer {
         grpc: TcpListener,
         paths: &HttpPaths,
     ) -> io::Result<Serving> {
+        let grpc_server = tonic::transport::Server::builder();
+        self.serve_listeners(http, grpc, grpc_server, paths, "http")
+    }
+
+    /// Serves like [`serve_at`](Self::serve_at), over TLS with `identity` on both listeners
+    /// (feature `rustls`): HTTPS (HTTP/1.1 and HTTP/2) and gRPC over TLS. The card's interface URLs
+    /// should then be `https://` ones.
+    ///
+    /// # Errors
+    ///
+    /// When a listener's address cannot be read, or tonic refuses the identity.
+    #[cfg(feature = "rustls")]
+    pub async fn serve_tls(
+        &self,
+        http: TcpListener,
+        grpc: TcpListener,
+        paths: &HttpPaths,
+        identity: &crate::tls::TlsIdentity,
+    ) -> io::Result<Serving> {
+        let grpc_server = tonic::transport::Server::builder()
+            .tls_config(identity.tonic_config())
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let http = crate::tls::TlsListener::new(http, identity)?;
+        self.serve_listeners(http, grpc, grpc_server, paths, "https")
+    }
+
+    /// Starts the HTTP server on `http` and the gRPC server (`grpc_server`, with or without TLS)
+    /// on `grpc`.
+    fn serve_listeners<L>(
+        &self,
+        http: L,
+        grpc: TcpListener,
+        mut grpc_server: tonic::transport::Server,
+        paths: &HttpPaths,
+        scheme: &'static str,
+    ) -> io::Result<Serving>
+    where
+        L: axum::serve::Listener<Addr = SocketAddr>,
+    {
         let http_addr = http.local_addr()?;
         let grpc_addr = grpc.local_addr()?;
         let (stop, stopped) = watch::channel(false);
@@ -133,7 +174,7 @@ impl A2aServer {
                         accepted
                     },
                 );
-                if let Err(error) = tonic::transport::Server::builder()
+                if let Err(error) = grpc_server
                     .add_routes(routes)
                     .serve_with_incoming_shutdown(incoming, shutdown)
                     .await
@@ -145,6 +186,7 @@ impl A2aServer {
         Ok(Serving {
             http: http_addr,
             grpc: grpc_addr,
+            scheme,
             server: self.clone(),
             stop,
             tasks: vec![http_task, grpc_task],

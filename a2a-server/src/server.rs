@@ -43,6 +43,9 @@ pub struct ServerConfig {
     pub webhook_policy: WebhookPolicy,
     /// How webhook deliveries are made.
     pub push: PushSettings,
+    /// Whom `https` webhook deliveries trust (feature `rustls`): the web PKI roots by default.
+    #[cfg(feature = "rustls")]
+    pub webhook_tls: crate::tls::WebhookTls,
 }
 
 impl Default for ServerConfig {
@@ -57,6 +60,8 @@ impl Default for ServerConfig {
             max_page_size: 100,
             webhook_policy: WebhookPolicy::default(),
             push: PushSettings::default(),
+            #[cfg(feature = "rustls")]
+            webhook_tls: crate::tls::WebhookTls::default(),
         }
     }
 }
@@ -214,8 +219,9 @@ impl A2aServerBuilder {
     /// # Panics
     ///
     /// With a card signer ([`sign_card_with`](Self::sign_card_with)), if a card cannot be signed
-    /// (it nests deeper than a canonical form allows); [`try_build`](Self::try_build) returns that
-    /// as an error instead. Without one, never.
+    /// (it nests deeper than a canonical form allows), or if the webhook client cannot be built
+    /// (extra roots in [`ServerConfig::webhook_tls`] that are not certificates);
+    /// [`try_build`](Self::try_build) returns that as an error instead.
     pub fn build(self) -> A2aServer {
         match self.try_build() {
             Ok(server) => server,
@@ -224,7 +230,8 @@ impl A2aServerBuilder {
     }
 
     /// The server, or why it cannot be built: a card that cannot be signed
-    /// ([`BuildError::CardNotSigned`]). Must run inside a tokio runtime.
+    /// ([`BuildError::CardNotSigned`]), webhook TLS settings that cannot be used
+    /// ([`BuildError::WebhookTls`]). Must run inside a tokio runtime.
     ///
     /// # Errors
     ///
@@ -250,6 +257,7 @@ impl A2aServerBuilder {
             }
         }
         let config = self.config;
+        let webhook_client = crate::webhook_client::webhook_client(&config)?;
         Ok(A2aServer {
             inner: Arc::new(Inner {
                 card,
@@ -265,7 +273,7 @@ impl A2aServerBuilder {
                     .bus
                     .unwrap_or_else(|| Arc::new(InMemoryEventBus::new())),
                 authenticator: self.authenticator.unwrap_or_else(|| Arc::new(Anonymous)),
-                pusher: PushSender::start(config.webhook_policy, config.push),
+                pusher: PushSender::start(config.webhook_policy, config.push, webhook_client),
                 running: Mutex::default(),
                 streams: Arc::new(Semaphore::new(config.max_streams)),
                 shutdown: watch::channel(false).0,
@@ -279,6 +287,12 @@ impl A2aServerBuilder {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BuildError {
+    /// The webhook client's TLS settings cannot be used ([`ServerConfig::webhook_tls`], feature
+    /// `rustls`); the error names the field.
+    #[cfg(feature = "rustls")]
+    WebhookTls(crate::tls::TlsConfigError),
+    /// The webhook client could not be built (reqwest's reason).
+    WebhookClient(String),
     /// A card could not be signed (feature `signing`).
     #[cfg(feature = "signing")]
     CardNotSigned {
@@ -290,10 +304,13 @@ pub enum BuildError {
 }
 
 impl std::fmt::Display for BuildError {
-    // Without feature `signing` there is no variant, so nothing to write.
-    #[cfg_attr(not(feature = "signing"), allow(unused_variables))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
+            #[cfg(feature = "rustls")]
+            BuildError::WebhookTls(ref error) => write!(f, "ServerConfig.{error}"),
+            BuildError::WebhookClient(ref reason) => {
+                write!(f, "the webhook client cannot be built: {reason}")
+            }
             #[cfg(feature = "signing")]
             BuildError::CardNotSigned { card, ref error } => {
                 write!(f, "the {card} cannot be signed: {error}")

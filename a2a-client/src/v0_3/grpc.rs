@@ -5,7 +5,6 @@
 
 use a2a_proto::v0_3::a2a_service_client::A2aServiceClient;
 use a2a_types::jsonrpc::{MethodParams, MethodResult};
-use a2a_types::limits::Limits;
 use tonic::transport::Channel;
 
 use super::Downgrader;
@@ -14,7 +13,7 @@ use super::proto::{self, ProtoRequest, ProtoResult};
 use crate::client::CallMeta;
 use crate::grpc::GrpcTransport;
 use crate::stream::EventStream;
-use crate::{Binding, ClientError};
+use crate::{Binding, ClientConfig, ClientError};
 
 const GRPC: Binding = Binding::Grpc;
 
@@ -28,14 +27,10 @@ pub(crate) struct GrpcV0_3Transport {
 }
 
 impl GrpcV0_3Transport {
-    pub(crate) fn new(
-        url: &str,
-        connect_timeout: std::time::Duration,
-        limits: Limits,
-    ) -> Result<Self, ClientError> {
-        let base = GrpcTransport::new(url, connect_timeout, limits)?;
-        let client =
-            A2aServiceClient::new(base.channel()).max_decoding_message_size(limits.max_bytes());
+    pub(crate) fn new(url: &str, config: &ClientConfig) -> Result<Self, ClientError> {
+        let base = GrpcTransport::new(url, config)?;
+        let client = A2aServiceClient::new(base.channel())
+            .max_decoding_message_size(config.limits.max_bytes());
         Ok(GrpcV0_3Transport {
             base,
             client,

@@ -1,0 +1,213 @@
+//! TLS (feature `rustls`): whom webhook deliveries trust ([`WebhookTls`]), the certificate the
+//! server presents from [`A2aServer::serve_tls`](crate::A2aServer::serve_tls) ([`TlsIdentity`]),
+//! and the HTTPS listener it serves with ([`TlsListener`]).
+//!
+//! One crypto provider throughout: the one the program installed as the process default, else
+//! aws-lc-rs (the rule tonic and reqwest follow too), so the webhook client, the HTTPS listener and the
+//! gRPC listener negotiate with the same algorithms.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rustls::RootCertStore;
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+
+pub use crate::tls_listener::TlsListener;
+
+/// Whom webhook deliveries trust: the web PKI roots (Mozilla's list, compiled in) and extra roots,
+/// such as a private CA's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WebhookTls {
+    /// Trust the web PKI roots (`true`).
+    pub web_pki_roots: bool,
+    /// More roots to trust (none); read PEM with
+    /// [`PemObject::pem_slice_iter`].
+    pub root_certificates: Vec<CertificateDer<'static>>,
+}
+
+impl Default for WebhookTls {
+    fn default() -> Self {
+        WebhookTls {
+            web_pki_roots: true,
+            root_certificates: Vec::new(),
+        }
+    }
+}
+
+impl WebhookTls {
+    /// The web PKI roots and `roots`.
+    pub fn with_roots(roots: impl IntoIterator<Item = CertificateDer<'static>>) -> Self {
+        WebhookTls {
+            root_certificates: roots.into_iter().collect(),
+            ..WebhookTls::default()
+        }
+    }
+
+    /// The rustls configuration of the webhook client.
+    pub(crate) fn rustls_config(&self) -> Result<rustls::ClientConfig, TlsConfigError> {
+        let mut roots = RootCertStore::empty();
+        if self.web_pki_roots {
+            roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+        }
+        for (index, root) in self.root_certificates.iter().enumerate() {
+            let anchor = webpki::anchor_from_trusted_cert(root).map_err(|e| TlsConfigError {
+                field: format!("webhook_tls.root_certificates[{index}]"),
+                message: format!("not a usable certificate: {e}"),
+            })?;
+            roots.roots.push(anchor.to_owned());
+        }
+        if roots.is_empty() {
+            return Err(TlsConfigError {
+                field: "webhook_tls".into(),
+                message: "no certificate is trusted: set web_pki_roots or give root certificates"
+                    .into(),
+            });
+        }
+        Ok(rustls::ClientConfig::builder_with_provider(provider())
+            .with_safe_default_protocol_versions()
+            .map_err(|e| TlsConfigError {
+                field: "webhook_tls".into(),
+                message: format!("no TLS version usable: {e}"),
+            })?
+            .with_root_certificates(roots)
+            .with_no_client_auth())
+    }
+}
+
+/// The process's default crypto provider, else aws-lc-rs.
+fn provider() -> Arc<CryptoProvider> {
+    CryptoProvider::get_default()
+        .cloned()
+        .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()))
+}
+
+/// A TLS setting that cannot be used, naming its field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsConfigError {
+    /// The field at fault (`webhook_tls.root_certificates[0]`, `private_key`, ...).
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for TlsConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for TlsConfigError {}
+
+/// The certificate chain and private key the server presents, on HTTPS and gRPC alike.
+#[derive(Clone)]
+pub struct TlsIdentity {
+    chain_pem: Vec<u8>,
+    key_pem: Vec<u8>,
+    config: Arc<rustls::ServerConfig>,
+}
+
+impl TlsIdentity {
+    /// An identity from PEM: the certificate chain (the server's certificate first) and its private
+    /// key (PKCS #8, PKCS #1 or SEC1).
+    ///
+    /// # Errors
+    ///
+    /// [`TlsConfigError`] naming `certificate_chain` or `private_key` when either does not parse or
+    /// the key does not match the certificate.
+    pub fn from_pem(
+        certificate_chain: impl Into<Vec<u8>>,
+        private_key: impl Into<Vec<u8>>,
+    ) -> Result<Self, TlsConfigError> {
+        let (chain_pem, key_pem) = (certificate_chain.into(), private_key.into());
+        let chain = CertificateDer::pem_slice_iter(&chain_pem)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| TlsConfigError {
+                field: "certificate_chain".into(),
+                message: format!("not PEM: {e}"),
+            })?;
+        if chain.is_empty() {
+            return Err(TlsConfigError {
+                field: "certificate_chain".into(),
+                message: "holds no CERTIFICATE section".into(),
+            });
+        }
+        let key = PrivateKeyDer::from_pem_slice(&key_pem).map_err(|e| TlsConfigError {
+            field: "private_key".into(),
+            message: format!("no private key read: {e}"),
+        })?;
+        let mut config = rustls::ServerConfig::builder_with_provider(provider())
+            .with_safe_default_protocol_versions()
+            .map_err(|e| TlsConfigError {
+                field: "certificate_chain".into(),
+                message: format!("no TLS version usable: {e}"),
+            })?
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .map_err(|e| TlsConfigError {
+                field: "private_key".into(),
+                message: format!("not usable with the certificate: {e}"),
+            })?;
+        // Both HTTP versions, as the HTTP listener serves both (hyper picks by the preface).
+        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        Ok(TlsIdentity {
+            chain_pem,
+            key_pem,
+            config: Arc::new(config),
+        })
+    }
+
+    /// The rustls configuration of the HTTPS listener.
+    pub(crate) fn rustls_config(&self) -> Arc<rustls::ServerConfig> {
+        self.config.clone()
+    }
+
+    /// tonic's configuration of the gRPC listener: the same chain and key.
+    pub(crate) fn tonic_config(&self) -> tonic::transport::ServerTlsConfig {
+        tonic::transport::ServerTlsConfig::new().identity(tonic::transport::Identity::from_pem(
+            &self.chain_pem,
+            &self.key_pem,
+        ))
+    }
+}
+
+/// The key stays out of logs.
+impl fmt::Debug for TlsIdentity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TlsIdentity").finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_root_that_is_not_a_certificate_is_refused_by_index() {
+        let tls = WebhookTls::with_roots([CertificateDer::from(vec![0x30, 0x01, 0x00])]);
+        let error = tls.rustls_config().expect_err("not a certificate");
+        assert_eq!(error.field, "webhook_tls.root_certificates[0]");
+    }
+
+    #[test]
+    fn trusting_nothing_is_refused() {
+        let tls = WebhookTls {
+            web_pki_roots: false,
+            ..WebhookTls::default()
+        };
+        assert_eq!(
+            tls.rustls_config().expect_err("no roots").field,
+            "webhook_tls"
+        );
+    }
+
+    #[test]
+    fn an_identity_without_a_key_or_chain_is_refused_by_field() {
+        let error = TlsIdentity::from_pem("", "").expect_err("empty");
+        assert_eq!(error.field, "certificate_chain");
+        let error = TlsIdentity::from_pem("garbage", "garbage").expect_err("no PEM");
+        assert_eq!(error.field, "certificate_chain");
+    }
+}
