@@ -15,7 +15,8 @@
 //!
 //! `tests/sdk_client.rs` has the official Python SDK's client (and its v0.3 client) drive the agent
 //! over every binding (`interop/drive_agent.py`; set `A2A_INTEROP_PYTHON` to a Python with
-//! `tests/interop/requirements.txt` installed).
+//! `tests/interop/requirements.txt` installed); `tests/sdk_replicas.rs` has it use two replicas on one
+//! PostgreSQL (`interop/drive_replicas.py`), one of them killed mid-stream.
 
 pub mod client;
 pub mod demo;

@@ -3,6 +3,10 @@
 //! `--grpc-listen` or else the next free port; the card says which. (A fixed gRPC port lets an agent
 //! restarted on the same store keep the card its clients already read.) The two options set the decode budget of every request body (`Config::limits`; by
 //! default `a2a_types::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
+//! `--store` says where tasks are kept ([`a2a_example_agent::stores`]): without it, the SQLite file
+//! `a2a-example-agent/tasks.sqlite3` in the system's temporary directory.
+//!
+//! `a2a-example-agent --help`: the usage and the stores, on standard output.
 //!
 //! `a2a-example-agent --demo`: the workspace's main job ([`a2a_example_agent::demo`]): the agent on
 //! free loopback ports, driven by the example client over each binding, the exchange printed; exits
@@ -17,6 +21,14 @@ use std::net::SocketAddr;
 use a2a_example_agent::server::{self, Config};
 use a2a_example_agent::stores::BadStore;
 
+/// What `--help` prints after the usage line.
+const STORES_HELP: &str = "\
+--store memory            tasks in this process's memory, lost when it stops
+--store sqlite:PATH       tasks in the SQLite file PATH (created when missing), kept across restarts
+--store postgres://URL    tasks in PostgreSQL, shared by every replica given the same URL
+(no --store)              the SQLite file a2a-example-agent/tasks.sqlite3 in the system's temporary
+                          directory ($TMPDIR, else /tmp)";
+
 fn fail(message: &str) -> ! {
     eprintln!("a2a-example-agent: {message}");
     std::process::exit(2)
@@ -25,7 +37,7 @@ fn fail(message: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [PYTHON]";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [PYTHON] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
     let address = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
@@ -55,6 +67,10 @@ async fn main() {
         ["--demo"] => {
             let outcome = a2a_example_agent::demo::run(&mut std::io::stdout()).await;
             std::process::exit(if outcome.is_ok() { 0 } else { 1 })
+        }
+        ["--help"] => {
+            println!("{usage}\n\n{STORES_HELP}");
+            std::process::exit(0)
         }
         ["--load"] => std::process::exit(a2a_example_agent::load::main(None).await),
         ["--load", python] => std::process::exit(a2a_example_agent::load::main(Some(python)).await),

@@ -2,8 +2,9 @@
 //!
 //! | `--store` | store | survives a restart | shared by replicas |
 //! |---|---|---|---|
-//! | `memory` (the default) | the server crate's in-memory store | no | no |
+//! | `memory` | the server crate's in-memory store | no | no |
 //! | `sqlite:PATH` | one SQLite file ([`a2a_server_sql::SqliteStore`]) | yes | no (one process owns the file) |
+//! | (none: the default) | the SQLite file of [`StoreChoice::default_sqlite`] | yes | no |
 //! | `postgres://user@host:port/db` | PostgreSQL ([`a2a_server_sql::PostgresStore`], streams over `LISTEN`/`NOTIFY`) | yes | yes |
 //!
 //! Push-notification configs go to the same place as tasks.
@@ -20,10 +21,9 @@ use crate::client::{A2aClient, ClientConfig};
 use crate::server::{self, Config};
 
 /// The `--store` the agent was started with.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreChoice {
     /// Tasks in the process's memory.
-    #[default]
     Memory,
     /// Tasks in this SQLite file (created when missing).
     Sqlite(PathBuf),
@@ -32,7 +32,9 @@ pub enum StoreChoice {
 }
 
 impl StoreChoice {
-    /// A SQLite file in the system's temporary directory, `a2a-example-agent/tasks.sqlite3`.
+    /// The agent's store when `--store` is not given: the SQLite file
+    /// `a2a-example-agent/tasks.sqlite3` in the system's temporary directory (`$TMPDIR`, else `/tmp`),
+    /// so an agent restarted without options finds its tasks, and the working directory stays clean.
     pub fn default_sqlite() -> StoreChoice {
         StoreChoice::Sqlite(
             std::env::temp_dir()

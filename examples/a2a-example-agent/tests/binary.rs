@@ -1,8 +1,12 @@
 //! `a2a-example-agent --listen`: prints `listening on http://…` once ready, serves the card there
-//! (with every interface, gRPC on its own port), answers on JSON-RPC, and refuses a non-loopback
-//! address (for either listener, `--listen` or `--grpc-listen`). The process is killed when the test ends, however it ends.
+//! (with every interface, gRPC on its own port), answers on JSON-RPC, keeps its tasks without
+//! `--store` in the default SQLite file (found again by an agent started anew; the test points
+//! `TMPDIR` at a directory of its own, so no other run shares the file), and refuses a non-loopback
+//! address (for either listener, `--listen` or `--grpc-listen`). `--help` names the stores and the
+//! default. Each process is killed when the test ends, however it ends.
 
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -22,9 +26,11 @@ fn agent(args: &[&str]) -> Command {
     command
 }
 
-#[test]
-fn listen_serves_the_card_and_json_rpc_until_killed() {
+/// Starts `a2a-example-agent --listen 127.0.0.1:0` without `--store`, its temporary directory
+/// `temp`; returns the process and its URL once it says it listens.
+fn listen_on_default_store(temp: &Path) -> (KillOnDrop, String) {
     let child = agent(&["--listen", "127.0.0.1:0"])
+        .env("TMPDIR", temp)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -40,6 +46,37 @@ fn listen_serves_the_card_and_json_rpc_until_killed() {
         .unwrap_or_else(|| panic!("the first line is {line:?}"))
         .to_owned();
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    (child, url)
+}
+
+/// A JSON-RPC call with `A2A-Version: 1.0`; the answer's JSON.
+async fn json_rpc(
+    http: &reqwest::Client,
+    url: &str,
+    request: serde_json::Value,
+) -> serde_json::Value {
+    let body = http
+        .post(format!("{url}/jsonrpc"))
+        .header("A2A-Version", "1.0")
+        .header("Content-Type", "application/json")
+        .body(request.to_string())
+        .send()
+        .await
+        .expect("JSON-RPC answers")
+        .bytes()
+        .await
+        .unwrap();
+    serde_json::from_slice(&body).unwrap()
+}
+
+#[test]
+fn listen_serves_the_card_and_json_rpc_until_killed() {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let temp = std::env::temp_dir().join(format!("a2a-binary-test-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&temp).unwrap();
+    let (mut child, url) = listen_on_default_store(&temp);
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -73,28 +110,45 @@ fn listen_serves_the_card_and_json_rpc_until_killed() {
 
         let request = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
             "message": {"messageId": "tck-complete-task-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}}});
-        let answer: serde_json::Value = serde_json::from_slice(
-            &http
-                .post(format!("{url}/jsonrpc"))
-                .header("A2A-Version", "1.0")
-                .header("Content-Type", "application/json")
-                .body(request.to_string())
-                .send()
-                .await
-                .expect("JSON-RPC answers")
-                .bytes()
-                .await
-                .unwrap(),
-        )
-        .unwrap();
+        let answer = json_rpc(&http, &url, request).await;
         let status = &answer["result"]["task"]["status"];
         assert_eq!(status["state"], "TASK_STATE_COMPLETED", "{answer}");
         assert_eq!(status["message"]["parts"][0]["text"], "Hello from TCK");
+        assert!(
+            child.0.try_wait().unwrap().is_none(),
+            "the agent still serves"
+        );
+
+        // Without --store the task went to the default SQLite file: an agent started anew finds it.
+        let default_file = temp.join("a2a-example-agent").join("tasks.sqlite3");
+        assert!(default_file.is_file(), "{} exists", default_file.display());
+        drop(child);
+        let (_again, url) = listen_on_default_store(&temp);
+        let task_id = answer["result"]["task"]["id"].clone();
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": task_id}});
+        let found = json_rpc(&http, &url, request).await;
+        assert_eq!(found["result"]["status"]["state"], "TASK_STATE_COMPLETED", "{found}");
     });
-    assert!(
-        child.0.try_wait().unwrap().is_none(),
-        "the agent still serves"
-    );
+    let _ = std::fs::remove_dir_all(&temp);
+}
+
+#[test]
+fn help_names_every_store_and_the_default() {
+    let output = agent(&["--help"]).output().expect("the agent runs");
+    assert_eq!(output.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&output.stdout);
+    for expected in [
+        "usage: a2a-example-agent --listen",
+        "--store memory",
+        "--store sqlite:PATH",
+        "--store postgres://URL",
+        "(no --store)              the SQLite file a2a-example-agent/tasks.sqlite3",
+    ] {
+        assert!(
+            help.contains(expected),
+            "--help lacks {expected:?}:\n{help}"
+        );
+    }
 }
 
 #[test]

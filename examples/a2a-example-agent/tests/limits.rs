@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use a2a_example_agent::server::{self, Config};
+use a2a_example_agent::stores::StoreChoice;
 use a2a_types::limits::Limits;
 use serde_json::{Value, json};
 
@@ -30,6 +31,7 @@ async fn requests_over_the_budget_get_the_documented_error_on_every_binding() {
         .with_max_elements(40);
     let agent = server::start_on_free_ports(Config {
         limits,
+        store: StoreChoice::Memory,
         ..Config::default()
     })
     .await

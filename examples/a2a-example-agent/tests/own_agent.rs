@@ -2,6 +2,10 @@
 //! same conformance run (`client::conformance::run_conformance`) that `tests/sdk_server.rs` makes
 //! against the official SDK's server, so both halves of the example are proven Rust ⇄ Rust too.
 //!
+//! The same run is made with the agent on each store (`tests/common`): in memory, on a SQLite file
+//! of its own and on a PostgreSQL database of its own (skipped with one line without
+//! `A2A_TEST_POSTGRES_URL`, failing under `CI=true`).
+//!
 //! The agent is started on free 127.0.0.1 ports with a short resubscribe delay, and shut down at the
 //! end; every run is bounded in time, and a run with fewer checks than expected fails.
 
@@ -10,16 +14,20 @@ use std::time::{Duration, Instant};
 use a2a_example_agent::client::conformance::{ConformanceOptions, run_conformance};
 use a2a_example_agent::client::{A2aClient, Binding, ClientConfig};
 use a2a_example_agent::server::{self, Config, EXTENDED_CARD_TOKEN};
+use common::TestStore;
+
+mod common;
 
 /// The most a whole run over one binding may take.
 const RUN_LIMIT: Duration = Duration::from_secs(120);
 /// Every check of the run, the push delivery, the extended card and the server rules included.
 const MIN_CHECKS: usize = 39;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn example_client_drives_the_example_agent_over_every_binding() {
+/// The conformance run over every binding against the agent on `store`.
+async fn conformance_on(store: TestStore) {
     let config = Config {
         resubscribe_delay: Duration::from_millis(1500),
+        store: store.choice.clone(),
         ..Config::default()
     };
     let agent = server::start_on_free_ports(config)
@@ -53,10 +61,33 @@ async fn example_client_drives_the_example_agent_over_every_binding() {
             failed.push(binding);
         }
     }
-    println!("example client → example agent: {}", summary.join("; "));
+    println!(
+        "example client → example agent on {}: {}",
+        store.name,
+        summary.join("; ")
+    );
     agent.shutdown().await;
     assert!(
         failed.is_empty(),
-        "checks failed over {failed:?} (or fewer than {MIN_CHECKS} ran); see the reports above"
+        "{}: checks failed over {failed:?} (or fewer than {MIN_CHECKS} ran); see the reports above",
+        store.name
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn example_client_drives_the_example_agent_in_memory_over_every_binding() {
+    conformance_on(TestStore::memory()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn example_client_drives_the_example_agent_on_sqlite_over_every_binding() {
+    conformance_on(TestStore::sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn example_client_drives_the_example_agent_on_postgres_over_every_binding() {
+    let test = "example_client_drives_the_example_agent_on_postgres_over_every_binding";
+    if let Some(store) = TestStore::postgres(test).await {
+        conformance_on(store).await;
+    }
 }

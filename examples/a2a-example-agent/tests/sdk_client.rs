@@ -5,6 +5,10 @@
 //! shortened) and a minimal one (push notifications off, no extended card, a required extension)
 //! for the errors the first never gives.
 //!
+//! The same run is made with both agents on each store (`tests/common`; each agent a store of its
+//! own): in memory, on SQLite files and on PostgreSQL databases (skipped with one line without
+//! `A2A_TEST_POSTGRES_URL`, failing under `CI=true`).
+//!
 //! Python comes from `A2A_INTEROP_PYTHON` (or the workspace's `.venv`); without it the test says it
 //! is skipped, and fails when `CI=true`. The script is killed after 180 s.
 
@@ -15,6 +19,9 @@ use std::time::{Duration, Instant};
 
 use a2a_example_agent::server::{self, Config};
 use a2a_tests::interop::{Suite, python};
+use common::TestStore;
+
+mod common;
 
 const SCRIPT_LIMIT: Duration = Duration::from_secs(180);
 const REQUIRED_EXTENSION: &str = "https://example.com/extensions/required/v1";
@@ -29,22 +36,34 @@ impl Drop for KillOnDrop {
     }
 }
 
-#[test]
-fn the_python_sdk_client_drives_the_agent_on_every_binding() {
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// The Python SDK's client runs `drive_agent.py` against the agent and the minimal agent, each
+/// on its store (`stores`, made in `runtime`, `None` when skipped).
+fn drive_with_sdk(
+    store: &str,
+    runtime: &tokio::runtime::Runtime,
+    stores: impl std::future::Future<Output = Option<(TestStore, TestStore)>>,
+) {
     let suite = Suite {
         name: "example agent (SDK client)",
         package_args: &[],
         sdk_module: "a2a.client.transports.grpc",
     };
     let Some(python) = python(&suite) else { return };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
+    let Some((agent_store, minimal_store)) = runtime.block_on(stores) else {
+        return;
+    };
     let (agent, minimal) = runtime.block_on(async {
         let agent = server::start_on_free_ports(Config {
             resubscribe_delay: Duration::from_millis(2500),
+            store: agent_store.choice.clone(),
             ..Config::default()
         })
         .await
@@ -53,6 +72,7 @@ fn the_python_sdk_client_drives_the_agent_on_every_binding() {
             push_notifications: false,
             extended_card_token: None,
             required_extensions: vec![REQUIRED_EXTENSION.to_owned()],
+            store: minimal_store.choice.clone(),
             ..Config::default()
         })
         .await
@@ -94,7 +114,7 @@ fn the_python_sdk_client_drives_the_agent_on_every_binding() {
         .stderr
         .take()
         .map(|mut s| s.read_to_string(&mut stderr));
-    println!("{stdout}");
+    println!("the SDK client against the agent on {store}:\n{stdout}");
     if !stderr.trim().is_empty() {
         eprintln!("drive_agent.py (stderr):\n{stderr}");
     }
@@ -104,14 +124,36 @@ fn the_python_sdk_client_drives_the_agent_on_every_binding() {
     });
     assert!(
         status.success(),
-        "the SDK client failed checks against the agent (see FAIL lines above)"
+        "the SDK client failed checks against the agent on {store} (see FAIL lines above)"
     );
     for binding in ["JSONRPC", "HTTP+JSON", "GRPC", "JSONRPC v0.3"] {
         assert!(
             stdout
                 .lines()
                 .any(|l| l.starts_with(&format!("{binding}: "))),
-            "no pass count for {binding}"
+            "no pass count for {binding} on {store}"
         );
     }
+}
+
+#[test]
+fn the_python_sdk_client_drives_the_agent_in_memory_on_every_binding() {
+    let stores = async { Some((TestStore::memory(), TestStore::memory())) };
+    drive_with_sdk("memory", &runtime(), stores);
+}
+
+#[test]
+fn the_python_sdk_client_drives_the_agent_on_sqlite_on_every_binding() {
+    let stores = async { Some((TestStore::sqlite(), TestStore::sqlite())) };
+    drive_with_sdk("SQLite", &runtime(), stores);
+}
+
+#[test]
+fn the_python_sdk_client_drives_the_agent_on_postgres_on_every_binding() {
+    let test = "the_python_sdk_client_drives_the_agent_on_postgres_on_every_binding";
+    let stores = async {
+        let agent = TestStore::postgres(test).await?;
+        Some((agent, TestStore::postgres(test).await?))
+    };
+    drive_with_sdk("PostgreSQL", &runtime(), stores);
 }

@@ -19,6 +19,7 @@
 //! | `tck-stream-artifact-file` | working, a file artifact `output.txt` (`text/plain`), completed |
 //! | `tck-stream-artifact-chunked`, `tck-stream-chunked` | working, artifact chunk "chunk-1 " then a last chunk "chunk-2" (append), completed |
 //! | `test-resubscribe-message-id` | working, waits [`Config::resubscribe_delay`](super::Config), completed |
+//! | `test-slow-chunks` | working, then one text artifact in [`SLOW_CHUNKS`] chunks `chunk-1 `, `chunk-2 `, … (appended), each after [`SLOW_CHUNK_PAUSE`], completed: a stream long enough to cut and resume, whose every event says where it belongs |
 //! | anything else | the travel skills answer: a completed task echoing what it understood |
 //!
 //! A message sent to an existing task (`taskId` set) that waits for input completes it, unless it
@@ -32,6 +33,12 @@ use a2a_types::v1::{Artifact, Message, Part, TaskState};
 
 /// The bytes of the file part the `-file` behaviours produce.
 pub const FILE_CONTENT: &[u8] = b"Generated file content";
+
+/// How many chunks the `test-slow-chunks` artifact has.
+pub const SLOW_CHUNKS: usize = 30;
+
+/// The pause before each `test-slow-chunks` chunk (the whole task takes about 4.5 s).
+pub const SLOW_CHUNK_PAUSE: Duration = Duration::from_millis(150);
 
 /// One step of the agent's work on a task.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,6 +120,7 @@ const PREFIXES: &[&str] = &[
     "tck-stream-basic",
     "tck-stream-chunked",
     "test-resubscribe-message-id",
+    "test-slow-chunks",
 ];
 
 /// The behaviour a message names: its `messageId`'s prefix, else its first text part's.
@@ -231,6 +239,18 @@ pub fn plan(message: &Message, delays: Delays) -> Plan {
         ])
     } else if id.starts_with("test-resubscribe-message-id") {
         Plan::Task(vec![working(), Step::Wait(delays.resubscribe), completed()])
+    } else if id.starts_with("test-slow-chunks") {
+        let mut steps = vec![working()];
+        for number in 1..=SLOW_CHUNKS {
+            steps.push(Step::Wait(SLOW_CHUNK_PAUSE));
+            steps.push(Step::Artifact {
+                artifact: Artifact::new("artifact-1", [Part::text(format!("chunk-{number} "))]),
+                append: number > 1,
+                last_chunk: number == SLOW_CHUNKS,
+            });
+        }
+        steps.push(completed());
+        Plan::Task(steps)
     } else {
         let (skill, parts) = super::skills::answer(&message.text());
         let mut answer = Artifact::new("answer", parts);
@@ -343,6 +363,35 @@ mod tests {
             panic!()
         };
         assert_eq!(steps[1], Step::Wait(Duration::from_millis(7)));
+        let slow = plan_for("test-slow-chunks-1");
+        assert_eq!(states(&slow), [Working, Completed]);
+        let chunks = texts(&slow);
+        assert_eq!(chunks.len(), SLOW_CHUNKS);
+        assert_eq!(
+            (chunks[0].as_str(), chunks[SLOW_CHUNKS - 1].as_str()),
+            ("chunk-1 ", "chunk-30 ")
+        );
+        let Plan::Task(steps) = slow else { panic!() };
+        let appends: Vec<(bool, bool)> = steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Artifact {
+                    append, last_chunk, ..
+                } => Some((*append, *last_chunk)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            appends[0],
+            (false, false),
+            "the first chunk starts the artifact"
+        );
+        assert_eq!(appends[1], (true, false));
+        assert_eq!(
+            appends[SLOW_CHUNKS - 1],
+            (true, true),
+            "the last one says so"
+        );
     }
 
     #[test]

@@ -74,7 +74,9 @@ pub struct Config {
     pub limits: Limits,
     /// Which webhook URLs push configs may name: any `https` URL, `http` on loopback.
     pub webhook_policy: WebhookPolicy,
-    /// Where tasks and push configs are kept (`--store`; memory unless told otherwise).
+    /// Where tasks and push configs are kept (`--store`): by default the SQLite file of
+    /// [`StoreChoice::default_sqlite`], so tasks survive a restart; tests and embedders that must not
+    /// share that file name their own (`StoreChoice::Memory` or a file of their own).
     pub store: StoreChoice,
 }
 
@@ -88,7 +90,7 @@ impl Default for Config {
             required_extensions: Vec::new(),
             limits: Limits::default(),
             webhook_policy: WebhookPolicy::local_development(),
-            store: StoreChoice::Memory,
+            store: StoreChoice::default_sqlite(),
         }
     }
 }
