@@ -21,7 +21,9 @@
 //! ```
 //!
 //! Each store implements [`TaskStore`](a2a_server::TaskStore) and
-//! [`PushConfigStore`](a2a_server::PushConfigStore); a clone shares the connection pool.
+//! [`PushConfigStore`](a2a_server::PushConfigStore); a clone shares the connection pool. Both are
+//! one [`SqlStore`], written once over `sqlx`'s databases: what differs between them (migrations,
+//! two statements, the notification to other replicas) is their [`Dialect`].
 //!
 //! # Guarantees
 //!
@@ -69,10 +71,14 @@
 #[cfg(feature = "postgres")]
 mod bus;
 mod columns;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod dialect;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod store;
 
 use std::fmt;
 
@@ -81,10 +87,14 @@ use a2a_server::store::{StoreError, TaskPage};
 #[cfg(feature = "postgres")]
 pub use bus::{NOTIFY_CHANNEL, PostgresEventBus};
 pub use columns::{PruneReport, RetentionPolicy};
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use dialect::Dialect;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use store::SqlStore;
 
 /// Push configs one task may have, as the in-memory store allows.
 const MAX_CONFIGS_PER_TASK: i64 = a2a_server::InMemoryPushConfigStore::MAX_PER_TASK as i64;
