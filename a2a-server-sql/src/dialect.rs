@@ -18,6 +18,10 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// id and the config's JSON; a new config takes the next first-stored order (`seq`).
     const UPSERT_PUSH_CONFIG: &'static str;
 
+    /// What the push outbox's claim adds to the select of the rows it takes: on PostgreSQL,
+    /// `FOR UPDATE SKIP LOCKED`, so concurrent claims take different rows without waiting.
+    const CLAIM_ROW_LOCK: &'static str;
+
     /// How many rows a statement changed (each driver has its own result type).
     fn rows_affected(result: &Self::QueryResult) -> u64;
 
@@ -57,6 +61,9 @@ impl Dialect for sqlx::Sqlite {
          ON CONFLICT (owner_principal, owner_tenant, task_id, config_id) \
          DO UPDATE SET config = excluded.config";
 
+    // One writer at a time: the claim's update is atomic as it stands.
+    const CLAIM_ROW_LOCK: &'static str = "";
+
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
     }
@@ -87,6 +94,8 @@ impl Dialect for sqlx::Postgres {
          VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (owner_principal, owner_tenant, task_id, config_id) \
          DO UPDATE SET config = excluded.config";
+
+    const CLAIM_ROW_LOCK: &'static str = " FOR UPDATE SKIP LOCKED";
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()

@@ -72,7 +72,7 @@ where
         let mut tx = self.pool.begin().await.map_err(backend)?;
         if let Some(age) = policy.terminal_tasks_after {
             let cutoff = micros_ago(age);
-            for table in ["a2a_push_configs", "a2a_task_events"] {
+            for table in ["a2a_push_configs", "a2a_push_outbox", "a2a_task_events"] {
                 sqlx::query(&format!(
                     "DELETE FROM {table} WHERE task_id IN \
                      (SELECT id FROM a2a_tasks WHERE terminal AND updated_micros < $1)"
@@ -267,10 +267,12 @@ where
             .bind(&task.id)
             .bind(version)
             .bind(now)
-            .bind(event)
+            .bind(&event)
             .execute(&mut *tx)
             .await
             .map_err(backend)?;
+            // The webhooks' deliveries commit with the event, or neither does.
+            Self::enqueue_deliveries(&mut tx, owner, &task.id, version, &event, now).await?;
         }
         D::announce(&mut tx, &task.id, version_of(version))
             .await
@@ -465,7 +467,7 @@ where
     }
 }
 
-/// The server crate's store traits on `SqlStore<$database>`: each method is the generic one above
+/// The server crate's store traits (tasks, push configs, the push outbox) on `SqlStore<$database>`: each method is the generic one above
 /// (a trait impl per database, so the driver bounds are met by the concrete driver, not restated).
 macro_rules! store_traits_for {
     ($database:ty) => {
@@ -555,6 +557,42 @@ macro_rules! store_traits_for {
                 id: &str,
             ) -> Result<(), a2a_server::store::StoreError> {
                 self.delete_config(owner, task_id, id).await
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl a2a_server::PushOutbox for $crate::SqlStore<$database> {
+            async fn claim(
+                &self,
+                lease_token: &str,
+                lease: std::time::Duration,
+                limit: usize,
+            ) -> Result<Vec<a2a_server::OutboxEntry>, a2a_server::store::StoreError> {
+                self.claim_deliveries(lease_token, lease, limit).await
+            }
+
+            async fn delivered(&self, id: u64) -> Result<(), a2a_server::store::StoreError> {
+                self.delete_delivery(id).await
+            }
+
+            async fn retry_later(
+                &self,
+                id: u64,
+                lease_token: &str,
+                delay: std::time::Duration,
+                problem: &str,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.retry_delivery_later(id, lease_token, delay, problem)
+                    .await
+            }
+
+            async fn give_up(
+                &self,
+                id: u64,
+                lease_token: &str,
+                problem: &str,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.give_up_delivery(id, lease_token, problem).await
             }
         }
     };

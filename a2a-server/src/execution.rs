@@ -7,7 +7,7 @@
 //! with [`A2aServer::apply`]: read the task, refuse changes to a task that is over, change it, and
 //! write it back naming the version read, retrying when another writer (a cancel, another replica)
 //! got there first. Each applied event is logged under the new version, announced on the event bus
-//! and handed to the task's webhooks.
+//! and handed to the task's webhooks (by the store's durable outbox when the server has one).
 
 use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::v1::{
@@ -147,7 +147,10 @@ impl A2aServer {
             {
                 Ok(version) => {
                     inner.bus.publish(task_id, version);
-                    if inner.card.capabilities.push_notifications == Some(true) {
+                    if let Some(outbox) = &inner.outbox {
+                        // The store wrote the deliveries with the event.
+                        outbox.wake();
+                    } else if inner.card.capabilities.push_notifications == Some(true) {
                         self.push(owner, task_id, &event).await;
                     }
                     return Ok((task, version));

@@ -14,7 +14,8 @@ use crate::auth::{Anonymous, Authenticator};
 use crate::events::{EventBus, InMemoryEventBus};
 use crate::executor::AgentExecutor;
 use crate::push::{
-    InMemoryPushConfigStore, PushConfigStore, PushSender, PushSettings, WebhookPolicy,
+    InMemoryPushConfigStore, OutboxWaker, PushConfigStore, PushOutbox, PushSender, PushSettings,
+    WebhookPolicy, start_outbox_worker,
 };
 use crate::store::{InMemoryTaskStore, TaskStore};
 
@@ -70,6 +71,9 @@ pub(crate) struct Inner {
     pub(crate) bus: Arc<dyn EventBus>,
     pub(crate) authenticator: Arc<dyn Authenticator>,
     pub(crate) pusher: PushSender,
+    /// With a durable outbox, the task store writes the deliveries with each event; this wakes
+    /// the worker that makes them (and the in-process `pusher` is not used for events).
+    pub(crate) outbox: Option<OutboxWaker>,
     pub(crate) config: ServerConfig,
     /// The cancel signals of the executions running in this process, by task id.
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
@@ -110,6 +114,7 @@ impl A2aServer {
             extended_card: None,
             tasks: None,
             push_configs: None,
+            push_outbox: None,
             bus: None,
             authenticator: None,
             config: ServerConfig::default(),
@@ -147,6 +152,7 @@ pub struct A2aServerBuilder {
     extended_card: Option<AgentCard>,
     tasks: Option<Arc<dyn TaskStore>>,
     push_configs: Option<Arc<dyn PushConfigStore>>,
+    push_outbox: Option<Arc<dyn PushOutbox>>,
     bus: Option<Arc<dyn EventBus>>,
     authenticator: Option<Arc<dyn Authenticator>>,
     config: ServerConfig,
@@ -177,6 +183,15 @@ impl A2aServerBuilder {
     /// Where push configs are kept ([`InMemoryPushConfigStore`] by default).
     pub fn push_config_store(mut self, store: impl PushConfigStore) -> Self {
         self.push_configs = Some(Arc::new(store));
+        self
+    }
+
+    /// Makes webhook deliveries through this durable outbox instead of the in-process queue: a
+    /// delivery pending at a crash is made after it (see [`crate::push::outbox`]). The outbox must
+    /// be the task store's own (the store writes the deliveries with each event), for example
+    /// the same SQL store given to [`task_store`](Self::task_store).
+    pub fn push_outbox(mut self, outbox: impl PushOutbox) -> Self {
+        self.push_outbox = Some(Arc::new(outbox));
         self
     }
 
@@ -266,6 +281,9 @@ impl A2aServerBuilder {
                     .unwrap_or_else(|| Arc::new(InMemoryEventBus::new())),
                 authenticator: self.authenticator.unwrap_or_else(|| Arc::new(Anonymous)),
                 pusher: PushSender::start(config.webhook_policy, config.push),
+                outbox: self
+                    .push_outbox
+                    .map(|outbox| start_outbox_worker(outbox, config.webhook_policy, config.push)),
                 running: Mutex::default(),
                 streams: Arc::new(Semaphore::new(config.max_streams)),
                 shutdown: watch::channel(false).0,

@@ -6,7 +6,8 @@
 //! | `sqlite:PATH` | one SQLite file ([`a2a_server_sql::SqliteStore`]) | yes | no (one process owns the file) |
 //! | `postgres://user@host:port/db` | PostgreSQL ([`a2a_server_sql::PostgresStore`], streams over `LISTEN`/`NOTIFY`) | yes | yes |
 //!
-//! Push-notification configs go to the same place as tasks.
+//! Push-notification configs go to the same place as tasks; on SQLite and PostgreSQL so do the
+//! pending webhook deliveries (the store's durable outbox), so a restart does not lose them.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -109,12 +110,14 @@ impl OpenedStore {
     pub fn install(self, builder: A2aServerBuilder) -> A2aServerBuilder {
         match self {
             OpenedStore::Memory => builder,
-            OpenedStore::Sqlite(store) => {
-                builder.task_store(store.clone()).push_config_store(store)
-            }
+            OpenedStore::Sqlite(store) => builder
+                .task_store(store.clone())
+                .push_config_store(store.clone())
+                .push_outbox(store),
             OpenedStore::Postgres(store, bus) => builder
                 .task_store(store.clone())
-                .push_config_store(store)
+                .push_config_store(store.clone())
+                .push_outbox(store)
                 .event_bus(bus),
         }
     }

@@ -4,36 +4,16 @@
 //! a resubscription to the task whose stream was cut starts from the state the stream last sent.
 //! Each agent process is killed by its id when the test ends, however it ends.
 
-use std::process::Command;
+mod common;
+
 use std::time::Duration;
 
 use a2a_example_agent::client::{A2aClient, ClientConfig};
-use a2a_example_agent::process::Server;
 use a2a_types::v1::{
     GetTaskRequest, ListTasksRequest, Message, Part, SendMessageRequest, SendMessageResponse,
     StreamResponse, SubscribeToTaskRequest, Task, TaskState,
 };
-use sqlx::Connection;
-
-fn unique(prefix: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    format!("{prefix}-{}-{nanos}", std::process::id())
-}
-
-/// Starts the agent on `store`; returns the process and its URL.
-fn start(store: &str) -> (Server, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_a2a-example-agent"));
-    command.args(["--listen", "127.0.0.1:0", "--store", store]);
-    let (server, line) = Server::start(command, "the example agent").expect("the agent starts");
-    let url = line
-        .strip_prefix("listening on ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("the first line is {line:?}"))
-        .to_owned();
-    (server, url)
-}
+use common::{start, unique};
 
 fn message(id: String, task_id: Option<String>) -> SendMessageRequest {
     SendMessageRequest {
@@ -150,38 +130,16 @@ async fn crash_and_restart(store: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_agent_on_sqlite_restarts_with_every_task() {
-    let path = std::env::temp_dir().join(format!("{}.sqlite3", unique("a2a-crash")));
-    crash_and_restart(&format!("sqlite:{}", path.display())).await;
-    for suffix in ["", "-wal", "-shm"] {
-        let mut name = path.as_os_str().to_owned();
-        name.push(suffix);
-        let _ = std::fs::remove_file(name);
-    }
+    let (path, _file) = common::sqlite_file("a2a-crash");
+    crash_and_restart(&format!("sqlite:{path}")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_agent_on_postgres_restarts_with_every_task() {
-    let url = match std::env::var("A2A_TEST_POSTGRES_URL") {
-        Ok(url) if !url.is_empty() => url,
-        _ if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("A2A_TEST_POSTGRES_URL is not set, and CI=true needs the PostgreSQL tests run")
-        }
-        _ => {
-            eprintln!(
-                "skipped a_killed_agent_on_postgres_restarts_with_every_task: set A2A_TEST_POSTGRES_URL to run it"
-            );
-            return;
-        }
+    let Some(url) =
+        common::postgres_database("a_killed_agent_on_postgres_restarts_with_every_task").await
+    else {
+        return;
     };
-    // A database of its own, so the count of tasks is this test's.
-    let database = unique("crash").replace('-', "_");
-    let mut admin = sqlx::PgConnection::connect(&url)
-        .await
-        .expect("the test PostgreSQL answers");
-    sqlx::query(&format!("CREATE DATABASE {database}"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-    let (base, _) = url.rsplit_once('/').expect("a URL with a database");
-    crash_and_restart(&format!("{base}/{database}")).await;
+    crash_and_restart(&url).await;
 }
