@@ -16,7 +16,8 @@
 //! let server = a2a_server::A2aServer::builder(card, agent)
 //!     .task_store(store.clone())
 //!     .push_config_store(store.clone())
-//!     .push_outbox(store) // webhook deliveries that survive a crash
+//!     .push_outbox(store.clone()) // webhook deliveries that survive a crash
+//!     .execution_queue(store) // executions resumed after a crash
 //!     .build();
 //! # Ok(()) }
 //! ```
@@ -48,6 +49,12 @@
 //!   keeps the ones it gives up on with the reason ([`SqlStore::outbox_counts`]). At least once: a
 //!   replica killed between the webhook's answer and the delete leaves the delivery to be made
 //!   again when its lease ends.
+//! - **Executions resumed**: each store is also an
+//!   [`ExecutionQueue`](a2a_server::ExecutionQueue): a server given it records each execution with
+//!   a lease it renews, and a replica claims the executions whose lease ran out (a crashed
+//!   replica's; on PostgreSQL `FOR UPDATE SKIP LOCKED`) and runs the executor again (at least
+//!   once; see [`a2a_server::store::executions`]). A SQLite file has one process: on opening, the
+//!   leases of the process that used it before are ended at once.
 //! - **Owners**: every query names the owner; another owner's task is absent.
 //! - **Bounded**: retention ([`RetentionPolicy`], run with `prune` or `spawn_retention`) removes
 //!   tasks that are over (with their events, configs and outbox deliveries) and old events; the
@@ -68,6 +75,7 @@
 //! | `a2a_tasks` | `id` (unique), `seq` (creation order), `owner_principal`, `owner_tenant`, `context_id`, `state` (the `TaskState` number), `terminal`, `status_micros` and `timestamped` (`status.timestamp`), `version`, `events_pruned_through`, `updated_micros`, `task` (ProtoJSON) |
 //! | `a2a_task_events` | `task_id`, `version` (the SSE id: the task version the event produced), `created_micros`, `event` (the `StreamResponse` ProtoJSON); key `(task_id, version)` |
 //! | `a2a_push_configs` | `owner_principal`, `owner_tenant`, `task_id`, `config_id`, `seq` (first-stored order), `config` (ProtoJSON) |
+//! | `a2a_executions` | `task_id` (key), `owner_principal`, `owner_tenant`, `request` (the `SendMessageRequest`, ProtoJSON), `attempts`, `lease_token`, `lease_until_micros` |
 //! | `a2a_push_outbox` | `id` (order), `task_id`, `config_id`, `event_version`, `config` and `event` (copies, ProtoJSON), `attempts`, `due_micros` (the backoff), `lease_token` and `lease_until_micros` (the claim), `last_error`, `gave_up_micros` (set once given up) |
 //!
 //! ListTasks reads the index `(owner_principal, owner_tenant, status_micros DESC, seq DESC)`,
@@ -84,6 +92,8 @@ mod bus;
 mod columns;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod dialect;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod executions;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod outbox;
 #[cfg(feature = "postgres")]

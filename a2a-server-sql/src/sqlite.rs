@@ -39,6 +39,13 @@ impl SqlStore<Sqlite> {
             .connect_with(options)
             .await
             .map_err(OpenError::Connect)?;
-        Self::migrated(pool).await
+        let store = Self::migrated(pool).await?;
+        // One process uses the file: executions leased when it was opened belong to a process
+        // that has stopped, and are resumed at once rather than when their leases run out.
+        store
+            .expire_execution_leases()
+            .await
+            .map_err(|e| OpenError::Connect(sqlx::Error::Protocol(e.to_string())))?;
+        Ok(store)
     }
 }

@@ -72,7 +72,12 @@ where
         let mut tx = self.pool.begin().await.map_err(backend)?;
         if let Some(age) = policy.terminal_tasks_after {
             let cutoff = micros_ago(age);
-            for table in ["a2a_push_configs", "a2a_push_outbox", "a2a_task_events"] {
+            for table in [
+                "a2a_push_configs",
+                "a2a_push_outbox",
+                "a2a_executions",
+                "a2a_task_events",
+            ] {
                 sqlx::query(&format!(
                     "DELETE FROM {table} WHERE task_id IN \
                      (SELECT id FROM a2a_tasks WHERE terminal AND updated_micros < $1)"
@@ -467,7 +472,7 @@ where
     }
 }
 
-/// The server crate's store traits (tasks, push configs, the push outbox) on `SqlStore<$database>`: each method is the generic one above
+/// The server crate's store traits (tasks, push configs, the execution queue, the push outbox) on `SqlStore<$database>`: each method is the generic one above
 /// (a trait impl per database, so the driver bounds are met by the concrete driver, not restated).
 macro_rules! store_traits_for {
     ($database:ty) => {
@@ -557,6 +562,48 @@ macro_rules! store_traits_for {
                 id: &str,
             ) -> Result<(), a2a_server::store::StoreError> {
                 self.delete_config(owner, task_id, id).await
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl a2a_server::ExecutionQueue for $crate::SqlStore<$database> {
+            async fn begin(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                request: &a2a_types::v1::SendMessageRequest,
+                lease_token: &str,
+                lease: std::time::Duration,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.begin_execution(owner, task_id, request, lease_token, lease)
+                    .await
+            }
+
+            async fn renew(
+                &self,
+                task_id: &str,
+                lease_token: &str,
+                lease: std::time::Duration,
+            ) -> Result<bool, a2a_server::store::StoreError> {
+                self.renew_execution(task_id, lease_token, lease).await
+            }
+
+            async fn finish(
+                &self,
+                task_id: &str,
+                lease_token: &str,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.finish_execution(task_id, lease_token).await
+            }
+
+            async fn claim_expired(
+                &self,
+                lease_token: &str,
+                lease: std::time::Duration,
+                limit: usize,
+            ) -> Result<Vec<a2a_server::ExecutionRecord>, a2a_server::store::StoreError> {
+                self.claim_expired_executions(lease_token, lease, limit)
+                    .await
             }
         }
 

@@ -17,7 +17,7 @@ use crate::push::{
     InMemoryPushConfigStore, OutboxWaker, PushConfigStore, PushOutbox, PushSender, PushSettings,
     WebhookPolicy, start_outbox_worker,
 };
-use crate::store::{InMemoryTaskStore, TaskStore};
+use crate::store::{ExecutionQueue, ExecutionSettings, InMemoryTaskStore, TaskStore};
 
 /// The server's settings; [`ServerConfig::default`] suits most agents.
 #[derive(Clone, Debug)]
@@ -44,6 +44,8 @@ pub struct ServerConfig {
     pub webhook_policy: WebhookPolicy,
     /// How webhook deliveries are made.
     pub push: PushSettings,
+    /// How executions are leased and resumed, with an execution queue.
+    pub executions: ExecutionSettings,
 }
 
 impl Default for ServerConfig {
@@ -58,6 +60,7 @@ impl Default for ServerConfig {
             max_page_size: 100,
             webhook_policy: WebhookPolicy::default(),
             push: PushSettings::default(),
+            executions: ExecutionSettings::default(),
         }
     }
 }
@@ -74,6 +77,8 @@ pub(crate) struct Inner {
     /// With a durable outbox, the task store writes the deliveries with each event; this wakes
     /// the worker that makes them (and the in-process `pusher` is not used for events).
     pub(crate) outbox: Option<OutboxWaker>,
+    /// Where executions are recorded with leases, so a stopped one is resumed.
+    pub(crate) executions: Option<Arc<dyn ExecutionQueue>>,
     pub(crate) config: ServerConfig,
     /// The cancel signals of the executions running in this process, by task id.
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
@@ -115,6 +120,7 @@ impl A2aServer {
             tasks: None,
             push_configs: None,
             push_outbox: None,
+            executions: None,
             bus: None,
             authenticator: None,
             config: ServerConfig::default(),
@@ -153,6 +159,7 @@ pub struct A2aServerBuilder {
     tasks: Option<Arc<dyn TaskStore>>,
     push_configs: Option<Arc<dyn PushConfigStore>>,
     push_outbox: Option<Arc<dyn PushOutbox>>,
+    executions: Option<Arc<dyn ExecutionQueue>>,
     bus: Option<Arc<dyn EventBus>>,
     authenticator: Option<Arc<dyn Authenticator>>,
     config: ServerConfig,
@@ -192,6 +199,14 @@ impl A2aServerBuilder {
     /// the same SQL store given to [`task_store`](Self::task_store).
     pub fn push_outbox(mut self, outbox: impl PushOutbox) -> Self {
         self.push_outbox = Some(Arc::new(outbox));
+        self
+    }
+
+    /// Records every execution in this queue with a lease, so one whose replica stops (a crash)
+    /// is resumed by this or another replica: see [`crate::store::executions`] (executions run at
+    /// least once). For example the SQL store given to [`task_store`](Self::task_store).
+    pub fn execution_queue(mut self, queue: impl ExecutionQueue) -> Self {
+        self.executions = Some(Arc::new(queue));
         self
     }
 
@@ -265,7 +280,8 @@ impl A2aServerBuilder {
             }
         }
         let config = self.config;
-        Ok(A2aServer {
+        let resumes = self.executions.is_some();
+        let server = A2aServer {
             inner: Arc::new(Inner {
                 card,
                 extended_card,
@@ -284,12 +300,17 @@ impl A2aServerBuilder {
                 outbox: self
                     .push_outbox
                     .map(|outbox| start_outbox_worker(outbox, config.webhook_policy, config.push)),
+                executions: self.executions,
                 running: Mutex::default(),
                 streams: Arc::new(Semaphore::new(config.max_streams)),
                 shutdown: watch::channel(false).0,
                 config,
             }),
-        })
+        };
+        if resumes {
+            crate::execution::start_resumer(Arc::downgrade(&server.inner));
+        }
+        Ok(server)
     }
 }
 

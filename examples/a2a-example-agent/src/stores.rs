@@ -7,7 +7,8 @@
 //! | `postgres://user@host:port/db` | PostgreSQL ([`a2a_server_sql::PostgresStore`], streams over `LISTEN`/`NOTIFY`) | yes | yes |
 //!
 //! Push-notification configs go to the same place as tasks; on SQLite and PostgreSQL so do the
-//! pending webhook deliveries (the store's durable outbox), so a restart does not lose them.
+//! pending webhook deliveries (the store's durable outbox), so a restart does not lose them, and
+//! the executions in progress, so a task working when the agent stopped is resumed after it.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -113,11 +114,13 @@ impl OpenedStore {
             OpenedStore::Sqlite(store) => builder
                 .task_store(store.clone())
                 .push_config_store(store.clone())
-                .push_outbox(store),
+                .push_outbox(store.clone())
+                .execution_queue(store),
             OpenedStore::Postgres(store, bus) => builder
                 .task_store(store.clone())
                 .push_config_store(store.clone())
-                .push_outbox(store)
+                .push_outbox(store.clone())
+                .execution_queue(store)
                 .event_bus(bus),
         }
     }

@@ -2,6 +2,9 @@
 //! dropped), unique names, and a PostgreSQL database of a test's own (skipped with one line
 //! without `A2A_TEST_POSTGRES_URL`, failing under `CI=true`).
 
+// Each test binary uses its own part.
+#![allow(dead_code)]
+
 use std::process::Command;
 
 use a2a_example_agent::process::Server;
@@ -17,15 +20,21 @@ pub fn unique(prefix: &str) -> String {
 
 /// Starts the agent on `store`; returns the process and its URL.
 pub fn start(store: &str) -> (Server, String) {
+    let (server, url, _) = start_with(&["--listen", "127.0.0.1:0", "--store", store]);
+    (server, url)
+}
+
+/// Starts the agent with these arguments; returns the process, its URL and its first line.
+pub fn start_with(args: &[&str]) -> (Server, String, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_a2a-example-agent"));
-    command.args(["--listen", "127.0.0.1:0", "--store", store]);
+    command.args(args);
     let (server, line) = Server::start(command, "the example agent").expect("the agent starts");
     let url = line
         .strip_prefix("listening on ")
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("the first line is {line:?}"))
         .to_owned();
-    (server, url)
+    (server, url, line)
 }
 
 /// A new SQLite file's path in the temporary directory, and a guard removing it (with its WAL).
