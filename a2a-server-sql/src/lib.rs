@@ -15,13 +15,17 @@
 //! let store = SqliteStore::open("tasks.sqlite3").await?; // creates the file, applies the migrations
 //! let server = a2a_server::A2aServer::builder(card, agent)
 //!     .task_store(store.clone())
-//!     .push_config_store(store)
+//!     .push_config_store(store.clone())
+//!     .push_outbox(store.clone()) // webhook deliveries that survive a crash
+//!     .execution_queue(store) // executions resumed after a crash
 //!     .build();
 //! # Ok(()) }
 //! ```
 //!
 //! Each store implements [`TaskStore`](a2a_server::TaskStore) and
-//! [`PushConfigStore`](a2a_server::PushConfigStore); a clone shares the connection pool.
+//! [`PushConfigStore`](a2a_server::PushConfigStore); a clone shares the connection pool. Both are
+//! one [`SqlStore`], written once over `sqlx`'s databases: what differs between them (migrations,
+//! two statements, the notification to other replicas) is their [`Dialect`].
 //!
 //! # Guarantees
 //!
@@ -37,9 +41,24 @@
 //!   duplicates, and a client reconnecting with `Last-Event-ID` on any replica reads the same log.
 //!   When the listening connection drops, every stream is woken on reconnection to read what it
 //!   may have missed.
+//! - **Push deliveries survive a crash**: each store is also a
+//!   [`PushOutbox`](a2a_server::PushOutbox). An update that logs an event writes, in the same
+//!   transaction, one delivery per push config the task has; a server given the store as its
+//!   outbox claims them with a lease (on PostgreSQL `FOR UPDATE SKIP LOCKED`: two replicas never
+//!   attempt one delivery at once), deletes each once delivered, retries with bounded backoff, and
+//!   keeps the ones it gives up on with the reason ([`SqlStore::outbox_counts`]). At least once: a
+//!   replica killed between the webhook's answer and the delete leaves the delivery to be made
+//!   again when its lease ends.
+//! - **Executions resumed**: each store is also an
+//!   [`ExecutionQueue`](a2a_server::ExecutionQueue): a server given it records each execution with
+//!   a lease it renews, and a replica claims the executions whose lease ran out (a crashed
+//!   replica's; on PostgreSQL `FOR UPDATE SKIP LOCKED`) and runs the executor again (at least
+//!   once; see [`a2a_server::store::executions`]). A SQLite file has one process: on opening, the
+//!   leases of the process that used it before are ended at once.
 //! - **Owners**: every query names the owner; another owner's task is absent.
 //! - **Bounded**: retention ([`RetentionPolicy`], run with `prune` or `spawn_retention`) removes
-//!   tasks that are over and old events; a stream whose reader fell behind what is kept ends, as
+//!   tasks that are over (with their events, configs and outbox deliveries) and old events; the
+//!   outbox holds at most one delivery per config (16 a task) per event logged; a stream whose reader fell behind what is kept ends, as
 //!   with the in-memory store. Connections are pooled; a database that does not answer fails a
 //!   request after the pool's acquire timeout (10 s) with a clear error, and the next request
 //!   reconnects.
@@ -56,6 +75,8 @@
 //! | `a2a_tasks` | `id` (unique), `seq` (creation order), `owner_principal`, `owner_tenant`, `context_id`, `state` (the `TaskState` number), `terminal`, `status_micros` and `timestamped` (`status.timestamp`), `version`, `events_pruned_through`, `updated_micros`, `task` (ProtoJSON) |
 //! | `a2a_task_events` | `task_id`, `version` (the SSE id: the task version the event produced), `created_micros`, `event` (the `StreamResponse` ProtoJSON); key `(task_id, version)` |
 //! | `a2a_push_configs` | `owner_principal`, `owner_tenant`, `task_id`, `config_id`, `seq` (first-stored order), `config` (ProtoJSON) |
+//! | `a2a_executions` | `task_id` (key), `owner_principal`, `owner_tenant`, `request` (the `SendMessageRequest`, ProtoJSON), `attempts`, `lease_token`, `lease_until_micros` |
+//! | `a2a_push_outbox` | `id` (order), `task_id`, `config_id`, `event_version`, `config` and `event` (copies, ProtoJSON), `attempts`, `due_micros` (the backoff), `lease_token` and `lease_until_micros` (the claim), `last_error`, `gave_up_micros` (set once given up) |
 //!
 //! ListTasks reads the index `(owner_principal, owner_tenant, status_micros DESC, seq DESC)`,
 //! newest status first, and continues after its page token's `(status_micros, seq)`.
@@ -69,10 +90,18 @@
 #[cfg(feature = "postgres")]
 mod bus;
 mod columns;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod dialect;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod executions;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod outbox;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod store;
 
 use std::fmt;
 
@@ -81,10 +110,16 @@ use a2a_server::store::{StoreError, TaskPage};
 #[cfg(feature = "postgres")]
 pub use bus::{NOTIFY_CHANNEL, PostgresEventBus};
 pub use columns::{PruneReport, RetentionPolicy};
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use dialect::Dialect;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use outbox::OutboxCounts;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use store::SqlStore;
 
 /// Push configs one task may have, as the in-memory store allows.
 const MAX_CONFIGS_PER_TASK: i64 = a2a_server::InMemoryPushConfigStore::MAX_PER_TASK as i64;

@@ -86,6 +86,10 @@ pub struct RequestContext {
     pub service_params: ServiceParams,
     /// The request's `configuration`.
     pub configuration: Option<SendMessageConfiguration>,
+    /// Whether this run resumes an execution whose replica stopped before it ended (a crash):
+    /// then `task` is the task as stored, and `service_params` are the defaults. See
+    /// [`crate::store::executions`] for what an executor should do then (at least once).
+    pub resumed: bool,
 }
 
 /// One thing an agent tells the server. The server fills in task and context ids and timestamps.

@@ -37,6 +37,8 @@
 //! | [`AgentExecutor`] | the agent: a [`RequestContext`] in, events out through an [`EventSink`] (bounded), with one-line helpers (`complete_with_text`, `ask_for_input`, `fail`, `stream_artifact`, `reply`) | yours |
 //! | [`TaskStore`] | tasks with a version each (optimistic concurrency) and an event log (resumable streams) | [`InMemoryTaskStore`], bounded with eviction |
 //! | [`PushConfigStore`] | push-notification configs | [`InMemoryPushConfigStore`] |
+//! | [`ExecutionQueue`] | executions recorded with leases, resumed after a crash (at least once) | none: executions end with their process |
+//! | [`PushOutbox`] | webhook deliveries written with each event, made after a crash too | none: deliveries queue in memory |
 //! | [`EventBus`] | tells streams a task moved on | [`InMemoryEventBus`] |
 //! | [`Authenticator`] | headers or gRPC metadata to a [`Caller`]; tasks are visible only to their [`Owner`] | [`Anonymous`]; [`BearerTokens`] |
 //! | [`WebhookPolicy`] | which webhook URLs are accepted (an SSRF guard) | public `https` only |
@@ -87,8 +89,12 @@ pub use executor::{
 };
 pub use handler::{CallContext, Reply};
 pub use http::HttpPaths;
-pub use push::{InMemoryPushConfigStore, PushConfigStore, PushSettings, WebhookPolicy};
+pub use push::{
+    InMemoryPushConfigStore, OutboxEntry, PushConfigStore, PushOutbox, PushSettings, WebhookPolicy,
+};
 pub use serve::Serving;
 pub use server::{A2aServer, A2aServerBuilder, BuildError, ServerConfig};
-pub use store::{InMemoryTaskStore, MemoryLimits, TaskStore};
+pub use store::{
+    ExecutionQueue, ExecutionRecord, ExecutionSettings, InMemoryTaskStore, MemoryLimits, TaskStore,
+};
 pub use streams::{EventStream, StreamEvent};

@@ -14,9 +14,10 @@ use crate::auth::{Anonymous, Authenticator};
 use crate::events::{EventBus, InMemoryEventBus};
 use crate::executor::AgentExecutor;
 use crate::push::{
-    InMemoryPushConfigStore, PushConfigStore, PushSender, PushSettings, WebhookPolicy,
+    InMemoryPushConfigStore, OutboxWaker, PushConfigStore, PushOutbox, PushSender, PushSettings,
+    WebhookPolicy, start_outbox_worker,
 };
-use crate::store::{InMemoryTaskStore, TaskStore};
+use crate::store::{ExecutionQueue, ExecutionSettings, InMemoryTaskStore, TaskStore};
 
 /// The server's settings; [`ServerConfig::default`] suits most agents.
 #[derive(Clone, Debug)]
@@ -46,6 +47,8 @@ pub struct ServerConfig {
     /// Whom `https` webhook deliveries trust (feature `rustls`): the web PKI roots by default.
     #[cfg(feature = "rustls")]
     pub webhook_tls: crate::tls::WebhookTls,
+    /// How executions are leased and resumed, with an execution queue.
+    pub executions: ExecutionSettings,
 }
 
 impl Default for ServerConfig {
@@ -62,6 +65,7 @@ impl Default for ServerConfig {
             push: PushSettings::default(),
             #[cfg(feature = "rustls")]
             webhook_tls: crate::tls::WebhookTls::default(),
+            executions: ExecutionSettings::default(),
         }
     }
 }
@@ -75,6 +79,11 @@ pub(crate) struct Inner {
     pub(crate) bus: Arc<dyn EventBus>,
     pub(crate) authenticator: Arc<dyn Authenticator>,
     pub(crate) pusher: PushSender,
+    /// With a durable outbox, the task store writes the deliveries with each event; this wakes
+    /// the worker that makes them (and the in-process `pusher` is not used for events).
+    pub(crate) outbox: Option<OutboxWaker>,
+    /// Where executions are recorded with leases, so a stopped one is resumed.
+    pub(crate) executions: Option<Arc<dyn ExecutionQueue>>,
     pub(crate) config: ServerConfig,
     /// The cancel signals of the executions running in this process, by task id.
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
@@ -115,6 +124,8 @@ impl A2aServer {
             extended_card: None,
             tasks: None,
             push_configs: None,
+            push_outbox: None,
+            executions: None,
             bus: None,
             authenticator: None,
             config: ServerConfig::default(),
@@ -152,6 +163,8 @@ pub struct A2aServerBuilder {
     extended_card: Option<AgentCard>,
     tasks: Option<Arc<dyn TaskStore>>,
     push_configs: Option<Arc<dyn PushConfigStore>>,
+    push_outbox: Option<Arc<dyn PushOutbox>>,
+    executions: Option<Arc<dyn ExecutionQueue>>,
     bus: Option<Arc<dyn EventBus>>,
     authenticator: Option<Arc<dyn Authenticator>>,
     config: ServerConfig,
@@ -182,6 +195,23 @@ impl A2aServerBuilder {
     /// Where push configs are kept ([`InMemoryPushConfigStore`] by default).
     pub fn push_config_store(mut self, store: impl PushConfigStore) -> Self {
         self.push_configs = Some(Arc::new(store));
+        self
+    }
+
+    /// Makes webhook deliveries through this durable outbox instead of the in-process queue: a
+    /// delivery pending at a crash is made after it (see [`crate::push::outbox`]). The outbox must
+    /// be the task store's own (the store writes the deliveries with each event), for example
+    /// the same SQL store given to [`task_store`](Self::task_store).
+    pub fn push_outbox(mut self, outbox: impl PushOutbox) -> Self {
+        self.push_outbox = Some(Arc::new(outbox));
+        self
+    }
+
+    /// Records every execution in this queue with a lease, so one whose replica stops (a crash)
+    /// is resumed by this or another replica: see [`crate::store::executions`] (executions run at
+    /// least once). For example the SQL store given to [`task_store`](Self::task_store).
+    pub fn execution_queue(mut self, queue: impl ExecutionQueue) -> Self {
+        self.executions = Some(Arc::new(queue));
         self
     }
 
@@ -258,7 +288,8 @@ impl A2aServerBuilder {
         }
         let config = self.config;
         let webhook_client = crate::webhook_client::webhook_client(&config)?;
-        Ok(A2aServer {
+        let resumes = self.executions.is_some();
+        let server = A2aServer {
             inner: Arc::new(Inner {
                 card,
                 extended_card,
@@ -273,13 +304,21 @@ impl A2aServerBuilder {
                     .bus
                     .unwrap_or_else(|| Arc::new(InMemoryEventBus::new())),
                 authenticator: self.authenticator.unwrap_or_else(|| Arc::new(Anonymous)),
-                pusher: PushSender::start(config.webhook_policy, config.push, webhook_client),
+                pusher: PushSender::start(config.webhook_policy, config.push, webhook_client.clone()),
+                outbox: self.push_outbox.map(|outbox| {
+                    start_outbox_worker(outbox, config.webhook_policy, config.push, webhook_client)
+                }),
+                executions: self.executions,
                 running: Mutex::default(),
                 streams: Arc::new(Semaphore::new(config.max_streams)),
                 shutdown: watch::channel(false).0,
                 config,
             }),
-        })
+        };
+        if resumes {
+            crate::execution::start_resumer(Arc::downgrade(&server.inner));
+        }
+        Ok(server)
     }
 }
 

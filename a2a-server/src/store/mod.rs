@@ -11,6 +11,7 @@
 //! Every method takes the [`Owner`] of the request: a store answers only with tasks of that owner
 //! (`None`, or no rows), which is what makes one caller's tasks invisible to another.
 
+pub mod executions;
 mod memory;
 
 use std::fmt;
@@ -19,6 +20,7 @@ use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task};
 use async_trait::async_trait;
 
+pub use executions::{ExecutionQueue, ExecutionRecord, ExecutionSettings};
 pub use memory::{InMemoryTaskStore, MemoryLimits};
 
 use crate::auth::Owner;

@@ -7,7 +7,9 @@
 //! | (none: the default) | the SQLite file of [`StoreChoice::default_sqlite`] | yes | no |
 //! | `postgres://user@host:port/db` | PostgreSQL ([`a2a_server_sql::PostgresStore`], streams over `LISTEN`/`NOTIFY`) | yes | yes |
 //!
-//! Push-notification configs go to the same place as tasks.
+//! Push-notification configs go to the same place as tasks; on SQLite and PostgreSQL so do the
+//! pending webhook deliveries (the store's durable outbox), so a restart does not lose them, and
+//! the executions in progress, so a task working when the agent stopped is resumed after it.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -111,12 +113,16 @@ impl OpenedStore {
     pub fn install(self, builder: A2aServerBuilder) -> A2aServerBuilder {
         match self {
             OpenedStore::Memory => builder,
-            OpenedStore::Sqlite(store) => {
-                builder.task_store(store.clone()).push_config_store(store)
-            }
+            OpenedStore::Sqlite(store) => builder
+                .task_store(store.clone())
+                .push_config_store(store.clone())
+                .push_outbox(store.clone())
+                .execution_queue(store),
             OpenedStore::Postgres(store, bus) => builder
                 .task_store(store.clone())
-                .push_config_store(store)
+                .push_config_store(store.clone())
+                .push_outbox(store.clone())
+                .execution_queue(store)
                 .event_bus(bus),
         }
     }

@@ -3,6 +3,7 @@
 
 use a2a_server::{AgentEvent, AgentExecutor, EventSink, RequestContext, async_trait};
 use a2a_types::errors::Error;
+use a2a_types::v1::Task;
 
 use super::behaviour::{self, Delays, Plan, Step};
 
@@ -16,7 +17,12 @@ pub struct ExampleAgent {
 #[async_trait]
 impl AgentExecutor for ExampleAgent {
     async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
-        let plan = match context.task {
+        let plan = match &context.task {
+            // Run again after a crash (at least once): the message's plan, without the status
+            // steps the task has already taken, so a resumed task goes on rather than repeats.
+            Some(task) if context.resumed => {
+                resumed(behaviour::plan(&context.message, self.delays), task)
+            }
             Some(_) => behaviour::continue_plan(&context.message),
             None => behaviour::plan(&context.message, self.delays),
         };
@@ -57,4 +63,20 @@ impl AgentExecutor for ExampleAgent {
         }
         Ok(())
     }
+}
+
+/// `plan` for a task resumed in `task`'s state: its leading status steps up to and including the
+/// task's current state are dropped (they were committed before the crash).
+fn resumed(plan: Plan, task: &Task) -> Plan {
+    let Plan::Task(steps) = plan else {
+        return plan;
+    };
+    let reached = steps
+        .iter()
+        .take_while(|step| matches!(step, Step::Status(..)))
+        .position(|step| matches!(step, Step::Status(state, _) if *state == task.status.state));
+    Plan::Task(match reached {
+        Some(at) => steps.into_iter().skip(at + 1).collect(),
+        None => steps,
+    })
 }

@@ -150,6 +150,10 @@ pub fn build_on(
     server_config.limits = config.limits;
     server_config.required_extensions = config.required_extensions.clone();
     server_config.webhook_policy = config.webhook_policy;
+    // Short leases, so a task the agent was working on when it was killed is resumed within
+    // seconds on PostgreSQL (on SQLite at once: the restarted agent owns the file).
+    server_config.executions.lease = Duration::from_secs(6);
+    server_config.executions.poll_interval = Duration::from_secs(1);
     let mut builder = store.install(
         A2aServer::builder(card::build(config, http, grpc, false), agent).config(server_config),
     );

@@ -1,5 +1,6 @@
 //! What the example agent's suites share: the three stores each suite runs on, every one the
-//! suite's own, so tests running in parallel never share a file or a database.
+//! suite's own, so tests running in parallel never share a file or a database; and, for the crash
+//! tests, the agent's binary started on a store (killed by its pid when dropped).
 //!
 //! - memory;
 //! - SQLite: a new file in the system's temporary directory, removed (with its WAL) when dropped;
@@ -9,8 +10,10 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use a2a_example_agent::process::Server;
 use a2a_example_agent::stores::StoreChoice;
 use sqlx::Connection;
 
@@ -121,4 +124,45 @@ pub async fn new_database(url: &str) -> String {
         format!("?{query}")
     };
     format!("{server}/{database}{query}")
+}
+
+/// The URL of a new, empty database on the test PostgreSQL (so counts are the test's own), or
+/// `None` when there is none to use (said in one line; a failure under `CI=true`).
+pub async fn postgres_database(test: &str) -> Option<String> {
+    let url = postgres_url(test)?;
+    Some(new_database(&url).await)
+}
+
+/// Starts the agent on `store`; returns the process and its URL.
+pub fn start(store: &str) -> (Server, String) {
+    let (server, url, _) = start_with(&["--listen", "127.0.0.1:0", "--store", store]);
+    (server, url)
+}
+
+/// Starts the agent with these arguments; returns the process, its URL and its first line.
+pub fn start_with(args: &[&str]) -> (Server, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_a2a-example-agent"));
+    command.args(args);
+    let (server, line) = Server::start(command, "the example agent").expect("the agent starts");
+    let url = line
+        .strip_prefix("listening on ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("the first line is {line:?}"))
+        .to_owned();
+    (server, url, line)
+}
+
+/// A new SQLite file's path in the temporary directory, and a guard removing it (with its WAL).
+pub fn sqlite_file(prefix: &str) -> (String, SqliteFile) {
+    let path = std::env::temp_dir().join(format!("{}.sqlite3", unique(prefix)));
+    (path.display().to_string(), SqliteFile(path))
+}
+
+/// Removes a test's SQLite file and its WAL and shared-memory files when dropped.
+pub struct SqliteFile(std::path::PathBuf);
+
+impl Drop for SqliteFile {
+    fn drop(&mut self) {
+        a2a_example_agent::stores::remove_sqlite(&self.0);
+    }
 }

@@ -1,29 +1,38 @@
 //! Push notifications: where configs live ([`PushConfigStore`], in memory by default), which webhook
-//! URLs are accepted ([`WebhookPolicy`], an SSRF guard), and the delivery of task updates
-//! (a bounded queue drained by a background worker, started with the server).
+//! URLs are accepted ([`WebhookPolicy`], an SSRF guard), and the delivery of task updates: by
+//! default a bounded queue in the server's process drained by a background worker (`sender`),
+//! or, with a store that keeps one, a durable outbox written with each event ([`outbox`]), whose
+//! deliveries survive a crash.
 //!
 //! Each update of a task is POSTed, as the `StreamResponse` JSON a stream carries, to every webhook
 //! registered for the task, with the config's token in `X-A2A-Notification-Token` and its
 //! credentials in `Authorization: <scheme> <credentials>`. A delivery that fails (no connection, a
 //! timeout, HTTP 429 or 5xx) is retried with exponential backoff; other answers are final. Delivery
-//! never blocks or fails the task: deliveries wait in a bounded queue, run a bounded number at a
-//! time, and are dropped (and logged) when the queue is full. Deliveries to one webhook may arrive
+//! never blocks or fails the task: deliveries run a bounded number at a time; in memory they wait in
+//! a bounded queue and are dropped (and logged) when it is full, in an outbox they wait in the
+//! store. Deliveries to one webhook may arrive
 //! out of order when one is retried; each carries its task's full state of that moment.
 //!
 //! Webhook URLs must be `https` (plain `http` only when the policy allows it) and must not point at
 //! loopback, private, link-local or otherwise internal addresses unless the policy allows them; a
 //! host name is checked again, on each delivery, against the addresses it resolves to.
 
+pub mod outbox;
+mod sender;
+
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use a2a_types::errors::Error;
-use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
+use a2a_types::v1::TaskPushNotificationConfig;
 use async_trait::async_trait;
 use reqwest::Url;
-use tokio::sync::{Semaphore, mpsc};
+
+pub use outbox::{OutboxEntry, PushOutbox};
+pub(crate) use outbox::{OutboxWaker, start_worker as start_outbox_worker};
+pub(crate) use sender::{Delivery, PushSender};
 
 use crate::auth::Owner;
 use crate::handler::invalid;
@@ -275,27 +284,33 @@ fn is_public(ip: IpAddr) -> bool {
     }
 }
 
-/// One delivery: this event, to this webhook.
-#[derive(Clone, Debug)]
-pub(crate) struct Delivery {
-    pub(crate) config: TaskPushNotificationConfig,
-    pub(crate) event: StreamResponse,
-}
-
 /// How deliveries are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PushSettings {
-    /// Deliveries waiting at most (1,024 by default); more are dropped.
+    /// Deliveries waiting at most in the in-process queue (1,024 by default); more are dropped.
+    /// (An outbox keeps its waiting deliveries in the store.)
     pub queue: usize,
     /// Deliveries in flight at once (16).
     pub concurrency: usize,
-    /// Attempts per delivery (4: the first and three retries).
+    /// Attempts per delivery (8: the first and seven retries, about 32 s of them with the
+    /// default backoffs).
     pub attempts: u32,
     /// The wait before the first retry, doubled before each next one (250 ms).
     pub first_backoff: Duration,
+    /// The longest wait between two attempts (60 s).
+    pub max_backoff: Duration,
     /// The longest one attempt may take (10 s).
     pub timeout: Duration,
+    /// Outbox: how long a claimed delivery is reserved for the replica that claimed it (30 s;
+    /// longer than `timeout`, so a live attempt keeps its claim). A delivery whose replica died
+    /// mid-attempt is claimed again once this has passed.
+    pub lease: Duration,
+    /// Outbox: deliveries claimed at most at once (32).
+    pub claim_batch: usize,
+    /// Outbox: how often it is read when nothing wakes the worker (1 s); a retry waits at least
+    /// this long, and a delivery left by another replica is found within it.
+    pub poll_interval: Duration,
 }
 
 impl Default for PushSettings {
@@ -303,130 +318,14 @@ impl Default for PushSettings {
         PushSettings {
             queue: 1024,
             concurrency: 16,
-            attempts: 4,
+            attempts: 8,
             first_backoff: Duration::from_millis(250),
+            max_backoff: Duration::from_secs(60),
             timeout: Duration::from_secs(10),
+            lease: Duration::from_secs(30),
+            claim_batch: 32,
+            poll_interval: Duration::from_secs(1),
         }
-    }
-}
-
-/// The queue of deliveries and the worker draining it.
-#[derive(Clone, Debug)]
-pub(crate) struct PushSender {
-    queue: mpsc::Sender<Delivery>,
-}
-
-impl PushSender {
-    /// Starts the worker (on the current tokio runtime), delivering with `client`
-    /// ([`crate::webhook_client`]).
-    pub(crate) fn start(
-        policy: WebhookPolicy,
-        settings: PushSettings,
-        client: reqwest::Client,
-    ) -> Self {
-        let (queue, mut deliveries) = mpsc::channel::<Delivery>(settings.queue.max(1));
-        tokio::spawn(async move {
-            let slots = Arc::new(Semaphore::new(settings.concurrency.max(1)));
-            while let Some(delivery) = deliveries.recv().await {
-                let Ok(slot) = slots.clone().acquire_owned().await else {
-                    return;
-                };
-                let client = client.clone();
-                tokio::spawn(async move {
-                    deliver(&client, policy, settings, delivery).await;
-                    drop(slot);
-                });
-            }
-        });
-        PushSender { queue }
-    }
-
-    /// Queues one delivery; drops it (logged) when the queue is full.
-    pub(crate) fn send(&self, delivery: Delivery) {
-        if let Err(error) = self.queue.try_send(delivery) {
-            tracing::warn!(%error, "push notification dropped: the delivery queue is full");
-        }
-    }
-}
-
-/// Resolves the webhook's host and refuses it when an address is not allowed (a name may point
-/// anywhere, and may change after the config was checked).
-async fn check_resolved(policy: WebhookPolicy, url: &Url) -> Result<(), String> {
-    let Some(url::Host::Domain(host)) = url.host() else {
-        return Ok(()); // literal addresses were checked when the config was made
-    };
-    let port = url.port_or_known_default().unwrap_or(443);
-    let addresses = tokio::net::lookup_host((host, port))
-        .await
-        .map_err(|e| format!("{host} does not resolve: {e}"))?;
-    for address in addresses {
-        policy.check_ip(address.ip())?;
-    }
-    Ok(())
-}
-
-async fn deliver(
-    client: &reqwest::Client,
-    policy: WebhookPolicy,
-    settings: PushSettings,
-    delivery: Delivery,
-) {
-    let Delivery { config, event } = delivery;
-    let url = match policy.check_url(&config.url) {
-        Ok(url) => url,
-        Err(error) => {
-            tracing::warn!(url = %config.url, %error.message, "webhook refused");
-            return;
-        }
-    };
-    if let Err(problem) = check_resolved(policy, &url).await {
-        tracing::warn!(url = %config.url, %problem, "webhook refused");
-        return;
-    }
-    let body = match serde_json::to_vec(&event) {
-        Ok(body) => body,
-        Err(error) => {
-            tracing::error!(%error, "an event did not serialize");
-            return;
-        }
-    };
-    let mut backoff = settings.first_backoff;
-    for attempt in 1..=settings.attempts.max(1) {
-        let mut request = client
-            .post(url.clone())
-            .header(
-                reqwest::header::CONTENT_TYPE,
-                a2a_types::service::MEDIA_TYPE_JSON,
-            )
-            .body(body.clone());
-        if let Some(token) = config.token.as_deref().filter(|t| !t.is_empty()) {
-            request = request.header(NOTIFICATION_TOKEN_HEADER, token);
-        }
-        if let Some(auth) = &config.authentication
-            && let Some(credentials) = auth.credentials.as_deref().filter(|c| !c.is_empty())
-        {
-            request = request.header(
-                reqwest::header::AUTHORIZATION,
-                format!("{} {credentials}", auth.scheme),
-            );
-        }
-        let retry = match request.send().await {
-            Ok(response) if response.status().is_success() => return,
-            Ok(response) => {
-                let status = response.status();
-                tracing::warn!(url = %config.url, %status, attempt, "webhook answered with an error");
-                status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS
-            }
-            Err(error) => {
-                tracing::warn!(url = %config.url, %error, attempt, "webhook delivery failed");
-                true
-            }
-        };
-        if !retry || attempt == settings.attempts {
-            return;
-        }
-        tokio::time::sleep(backoff).await;
-        backoff *= 2;
     }
 }
 

@@ -7,7 +7,7 @@
 //! with [`A2aServer::apply`]: read the task, refuse changes to a task that is over, change it, and
 //! write it back naming the version read, retrying when another writer (a cancel, another replica)
 //! got there first. Each applied event is logged under the new version, announced on the event bus
-//! and handed to the task's webhooks.
+//! and handed to the task's webhooks (by the store's durable outbox when the server has one).
 
 use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::v1::{
@@ -24,6 +24,12 @@ use crate::handler::{
 use crate::push::Delivery;
 use crate::server::A2aServer;
 use crate::streams::EventStream;
+
+mod drive;
+mod resume;
+
+use drive::Execution;
+pub(crate) use resume::start_resumer;
 
 /// How many times a write is retried after a version conflict before the call fails.
 const MAX_CONFLICT_RETRIES: usize = 16;
@@ -147,7 +153,10 @@ impl A2aServer {
             {
                 Ok(version) => {
                     inner.bus.publish(task_id, version);
-                    if inner.card.capabilities.push_notifications == Some(true) {
+                    if let Some(outbox) = &inner.outbox {
+                        // The store wrote the deliveries with the event.
+                        outbox.wake();
+                    } else if inner.card.capabilities.push_notifications == Some(true) {
                         self.push(owner, task_id, &event).await;
                     }
                     return Ok((task, version));
@@ -279,6 +288,11 @@ impl A2aServer {
         message.context_id = Some(context_id.clone());
         // The call's span (`a2a.call`, current here) names the task, a new one included.
         tracing::Span::current().record("task_id", task_id.as_str());
+        let recorded_request = SendMessageRequest {
+            message: message.clone(),
+            configuration: request.configuration.clone(),
+            ..Default::default()
+        };
 
         let (sender, mut events) = mpsc::channel(inner.config.executor_queue.max(1));
         let (cancel, cancel_signal) = watch::channel(false);
@@ -291,6 +305,7 @@ impl A2aServer {
             caller: context.caller.clone(),
             service_params: context.service_params.clone(),
             configuration: request.configuration.clone(),
+            resumed: false,
         };
         let executor = inner.executor.clone();
         let mut execution =
@@ -355,59 +370,60 @@ impl A2aServer {
                 return Err(error);
             }
         }
-        inner.running().insert(task_id.clone(), cancel.clone());
+        let lease = match self
+            .record_execution(owner, &task_id, &recorded_request)
+            .await
+        {
+            Ok(lease) => lease,
+            Err(error) => {
+                cancel.send_replace(true);
+                return Err(error);
+            }
+        };
         let (settle, settled) = oneshot::channel();
-        let server = self.clone();
-        let owner = owner.clone();
-        tokio::spawn(async move {
-            let mut settle = Some(settle);
-            let mut next = Some(first);
-            while let Some(event) = next.take() {
-                let event = to_stream_event(event, &task_id, &context_id);
-                let ends = ends_stream(&event);
-                if server.apply(&owner, &task_id, event).await.is_err() {
-                    // Canceled or gone: the executor is told to stop.
-                    cancel.send_replace(true);
-                    break;
-                }
-                if ends && let Some(settle) = settle.take() {
-                    let _ = settle.send(());
-                }
-                next = events.recv().await;
-            }
-            drop(events);
-            let ended = match outcome {
-                Some(ended) => ended,
-                None => execution.await,
-            };
-            let failure = match ended {
-                Ok(Ok(())) => None,
-                Ok(Err(error)) => Some(error.message),
-                Err(_) => Some("the agent failed".to_owned()),
-            };
-            if let Some(problem) = failure
-                && !cancel.borrow().to_owned()
-            {
-                let mut status = TaskStatus::now(TaskState::Failed);
-                let mut message = Message::agent(
-                    crate::ids::new_id("msg"),
-                    [a2a_types::v1::Part::text(problem)],
-                );
-                message.task_id = Some(task_id.clone());
-                message.context_id = Some(context_id.clone());
-                status = status.message(message);
-                let update = TaskStatusUpdateEvent::new(&task_id, &context_id, status);
-                let _ = server
-                    .apply(&owner, &task_id, StreamResponse::StatusUpdate(update))
-                    .await;
-            }
-            server.inner.running().remove(&task_id);
+        self.drive(Execution {
+            owner: owner.clone(),
+            task_id,
+            context_id,
+            first: Some(first),
+            events,
+            executor: execution,
+            outcome,
+            cancel,
+            settle: Some(settle),
+            lease,
         });
         Ok(Started::Task {
             snapshot,
             version,
             settled,
         })
+    }
+
+    /// With an execution queue, records the execution of `request` on the task under a new lease
+    /// (see [`crate::store::executions`]); its lease token. A record that cannot be written fails
+    /// the request: the execution would not survive a crash.
+    async fn record_execution(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        request: &SendMessageRequest,
+    ) -> Result<Option<String>, Error> {
+        let Some(queue) = &self.inner.executions else {
+            return Ok(None);
+        };
+        let token = crate::ids::new_id("lease");
+        queue
+            .begin(
+                owner,
+                task_id,
+                request,
+                &token,
+                self.inner.config.executions.lease,
+            )
+            .await
+            .map_err(|e| e.to_error(task_id))?;
+        Ok(Some(token))
     }
 
     /// SendMessage: the reply, or the task once it ends or waits (at once with `returnImmediately`).

@@ -1,0 +1,143 @@
+//! The execution queue of [`SqlStore`] (table `a2a_executions`; see
+//! [`a2a_server::store::executions`] for how the server uses it): a row per running execution,
+//! leased to the replica running it; rows whose lease ran out are claimed (on PostgreSQL with
+//! `FOR UPDATE SKIP LOCKED`, so two replicas never claim one) and run again.
+
+use std::time::Duration;
+
+use a2a_server::Owner;
+use a2a_server::store::{ExecutionRecord, StoreError};
+use a2a_types::v1::SendMessageRequest;
+use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Row, Type};
+
+use crate::backend;
+use crate::columns::now_micros;
+use crate::dialect::Dialect;
+use crate::store::SqlStore;
+
+/// The end of a lease of `lease` from now, in microseconds since the epoch.
+fn lease_end(lease: Duration) -> i64 {
+    now_micros().saturating_add(i64::try_from(lease.as_micros()).unwrap_or(i64::MAX))
+}
+
+impl<D: Dialect> SqlStore<D>
+where
+    for<'c> &'c mut D::Connection: Executor<'c, Database = D>,
+    for<'q> D::Arguments<'q>: IntoArguments<'q, D>,
+    for<'q> String: Encode<'q, D> + Decode<'q, D> + Type<D>,
+    for<'q> i64: Encode<'q, D> + Decode<'q, D> + Type<D>,
+    usize: ColumnIndex<D::Row>,
+{
+    pub(crate) async fn begin_execution(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        request: &SendMessageRequest,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<(), StoreError> {
+        let request = serde_json::to_string(request).map_err(|e| {
+            StoreError::Backend(format!("the request could not be written as JSON: {e}"))
+        })?;
+        sqlx::query(
+            "INSERT INTO a2a_executions (task_id, owner_principal, owner_tenant, request, attempts, \
+             lease_token, lease_until_micros) VALUES ($1, $2, $3, $4, 1, $5, $6) \
+             ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, attempts = 1, \
+             lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros",
+        )
+        .bind(task_id.to_owned())
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(request)
+        .bind(lease_token.to_owned())
+        .bind(lease_end(lease))
+        .execute(&self.pool)
+        .await
+        .map_err(backend)?;
+        Ok(())
+    }
+
+    pub(crate) async fn renew_execution(
+        &self,
+        task_id: &str,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        let renewed = sqlx::query(
+            "UPDATE a2a_executions SET lease_until_micros = $1 WHERE task_id = $2 AND lease_token = $3",
+        )
+        .bind(lease_end(lease))
+        .bind(task_id.to_owned())
+        .bind(lease_token.to_owned())
+        .execute(&self.pool)
+        .await
+        .map_err(backend)?;
+        Ok(D::rows_affected(&renewed) > 0)
+    }
+
+    pub(crate) async fn finish_execution(
+        &self,
+        task_id: &str,
+        lease_token: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2")
+            .bind(task_id.to_owned())
+            .bind(lease_token.to_owned())
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    pub(crate) async fn claim_expired_executions(
+        &self,
+        lease_token: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<ExecutionRecord>, StoreError> {
+        let now = now_micros();
+        let rows = sqlx::query(&format!(
+            "UPDATE a2a_executions SET lease_token = $1, lease_until_micros = $2, attempts = attempts + 1 \
+             WHERE task_id IN (SELECT task_id FROM a2a_executions WHERE lease_until_micros <= $3 \
+             ORDER BY lease_until_micros LIMIT $4{}) AND lease_until_micros <= $3 \
+             RETURNING task_id, owner_principal, owner_tenant, request, attempts",
+            D::CLAIM_ROW_LOCK
+        ))
+        .bind(lease_token.to_owned())
+        .bind(lease_end(lease))
+        .bind(now)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend)?;
+        rows.iter()
+            .map(|row| {
+                let task_id: String = row.get(0);
+                let request: String = row.get(3);
+                let request = serde_json::from_str(&request).map_err(|e| {
+                    StoreError::Backend(format!(
+                        "the stored execution of task {task_id} is unreadable: {e}"
+                    ))
+                })?;
+                let attempts: i64 = row.get(4);
+                Ok(ExecutionRecord::new(
+                    row.get(1),
+                    row.get(2),
+                    task_id,
+                    request,
+                    u32::try_from(attempts).unwrap_or(u32::MAX),
+                ))
+            })
+            .collect()
+    }
+
+    /// Ends every execution lease at once: for a database only this process uses (SQLite),
+    /// whose leases at opening were all held by a process that has stopped.
+    pub(crate) async fn expire_execution_leases(&self) -> Result<(), StoreError> {
+        sqlx::query("UPDATE a2a_executions SET lease_until_micros = 0")
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,198 @@
+//! The durable push outbox of [`SqlStore`] (table `a2a_push_outbox`; see
+//! [`a2a_server::push::outbox`] for what the server does with it): rows written in the
+//! transaction of each logged event, claimed with a lease (on PostgreSQL `FOR UPDATE SKIP
+//! LOCKED`, so replicas claiming at once take different rows; SQLite has one writer), deleted once
+//! delivered, kept with their reason once given up.
+
+use std::time::Duration;
+
+use a2a_server::push::OutboxEntry;
+use a2a_server::store::StoreError;
+use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Row, Transaction, Type};
+
+use crate::backend;
+use crate::columns::{config_from_json, event_from_json, now_micros};
+use crate::dialect::Dialect;
+use crate::store::SqlStore;
+
+/// What the outbox holds, for operators and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OutboxCounts {
+    /// Deliveries still to be made (claimed or not).
+    pub pending: u64,
+    /// Deliveries given up on, kept with their reason until their task is pruned.
+    pub given_up: u64,
+}
+
+/// A duration in microseconds, as the outbox's time columns count.
+fn micros(duration: Duration) -> i64 {
+    i64::try_from(duration.as_micros()).unwrap_or(i64::MAX)
+}
+
+/// An outbox id as the server names it (ids are positive).
+fn entry_id(column: i64) -> u64 {
+    u64::try_from(column).unwrap_or(0)
+}
+
+fn id_column(id: u64) -> i64 {
+    i64::try_from(id).unwrap_or(i64::MAX)
+}
+
+impl<D: Dialect> SqlStore<D>
+where
+    for<'c> &'c mut D::Connection: Executor<'c, Database = D>,
+    for<'q> D::Arguments<'q>: IntoArguments<'q, D>,
+    for<'q> String: Encode<'q, D> + Decode<'q, D> + Type<D>,
+    for<'q> i64: Encode<'q, D> + Decode<'q, D> + Type<D>,
+    usize: ColumnIndex<D::Row>,
+{
+    /// Inside an update's transaction: one delivery of `event` (the JSON logged as `version` of
+    /// `task_id`) for each push config the owner's task has.
+    pub(crate) async fn enqueue_deliveries(
+        tx: &mut Transaction<'static, D>,
+        owner: &a2a_server::Owner,
+        task_id: &str,
+        version: i64,
+        event: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO a2a_push_outbox (task_id, config_id, event_version, config, event, due_micros) \
+             SELECT task_id, config_id, $1, config, $2, $3 FROM a2a_push_configs \
+             WHERE owner_principal = $4 AND owner_tenant = $5 AND task_id = $6 ORDER BY seq",
+        )
+        .bind(version)
+        .bind(event.to_owned())
+        .bind(now)
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(task_id.to_owned())
+        .execute(&mut **tx)
+        .await
+        .map_err(backend)?;
+        Ok(())
+    }
+
+    pub(crate) async fn claim_deliveries(
+        &self,
+        lease_token: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<OutboxEntry>, StoreError> {
+        let now = now_micros();
+        // The outer conditions again: on PostgreSQL a row another claim changed meanwhile is
+        // checked anew before it is taken.
+        let rows = sqlx::query(&format!(
+            "UPDATE a2a_push_outbox SET lease_token = $1, lease_until_micros = $2, attempts = attempts + 1 \
+             WHERE id IN (SELECT id FROM a2a_push_outbox WHERE gave_up_micros IS NULL \
+             AND due_micros <= $3 AND lease_until_micros <= $3 ORDER BY id LIMIT $4{}) \
+             AND gave_up_micros IS NULL AND lease_until_micros <= $3 \
+             RETURNING id, task_id, config, event, attempts",
+            D::CLAIM_ROW_LOCK
+        ))
+        .bind(lease_token.to_owned())
+        .bind(now.saturating_add(micros(lease)))
+        .bind(now)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend)?;
+        let mut entries = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id = entry_id(row.get(0));
+            let task_id: String = row.get(1);
+            let config: String = row.get(2);
+            let event: String = row.get(3);
+            let attempts: i64 = row.get(4);
+            let parsed = config_from_json(&task_id, &config)
+                .and_then(|config| Ok((config, event_from_json(&task_id, &event)?)));
+            match parsed {
+                Ok((config, event)) => entries.push(OutboxEntry::new(
+                    id,
+                    task_id,
+                    config,
+                    event,
+                    u32::try_from(attempts).unwrap_or(u32::MAX),
+                )),
+                // Unreadable rows cannot be delivered: recorded as given up, not retried.
+                Err(problem) => {
+                    tracing::warn!(%problem, id, "an unreadable push outbox entry is given up");
+                    self.give_up_delivery(id, lease_token, &problem.to_string())
+                        .await?;
+                }
+            }
+        }
+        entries.sort_by_key(|entry| entry.id);
+        Ok(entries)
+    }
+
+    pub(crate) async fn delete_delivery(&self, id: u64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM a2a_push_outbox WHERE id = $1")
+            .bind(id_column(id))
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    pub(crate) async fn retry_delivery_later(
+        &self,
+        id: u64,
+        lease_token: &str,
+        delay: Duration,
+        problem: &str,
+    ) -> Result<(), StoreError> {
+        let due = now_micros().saturating_add(micros(delay));
+        self.release(id, lease_token, "due_micros", due, problem)
+            .await
+    }
+
+    pub(crate) async fn give_up_delivery(
+        &self,
+        id: u64,
+        lease_token: &str,
+        problem: &str,
+    ) -> Result<(), StoreError> {
+        self.release(id, lease_token, "gave_up_micros", now_micros(), problem)
+            .await
+    }
+
+    /// Ends the lease `lease_token` holds on delivery `id` (nothing, if it holds none: the
+    /// delivery is another claim's now), setting the time column `column` and the last error.
+    async fn release(
+        &self,
+        id: u64,
+        lease_token: &str,
+        column: &str,
+        time: i64,
+        problem: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "UPDATE a2a_push_outbox SET {column} = $1, lease_token = NULL, \
+             lease_until_micros = 0, last_error = $2 WHERE id = $3 AND lease_token = $4"
+        ))
+        .bind(time)
+        .bind(problem.to_owned())
+        .bind(id_column(id))
+        .bind(lease_token.to_owned())
+        .execute(&self.pool)
+        .await
+        .map_err(backend)?;
+        Ok(())
+    }
+
+    /// How many deliveries are pending and how many were given up.
+    pub async fn outbox_counts(&self) -> Result<OutboxCounts, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) - COUNT(gave_up_micros), COUNT(gave_up_micros) FROM a2a_push_outbox",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .map_err(backend)?;
+        Ok(OutboxCounts {
+            pending: entry_id(row.get(0)),
+            given_up: entry_id(row.get(1)),
+        })
+    }
+}

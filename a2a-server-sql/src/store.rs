@@ -1,0 +1,651 @@
+//! [`SqlStore`]: tasks, their event logs and push configs in a SQL database, written once for both
+//! databases (the differences are in [`Dialect`]). [`SqliteStore`](crate::SqliteStore) and
+//! [`PostgresStore`](crate::PostgresStore) are this store on each database; see the
+//! [crate docs](crate) for the guarantees and the schema.
+
+use std::time::Duration;
+
+use a2a_server::auth::Owner;
+use a2a_server::store::{EventPage, StoreError, StoredEvent, StoredTask, TaskPage};
+use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskPushNotificationConfig};
+use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Row, Type};
+
+use crate::columns::{
+    PageKey, PruneReport, RetentionPolicy, TaskColumns, config_from_json, config_to_json,
+    context_filter, event_from_json, event_to_json, micros_ago, now_micros, state_filter,
+    task_from_json, time_filter, version_column, version_of,
+};
+use crate::dialect::Dialect;
+use crate::{MAX_CONFIGS_PER_TASK, backend};
+
+/// Tasks, event logs and push configs in one database of dialect `D`; cheap to clone (clones
+/// share the connection pool).
+#[derive(Debug)]
+pub struct SqlStore<D: Dialect> {
+    pub(crate) pool: Pool<D>,
+}
+
+impl<D: Dialect> Clone for SqlStore<D> {
+    fn clone(&self) -> Self {
+        SqlStore {
+            pool: self.pool.clone(),
+        }
+    }
+}
+
+impl<D: Dialect> SqlStore<D> {
+    /// The connection pool, for queries of your own.
+    pub fn pool(&self) -> &Pool<D> {
+        &self.pool
+    }
+
+    /// A store on an open pool, its schema brought up to date.
+    pub(crate) async fn migrated(pool: Pool<D>) -> Result<Self, crate::OpenError>
+    where
+        D::Connection: sqlx::migrate::Migrate,
+    {
+        D::migrator()
+            .run(&pool)
+            .await
+            .map_err(crate::OpenError::Migrate)?;
+        Ok(SqlStore { pool })
+    }
+}
+
+// What the generic code asks of a database's driver; both of sqlx's drivers give all of it.
+impl<D: Dialect> SqlStore<D>
+where
+    for<'c> &'c mut D::Connection: Executor<'c, Database = D>,
+    for<'q> D::Arguments<'q>: IntoArguments<'q, D>,
+    for<'q> String: Encode<'q, D> + Decode<'q, D> + Type<D>,
+    for<'q> i64: Encode<'q, D> + Decode<'q, D> + Type<D>,
+    for<'q> i32: Encode<'q, D> + Type<D>,
+    for<'q> bool: Encode<'q, D> + Type<D>,
+    for<'q> Option<String>: Encode<'q, D> + Type<D>,
+    for<'q> Option<i64>: Encode<'q, D> + Type<D>,
+    for<'q> Option<i32>: Encode<'q, D> + Type<D>,
+    usize: ColumnIndex<D::Row>,
+{
+    /// Removes what `policy` says is old; see [`RetentionPolicy`].
+    pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
+        let mut report = PruneReport::default();
+        let mut tx = self.pool.begin().await.map_err(backend)?;
+        if let Some(age) = policy.terminal_tasks_after {
+            let cutoff = micros_ago(age);
+            for table in [
+                "a2a_push_configs",
+                "a2a_push_outbox",
+                "a2a_executions",
+                "a2a_task_events",
+            ] {
+                sqlx::query(&format!(
+                    "DELETE FROM {table} WHERE task_id IN \
+                     (SELECT id FROM a2a_tasks WHERE terminal AND updated_micros < $1)"
+                ))
+                .bind(cutoff)
+                .execute(&mut *tx)
+                .await
+                .map_err(backend)?;
+            }
+            report.tasks =
+                sqlx::query("DELETE FROM a2a_tasks WHERE terminal AND updated_micros < $1")
+                    .bind(cutoff)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(backend)
+                    .map(|done| D::rows_affected(&done))?;
+        }
+        if let Some(max) = policy.max_events_per_task {
+            sqlx::query(
+                "UPDATE a2a_tasks SET events_pruned_through = version - $1 \
+                 WHERE version - $1 > events_pruned_through",
+            )
+            .bind(version_column(max)?)
+            .execute(&mut *tx)
+            .await
+            .map_err(backend)?;
+        }
+        if let Some(age) = policy.events_after {
+            sqlx::query(
+                "UPDATE a2a_tasks SET events_pruned_through = \
+                 (SELECT MAX(version) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
+                 WHERE (SELECT MAX(version) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
+                 > events_pruned_through",
+            )
+            .bind(micros_ago(age))
+            .execute(&mut *tx)
+            .await
+            .map_err(backend)?;
+        }
+        report.events = sqlx::query(
+            "DELETE FROM a2a_task_events WHERE version <= \
+             (SELECT events_pruned_through FROM a2a_tasks WHERE id = a2a_task_events.task_id)",
+        )
+        .execute(&mut *tx)
+        .await
+        .map_err(backend)
+        .map(|done| D::rows_affected(&done))?;
+        tx.commit().await.map_err(backend)?;
+        Ok(report)
+    }
+
+    /// Prunes by `policy` every `every` until the returned handle is aborted (failures are logged).
+    pub fn spawn_retention(
+        &self,
+        policy: RetentionPolicy,
+        every: Duration,
+    ) -> tokio::task::JoinHandle<()> {
+        let store = self.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            loop {
+                ticks.tick().await;
+                match store.prune(&policy).await {
+                    Ok(report) => tracing::debug!(?report, "pruned the task store"),
+                    Err(error) => tracing::warn!(%error, "pruning the task store failed"),
+                }
+            }
+        })
+    }
+
+    /// The row of the owner's task, with these columns.
+    async fn owned_task_row(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        columns: &str,
+    ) -> Result<Option<D::Row>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {columns} FROM a2a_tasks \
+             WHERE id = $1 AND owner_principal = $2 AND owner_tenant = $3"
+        ))
+        .bind(task_id.to_owned())
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(backend)
+    }
+
+    /// The version and the pruning mark of the owner's task.
+    async fn version_of_owned(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+    ) -> Result<Option<(i64, i64)>, StoreError> {
+        let row = self
+            .owned_task_row(owner, task_id, "version, events_pruned_through")
+            .await?;
+        Ok(row.map(|row| (row.get(0), row.get(1))))
+    }
+
+    pub(crate) async fn create_task(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
+        let columns = TaskColumns::of(&task)?;
+        let inserted = sqlx::query(
+            "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, terminal, \
+             status_micros, timestamped, version, updated_micros, task) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(&task.id)
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(&columns.context_id)
+        .bind(columns.state)
+        .bind(columns.terminal)
+        .bind(columns.status_micros)
+        .bind(columns.timestamped)
+        .bind(now_micros())
+        .bind(&columns.json)
+        .execute(&self.pool)
+        .await
+        .map_err(backend)?;
+        if D::rows_affected(&inserted) == 0 {
+            return Err(StoreError::AlreadyExists);
+        }
+        Ok(1)
+    }
+
+    pub(crate) async fn get_task(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+    ) -> Result<Option<StoredTask>, StoreError> {
+        let row = self.owned_task_row(owner, task_id, "version, task").await?;
+        row.map(|row| {
+            let json: String = row.get(1);
+            Ok(StoredTask::new(
+                task_from_json(task_id, &json)?,
+                version_of(row.get(0)),
+            ))
+        })
+        .transpose()
+    }
+
+    pub(crate) async fn update_task(
+        &self,
+        owner: &Owner,
+        task: Task,
+        expected_version: u64,
+        event: Option<StreamResponse>,
+    ) -> Result<u64, StoreError> {
+        let columns = TaskColumns::of(&task)?;
+        let event = event.as_ref().map(event_to_json).transpose()?;
+        let now = now_micros();
+        let mut tx = self.pool.begin().await.map_err(backend)?;
+        // The write comes first, so on SQLite the transaction takes the write lock at once
+        // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
+        let updated = sqlx::query(
+            "UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, status_micros = $4, \
+             timestamped = $5, version = version + 1, updated_micros = $6, task = $7 \
+             WHERE id = $8 AND owner_principal = $9 AND owner_tenant = $10 AND version = $11 \
+             RETURNING version",
+        )
+        .bind(&columns.context_id)
+        .bind(columns.state)
+        .bind(columns.terminal)
+        .bind(columns.status_micros)
+        .bind(columns.timestamped)
+        .bind(now)
+        .bind(&columns.json)
+        .bind(&task.id)
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(version_column(expected_version)?)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(backend)?;
+        let Some(row) = updated else {
+            drop(tx);
+            return match self.version_of_owned(owner, &task.id).await? {
+                Some((current, _)) => Err(StoreError::Conflict {
+                    current: version_of(current),
+                }),
+                None => Err(StoreError::NotFound),
+            };
+        };
+        let version: i64 = row.get(0);
+        if let Some(event) = event {
+            sqlx::query(
+                "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&task.id)
+            .bind(version)
+            .bind(now)
+            .bind(&event)
+            .execute(&mut *tx)
+            .await
+            .map_err(backend)?;
+            // The webhooks' deliveries commit with the event, or neither does.
+            Self::enqueue_deliveries(&mut tx, owner, &task.id, version, &event, now).await?;
+        }
+        D::announce(&mut tx, &task.id, version_of(version))
+            .await
+            .map_err(backend)?;
+        tx.commit().await.map_err(backend)?;
+        Ok(version_of(version))
+    }
+
+    pub(crate) async fn task_events_after(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<EventPage, StoreError> {
+        // Events first, then the task's pruning mark: a pruning in between makes the page look
+        // incomplete (the reader resumes from the task), never complete with a hole.
+        let rows = sqlx::query(
+            "SELECT version, event FROM a2a_task_events \
+             WHERE task_id = $1 AND version > $2 ORDER BY version LIMIT $3",
+        )
+        .bind(task_id.to_owned())
+        .bind(version_column(after)?)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend)?;
+        let Some((_, pruned_through)) = self.version_of_owned(owner, task_id).await? else {
+            return Err(StoreError::NotFound);
+        };
+        let events = rows
+            .into_iter()
+            .map(|row| {
+                let json: String = row.get(1);
+                Ok(StoredEvent::new(
+                    version_of(row.get(0)),
+                    event_from_json(task_id, &json)?,
+                ))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok(EventPage::new(events, version_of(pruned_through) <= after))
+    }
+
+    pub(crate) async fn list_tasks(
+        &self,
+        owner: &Owner,
+        request: &ListTasksRequest,
+        page_size: usize,
+    ) -> Result<TaskPage, StoreError> {
+        let after = PageKey::of_request(request)?;
+        const FILTERS: &str = "owner_principal = $1 AND owner_tenant = $2 \
+             AND ($3 IS NULL OR context_id = $3) AND ($4 IS NULL OR state = $4) \
+             AND ($5 IS NULL OR (timestamped AND status_micros >= $5))";
+        let context = context_filter(request).map(str::to_owned);
+        let total: i64 =
+            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM a2a_tasks WHERE {FILTERS}"))
+                .bind(&owner.principal)
+                .bind(&owner.tenant)
+                .bind(&context)
+                .bind(state_filter(request.status))
+                .bind(time_filter(request))
+                .fetch_one(&self.pool)
+                .await
+                .map_err(backend)?;
+        let rows = sqlx::query(&format!(
+            "SELECT id, status_micros, seq, task FROM a2a_tasks WHERE {FILTERS} \
+             AND ($6 IS NULL OR status_micros < $6 OR (status_micros = $6 AND seq < $7)) \
+             ORDER BY status_micros DESC, seq DESC LIMIT $8"
+        ))
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(&context)
+        .bind(state_filter(request.status))
+        .bind(time_filter(request))
+        .bind(after.map(|key| key.micros))
+        .bind(after.map(|key| key.seq))
+        // One more than the page: whether another page follows.
+        .bind(i64::try_from(page_size).unwrap_or(i64::MAX - 1) + 1)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend)?;
+        crate::page_of(
+            rows.iter().map(|row| {
+                (
+                    row.get::<String, _>(0),
+                    PageKey {
+                        micros: row.get(1),
+                        seq: row.get(2),
+                    },
+                    row.get::<String, _>(3),
+                )
+            }),
+            page_size,
+            total,
+        )
+    }
+
+    pub(crate) async fn save_config(
+        &self,
+        owner: &Owner,
+        config: TaskPushNotificationConfig,
+    ) -> Result<(), StoreError> {
+        let task_id = config.task_id.clone().unwrap_or_default();
+        let config_id = config.id.clone().unwrap_or_default();
+        let json = config_to_json(&config)?;
+        let mut tx = self.pool.begin().await.map_err(backend)?;
+        // The write first (see `update_task`); the count after it decides whether to keep it.
+        sqlx::query(D::UPSERT_PUSH_CONFIG)
+            .bind(&owner.principal)
+            .bind(&owner.tenant)
+            .bind(&task_id)
+            .bind(&config_id)
+            .bind(&json)
+            .execute(&mut *tx)
+            .await
+            .map_err(backend)?;
+        let count: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM a2a_push_configs \
+             WHERE owner_principal = $1 AND owner_tenant = $2 AND task_id = $3",
+        )
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(&task_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(backend)?;
+        if count > MAX_CONFIGS_PER_TASK {
+            return Err(crate::too_many_configs());
+        }
+        tx.commit().await.map_err(backend)
+    }
+
+    pub(crate) async fn get_config(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        id: &str,
+    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
+        let json: Option<String> = sqlx::query_scalar(
+            "SELECT config FROM a2a_push_configs WHERE owner_principal = $1 AND owner_tenant = $2 \
+             AND task_id = $3 AND config_id = $4",
+        )
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(task_id.to_owned())
+        .bind(id.to_owned())
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(backend)?;
+        json.map(|json| config_from_json(task_id, &json))
+            .transpose()
+    }
+
+    pub(crate) async fn list_configs(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
+        let rows: Vec<String> = sqlx::query_scalar(
+            "SELECT config FROM a2a_push_configs WHERE owner_principal = $1 AND owner_tenant = $2 \
+             AND task_id = $3 ORDER BY seq",
+        )
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(task_id.to_owned())
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend)?;
+        rows.iter()
+            .map(|json| config_from_json(task_id, json))
+            .collect()
+    }
+
+    pub(crate) async fn delete_config(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        id: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "DELETE FROM a2a_push_configs WHERE owner_principal = $1 AND owner_tenant = $2 \
+             AND task_id = $3 AND config_id = $4",
+        )
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
+        .bind(task_id.to_owned())
+        .bind(id.to_owned())
+        .execute(&self.pool)
+        .await
+        .map_err(backend)?;
+        Ok(())
+    }
+}
+
+/// The server crate's store traits (tasks, push configs, the execution queue, the push outbox) on `SqlStore<$database>`: each method is the generic one above
+/// (a trait impl per database, so the driver bounds are met by the concrete driver, not restated).
+macro_rules! store_traits_for {
+    ($database:ty) => {
+        #[async_trait::async_trait]
+        impl a2a_server::TaskStore for $crate::SqlStore<$database> {
+            async fn create(
+                &self,
+                owner: &a2a_server::Owner,
+                task: a2a_types::v1::Task,
+            ) -> Result<u64, a2a_server::store::StoreError> {
+                self.create_task(owner, task).await
+            }
+
+            async fn get(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+            ) -> Result<Option<a2a_server::store::StoredTask>, a2a_server::store::StoreError> {
+                self.get_task(owner, task_id).await
+            }
+
+            async fn update(
+                &self,
+                owner: &a2a_server::Owner,
+                task: a2a_types::v1::Task,
+                expected_version: u64,
+                event: Option<a2a_types::v1::StreamResponse>,
+            ) -> Result<u64, a2a_server::store::StoreError> {
+                self.update_task(owner, task, expected_version, event).await
+            }
+
+            async fn events_after(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                after: u64,
+                limit: usize,
+            ) -> Result<a2a_server::store::EventPage, a2a_server::store::StoreError> {
+                self.task_events_after(owner, task_id, after, limit).await
+            }
+
+            async fn list(
+                &self,
+                owner: &a2a_server::Owner,
+                request: &a2a_types::v1::ListTasksRequest,
+                page_size: usize,
+            ) -> Result<a2a_server::store::TaskPage, a2a_server::store::StoreError> {
+                self.list_tasks(owner, request, page_size).await
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl a2a_server::PushConfigStore for $crate::SqlStore<$database> {
+            async fn save(
+                &self,
+                owner: &a2a_server::Owner,
+                config: a2a_types::v1::TaskPushNotificationConfig,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.save_config(owner, config).await
+            }
+
+            async fn get(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                id: &str,
+            ) -> Result<
+                Option<a2a_types::v1::TaskPushNotificationConfig>,
+                a2a_server::store::StoreError,
+            > {
+                self.get_config(owner, task_id, id).await
+            }
+
+            async fn list(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+            ) -> Result<Vec<a2a_types::v1::TaskPushNotificationConfig>, a2a_server::store::StoreError>
+            {
+                self.list_configs(owner, task_id).await
+            }
+
+            async fn delete(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                id: &str,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.delete_config(owner, task_id, id).await
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl a2a_server::ExecutionQueue for $crate::SqlStore<$database> {
+            async fn begin(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                request: &a2a_types::v1::SendMessageRequest,
+                lease_token: &str,
+                lease: std::time::Duration,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.begin_execution(owner, task_id, request, lease_token, lease)
+                    .await
+            }
+
+            async fn renew(
+                &self,
+                task_id: &str,
+                lease_token: &str,
+                lease: std::time::Duration,
+            ) -> Result<bool, a2a_server::store::StoreError> {
+                self.renew_execution(task_id, lease_token, lease).await
+            }
+
+            async fn finish(
+                &self,
+                task_id: &str,
+                lease_token: &str,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.finish_execution(task_id, lease_token).await
+            }
+
+            async fn claim_expired(
+                &self,
+                lease_token: &str,
+                lease: std::time::Duration,
+                limit: usize,
+            ) -> Result<Vec<a2a_server::ExecutionRecord>, a2a_server::store::StoreError> {
+                self.claim_expired_executions(lease_token, lease, limit)
+                    .await
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl a2a_server::PushOutbox for $crate::SqlStore<$database> {
+            async fn claim(
+                &self,
+                lease_token: &str,
+                lease: std::time::Duration,
+                limit: usize,
+            ) -> Result<Vec<a2a_server::OutboxEntry>, a2a_server::store::StoreError> {
+                self.claim_deliveries(lease_token, lease, limit).await
+            }
+
+            async fn delivered(&self, id: u64) -> Result<(), a2a_server::store::StoreError> {
+                self.delete_delivery(id).await
+            }
+
+            async fn retry_later(
+                &self,
+                id: u64,
+                lease_token: &str,
+                delay: std::time::Duration,
+                problem: &str,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.retry_delivery_later(id, lease_token, delay, problem)
+                    .await
+            }
+
+            async fn give_up(
+                &self,
+                id: u64,
+                lease_token: &str,
+                problem: &str,
+            ) -> Result<(), a2a_server::store::StoreError> {
+                self.give_up_delivery(id, lease_token, problem).await
+            }
+        }
+    };
+}
+
+#[cfg(feature = "sqlite")]
+store_traits_for!(sqlx::Sqlite);
+#[cfg(feature = "postgres")]
+store_traits_for!(sqlx::Postgres);

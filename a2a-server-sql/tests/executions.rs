@@ -1,0 +1,243 @@
+//! The execution queue of the SQL stores, on SQLite and PostgreSQL (skipped with one line when no
+//! test database is set up; failing under `CI=true`): a lease is renewed and ended only by its
+//! holder and claimed by no one while it lasts; a record whose lease ran out is claimed once (two
+//! PostgreSQL replicas at once included), its attempts counted; and a server on the store resumes
+//! such an execution (the executor told it resumes, the task completed) or, past its attempts,
+//! fails the task.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use a2a_server::store::{ExecutionQueue, TaskStore};
+use a2a_server::{A2aServer, AgentExecutor, EventSink, RequestContext, ServerConfig, async_trait};
+use a2a_types::errors::Error;
+use a2a_types::v1::{
+    AgentCard, AgentSkill, Message, Part, SendMessageRequest, Task, TaskState, TaskStatus,
+};
+use common::{owner, postgres_store, postgres_url, sqlite_store, unique};
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn request(task_id: &str) -> SendMessageRequest {
+    let mut message = Message::user(unique("msg"), [Part::text("Keep going")]);
+    message.task_id = Some(task_id.to_owned());
+    message.context_id = Some("ctx".to_owned());
+    SendMessageRequest {
+        message,
+        ..Default::default()
+    }
+}
+
+async fn queue_contract(store: &(impl ExecutionQueue + TaskStore)) {
+    let alice = owner(&unique("alice"));
+    let (task, expired) = (unique("task"), unique("expired"));
+    let expired_request = request(&expired);
+    store
+        .begin(&alice, &task, &request(&task), "mine", LONG)
+        .await
+        .unwrap();
+    store
+        .begin(&alice, &expired, &expired_request, "gone", Duration::ZERO)
+        .await
+        .unwrap();
+    assert!(store.renew(&task, "mine", LONG).await.unwrap());
+    assert!(
+        !store.renew(&task, "not-mine", LONG).await.unwrap(),
+        "only the holder renews"
+    );
+    let claimed = store.claim_expired("claimer", LONG, 10).await.unwrap();
+    assert_eq!(
+        claimed
+            .iter()
+            .map(|r| (r.task_id.as_str(), r.attempts, r.owner_principal.as_str()))
+            .collect::<Vec<_>>(),
+        [(expired.as_str(), 2, alice.principal.as_str())],
+        "only the expired record, its attempts counted, its owner kept"
+    );
+    assert_eq!(
+        claimed[0].request, expired_request,
+        "the request as recorded"
+    );
+    assert!(
+        store
+            .claim_expired("again", LONG, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a claimed record is leased"
+    );
+    assert!(
+        !store.renew(&expired, "gone", LONG).await.unwrap(),
+        "the stopped replica lost its lease"
+    );
+    store.finish(&expired, "gone").await.unwrap();
+    assert!(
+        store.renew(&expired, "claimer", LONG).await.unwrap(),
+        "finish needs the lease"
+    );
+    store.finish(&expired, "claimer").await.unwrap();
+    assert!(
+        !store.renew(&expired, "claimer", LONG).await.unwrap(),
+        "finished"
+    );
+    store.finish(&task, "mine").await.unwrap();
+}
+
+#[tokio::test]
+async fn the_queue_holds_its_contract_on_sqlite() {
+    let (store, path) = sqlite_store().await;
+    queue_contract(&store).await;
+    common::remove_sqlite(&path);
+}
+
+#[tokio::test]
+async fn the_queue_holds_its_contract_on_postgres() {
+    let Some(url) = postgres_url("the_queue_holds_its_contract_on_postgres") else {
+        return;
+    };
+    queue_contract(&postgres_store(&common::fresh_schema(&url).await).await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_postgres_replicas_never_claim_one_execution() {
+    let Some(url) = postgres_url("two_postgres_replicas_never_claim_one_execution") else {
+        return;
+    };
+    let options = common::fresh_schema(&url).await;
+    let (a, b) = (
+        postgres_store(&options).await,
+        postgres_store(&options).await,
+    );
+    let alice = owner(&unique("alice"));
+    const TASKS: usize = 30;
+    for n in 0..TASKS {
+        let task = format!("{}-{n}", unique("task"));
+        a.begin(&alice, &task, &request(&task), "dead", Duration::ZERO)
+            .await
+            .unwrap();
+    }
+    let claim = |store: a2a_server_sql::PostgresStore, name: &'static str| {
+        tokio::spawn(async move {
+            let mut ids = Vec::new();
+            loop {
+                let batch = store.claim_expired(name, LONG, 2).await.unwrap();
+                if batch.is_empty() {
+                    return ids;
+                }
+                ids.extend(batch.into_iter().map(|r| r.task_id));
+            }
+        })
+    };
+    let (from_a, from_b) = (claim(a, "a"), claim(b, "b"));
+    let mut all = from_a.await.unwrap();
+    all.extend(from_b.await.unwrap());
+    let distinct: std::collections::HashSet<_> = all.iter().collect();
+    assert_eq!((all.len(), distinct.len()), (TASKS, TASKS));
+}
+
+/// Completes every task it runs, and notes whether each run was a resumption.
+#[derive(Clone, Default)]
+struct Finisher {
+    runs: Arc<Mutex<Vec<(String, bool)>>>,
+}
+
+#[async_trait]
+impl AgentExecutor for Finisher {
+    async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
+        self.runs
+            .lock()
+            .unwrap()
+            .push((context.task_id.clone(), context.resumed));
+        events.complete_with_text("done after all").await?;
+        Ok(())
+    }
+}
+
+fn card() -> AgentCard {
+    AgentCard::builder("Finisher", "Finishes tasks.", "1.0.0")
+        .jsonrpc("http://127.0.0.1:9/jsonrpc")
+        .skill(AgentSkill {
+            id: "finish".into(),
+            name: "Finish".into(),
+            description: "Finishes tasks.".into(),
+            tags: vec!["test".into()],
+            ..Default::default()
+        })
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .build()
+        .expect("a valid card")
+}
+
+/// A task left working by a stopped replica, with its execution's record leased to it, having
+/// run `attempts` times: a server started on the store resumes it or, past its attempts, fails it.
+async fn stopped_execution_is_picked_up(attempts_made: u32, expected: TaskState) {
+    let (store, path) = sqlite_store().await;
+    let alice = owner(""); // anonymous: the owner a resumed run acts as
+    let task_id = unique("task");
+    store
+        .create(
+            &alice,
+            Task::new(&task_id, "ctx", TaskStatus::now(TaskState::Working)),
+        )
+        .await
+        .unwrap();
+    store
+        .begin(&alice, &task_id, &request(&task_id), "dead", Duration::ZERO)
+        .await
+        .unwrap();
+    for _ in 1..attempts_made {
+        let claimed = store
+            .claim_expired("dead", Duration::ZERO, 1)
+            .await
+            .unwrap();
+        assert_eq!(claimed.len(), 1, "an earlier run that stopped too");
+    }
+    let agent = Finisher::default();
+    let mut config = ServerConfig::default();
+    config.executions.poll_interval = Duration::from_millis(50);
+    let _server = A2aServer::builder(card(), agent.clone())
+        .task_store(store.clone())
+        .execution_queue(store.clone())
+        .config(config)
+        .build();
+    let state = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let task = store.get(&alice, &task_id).await.unwrap().unwrap().task;
+            if task.status.state.is_terminal() {
+                return task.status.state;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the stopped execution is picked up in time");
+    assert_eq!(state, expected);
+    let runs = agent.runs.lock().unwrap().clone();
+    match expected {
+        TaskState::Completed => assert_eq!(runs, [(task_id.clone(), true)]),
+        _ => assert!(runs.is_empty(), "given up without a run: {runs:?}"),
+    }
+    assert!(
+        store
+            .claim_expired("after", LONG, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "the record is gone once the execution ended"
+    );
+    common::remove_sqlite(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_execution_is_resumed_and_completes() {
+    stopped_execution_is_picked_up(1, TaskState::Completed).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_execution_stopped_too_often_fails_its_task() {
+    // Three runs made (the default attempts); the claim is the fourth.
+    stopped_execution_is_picked_up(3, TaskState::Failed).await;
+}
