@@ -4,7 +4,7 @@
 //! The bytes are exactly those `serde_json::to_vec` writes through the types' `Serialize` impls (the
 //! same fields in the same order, the same escapes, the same numbers); what differs is the cost. A
 //! `Serialize` impl reaches the output only through `serde_json`'s serializer, which escapes strings a
-//! byte at a time; here strings are scanned eight bytes at a time ([`escape`]), keys are written as the
+//! byte at a time; here strings are scanned eight bytes at a time (module `escape`), keys are written as the
 //! constants they are, and no serializer state is carried through the layers. Rare kinds (numbers,
 //! whose ProtoJSON forms have their own rules) still go through `serde_json`, so they cannot differ.
 
