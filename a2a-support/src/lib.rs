@@ -8,6 +8,7 @@ crate of their own; this crate does the same for the JSON side of A2A:
 | module | what | re-exported as |
 |---|---|---|
 | [`json`] | parsing whose errors name the field path ([`json::JsonError`]), the Unicode rule for JSON text, error text bounded in length, values read with no key twice | `a2a_types::json`, `a2a_proto::json` |
+| [`json_write`] | ProtoJSON written straight into a buffer: the [`json_write::WriteJson`] encoders generated for `a2a_types`' messages call it; the same bytes as `serde_json::to_vec`, sooner | `a2a_types::json::{to_vec, to_string, WriteJson}` |
 | [`limits`] | the decode budget ([`limits::Limits`]): bytes and elements per document, and the JSON pre-scan that counts values without allocating | `a2a_types::limits`, `a2a_proto::limits` (which adds the protobuf walk) |
 | [`protojson`] | the ProtoJSON field rules the serde code generated for `a2a_types` names: numbers, enums, oneofs, timestamps, bytes, free-form `data`/`metadata` | not public API |
 | [`pbjson`] | the adjustments of `pbjson`'s output in `a2a-proto`: open enums, lenient numbers, maps without a key twice, named non-finite floats | not public API |
@@ -19,6 +20,7 @@ does. The public paths of the type crates stay as they were before this crate ex
 "#]
 
 pub mod json;
+pub mod json_write;
 pub mod limits;
 #[doc(hidden)]
 pub mod pbjson;

@@ -27,6 +27,18 @@
 //! Valid input costs the same as `serde_json`: it is parsed plainly, and only a document that fails is
 //! parsed a second time, tracking the path, to describe the failure.
 //!
+//! Writing: [`to_vec`] and [`to_string`] give the bytes `serde_json::to_vec` and `serde_json::to_string`
+//! give for every message of [`crate::v1`] (each implements [`WriteJson`]), through encoders generated
+//! per message that write straight into a buffer, without serde's serializer in between:
+//!
+//! ```
+//! use a2a_types::v1::Task;
+//!
+//! let task: Task = a2a_types::json::from_str(r#"{"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}"#)?;
+//! assert_eq!(a2a_types::json::to_vec(&task)?, serde_json::to_vec(&task)?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! The code lives in `a2a_support::json`, shared with `a2a_proto::json` (the same [`JsonError`]), so
 //! both crates hold JSON text to one rule.
 
@@ -34,6 +46,7 @@ pub use a2a_support::json::{
     JsonError, KEPT_HEAD, KEPT_TAIL, MAX_ERROR_TEXT, bounded, check_unicode, from_slice, from_str,
     from_value, value_from_slice, value_from_str,
 };
+pub use a2a_support::json_write::{WriteJson, to_string, to_vec};
 // What the hand-written v0.3 readers and the bridge call.
 #[allow(unused_imports)] // some only with feature `v0_3`
 pub(crate) use a2a_support::json::{UniqueKeys, UniqueKeysVisitor, shown, unique_entries_after};

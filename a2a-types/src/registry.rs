@@ -14,9 +14,17 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// A message type of the protocol: serde in ProtoJSON form, validation, and its protobuf name.
+/// A message type of the protocol: serde in ProtoJSON form (and the faster encoder,
+/// [`crate::json::to_vec`], writing the same bytes), validation, and its protobuf name.
 pub trait A2aMessage:
-    Serialize + DeserializeOwned + Clone + PartialEq + Debug + crate::validate::Validate + 'static
+    Serialize
+    + DeserializeOwned
+    + crate::json::WriteJson
+    + Clone
+    + PartialEq
+    + Debug
+    + crate::validate::Validate
+    + 'static
 {
     /// The message's full protobuf name, such as `lf.a2a.v1.Task`.
     const FULL_NAME: &'static str;

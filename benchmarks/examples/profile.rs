@@ -1,6 +1,7 @@
 //! A loop of one operation on one benchmark document, for a profiler (`perf record -g`):
 //! `cargo run --profile bench --manifest-path benchmarks/Cargo.toml --example profile -- OPERATION PAYLOAD [SECONDS | n=CALLS]`
-//! with OPERATION one of `types-decode`, `proto-decode`, `types-encode`, `proto-encode`, `convert`,
+//! with OPERATION one of `types-decode`, `proto-decode`, `types-encode` (the generated encoders),
+//! `types-serde-encode` (the same bytes through `Serialize`), `proto-encode`, `convert`,
 //! `binary-decode`, `value-decode`, `value-encode` (`convert` clones its input each time, so that
 //! counts too) and PAYLOAD a word of a payload's name (`message`, `task`, `card`, `event`, `long`,
 //! `large`). It prints the CPU time per call.
@@ -24,7 +25,7 @@ enum Budget {
 
 fn run<T, P>(operation: &str, payload: &Payload, budget: Budget)
 where
-    T: serde::de::DeserializeOwned + serde::Serialize + Clone,
+    T: serde::de::DeserializeOwned + serde::Serialize + a2a_types::json::WriteJson + Clone,
     P: serde::de::DeserializeOwned + serde::Serialize + prost::Message + Default + From<T>,
 {
     let json = payload.json.as_str();
@@ -47,7 +48,8 @@ where
                 "value-decode" => drop(black_box(serde_json::from_str::<serde_json::Value>(
                     black_box(json),
                 ))),
-                "types-encode" => drop(black_box(serde_json::to_vec(black_box(&types)))),
+                "types-encode" => drop(black_box(a2a_types::json::to_vec(black_box(&types)))),
+                "types-serde-encode" => drop(black_box(serde_json::to_vec(black_box(&types)))),
                 "proto-encode" => drop(black_box(a2a_proto::json::to_string(black_box(&proto)))),
                 "value-encode" => drop(black_box(serde_json::to_vec(black_box(&value)))),
                 "convert" => drop(black_box(P::from(black_box(types.clone())))),

@@ -15,7 +15,7 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_992.0; // 2^53
 
 /// The integer a JSON number equals, if it is a double with an integral value up to 2^53 (protobuf's
 /// `google.protobuf.Value` holds doubles, and the official SDKs write those as `3`, not `3.0`).
-fn integral(number: &serde_json::Number) -> Option<i64> {
+pub(crate) fn integral(number: &serde_json::Number) -> Option<i64> {
     let value = number.as_f64().filter(|_| number.is_f64())?;
     // -0.0 stays a float: protobuf keeps its sign, and so does the SDK.
     let negative_zero = value == 0.0 && value.is_sign_negative();

@@ -24,6 +24,7 @@ include!("generated/types.rs");
 include!("generated/unions.rs");
 include!("generated/registry.rs");
 include!("generated/validate.rs");
+include!("generated/json_write.rs");
 
 #[cfg(feature = "proto")]
 // The deprecated OAuth flows still need converting.

@@ -56,6 +56,17 @@ fn encode<T: DeserializeOwned + Serialize + 'static>(json: &str) -> Option<Timed
     }))
 }
 
+/// a2a-types' encode: its own generated encoders (`a2a_types::json::to_vec`), the same bytes as
+/// `serde_json::to_vec` through its `Serialize` impls.
+fn encode_written<T: DeserializeOwned + a2a_types::json::WriteJson + 'static>(
+    json: &str,
+) -> Option<Timed> {
+    let value: T = serde_json::from_str(json).ok()?;
+    Some(timed(move || {
+        black_box(a2a_types::json::to_vec(black_box(&value)).unwrap());
+    }))
+}
+
 struct Cases<'a> {
     payload: &'a Payload,
     json: Rc<str>,
@@ -88,7 +99,7 @@ impl Cases<'_> {
     /// (a2a-protocol-types) and `B` (plain prost, binary only).
     fn v1<T, P, L, A, B>(&mut self)
     where
-        T: DeserializeOwned + Serialize + Clone + 'static,
+        T: DeserializeOwned + Serialize + a2a_types::json::WriteJson + Clone + 'static,
         P: DeserializeOwned + Serialize + prost::Message + Default + Clone + From<T> + 'static,
         L: DeserializeOwned + Serialize + 'static,
         A: DeserializeOwned + Serialize + 'static,
@@ -134,7 +145,7 @@ impl Cases<'_> {
             "a2a-types",
             "Value",
             &value_encode,
-            encode::<T>(&json),
+            encode_written::<T>(&json),
         );
         let proto: P = a2a_proto::json::from_str(&json).unwrap();
         let proto_out = proto.clone();

@@ -1,7 +1,8 @@
 //! Property-based round trips for every `lf.a2a.v1` message, both directions between the two forms:
 //!
 //! serde value → ProtoJSON (a2a-types) → protobuf (a2a-proto, pbjson) → binary → protobuf → ProtoJSON →
-//! serde value gives back an equal value, the two JSON texts are equal, and the generated `From` /
+//! serde value gives back an equal value, the two JSON texts are equal, the generated encoder
+//! (`a2a_types::json::to_string`) writes the same text as serde, and the generated `From` /
 //! `TryFrom` conversions agree with that JSON route.
 //!
 //! Runs `PROPTEST_CASES` cases per message type (proptest's default, 256, when unset).
@@ -23,6 +24,12 @@ where
     P: ProtoMessage,
 {
     let json_from_types = serde_json::to_string(value).map_err(|e| format!("serde write: {e}"))?;
+    let encoded = a2a_types::json::to_string(value).map_err(|e| format!("encoder: {e}"))?;
+    if encoded != json_from_types {
+        return Err(format!(
+            "the generated encoder and serde write different JSON\n encoder: {encoded}\n serde:   {json_from_types}"
+        ));
+    }
     let proto: P = a2a_proto::json::from_str(&json_from_types)
         .map_err(|e| format!("pbjson read of {json_from_types}: {e}"))?;
     let decoded =

@@ -29,6 +29,17 @@ impl MessageVisitor for FixtureRoundTrip {
                 "{name}: written JSON differs\n ours:    {written}\n fixture: {expected}"
             ));
         }
+        // The generated encoder writes exactly the bytes serde writes.
+        let encoded =
+            a2a_types::json::to_vec(&message).map_err(|e| format!("{name}: encode: {e}"))?;
+        let serialized = serde_json::to_vec(&message).map_err(|e| format!("{name}: write: {e}"))?;
+        if encoded != serialized {
+            return Err(format!(
+                "{name}: the encoder and serde differ\n encoder: {}\n serde:   {}",
+                String::from_utf8_lossy(&encoded),
+                String::from_utf8_lossy(&serialized)
+            ));
+        }
         let again: M =
             serde_json::from_value(written).map_err(|e| format!("{name}: re-parse: {e}"))?;
         if again != message {

@@ -14,7 +14,7 @@
 //!    omitted, `null` means absent and snake_case names are accepted, exactly as ProtoJSON does.
 //!
 //! The other files come from the descriptor alone, each from its own module: [`convert`],
-//! [`validation`], [`strategies`], and the registry from [`proto::registry`], all classifying fields
+//! [`validation`], [`strategies`], the ProtoJSON encoders from [`writer`], and the registry from [`proto::registry`], all classifying fields
 //! through [`field_shape`].
 
 mod convert;
@@ -23,6 +23,7 @@ mod fields;
 mod strategies;
 mod unions;
 mod validation;
+mod writer;
 
 use std::collections::BTreeMap;
 
@@ -178,6 +179,8 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
         syn::parse2(validation::emit(file, &package)?).context("parsing the emitted validation")?;
     let strategies: syn::File =
         syn::parse2(strategies::emit(file, &package)?).context("parsing the emitted strategies")?;
+    let encoders: syn::File =
+        syn::parse2(writer::emit(file, &package)?).context("parsing the emitted encoders")?;
     let conversions: syn::File = syn::parse2(convert::emit(file, &package, &prost)?)
         .context("parsing the emitted conversions")?;
     Ok(vec![
@@ -186,6 +189,7 @@ pub(crate) fn generate_files(target: &TypesTarget) -> Result<Vec<GeneratedFile>>
         rust_file("registry.rs", &registry),
         rust_file("proto_conversions.rs", &conversions),
         rust_file("validate.rs", &validation),
+        rust_file("json_write.rs", &encoders),
         GeneratedFile {
             path: target.strategies_file.into(),
             // Derived from the descriptor alone, not from typify's output.
