@@ -1,6 +1,6 @@
 //! TLS on loopback (feature `rustls`), with a CA and certificates made at test time (rcgen):
 //! - the client calls an agent served with `serve_tls` on JSON-RPC, HTTP+JSON and gRPC (send,
-//!   stream, get), trusting the test CA as an extra root;
+//!   stream, get), trusting the test CA as an extra root, while another peer stalls mid-handshake;
 //! - a client that does not trust the CA is refused with `ClientError::Tls`, on the card fetch and
 //!   on every binding, and never falls back to another interface;
 //! - a push webhook is delivered over https to a receiver whose certificate the test CA signed
@@ -142,13 +142,19 @@ async fn the_client_calls_an_agent_behind_tls_on_every_binding() {
     let pki = Pki::new("A2A test CA");
     let serving = serve_tls(&pki).await;
     assert!(serving.base_url().starts_with("https://127.0.0.1:"));
+    // A peer that connects and never starts its handshake holds up no one (handshakes run apart).
+    let _stalled = tokio::net::TcpStream::connect(serving.http_addr())
+        .await
+        .unwrap();
     for binding in [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc] {
+        // Half the server's 10 s handshake timeout: a listener that handshook in line would still
+        // be waiting on the stalled peer.
         let client = tokio::time::timeout(
-            LIMIT,
+            Duration::from_secs(5),
             A2aClient::connect(&serving.base_url(), trusting(&pki, binding)),
         )
         .await
-        .expect("in time")
+        .expect("not held up by the stalled peer")
         .unwrap_or_else(|e| panic!("{binding}: the card over https: {e}"));
         assert_eq!(client.binding(), binding);
 
