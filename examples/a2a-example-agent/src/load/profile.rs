@@ -33,7 +33,9 @@ fn fail(problem: String) -> ! {
 fn control(action: &str, pid: u32) {
     let status = Command::new("callgrind_control")
         .args([action, &pid.to_string()])
+        // Its "sending command ..." lines say nothing the table does not.
         .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .status()
         .unwrap_or_else(|e| fail(format!("callgrind_control: {e}")));
     if !status.success() {
