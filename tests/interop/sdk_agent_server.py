@@ -23,6 +23,9 @@ checks run against both):
   tck-stream-artifact-file     working, a file artifact, completed
   tck-stream-artifact-chunked  working, chunk "chunk-1 ", last chunk "chunk-2" (append), completed
   test-resubscribe-message-id  working, waits --resubscribe-delay seconds, completed (cancelable)
+  load-progress                working, PROGRESS_UPDATES versions of the text artifact "progress" (each
+                               replaces the last, PROGRESS_TEXT_BYTES characters), completed: the
+                               load test's slow readers (as the example agent's load-progress)
   anything else                a completed task whose artifact echoes the request's text
 
 Binds 127.0.0.1 only, on ports the OS picks, and prints one JSON line once both servers accept
@@ -76,6 +79,14 @@ STREAM_TEXT = {
     'tck-stream-ordering-001': 'Ordered output',
     'tck-stream-artifact-text': 'Streamed text content',
 }
+
+# The example agent's load-progress (examples/a2a-example-agent/src/server/behaviour.rs).
+PROGRESS_UPDATES = 100
+PROGRESS_TEXT_BYTES = 256
+
+
+def progress_text(index: int) -> str:
+    return f'progress {index:03} '.ljust(PROGRESS_TEXT_BYTES, '.')
 
 
 class BehaviourTable(AgentExecutor):
@@ -144,6 +155,16 @@ class BehaviourTable(AgentExecutor):
         elif message_id.startswith('test-resubscribe-message-id'):
             await updater.start_work()
             await asyncio.sleep(self.resubscribe_delay)
+            await updater.complete()
+        elif message_id.startswith('load-progress'):
+            await updater.start_work()
+            for index in range(PROGRESS_UPDATES):
+                await updater.add_artifact(
+                    [new_text_part(progress_text(index))],
+                    artifact_id='progress',
+                    name='progress',
+                    last_chunk=index + 1 == PROGRESS_UPDATES,
+                )
             await updater.complete()
         else:
             await artifact(new_text_part(f'understood: {get_message_text(message)}'), name='echo')

@@ -18,7 +18,10 @@ use axum::routing::post;
 use serde_json::Value;
 use tokio_stream::StreamExt;
 
-use super::{asks_for_v1, call_context, event_stream, header, sse_event, unauthenticated};
+use super::{
+    asks_for_v1, body, call_context, event_stream, header, json_response, sse_event,
+    unauthenticated,
+};
 use crate::handler::Reply;
 use crate::server::A2aServer;
 
@@ -127,15 +130,16 @@ async fn v1_rpc(server: A2aServer, headers: &HeaderMap, json: &Value) -> Respons
     }
     let result_id = id.clone().unwrap_or(Id::Null);
     match server.call(request.params, &context).await {
-        Ok(Reply::Unary(result)) => reply(JsonRpcResponse::result(result_id, result).to_json()),
+        Ok(Reply::Unary(result)) => {
+            json_response(StatusCode::OK, body::jsonrpc_result(&result_id, &result))
+        }
         Ok(Reply::Stream(events)) => event_stream(events.map(move |item| {
             let result = if operation == Operation::SubscribeToTask {
                 MethodResult::SubscribeToTask(item.event)
             } else {
                 MethodResult::SendStreamingMessage(item.event)
             };
-            let json = JsonRpcResponse::result(result_id.clone(), result).to_json();
-            sse_event(json.to_string(), item.id)
+            sse_event(body::jsonrpc_result(&result_id, &result), item.id)
         })),
         Err(error) => fail(error),
     }

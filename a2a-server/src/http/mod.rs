@@ -11,6 +11,7 @@
 //! that reconnects to SubscribeToTask with `Last-Event-ID` gets the events after it. Every body is
 //! read under the server's decode budget ([`ServerConfig::limits`](crate::ServerConfig::limits)).
 
+mod body;
 mod card;
 mod jsonrpc;
 mod rest;

@@ -16,7 +16,8 @@ use axum::routing::any;
 use tokio_stream::StreamExt;
 
 use super::{
-    asks_for_v1, call_context, event_stream, header, json_response, sse_event, unauthenticated,
+    asks_for_v1, body, call_context, event_stream, header, json_response, sse_event,
+    unauthenticated,
 };
 use crate::handler::Reply;
 use crate::server::A2aServer;
@@ -103,7 +104,7 @@ async fn handle(
             Err(error) => return answer(error.http_status(), error.to_rest()),
         };
     match server.call(params, &context).await {
-        Ok(Reply::Unary(result)) => answer(200, result.to_json()),
+        Ok(Reply::Unary(result)) => json_response(StatusCode::OK, body::result(&result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(|item| {
             let json = serde_json::to_string(&item.event).unwrap_or_default();
             sse_event(json, item.id)

@@ -12,9 +12,14 @@
 //! free loopback ports, driven by the example client over each binding, the exchange printed; exits
 //! non-zero when an answer is not the expected one.
 //!
-//! `a2a-example-agent --load [PYTHON]`: the load test ([`a2a_example_agent::load`]) against this
-//! agent and, with a Python that has the official SDK (`PYTHON` or `A2A_INTEROP_PYTHON`), against the
-//! SDK's own server; exits non-zero on an error, a lost task or memory over its bound.
+//! `a2a-example-agent --load [--record] [PYTHON]`: the load test ([`a2a_example_agent::load`])
+//! against this agent and, with a Python that has the official SDK (`PYTHON` or
+//! `A2A_INTEROP_PYTHON`), against the SDK's own server (and a2a-server-lf's when built); CI's short
+//! scale, or with `--record` the scale of the figures of record (run it `--release`); exits non-zero
+//! on an error, a lost task or memory over its bounds.
+//!
+//! `a2a-example-agent --load-profile AGENT [CALLS]`: the agent binary `AGENT` under callgrind, its
+//! instructions per SendMessage on each binding ([`a2a_example_agent::load::profile`]).
 
 use std::net::SocketAddr;
 
@@ -37,7 +42,7 @@ fn fail(message: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [PYTHON] | --help";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
     let address = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
@@ -72,8 +77,25 @@ async fn main() {
             println!("{usage}\n\n{STORES_HELP}");
             std::process::exit(0)
         }
-        ["--load"] => std::process::exit(a2a_example_agent::load::main(None).await),
-        ["--load", python] => std::process::exit(a2a_example_agent::load::main(Some(python)).await),
+        ["--load-profile", agent] => {
+            a2a_example_agent::load::profile::main(agent, None).await;
+            std::process::exit(0)
+        }
+        ["--load-profile", agent, calls] => {
+            a2a_example_agent::load::profile::main(agent, Some(calls)).await;
+            std::process::exit(0)
+        }
+        ["--load", ref rest @ ..] => {
+            use a2a_example_agent::load::{self, Scale};
+            let (scale, python) = match rest {
+                [] => (Scale::CI, None),
+                ["--record"] => (Scale::RECORD, None),
+                ["--record", python] => (Scale::RECORD, Some(*python)),
+                [python] => (Scale::CI, Some(*python)),
+                _ => fail(usage),
+            };
+            std::process::exit(load::main(scale, python).await)
+        }
         _ => fail(usage),
     };
     let address: SocketAddr = address

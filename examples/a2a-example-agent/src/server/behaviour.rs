@@ -20,6 +20,7 @@
 //! | `tck-stream-artifact-chunked`, `tck-stream-chunked` | working, artifact chunk "chunk-1 " then a last chunk "chunk-2" (append), completed |
 //! | `test-resubscribe-message-id` | working, waits [`Config::resubscribe_delay`](super::Config), completed |
 //! | `test-slow-chunks` | working, then one text artifact in [`SLOW_CHUNKS`] chunks `chunk-1 `, `chunk-2 `, … (appended), each after [`SLOW_CHUNK_PAUSE`], completed: a stream long enough to cut and resume, whose every event says where it belongs |
+//! | `load-progress` | working, [`PROGRESS_UPDATES`] versions of one text artifact `progress` (each replaces the last; [`PROGRESS_TEXT_BYTES`] characters), completed: the load test's slow readers (many events, a task that does not grow) |
 //! | anything else | the travel skills answer: a completed task echoing what it understood |
 //!
 //! A message sent to an existing task (`taskId` set) that waits for input completes it, unless it
@@ -39,6 +40,22 @@ pub const SLOW_CHUNKS: usize = 30;
 
 /// The pause before each `test-slow-chunks` chunk (the whole task takes about 4.5 s).
 pub const SLOW_CHUNK_PAUSE: Duration = Duration::from_millis(150);
+
+/// How many artifact updates `load-progress` streams (under the in-memory store's 256 logged events
+/// per task, so a reader that falls behind still finds every event in the log).
+pub const PROGRESS_UPDATES: usize = 100;
+/// The length of each `load-progress` artifact text.
+pub const PROGRESS_TEXT_BYTES: usize = 256;
+
+/// The text of `load-progress`'s update `index` (0-based): its number, padded to
+/// [`PROGRESS_TEXT_BYTES`], so a reader can check it got every update in order.
+pub fn progress_text(index: usize) -> String {
+    format!("progress {index:03} ")
+        .chars()
+        .chain(std::iter::repeat('.'))
+        .take(PROGRESS_TEXT_BYTES)
+        .collect()
+}
 
 /// One step of the agent's work on a task.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,6 +138,7 @@ const PREFIXES: &[&str] = &[
     "tck-stream-chunked",
     "test-resubscribe-message-id",
     "test-slow-chunks",
+    "load-progress",
 ];
 
 /// The behaviour a message names: its `messageId`'s prefix, else its first text part's.
@@ -251,6 +269,16 @@ pub fn plan(message: &Message, delays: Delays) -> Plan {
         }
         steps.push(completed());
         Plan::Task(steps)
+    } else if id.starts_with("load-progress") {
+        let updates = (0..PROGRESS_UPDATES).map(|index| Step::Artifact {
+            artifact: Artifact::new("progress", [Part::text(progress_text(index))]),
+            append: false,
+            last_chunk: index + 1 == PROGRESS_UPDATES,
+        });
+        let steps = std::iter::once(working())
+            .chain(updates)
+            .chain([completed()]);
+        Plan::Task(steps.collect())
     } else {
         let (skill, parts) = super::skills::answer(&message.text());
         let mut answer = Artifact::new("answer", parts);
@@ -392,6 +420,12 @@ mod tests {
             (true, true),
             "the last one says so"
         );
+        let progress = plan_for("load-progress-3");
+        assert_eq!(states(&progress), [Working, Completed]);
+        let texts = texts(&progress);
+        assert_eq!(texts.len(), PROGRESS_UPDATES);
+        assert!(texts.iter().all(|text| text.len() == PROGRESS_TEXT_BYTES));
+        assert!(texts[0].starts_with("progress 000 ") && texts[99].starts_with("progress 099 "));
     }
 
     #[test]
