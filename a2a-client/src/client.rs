@@ -168,9 +168,9 @@ impl A2aClient {
                 (Binding::HttpJson, ProtocolVersion::V0_3) => Transport::HttpJsonV0_3(
                     v0_3::RestV0_3Transport::new(http.clone(), url, config.limits),
                 ),
-                (Binding::Grpc, ProtocolVersion::V0_3) => Transport::GrpcV0_3(
-                    v0_3::GrpcV0_3Transport::new(url, &config)?,
-                ),
+                (Binding::Grpc, ProtocolVersion::V0_3) => {
+                    Transport::GrpcV0_3(v0_3::GrpcV0_3Transport::new(url, &config)?)
+                }
                 (Binding::JsonRpc, _) => Transport::JsonRpc(http::JsonRpcTransport::new(
                     http.clone(),
                     url,

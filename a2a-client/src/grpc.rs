@@ -55,8 +55,8 @@ impl GrpcTransport {
             endpoint
         };
         let channel = endpoint.connect_lazy();
-        let client =
-            A2aServiceClient::new(channel.clone()).max_decoding_message_size(config.limits.max_bytes());
+        let client = A2aServiceClient::new(channel.clone())
+            .max_decoding_message_size(config.limits.max_bytes());
         Ok(GrpcTransport {
             client,
             channel,

@@ -3,7 +3,8 @@
 //! holder and claimed by no one while it lasts; a record whose lease ran out is claimed once (two
 //! PostgreSQL replicas at once included), its attempts counted; and a server on the store resumes
 //! such an execution (the executor told it resumes, the task completed) or, past its attempts,
-//! fails the task.
+//! fails the task; a record whose task was never created (a crash between the server's two
+//! writes) is removed without a run.
 
 mod common;
 
@@ -240,4 +241,45 @@ async fn a_stopped_execution_is_resumed_and_completes() {
 async fn an_execution_stopped_too_often_fails_its_task() {
     // Three runs made (the default attempts); the claim is the fourth.
     stopped_execution_is_picked_up(3, TaskState::Failed).await;
+}
+
+/// The server records an execution before it creates the task; a crash between the two writes
+/// leaves a record without a task, which the resumer removes without running the agent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_without_its_task_is_removed_without_a_run() {
+    let (store, path) = sqlite_store().await;
+    let alice = owner("");
+    let task_id = unique("never-created");
+    store
+        .begin(&alice, &task_id, &request(&task_id), "dead", Duration::ZERO)
+        .await
+        .unwrap();
+    let agent = Finisher::default();
+    let mut config = ServerConfig::default();
+    config.executions.poll_interval = Duration::from_millis(50);
+    let _server = A2aServer::builder(card(), agent.clone())
+        .task_store(store.clone())
+        .execution_queue(store.clone())
+        .config(config)
+        .build();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM a2a_executions")
+                .fetch_one(store.pool())
+                .await
+                .unwrap();
+            if left == 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the record is removed in time");
+    assert!(
+        store.get(&alice, &task_id).await.unwrap().is_none(),
+        "no task appears"
+    );
+    assert!(agent.runs.lock().unwrap().is_empty(), "the agent never ran");
+    common::remove_sqlite(&path);
 }

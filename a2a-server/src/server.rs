@@ -304,7 +304,11 @@ impl A2aServerBuilder {
                     .bus
                     .unwrap_or_else(|| Arc::new(InMemoryEventBus::new())),
                 authenticator: self.authenticator.unwrap_or_else(|| Arc::new(Anonymous)),
-                pusher: PushSender::start(config.webhook_policy, config.push, webhook_client.clone()),
+                pusher: PushSender::start(
+                    config.webhook_policy,
+                    config.push,
+                    webhook_client.clone(),
+                ),
                 outbox: self.push_outbox.map(|outbox| {
                     start_outbox_worker(outbox, config.webhook_policy, config.push, webhook_client)
                 }),

@@ -349,27 +349,9 @@ impl A2aServer {
             }
             return Ok(Started::Reply(reply));
         }
-        let (snapshot, version) = match existing {
-            Some(existing) => existing,
-            None => {
-                let mut task =
-                    Task::new(&task_id, &context_id, TaskStatus::now(TaskState::Submitted));
-                task.history.push(message);
-                let version = inner
-                    .tasks
-                    .create(owner, task.clone())
-                    .await
-                    .map_err(|e| e.to_error(&task_id))?;
-                (task, version)
-            }
-        };
-        if let Some(mut config) = configuration.task_push_notification_config {
-            config.task_id = Some(task_id.clone());
-            if let Err(error) = self.add_push_config_for(owner, config).await {
-                cancel.send_replace(true);
-                return Err(error);
-            }
-        }
+        // The execution is recorded before the task is created: a crash between the two writes
+        // leaves a record without a task, which the resumer removes, never a task that nothing
+        // would run again.
         let lease = match self
             .record_execution(owner, &task_id, &recorded_request)
             .await
@@ -377,6 +359,34 @@ impl A2aServer {
             Ok(lease) => lease,
             Err(error) => {
                 cancel.send_replace(true);
+                return Err(error);
+            }
+        };
+        let created = match existing {
+            Some(existing) => Ok(existing),
+            None => {
+                let mut task =
+                    Task::new(&task_id, &context_id, TaskStatus::now(TaskState::Submitted));
+                task.history.push(message);
+                match inner.tasks.create(owner, task.clone()).await {
+                    Ok(version) => Ok((task, version)),
+                    Err(error) => Err(error.to_error(&task_id)),
+                }
+            }
+        };
+        let added = match (&created, configuration.task_push_notification_config) {
+            (Ok(_), Some(mut config)) => {
+                config.task_id = Some(task_id.clone());
+                self.add_push_config_for(owner, config).await
+            }
+            _ => Ok(()),
+        };
+        let (snapshot, version) = match (created, added) {
+            (Ok(created), Ok(())) => created,
+            (Err(error), _) | (_, Err(error)) => {
+                // The request fails, so its execution must not be resumed either.
+                cancel.send_replace(true);
+                self.forget_execution(&task_id, lease.as_deref()).await;
                 return Err(error);
             }
         };
@@ -424,6 +434,16 @@ impl A2aServer {
             .await
             .map_err(|e| e.to_error(task_id))?;
         Ok(Some(token))
+    }
+
+    /// Removes the record [`Self::record_execution`] wrote for a request that then failed; a record
+    /// left behind (logged) only makes the resumer look at the task once more.
+    async fn forget_execution(&self, task_id: &str, lease: Option<&str>) {
+        if let (Some(queue), Some(token)) = (&self.inner.executions, lease)
+            && let Err(error) = queue.finish(task_id, token).await
+        {
+            tracing::warn!(%error, task_id, "a failed request's execution record could not be removed");
+        }
     }
 
     /// SendMessage: the reply, or the task once it ends or waits (at once with `returnImmediately`).
