@@ -222,3 +222,29 @@ pub fn rpc_event(request: &Recorded, id: Option<&str>, result: Value) -> Chunk {
 pub fn v1_card(base: &str, interfaces: &[(&str, &str)]) -> a2a_types::v1::AgentCard {
     serde_json::from_value(card(base, interfaces)).expect("a valid card")
 }
+
+/// Serves one tonic service (a fake gRPC agent) on a new port of 127.0.0.1; its address, and the
+/// task serving it (aborted by the test when done).
+pub async fn serve_grpc<S>(service: S) -> (String, tokio::task::JoinHandle<()>)
+where
+    S: tonic::codegen::Service<
+            tonic::codegen::http::Request<tonic::body::Body>,
+            Response = tonic::codegen::http::Response<tonic::body::Body>,
+            Error = std::convert::Infallible,
+        > + tonic::server::NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = listener.local_addr().expect("address").to_string();
+    let task = tokio::spawn(async move {
+        let _ = tonic::transport::Server::builder()
+            .add_service(service)
+            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener))
+            .await;
+    });
+    (address, task)
+}

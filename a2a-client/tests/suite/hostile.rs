@@ -269,7 +269,6 @@ mod grpc_giant {
         GetTaskRequest, Message, Part, SendMessageRequest, StreamResponse, Task, part,
         stream_response,
     };
-    use tokio_stream::wrappers::TcpListenerStream;
     use tonic::codegen::BoxStream;
     use tonic::{Request, Response, Status};
 
@@ -318,17 +317,7 @@ mod grpc_giant {
     }
 
     pub async fn serve() -> (String, tokio::task::JoinHandle<()>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let address = listener.local_addr().expect("address").to_string();
-        let task = tokio::spawn(async move {
-            let _ = tonic::transport::Server::builder()
-                .add_service(A2aServiceServer::new(Giant))
-                .serve_with_incoming(TcpListenerStream::new(listener))
-                .await;
-        });
-        (address, task)
+        crate::agent::serve_grpc(A2aServiceServer::new(Giant)).await
     }
 }
 

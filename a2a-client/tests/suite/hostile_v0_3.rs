@@ -158,7 +158,6 @@ mod grpc_v0_3 {
         GetTaskRequest, Message, Part, SendMessageRequest, StreamResponse, Task, part,
         stream_response,
     };
-    use tokio_stream::wrappers::TcpListenerStream;
     use tonic::codegen::BoxStream;
     use tonic::{Request, Response, Status};
 
@@ -211,17 +210,7 @@ mod grpc_v0_3 {
     }
 
     pub async fn serve() -> (String, tokio::task::JoinHandle<()>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let address = listener.local_addr().expect("address").to_string();
-        let task = tokio::spawn(async move {
-            let _ = tonic::transport::Server::builder()
-                .add_service(A2aServiceServer::new(Agent))
-                .serve_with_incoming(TcpListenerStream::new(listener))
-                .await;
-        });
-        (address, task)
+        crate::agent::serve_grpc(A2aServiceServer::new(Agent)).await
     }
 }
 

@@ -399,7 +399,6 @@ mod grpc_agent {
         SendMessageRequest, StreamResponse, SubscribeToTaskRequest, TaskState, TaskStatus,
         TaskStatusUpdateEvent, stream_response,
     };
-    use tokio_stream::wrappers::TcpListenerStream;
     use tonic::codegen::BoxStream;
     use tonic::{Request, Response, Status};
 
@@ -449,17 +448,7 @@ mod grpc_agent {
 
     /// Serves `agent` on 127.0.0.1; the task is aborted with the test.
     pub async fn serve(agent: Flaky) -> (String, tokio::task::JoinHandle<()>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let address = listener.local_addr().expect("address").to_string();
-        let task = tokio::spawn(async move {
-            let _ = tonic::transport::Server::builder()
-                .add_service(A2aServiceServer::new(agent))
-                .serve_with_incoming(TcpListenerStream::new(listener))
-                .await;
-        });
-        (address, task)
+        crate::agent::serve_grpc(A2aServiceServer::new(agent)).await
     }
 }
 
