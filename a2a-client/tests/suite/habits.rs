@@ -9,19 +9,13 @@ use std::time::{Duration, Instant};
 use a2a_client::auth::{BoxFuture, Credential, Credentials, TokenSource};
 use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig, ClientError, RetryPolicy};
 use a2a_types::limits::Limits;
-use a2a_types::v1::{GetTaskRequest, ListTasksRequest, Message, Part, SendMessageRequest};
+use a2a_types::v1::{ListTasksRequest, Message, Part, SendMessageRequest};
 use serde_json::json;
 
 use crate::agent::{
     card, json_response, rpc_result, serve, status_only, task, v1_card, with_header,
 };
-
-fn get(id: &str) -> GetTaskRequest {
-    GetTaskRequest {
-        id: id.into(),
-        ..Default::default()
-    }
-}
+use crate::requests::get;
 
 fn resolver() -> CardResolver {
     CardResolver::new(

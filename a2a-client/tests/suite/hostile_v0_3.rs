@@ -9,12 +9,12 @@ use a2a_client::{A2aClient, ClientConfig, ClientError, RetryPolicy};
 use a2a_types::errors::ErrorKind;
 use a2a_types::limits::Limits;
 use a2a_types::v1::{
-    AgentCard, AgentInterface, CancelTaskRequest, GetTaskRequest, Message, Part,
-    SendMessageRequest, TaskState,
+    AgentCard, AgentInterface, CancelTaskRequest, Message, Part, SendMessageRequest, TaskState,
 };
 use serde_json::json;
 
 use crate::agent::{Chunk, FakeAgent, json_response, serve, sse, streamed};
+use crate::requests::get;
 
 fn v0_3_card(url: String, binding: &str) -> AgentCard {
     AgentCard {
@@ -26,13 +26,6 @@ fn v0_3_card(url: String, binding: &str) -> AgentCard {
 fn rest_client(agent: &FakeAgent, config: ClientConfig) -> A2aClient {
     let card = v0_3_card(format!("{}/a2a", agent.base), "HTTP+JSON");
     A2aClient::from_card(card, config).expect("client")
-}
-
-fn get(id: &str) -> GetTaskRequest {
-    GetTaskRequest {
-        id: id.into(),
-        ..Default::default()
-    }
 }
 
 fn send() -> SendMessageRequest {

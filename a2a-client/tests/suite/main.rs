@@ -9,6 +9,7 @@ mod hostile;
 mod hostile_v0_3;
 mod python;
 mod readme;
+mod requests;
 mod resume;
 mod sdk_v0_3;
 mod sdk_v1;

@@ -37,6 +37,19 @@ fn client_of(agent: &FakeAgent) -> A2aClient {
     A2aClient::from_card(v1_card(&agent.base, &[("/rpc", "JSONRPC")]), config).expect("client")
 }
 
+/// Streams `m-1` and collects every event until the stream ends on its terminal state (within 10 s,
+/// with no error).
+async fn stream_to_the_end(client: &A2aClient) -> Vec<StreamResponse> {
+    let stream = client
+        .send_streaming_message(send_request("m-1"))
+        .await
+        .expect("a stream");
+    tokio::time::timeout(Duration::from_secs(10), stream.collect())
+        .await
+        .expect("ends on the terminal state")
+        .expect("no error")
+}
+
 fn kinds(events: &[StreamResponse]) -> Vec<String> {
     events
         .iter()
@@ -81,14 +94,7 @@ async fn a_cut_stream_resumes_after_the_last_event_id_without_loss_or_repetition
     })
     .await;
     let client = client_of(&agent);
-    let stream = client
-        .send_streaming_message(send_request("m-1"))
-        .await
-        .expect("a stream");
-    let events = tokio::time::timeout(Duration::from_secs(10), stream.collect())
-        .await
-        .expect("ends on the terminal state")
-        .expect("no error");
+    let events = stream_to_the_end(&client).await;
     assert_eq!(
         kinds(&events),
         [
@@ -369,14 +375,7 @@ async fn an_http_json_stream_resumes_the_same_way() {
         ClientConfig::default(),
     )
     .expect("client");
-    let stream = client
-        .send_streaming_message(send_request("m-1"))
-        .await
-        .expect("a stream");
-    let events = tokio::time::timeout(Duration::from_secs(10), stream.collect())
-        .await
-        .expect("ends on the terminal state")
-        .expect("no error");
+    let events = stream_to_the_end(&client).await;
     assert_eq!(
         kinds(&events),
         [

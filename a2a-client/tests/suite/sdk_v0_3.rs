@@ -28,24 +28,11 @@ use a2a_types::v1::{
 };
 
 use crate::python::{PyServer, find};
+use crate::requests::{get, task_of};
 
 fn send(message_id: &str, text: &str) -> SendMessageRequest {
     SendMessageRequest {
         message: Message::user(message_id, [Part::text(text)]),
-        ..Default::default()
-    }
-}
-
-async fn task_of(client: &A2aClient, request: SendMessageRequest) -> Task {
-    match client.send_message(request).await.expect("sent") {
-        SendMessageResponse::Task(task) => task,
-        other => panic!("expected a task, got {other:?}"),
-    }
-}
-
-fn get(id: &str) -> GetTaskRequest {
-    GetTaskRequest {
-        id: id.into(),
         ..Default::default()
     }
 }

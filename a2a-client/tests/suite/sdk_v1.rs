@@ -11,11 +11,12 @@ use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
     CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
     GetTaskRequest, ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
-    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
+    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, TaskPushNotificationConfig,
     TaskState,
 };
 
 use crate::python::{PyServer, find};
+use crate::requests::{get, task_of};
 
 fn unique(prefix: &str, binding: Binding) -> String {
     format!("{prefix}-{binding}-{}", fastrand::u64(..))
@@ -35,20 +36,6 @@ fn in_background(message_id: &str) -> SendMessageRequest {
             ..Default::default()
         }),
         ..send(message_id)
-    }
-}
-
-async fn task_of(client: &A2aClient, request: SendMessageRequest) -> Task {
-    match client.send_message(request).await.expect("sent") {
-        SendMessageResponse::Task(task) => task,
-        other => panic!("expected a task, got {other:?}"),
-    }
-}
-
-fn get(id: &str) -> GetTaskRequest {
-    GetTaskRequest {
-        id: id.into(),
-        ..Default::default()
     }
 }
 

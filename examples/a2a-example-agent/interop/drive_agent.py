@@ -15,45 +15,29 @@ timeout, the whole run 120 s. Loopback only: the webhook receiver listens on 127
 import asyncio
 import base64
 import json
-import sys
 import threading
 import time
-import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import grpc
 import httpx
 from google.protobuf import json_format
 
-from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.client import A2ACardResolver
 from a2a.client.client import ClientCallContext
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.types import a2a_pb2 as pb
 from a2a.utils import errors as sdk_errors
 from a2a.utils.constants import TransportProtocol
 
+import sdk_driver
+
 EXTENDED_CARD_TOKEN = 'example-extended-card-token'
 REQUIRED_EXTENSION = 'https://example.com/extensions/required/v1'
 CALL_TIMEOUT = 15.0
 
-RESULTS: dict[str, list[tuple[str, bool, str]]] = {}
-
-
-def record(binding: str, name: str, ok: bool, detail: str = '') -> None:
-    RESULTS.setdefault(binding, []).append((name, ok, detail))
-    print(f'{"PASS" if ok else "FAIL"} [{binding}] {name}{": " + detail if detail and not ok else ""}', flush=True)
-
-
 async def check(binding: str, name: str, body) -> None:
-    """Runs one check; an exception or a false assertion is a failure with its reason."""
-    try:
-        await asyncio.wait_for(body(), CALL_TIMEOUT)
-        record(binding, name, True)
-    except Exception as error:  # noqa: BLE001 - every failure is reported, none stops the run
-        detail = f'{type(error).__name__}: {error}'
-        if not isinstance(error, AssertionError):
-            detail += '\n' + traceback.format_exc(limit=3)
-        record(binding, name, False, detail)
+    """One check, within this script's call timeout."""
+    await sdk_driver.check(binding, name, body, CALL_TIMEOUT)
 
 
 async def expect_error(call, error_type) -> Exception:
@@ -111,18 +95,6 @@ def unique(prefix: str) -> str:
     return f'{prefix}-{time.monotonic_ns()}'
 
 
-def make_client(card: pb.AgentCard, binding: str, streaming: bool, **config):
-    factory = ClientFactory(
-        ClientConfig(
-            streaming=streaming,
-            supported_protocol_bindings=[binding],
-            grpc_channel_factory=lambda url: grpc.aio.insecure_channel(url),
-            **config,
-        )
-    )
-    return factory.create(card)
-
-
 async def send_one(client, request: pb.SendMessageRequest, context=None) -> pb.StreamResponse:
     events = [e async for e in client.send_message(request, context=context)]
     assert len(events) == 1, f'a non-streaming send yields one response, not {len(events)}'
@@ -141,9 +113,9 @@ async def start_task(client, message_id: str, **message_fields) -> pb.Task:
 
 
 async def drive_v1(binding: str, card: pb.AgentCard, minimal_card: pb.AgentCard, webhook: Webhook, created: dict) -> None:
-    client = make_client(card, binding, streaming=False)
-    streamer = make_client(card, binding, streaming=True)
-    minimal = make_client(minimal_card, binding, streaming=False)
+    client = sdk_driver.make_client(card, binding, streaming=False)
+    streamer = sdk_driver.make_client(card, binding, streaming=True)
+    minimal = sdk_driver.make_client(minimal_card, binding, streaming=False)
     with_extension = ClientCallContext(service_parameters={'A2A-Extensions': REQUIRED_EXTENSION})
 
     async def send_task():
@@ -276,11 +248,11 @@ async def drive_v1(binding: str, card: pb.AgentCard, minimal_card: pb.AgentCard,
     async def extended_card():
         bearer = ClientCallContext(service_parameters={'Authorization': f'Bearer {EXTENDED_CARD_TOKEN}'})
         # A fresh client each time: the SDK's client replaces its card with the extended one.
-        authorized = make_client(card, binding, streaming=False)
+        authorized = sdk_driver.make_client(card, binding, streaming=False)
         extended = await authorized.get_extended_agent_card(pb.GetExtendedAgentCardRequest(), context=bearer)
         await authorized.close()
         assert [s.id for s in extended.skills] == ['find-hotels', 'route-planner', 'book-room'], [s.id for s in extended.skills]
-        anonymous = make_client(card, binding, streaming=False)
+        anonymous = sdk_driver.make_client(card, binding, streaming=False)
         try:
             await anonymous.get_extended_agent_card(pb.GetExtendedAgentCardRequest())
         except Exception:  # noqa: BLE001 - the SDK reports an HTTP 401 or UNAUTHENTICATED in its own way
@@ -372,7 +344,7 @@ async def drive_v1(binding: str, card: pb.AgentCard, minimal_card: pb.AgentCard,
 async def drive_jsonrpc_envelope_errors(card: pb.AgentCard) -> None:
     """The three errors only the JSON-RPC envelope has: sent raw (the SDK's client cannot send them),
     the answer read by the SDK's own JSON-RPC transport."""
-    client = make_client(card, TransportProtocol.JSONRPC, streaming=False)
+    client = sdk_driver.make_client(card, TransportProtocol.JSONRPC, streaming=False)
     transport = client._transport  # noqa: SLF001 - its error reading is what is checked
     url = next(i.url for i in card.supported_interfaces if i.protocol_binding == 'JSONRPC' and i.protocol_version == '1.0')
     cases = [
@@ -397,8 +369,8 @@ async def drive_v0_3(card: pb.AgentCard, minimal_card: pb.AgentCard, webhook: We
     legacy.CopyFrom(card)
     del legacy.supported_interfaces[:]
     legacy.supported_interfaces.extend(i for i in card.supported_interfaces if i.protocol_version == '0.3')
-    client = make_client(legacy, TransportProtocol.JSONRPC, streaming=False)
-    streamer = make_client(legacy, TransportProtocol.JSONRPC, streaming=True)
+    client = sdk_driver.make_client(legacy, TransportProtocol.JSONRPC, streaming=False)
+    streamer = sdk_driver.make_client(legacy, TransportProtocol.JSONRPC, streaming=True)
 
     async def transport_is_v0_3():
         name = type(client._transport).__name__  # noqa: SLF001 - which transport the factory chose is the point
@@ -495,7 +467,7 @@ async def drive_v0_3(card: pb.AgentCard, minimal_card: pb.AgentCard, webhook: We
         minimal_legacy.CopyFrom(minimal_card)
         del minimal_legacy.supported_interfaces[:]
         minimal_legacy.supported_interfaces.extend(i for i in minimal_card.supported_interfaces if i.protocol_version == '0.3')
-        minimal = make_client(minimal_legacy, TransportProtocol.JSONRPC, streaming=False)
+        minimal = sdk_driver.make_client(minimal_legacy, TransportProtocol.JSONRPC, streaming=False)
         context = ClientCallContext(service_parameters={'X-A2A-Extensions': REQUIRED_EXTENSION})
         config = pb.TaskPushNotificationConfig(task_id='x', id='p', url=webhook.url + '/never')
         await expect_error(lambda: minimal.create_task_push_notification_config(config, context=context), sdk_errors.PushNotificationNotSupportedError)
@@ -549,16 +521,4 @@ async def main(agent_url: str, minimal_url: str) -> None:
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    try:
-        asyncio.run(asyncio.wait_for(main(sys.argv[1], sys.argv[2]), 120))
-    except TimeoutError:
-        record('run', 'finished within 120 s', False)
-    print()
-    failed = 0
-    for binding, results in RESULTS.items():
-        passed = sum(ok for _, ok, _ in results)
-        failed += len(results) - passed
-        print(f'{binding}: {passed}/{len(results)} passed')
-    sys.exit(1 if failed else 0)
+    sdk_driver.run(main, __doc__, 120)

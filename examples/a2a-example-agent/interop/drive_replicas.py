@@ -24,36 +24,22 @@ import asyncio
 import re
 import sys
 import time
-import traceback
 
-import grpc
 import httpx
 
-from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.client import A2ACardResolver
 from a2a.types import a2a_pb2 as pb
 from a2a.utils.constants import TransportProtocol
+
+import sdk_driver
 
 CALL_TIMEOUT = 20.0
 SLOW_CHUNKS = 30
 WHOLE = [f'chunk-{n} ' for n in range(1, SLOW_CHUNKS + 1)]
 
-RESULTS: dict[str, list[tuple[str, bool, str]]] = {}
-
-
-def record(binding: str, name: str, ok: bool, detail: str = '') -> None:
-    RESULTS.setdefault(binding, []).append((name, ok, detail))
-    print(f'{"PASS" if ok else "FAIL"} [{binding}] {name}{": " + detail if detail and not ok else ""}', flush=True)
-
-
 async def check(binding: str, name: str, body) -> None:
-    try:
-        await asyncio.wait_for(body(), CALL_TIMEOUT)
-        record(binding, name, True)
-    except Exception as error:  # noqa: BLE001 - every failure is reported, none stops the run
-        detail = f'{type(error).__name__}: {error}'
-        if not isinstance(error, AssertionError):
-            detail += '\n' + traceback.format_exc(limit=3)
-        record(binding, name, False, detail)
+    """One check, within this script's call timeout."""
+    await sdk_driver.check(binding, name, body, CALL_TIMEOUT)
 
 
 def unique(prefix: str) -> str:
@@ -62,17 +48,6 @@ def unique(prefix: str) -> str:
 
 def user_message(message_id: str, **fields) -> pb.Message:
     return pb.Message(message_id=message_id, role=pb.Role.ROLE_USER, parts=[pb.Part(text='hello')], **fields)
-
-
-def make_client(card: pb.AgentCard, binding: str, streaming: bool):
-    factory = ClientFactory(
-        ClientConfig(
-            streaming=streaming,
-            supported_protocol_bindings=[binding],
-            grpc_channel_factory=lambda url: grpc.aio.insecure_channel(url),
-        )
-    )
-    return factory.create(card)
 
 
 async def send_one(client, request: pb.SendMessageRequest) -> pb.StreamResponse:
@@ -134,10 +109,10 @@ def assert_in_order(chunks: list[str], what: str) -> None:
 
 
 async def drive(binding: str, card_a: pb.AgentCard, card_b: pb.AgentCard, kill_b) -> None:
-    on_a = make_client(card_a, binding, streaming=False)
-    on_b = make_client(card_b, binding, streaming=False)
-    streamer_a = make_client(card_a, binding, streaming=True)
-    streamer_b = make_client(card_b, binding, streaming=True)
+    on_a = sdk_driver.make_client(card_a, binding, streaming=False)
+    on_b = sdk_driver.make_client(card_b, binding, streaming=False)
+    streamer_a = sdk_driver.make_client(card_a, binding, streaming=True)
+    streamer_b = sdk_driver.make_client(card_b, binding, streaming=True)
 
     async def get_on_b():
         sent = (await send_one(on_a, pb.SendMessageRequest(message=user_message(unique('tck-artifact-text'))))).task
@@ -258,16 +233,4 @@ async def main(url_a: str, url_b: str) -> None:
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    try:
-        asyncio.run(asyncio.wait_for(main(sys.argv[1], sys.argv[2]), 150))
-    except TimeoutError:
-        record('run', 'finished within 150 s', False)
-    print()
-    failed = 0
-    for binding, results in RESULTS.items():
-        passed = sum(ok for _, ok, _ in results)
-        failed += len(results) - passed
-        print(f'{binding}: {passed}/{len(results)} passed')
-    sys.exit(1 if failed else 0)
+    sdk_driver.run(main, __doc__, 150)
