@@ -13,9 +13,9 @@
 //!
 //! The copy builds in `target/bump-rehearsal/target`, never in the workspace's own target directory: two
 //! copies of one workspace in one target directory share artifact names, and cargo would mix them up. To
-//! keep the rehearsal to a few minutes, that directory starts as a copy of the workspace's `target/debug`
-//! (when it has none yet): dependencies are then reused, while every workspace crate is rebuilt, because
-//! its freshly copied sources are newer than any artifact.
+//! keep the rehearsal to a few minutes, that directory starts with the workspace's built dependencies,
+//! hard-linked rather than copied (see [`seed`]); every workspace crate is rebuilt. A rehearsal that passes
+//! removes its target directory again, so a CI run ends with no more on disk than it had before.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,6 +24,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail, ensure};
 
 use crate::codegen::project_root;
+
+mod seed;
 
 /// Field and enum numbers far above anything upstream uses, so a real bump never collides with them.
 const TASK_FIELDS: &str = "  int64 rehearsal_generation = 900;\n  string rehearsal_note = 901;\n";
@@ -94,7 +96,7 @@ pub(crate) fn run() -> Result<()> {
 
     step("copy the workspace", || copy_tracked_files(&root, &scratch))?;
     step("seed the copy's target directory", || {
-        seed_target_dir(&root.join("target/debug"), &target_dir)
+        seed::seed_target_dir(&root, &root.join("target/debug"), &target_dir)
     })?;
     step("grow spec/v1/a2a.proto", || {
         grow_spec(&scratch.join("spec/v1/a2a.proto"))
@@ -155,6 +157,10 @@ pub(crate) fn run() -> Result<()> {
         );
         Ok(())
     })?;
+    step("remove the copy's target directory", || {
+        std::fs::remove_dir_all(&target_dir)
+            .with_context(|| format!("removing {}", target_dir.display()))
+    })?;
     eprintln!(
         "bump rehearsal passed in {:.0?}; the copy is in {}",
         started.elapsed(),
@@ -193,42 +199,6 @@ fn copy_tracked_files(root: &Path, scratch: &Path) -> Result<()> {
         let to = scratch.join(&relative);
         std::fs::create_dir_all(to.parent().expect("a file has a parent"))?;
         std::fs::copy(&from, &to).with_context(|| format!("copying {}", relative.display()))?;
-    }
-    Ok(())
-}
-
-/// Copies the workspace's built dependencies, unless the rehearsal already has a target directory.
-/// Everything in `target/debug` is copied but `incremental`: it only holds the workspace crates'
-/// incremental state, which the copy rebuilds anyway, and it can be a third of the directory (the
-/// copy doubles the disk a CI run needs).
-fn seed_target_dir(built: &Path, target_dir: &Path) -> Result<()> {
-    if target_dir.exists() || !built.is_dir() {
-        eprintln!("    nothing to seed");
-        return Ok(());
-    }
-    let debug = target_dir.join("debug");
-    std::fs::create_dir_all(&debug)?;
-    let mut copied = true;
-    for entry in std::fs::read_dir(built)? {
-        let entry = entry?;
-        if entry.file_name() == "incremental" {
-            continue;
-        }
-        let status = Command::new("cp")
-            .arg("-a")
-            .arg(entry.path())
-            .arg(&debug)
-            .status()
-            .context("running cp")?;
-        copied &= status.success();
-    }
-    if !copied {
-        // Only slower, not wrong: cargo builds the dependencies itself.
-        eprintln!(
-            "    copying {} failed; building from scratch",
-            built.display()
-        );
-        std::fs::remove_dir_all(&debug).ok();
     }
     Ok(())
 }
