@@ -47,6 +47,25 @@ pub use a2a_support::json::{
     from_value, value_from_slice, value_from_str,
 };
 pub use a2a_support::json_write::{WriteJson, to_string, to_vec};
+/// Reads `text` as `T` the way serde's derive would (the reading the generated in-place readers of
+/// the v1 messages stand in for), with the same path-naming errors as [`from_str`]: for the tests that
+/// compare the two on every input.
+#[doc(hidden)]
+pub fn from_str_by_reference<T: a2a_support::protojson::ReferenceRead>(
+    text: &str,
+) -> Result<T, JsonError> {
+    from_str::<ByReference<T>>(text).map(|read| read.0)
+}
+
+/// A message read through [`a2a_support::protojson::ReferenceRead`].
+struct ByReference<T>(T);
+
+impl<'de, T: a2a_support::protojson::ReferenceRead> serde::Deserialize<'de> for ByReference<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        T::read_reference(deserializer).map(ByReference)
+    }
+}
+
 // What the hand-written v0.3 readers and the bridge call.
 #[allow(unused_imports)] // some only with feature `v0_3`
 pub(crate) use a2a_support::json::{UniqueKeys, UniqueKeysVisitor, shown, unique_entries_after};

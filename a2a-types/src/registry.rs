@@ -24,6 +24,7 @@ pub trait A2aMessage:
     + PartialEq
     + Debug
     + crate::validate::Validate
+    + a2a_support::protojson::ReferenceRead
     + 'static
 {
     /// The message's full protobuf name, such as `lf.a2a.v1.Task`.

@@ -4,7 +4,8 @@
 //! `types-serde-encode` (the same bytes through `Serialize`), `proto-encode`, `convert`,
 //! `binary-decode`, `value-decode`, `value-encode` (`convert` clones its input each time, so that
 //! counts too) and PAYLOAD a word of a payload's name (`message`, `task`, `card`, `event`, `long`,
-//! `large`). It prints the CPU time per call.
+//! `large`; `v0.3 stream` and `v0.3 task` for the v0.3 documents, whose only operations are
+//! `types-decode` and `value-decode`). It prints the CPU time per call.
 //!
 //! On a busy machine CPU time moves by tens of percent; instruction counts do not. With `n=CALLS` the
 //! loop makes exactly that many calls, so the instructions of one call are the difference of two runs
@@ -67,6 +68,35 @@ where
     );
 }
 
+/// The loop of [`run`] for a v0.3 document, read as `T` (`types-decode`) or as `Value`.
+fn run_v0_3<T: serde::de::DeserializeOwned>(operation: &str, payload: &Payload, budget: Budget) {
+    let json = payload.json.as_str();
+    serde_json::from_str::<T>(json).expect("a2a-types reads the v0.3 payload");
+    let cpu_start = thread_cpu_nanos();
+    let start = Instant::now();
+    let mut iterations = 0u64;
+    let (time, calls) = match budget {
+        Budget::Time(time) => (time, u64::MAX),
+        Budget::Calls(calls) => (Duration::MAX, calls),
+    };
+    while start.elapsed() < time && iterations < calls {
+        match operation {
+            "types-decode" => drop(black_box(serde_json::from_str::<T>(black_box(json)))),
+            "value-decode" => drop(black_box(serde_json::from_str::<serde_json::Value>(
+                black_box(json),
+            ))),
+            other => panic!("unknown v0.3 operation {other}"),
+        }
+        iterations += 1;
+    }
+    let per_call = (thread_cpu_nanos() - cpu_start) as f64 / iterations.max(1) as f64;
+    println!(
+        "{operation} {}: {:.2} µs CPU per call",
+        payload.name,
+        per_call / 1000.0
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [operation, wanted, rest @ ..] = &args[..] else {
@@ -77,6 +107,19 @@ fn main() {
         Some(calls) if calls.starts_with("n=") => Budget::Calls(calls[2..].parse().expect("calls")),
         Some(seconds) => Budget::Time(Duration::from_secs_f64(seconds.parse().expect("seconds"))),
     };
+    if wanted.starts_with("v0.3") {
+        let payloads = a2a_benchmarks::v0_3_payloads();
+        let payload = payloads
+            .iter()
+            .find(|p| p.name.contains(wanted.as_str()))
+            .expect("a v0.3 payload of that name");
+        return match payload.kind {
+            Kind::StreamResponse => run_v0_3::<a2a_types::v0_3::SendStreamingMessageResponse>(
+                operation, payload, budget,
+            ),
+            _ => run_v0_3::<a2a_types::v0_3::Task>(operation, payload, budget),
+        };
+    }
     let payloads = a2a_benchmarks::payloads();
     let payload = payloads
         .iter()

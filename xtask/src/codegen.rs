@@ -14,6 +14,7 @@ mod api_docs;
 mod descriptor;
 mod docs;
 mod grpc;
+mod in_place;
 mod json_schema;
 mod naming;
 mod operations;

@@ -15,6 +15,7 @@ mod bytes;
 mod enums;
 mod fields;
 mod free_form;
+mod in_place;
 mod numbers;
 mod oneof;
 mod timestamp;
@@ -23,13 +24,14 @@ pub use bytes::*;
 pub use enums::*;
 pub use fields::*;
 pub use free_form::*;
+pub use in_place::*;
 pub use numbers::*;
 pub use oneof::*;
 pub use timestamp::*;
 
 /// A JSON string (an object key, a timestamp, base64), borrowed from the input when it can be (no
 /// escapes), so reading it allocates nothing in the common case.
-pub(crate) enum Key<'de> {
+pub enum Key<'de> {
     Borrowed(&'de str),
     Owned(String),
 }

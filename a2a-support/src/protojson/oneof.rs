@@ -56,13 +56,13 @@ impl OneofRead {
 
 /// The oneof member read so far from one object, with the key it was read under (for the error
 /// naming both members when a second one comes).
-struct OneofSlot<'de, T> {
+pub(crate) struct OneofSlot<'de, T> {
     first: Option<Key<'de>>,
-    found: Option<T>,
+    pub(crate) found: Option<T>,
 }
 
 impl<'de, T: ProtoOneof> OneofSlot<'de, T> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             first: None,
             found: None,
@@ -71,7 +71,7 @@ impl<'de, T: ProtoOneof> OneofSlot<'de, T> {
 
     /// Reads the value of `key` if it names a member; gives the key back when it does not (the value
     /// is left unread).
-    fn offer<A: MapAccess<'de>>(
+    pub(crate) fn offer<A: MapAccess<'de>>(
         &mut self,
         key: Key<'de>,
         map: &mut A,

@@ -16,6 +16,7 @@
 
 mod bridge_v0_3;
 mod build_cost;
+mod decode_in_place_v1;
 mod describe_v1;
 mod errors_interop_v1;
 mod input_rules;

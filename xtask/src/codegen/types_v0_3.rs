@@ -166,7 +166,7 @@ fn generate_files(target: &TypesV0_3Target) -> Result<Vec<GeneratedFile>> {
         });
     let mut structs = typify.generate(input, "the rewritten v0.3 schema")?;
     adjust_fields(&mut structs, &plan)?;
-    read_messages_only_from_objects(&mut structs);
+    read_messages_only_from_objects(&mut structs, false);
     let unions: syn::File =
         syn::parse2(emit_unions(&plan)?).context("parsing the emitted v0.3 unions")?;
     let registry: syn::File =

@@ -7,6 +7,7 @@ use quote::ToTokens as _;
 use serde_json::Value;
 use syn::parse_quote;
 
+use super::in_place::read_in_place_impl;
 use super::syntax::structs_mut;
 
 /// typify's settings, built up with the replacements of one generator.
@@ -54,7 +55,17 @@ impl Typify {
 /// every entry the struct's own fields do not take and reads it again: a private copy of the struct
 /// derives the reading of the other fields (`remote` to the struct), over a map that takes the oneof's
 /// members out as they pass (`::a2a_support::protojson::flat_oneof::read`).
-pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
+pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File, in_place: bool) {
+    // The structs read in place (see `super::in_place`), when asked for: every struct the reader
+    // covers, so that one may read another where it lies.
+    let in_place_messages: Vec<String> = if in_place {
+        structs_mut(generated)
+            .filter(|structure| read_in_place_impl(structure, &[]).is_some())
+            .map(|structure| structure.ident.to_string())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let objects_only: Vec<syn::Item> = structs_mut(generated)
         .filter(|structure| matches!(structure.fields, syn::Fields::Named(_)))
         .map(|structure| {
@@ -64,6 +75,10 @@ pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
                 .attrs
                 .push(parse_quote!(#[serde(remote = "Self")]));
             let ident = structure.ident.clone();
+            let in_place_impl = in_place_messages
+                .contains(&ident.to_string())
+                .then(|| read_in_place_impl(structure, &in_place_messages))
+                .flatten();
             let from_object: syn::Expr = match flat_oneof_fields(structure) {
                 Some(fields) => {
                     let oneof = fields.oneof.clone();
@@ -81,13 +96,33 @@ pub(crate) fn read_messages_only_from_objects(generated: &mut syn::File) {
                     #ident::deserialize(::serde::de::value::MapAccessDeserializer::new(map))
                 },
             };
+            // With an in-place reader, `Deserialize` goes through it, and the derive's reading stays
+            // reachable as `ReferenceRead` for the tests that compare the two.
+            let (reader, in_place_items) = match in_place_impl {
+                Some(read_in_place) => (
+                    quote::quote!(::a2a_support::protojson::read_in_place(deserializer)),
+                    quote::quote! {
+                        #read_in_place
+                        impl ::a2a_support::protojson::ReferenceRead for #ident {
+                            fn read_reference<'de, D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                                ::a2a_support::protojson::read_object(deserializer)
+                            }
+                        }
+                    },
+                ),
+                None => (
+                    quote::quote!(::a2a_support::protojson::read_object(deserializer)),
+                    quote::quote!(),
+                ),
+            };
             parse_quote! {
                 const _: () = {
                     impl<'de> ::serde::Deserialize<'de> for #ident {
                         fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                            ::a2a_support::protojson::read_object(deserializer)
+                            #reader
                         }
                     }
+                    #in_place_items
                     impl ::a2a_support::protojson::FromObject for #ident {
                         fn from_object<'de, A: ::serde::de::MapAccess<'de>>(map: A) -> ::std::result::Result<Self, A::Error> {
                             #from_object

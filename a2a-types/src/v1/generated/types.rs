@@ -1440,6 +1440,70 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AgentCapabilities {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "streaming" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "streaming",
+                        )?;
+                        self.streaming = ::serde::de::MapAccess::next_value::<
+                            ::std::option::Option<bool>,
+                        >(&mut map)?;
+                    }
+                    "pushNotifications" | "push_notifications" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "pushNotifications",
+                        )?;
+                        self.push_notifications = ::serde::de::MapAccess::next_value::<
+                            ::std::option::Option<bool>,
+                        >(&mut map)?;
+                    }
+                    "extensions" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "extensions",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.extensions,
+                        )?;
+                    }
+                    "extendedAgentCard" | "extended_agent_card" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "extendedAgentCard",
+                        )?;
+                        self.extended_agent_card = ::serde::de::MapAccess::next_value::<
+                            ::std::option::Option<bool>,
+                        >(&mut map)?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AgentCapabilities {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1466,6 +1530,178 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AgentCard {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "name" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "name")?;
+                        self.name = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "supportedInterfaces" | "supported_interfaces" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "supportedInterfaces",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.supported_interfaces,
+                        )?;
+                    }
+                    "provider" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "provider",
+                        )?;
+                        ::a2a_support::protojson::read_optional_message(
+                            &mut map,
+                            &mut self.provider,
+                        )?;
+                    }
+                    "version" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            4u32,
+                            "version",
+                        )?;
+                        self.version = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "documentationUrl" | "documentation_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "documentationUrl",
+                        )?;
+                        self.documentation_url = ::serde::de::MapAccess::next_value::<
+                            ::std::option::Option<::std::string::String>,
+                        >(&mut map)?;
+                    }
+                    "capabilities" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            6u32,
+                            "capabilities",
+                        )?;
+                        ::a2a_support::protojson::read_message(
+                            &mut map,
+                            &mut self.capabilities,
+                        )?;
+                    }
+                    "securitySchemes" | "security_schemes" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            7u32,
+                            "securitySchemes",
+                        )?;
+                        self.security_schemes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unique_map,
+                            ::std::collections::BTreeMap < ::std::string::String, crate
+                            ::v1::SecurityScheme >
+                        )?;
+                    }
+                    "securityRequirements" | "security_requirements" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            8u32,
+                            "securityRequirements",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.security_requirements,
+                        )?;
+                    }
+                    "defaultInputModes" | "default_input_modes" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            9u32,
+                            "defaultInputModes",
+                        )?;
+                        self.default_input_modes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "defaultOutputModes" | "default_output_modes" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            10u32,
+                            "defaultOutputModes",
+                        )?;
+                        self.default_output_modes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "skills" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            11u32,
+                            "skills",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.skills,
+                        )?;
+                    }
+                    "signatures" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            12u32,
+                            "signatures",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.signatures,
+                        )?;
+                    }
+                    "iconUrl" | "icon_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            13u32,
+                            "iconUrl",
+                        )?;
+                        self.icon_url = ::serde::de::MapAccess::next_value::<
+                            ::std::option::Option<::std::string::String>,
+                        >(&mut map)?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AgentCard {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1488,6 +1724,59 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AgentCardSignature {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "protected" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "protected",
+                        )?;
+                        self.protected = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "signature" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "signature",
+                        )?;
+                        self.signature = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "header" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "header")?;
+                        self.header = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AgentCardSignature {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1516,6 +1805,66 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AgentExtension {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "uri" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "uri")?;
+                        self.uri = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "required" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "required",
+                        )?;
+                        self.required = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < bool >
+                        )?;
+                    }
+                    "params" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "params")?;
+                        self.params = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AgentExtension {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1540,6 +1889,65 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for AgentInterface {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AgentInterface {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "url" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "url")?;
+                        self.url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "protocolBinding" | "protocol_binding" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "protocolBinding",
+                        )?;
+                        self.protocol_binding = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "protocolVersion" | "protocol_version" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "protocolVersion",
+                        )?;
+                        self.protocol_version = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AgentInterface {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1568,6 +1976,47 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AgentProvider {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "url" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "url")?;
+                        self.url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "organization" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "organization",
+                        )?;
+                        self.organization = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AgentProvider {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1594,6 +2043,105 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AgentSkill {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "name" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "name")?;
+                        self.name = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "tags" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "tags")?;
+                        self.tags = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "examples" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            4u32,
+                            "examples",
+                        )?;
+                        self.examples = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "inputModes" | "input_modes" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "inputModes",
+                        )?;
+                        self.input_modes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "outputModes" | "output_modes" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            6u32,
+                            "outputModes",
+                        )?;
+                        self.output_modes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "securityRequirements" | "security_requirements" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            7u32,
+                            "securityRequirements",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.security_requirements,
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AgentSkill {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1616,6 +2164,58 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for ApiKeySecurityScheme {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for ApiKeySecurityScheme {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "location" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "location",
+                        )?;
+                        self.location = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "name" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "name")?;
+                        self.name = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for ApiKeySecurityScheme {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1644,6 +2244,88 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for Artifact {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "artifactId" | "artifact_id" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "artifactId",
+                        )?;
+                        self.artifact_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "name" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "name")?;
+                        self.name = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "parts" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "parts")?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.parts,
+                        )?;
+                    }
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            4u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    "extensions" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "extensions",
+                        )?;
+                        self.extensions = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for Artifact {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1666,6 +2348,47 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AuthenticationInfo {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "scheme" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "scheme")?;
+                        self.scheme = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "credentials" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "credentials",
+                        )?;
+                        self.credentials = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AuthenticationInfo {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1694,6 +2417,81 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for AuthorizationCodeOAuthFlow {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "authorizationUrl" | "authorization_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "authorizationUrl",
+                        )?;
+                        self.authorization_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "tokenUrl" | "token_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "tokenUrl",
+                        )?;
+                        self.token_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "refreshUrl" | "refresh_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "refreshUrl",
+                        )?;
+                        self.refresh_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "scopes" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "scopes")?;
+                        self.scopes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unique_map,
+                            ::std::collections::BTreeMap < ::std::string::String,
+                            ::std::string::String >
+                        )?;
+                    }
+                    "pkceRequired" | "pkce_required" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            4u32,
+                            "pkceRequired",
+                        )?;
+                        self.pkce_required = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < bool >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for AuthorizationCodeOAuthFlow {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1718,6 +2516,55 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for CancelTaskRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for CancelTaskRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1746,6 +2593,59 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for ClientCredentialsOAuthFlow {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tokenUrl" | "token_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "tokenUrl",
+                        )?;
+                        self.token_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "refreshUrl" | "refresh_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "refreshUrl",
+                        )?;
+                        self.refresh_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "scopes" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "scopes")?;
+                        self.scopes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unique_map,
+                            ::std::collections::BTreeMap < ::std::string::String,
+                            ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for ClientCredentialsOAuthFlow {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1770,6 +2670,52 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace
+    for DeleteTaskPushNotificationConfigRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "taskId" | "task_id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "taskId")?;
+                        self.task_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead
+    for DeleteTaskPushNotificationConfigRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1799,6 +2745,70 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for DeviceCodeOAuthFlow {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "deviceAuthorizationUrl" | "device_authorization_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "deviceAuthorizationUrl",
+                        )?;
+                        self.device_authorization_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "tokenUrl" | "token_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "tokenUrl",
+                        )?;
+                        self.token_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "refreshUrl" | "refresh_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "refreshUrl",
+                        )?;
+                        self.refresh_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "scopes" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "scopes")?;
+                        self.scopes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unique_map,
+                            ::std::collections::BTreeMap < ::std::string::String,
+                            ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for DeviceCodeOAuthFlow {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1823,6 +2833,36 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for GetExtendedAgentCardRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for GetExtendedAgentCardRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for GetExtendedAgentCardRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1851,6 +2891,51 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for GetTaskPushNotificationConfigRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "taskId" | "task_id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "taskId")?;
+                        self.task_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead
+    for GetTaskPushNotificationConfigRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1875,6 +2960,54 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for GetTaskRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "historyLength" | "history_length" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "historyLength",
+                        )?;
+                        self.history_length = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::optional_int32,
+                            ::std::option::Option < i32 >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for GetTaskRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1903,6 +3036,58 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for HttpAuthSecurityScheme {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "scheme" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "scheme")?;
+                        self.scheme = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "bearerFormat" | "bearer_format" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "bearerFormat",
+                        )?;
+                        self.bearer_format = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for HttpAuthSecurityScheme {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1929,6 +3114,59 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for ImplicitOAuthFlow {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "authorizationUrl" | "authorization_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "authorizationUrl",
+                        )?;
+                        self.authorization_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "refreshUrl" | "refresh_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "refreshUrl",
+                        )?;
+                        self.refresh_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "scopes" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "scopes")?;
+                        self.scopes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unique_map,
+                            ::std::collections::BTreeMap < ::std::string::String,
+                            ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for ImplicitOAuthFlow {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -1953,6 +3191,67 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace
+    for ListTaskPushNotificationConfigsRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "taskId" | "task_id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "taskId")?;
+                        self.task_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "pageSize" | "page_size" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "pageSize",
+                        )?;
+                        self.page_size = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::int32_unless_default,
+                            ::std::option::Option < i32 >
+                        )?;
+                    }
+                    "pageToken" | "page_token" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "pageToken",
+                        )?;
+                        self.page_token = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead
+    for ListTaskPushNotificationConfigsRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -1982,6 +3281,53 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace
+    for ListTaskPushNotificationConfigsResponse {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "configs" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "configs",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.configs,
+                        )?;
+                    }
+                    "nextPageToken" | "next_page_token" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "nextPageToken",
+                        )?;
+                        self.next_page_token = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead
+    for ListTaskPushNotificationConfigsResponse {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2007,6 +3353,109 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for ListTasksRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "contextId" | "context_id" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "contextId",
+                        )?;
+                        self.context_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "status" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "status")?;
+                        self.status = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < crate ::v1::TaskState >
+                        )?;
+                    }
+                    "pageSize" | "page_size" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "pageSize",
+                        )?;
+                        self.page_size = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::optional_int32,
+                            ::std::option::Option < i32 >
+                        )?;
+                    }
+                    "pageToken" | "page_token" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            4u32,
+                            "pageToken",
+                        )?;
+                        self.page_token = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "historyLength" | "history_length" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "historyLength",
+                        )?;
+                        self.history_length = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::optional_int32,
+                            ::std::option::Option < i32 >
+                        )?;
+                    }
+                    "statusTimestampAfter" | "status_timestamp_after" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            6u32,
+                            "statusTimestampAfter",
+                        )?;
+                        self.status_timestamp_after = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_timestamp::deserialize,
+                            ::std::option::Option < crate ::Timestamp >
+                        )?;
+                    }
+                    "includeArtifacts" | "include_artifacts" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            7u32,
+                            "includeArtifacts",
+                        )?;
+                        self.include_artifacts = ::serde::de::MapAccess::next_value::<
+                            ::std::option::Option<bool>,
+                        >(&mut map)?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for ListTasksRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -2035,6 +3484,67 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for ListTasksResponse {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tasks" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tasks")?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.tasks,
+                        )?;
+                    }
+                    "nextPageToken" | "next_page_token" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "nextPageToken",
+                        )?;
+                        self.next_page_token = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "pageSize" | "page_size" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "pageSize",
+                        )?;
+                        self.page_size = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::int32, i32
+                        )?;
+                    }
+                    "totalSize" | "total_size" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "totalSize",
+                        )?;
+                        self.total_size = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::int32, i32
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for ListTasksResponse {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2061,6 +3571,106 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for Message {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "messageId" | "message_id" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "messageId",
+                        )?;
+                        self.message_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "contextId" | "context_id" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "contextId",
+                        )?;
+                        self.context_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "taskId" | "task_id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "taskId")?;
+                        self.task_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "role" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "role")?;
+                        self.role = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default, crate
+                            ::v1::Role
+                        )?;
+                    }
+                    "parts" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 4u32, "parts")?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.parts,
+                        )?;
+                    }
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    "extensions" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            6u32,
+                            "extensions",
+                        )?;
+                        self.extensions = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "referenceTaskIds" | "reference_task_ids" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            7u32,
+                            "referenceTaskIds",
+                        )?;
+                        self.reference_task_ids = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for Message {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2083,6 +3693,40 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for MutualTlsSecurityScheme {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for MutualTlsSecurityScheme {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -2111,6 +3755,57 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for OAuth2SecurityScheme {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "flows" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "flows")?;
+                        self.flows = ::serde::de::MapAccess::next_value::<
+                            ::std::option::Option<crate::v1::OAuthFlows>,
+                        >(&mut map)?;
+                    }
+                    "oauth2MetadataUrl" | "oauth2_metadata_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "oauth2MetadataUrl",
+                        )?;
+                        self.oauth2_metadata_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for OAuth2SecurityScheme {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2137,6 +3832,51 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for OpenIdConnectSecurityScheme {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "description" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "description",
+                        )?;
+                        self.description = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "openIdConnectUrl" | "open_id_connect_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "openIdConnectUrl",
+                        )?;
+                        self.open_id_connect_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for OpenIdConnectSecurityScheme {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2161,6 +3901,71 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for Part {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for Part {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            let mut oneof = ::a2a_support::protojson::FlatOneof::<
+                'de,
+                crate::v1::PartContent,
+            >::new();
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                let ::std::option::Option::Some(key) = oneof.offer(key, &mut map)? else {
+                    continue;
+                };
+                match &*key {
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    "filename" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "filename",
+                        )?;
+                        self.filename = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "mediaType" | "media_type" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "mediaType",
+                        )?;
+                        self.media_type = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            self.content = oneof.into_found();
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for Part {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -2225,6 +4030,59 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for PasswordOAuthFlow {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tokenUrl" | "token_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "tokenUrl",
+                        )?;
+                        self.token_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "refreshUrl" | "refresh_url" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "refreshUrl",
+                        )?;
+                        self.refresh_url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "scopes" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "scopes")?;
+                        self.scopes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unique_map,
+                            ::std::collections::BTreeMap < ::std::string::String,
+                            ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for PasswordOAuthFlow {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2249,6 +4107,41 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for SecurityRequirement {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "schemes" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "schemes",
+                        )?;
+                        self.schemes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unique_map,
+                            ::std::collections::BTreeMap < ::std::string::String,
+                            StringList >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for SecurityRequirement {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -2277,6 +4170,73 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for SendMessageConfiguration {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "acceptedOutputModes" | "accepted_output_modes" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            0u32,
+                            "acceptedOutputModes",
+                        )?;
+                        self.accepted_output_modes = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    "taskPushNotificationConfig" | "task_push_notification_config" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "taskPushNotificationConfig",
+                        )?;
+                        ::a2a_support::protojson::read_optional_message(
+                            &mut map,
+                            &mut self.task_push_notification_config,
+                        )?;
+                    }
+                    "historyLength" | "history_length" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "historyLength",
+                        )?;
+                        self.history_length = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::optional_int32,
+                            ::std::option::Option < i32 >
+                        )?;
+                    }
+                    "returnImmediately" | "return_immediately" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "returnImmediately",
+                        )?;
+                        self.return_immediately = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < bool >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for SendMessageConfiguration {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2301,6 +4261,70 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for SendMessageRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "message" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "message",
+                        )?;
+                        ::a2a_support::protojson::read_message(
+                            &mut map,
+                            &mut self.message,
+                        )?;
+                    }
+                    "configuration" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "configuration",
+                        )?;
+                        ::a2a_support::protojson::read_optional_message(
+                            &mut map,
+                            &mut self.configuration,
+                        )?;
+                    }
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for SendMessageRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -2329,6 +4353,36 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for StringList {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "list" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "list")?;
+                        self.list = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::vec::Vec < ::std::string::String >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for StringList {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2351,6 +4405,43 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for SubscribeToTaskRequest {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for SubscribeToTaskRequest {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -2379,6 +4470,88 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for Task {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "contextId" | "context_id" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "contextId",
+                        )?;
+                        self.context_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "status" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "status")?;
+                        ::a2a_support::protojson::read_message(
+                            &mut map,
+                            &mut self.status,
+                        )?;
+                    }
+                    "artifacts" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "artifacts",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.artifacts,
+                        )?;
+                    }
+                    "history" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            4u32,
+                            "history",
+                        )?;
+                        ::a2a_support::protojson::read_repeated_messages(
+                            &mut map,
+                            &mut self.history,
+                        )?;
+                    }
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for Task {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2401,6 +4574,88 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for TaskArtifactUpdateEvent {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "taskId" | "task_id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "taskId")?;
+                        self.task_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "contextId" | "context_id" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "contextId",
+                        )?;
+                        self.context_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "artifact" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "artifact",
+                        )?;
+                        ::a2a_support::protojson::read_message(
+                            &mut map,
+                            &mut self.artifact,
+                        )?;
+                    }
+                    "append" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "append")?;
+                        self.append = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < bool >
+                        )?;
+                    }
+                    "lastChunk" | "last_chunk" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            4u32,
+                            "lastChunk",
+                        )?;
+                        self.last_chunk = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < bool >
+                        )?;
+                    }
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for TaskArtifactUpdateEvent {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
@@ -2429,6 +4684,75 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for TaskPushNotificationConfig {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "tenant" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "tenant")?;
+                        self.tenant = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 1u32, "id")?;
+                        self.id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "taskId" | "task_id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "taskId")?;
+                        self.task_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "url" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 3u32, "url")?;
+                        self.url = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "token" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 4u32, "token")?;
+                        self.token = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::unless_default,
+                            ::std::option::Option < ::std::string::String >
+                        )?;
+                    }
+                    "authentication" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            5u32,
+                            "authentication",
+                        )?;
+                        ::a2a_support::protojson::read_optional_message(
+                            &mut map,
+                            &mut self.authentication,
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for TaskPushNotificationConfig {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2455,6 +4779,59 @@ const _: () = {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for TaskStatus {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "state" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "state")?;
+                        self.state = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default, crate
+                            ::v1::TaskState
+                        )?;
+                    }
+                    "message" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "message",
+                        )?;
+                        ::a2a_support::protojson::read_optional_message(
+                            &mut map,
+                            &mut self.message,
+                        )?;
+                    }
+                    "timestamp" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            2u32,
+                            "timestamp",
+                        )?;
+                        self.timestamp = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_timestamp::deserialize,
+                            ::std::option::Option < crate ::Timestamp >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for TaskStatus {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)
         }
     }
@@ -2477,6 +4854,66 @@ const _: () = {
 const _: () = {
     impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
         fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            ::a2a_support::protojson::read_in_place(deserializer)
+        }
+    }
+    impl ::a2a_support::protojson::ReadInPlace for TaskStatusUpdateEvent {
+        fn read_members<'de, A: ::serde::de::MapAccess<'de>>(
+            &mut self,
+            mut map: A,
+        ) -> ::std::result::Result<(), A::Error> {
+            let mut seen = 0u64;
+            while let ::std::option::Option::Some(key) = ::a2a_support::protojson::next_key(
+                &mut map,
+            )? {
+                match &*key {
+                    "taskId" | "task_id" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 0u32, "taskId")?;
+                        self.task_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "contextId" | "context_id" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            1u32,
+                            "contextId",
+                        )?;
+                        self.context_id = ::a2a_support::next_value_with!(
+                            & mut map, ::a2a_support::protojson::null_as_default,
+                            ::std::string::String
+                        )?;
+                    }
+                    "status" => {
+                        ::a2a_support::protojson::first_time(&mut seen, 2u32, "status")?;
+                        ::a2a_support::protojson::read_message(
+                            &mut map,
+                            &mut self.status,
+                        )?;
+                    }
+                    "metadata" => {
+                        ::a2a_support::protojson::first_time(
+                            &mut seen,
+                            3u32,
+                            "metadata",
+                        )?;
+                        self.metadata = ::a2a_support::next_value_with!(
+                            & mut map,
+                            ::a2a_support::protojson::optional_struct::deserialize,
+                            ::std::option::Option < crate ::JsonObject >
+                        )?;
+                    }
+                    _ => ::a2a_support::protojson::skip_value(&mut map)?,
+                }
+            }
+            ::std::result::Result::Ok(())
+        }
+    }
+    impl ::a2a_support::protojson::ReferenceRead for TaskStatusUpdateEvent {
+        fn read_reference<'de, D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::std::result::Result<Self, D::Error> {
             ::a2a_support::protojson::read_object(deserializer)

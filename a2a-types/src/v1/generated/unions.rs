@@ -410,6 +410,13 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
         ::a2a_support::protojson::deserialize_oneof_message(deserializer)
     }
 }
+impl ::a2a_support::protojson::ReferenceRead for SecurityScheme {
+    fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
+    }
+}
 /// The OAuth 2.0 flow an OAuth2 scheme uses. Exactly one is set.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -557,6 +564,13 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
         ::a2a_support::protojson::deserialize_oneof_message(deserializer)
     }
 }
+impl ::a2a_support::protojson::ReferenceRead for OAuthFlows {
+    fn read_reference<'de, D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
+    }
+}
 /// Output of SendMessage: a task, or a direct message when no task is needed.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -625,6 +639,13 @@ impl ::serde::Serialize for SendMessageResponse {
 }
 impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
+    }
+}
+impl ::a2a_support::protojson::ReferenceRead for SendMessageResponse {
+    fn read_reference<'de, D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
         ::a2a_support::protojson::deserialize_oneof_message(deserializer)
@@ -741,6 +762,13 @@ impl ::serde::Serialize for StreamResponse {
 }
 impl<'de> ::serde::Deserialize<'de> for StreamResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ::a2a_support::protojson::deserialize_oneof_message(deserializer)
+    }
+}
+impl ::a2a_support::protojson::ReferenceRead for StreamResponse {
+    fn read_reference<'de, D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
         ::a2a_support::protojson::deserialize_oneof_message(deserializer)

@@ -72,7 +72,7 @@ pub(crate) fn adjust(
     if seen == 0 {
         errors.push("typify generated no message structs".to_owned());
     }
-    read_messages_only_from_objects(generated);
+    read_messages_only_from_objects(generated, true);
     if errors.is_empty() {
         Ok(())
     } else {

@@ -297,6 +297,14 @@ fn oneof_enum(
                     ::a2a_support::protojson::deserialize_oneof_message(deserializer)
                 }
             }
+
+            // Read as the messages with fields read their reference: the same reader, as no derive
+            // stands behind a oneof.
+            impl ::a2a_support::protojson::ReferenceRead for #ident {
+                fn read_reference<'de, D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    ::a2a_support::protojson::deserialize_oneof_message(deserializer)
+                }
+            }
         }
     });
     Ok(quote! {
