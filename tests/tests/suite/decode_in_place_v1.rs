@@ -29,16 +29,15 @@ fn compare<M: A2aMessage>(text: &str) -> Result<(), String> {
     }
 }
 
+/// A member of an object as text: its quoted name and its value.
+type Member = (String, String);
+
 /// JSON text of `value` with the members of the object at `path` (keys and array indexes from the
 /// top) replaced: `edit` gets the object's members as text and gives back the new ones.
-fn edited(
-    value: &Value,
-    path: &[PathStep],
-    edit: &dyn Fn(&[(String, String)]) -> Vec<(String, String)>,
-) -> String {
+fn edited(value: &Value, path: &[PathStep], edit: &dyn Fn(&[Member]) -> Vec<Member>) -> String {
     match (value, path.split_first()) {
         (Value::Object(members), None) => {
-            let texts: Vec<(String, String)> = members
+            let texts: Vec<Member> = members
                 .iter()
                 .map(|(k, v)| (serde_json::to_string(k).unwrap(), v.to_string()))
                 .collect();
