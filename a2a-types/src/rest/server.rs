@@ -134,6 +134,12 @@ impl PathMatch {
         if !self.binding.body.is_empty() {
             limits.check_json(body).map_err(RouteError::TooLarge)?;
         }
+        if self.binding.body == "*"
+            && self.variables.is_empty()
+            && let Some(params) = read_whole_body(self.operation, body)
+        {
+            return Ok(params);
+        }
         let mut fields: BTreeMap<String, Node> = BTreeMap::new();
         match self.binding.body {
             "" => {
@@ -183,6 +189,21 @@ impl PathMatch {
             key.len() == bound.len() && key.iter().zip(&bound).all(|(k, b)| json_name(k) == *b)
         })
     }
+}
+
+/// The fast path of a binding whose body is the whole request and whose path binds no field (`POST
+/// /message:send`): the body's JSON read into the typed request at once, instead of gathered into
+/// [`Node`]s, read as the request type, written back to JSON and read again in an envelope. The
+/// typed request is the same (reading ProtoJSON written from a typed request gives it back); `None`
+/// for anything the slow path could answer differently (an empty body, not an object, any failure),
+/// which the caller reads the slow way to name the error.
+fn read_whole_body(operation: Operation, body: &[u8]) -> Option<MethodParams> {
+    // Parsed as the slow path parses it: a key twice, or text that is not Unicode, is its error.
+    let json = crate::json::value_from_slice(body).ok()?;
+    if !json.is_object() {
+        return None;
+    }
+    MethodParams::from_json(operation, json).ok()
 }
 
 fn read_body(body: &[u8]) -> Result<Map<String, Value>, RouteError> {
