@@ -106,7 +106,8 @@ async fn handle(
     match server.call(params, &context).await {
         Ok(Reply::Unary(result)) => json_response(StatusCode::OK, body::result(&result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(|item| {
-            let json = serde_json::to_string(&item.event).unwrap_or_default();
+            // The generated encoder: the bytes serde_json writes, without its serializer.
+            let json = a2a_types::json::to_string(&item.event).unwrap_or_default();
             sse_event(json, item.id)
         })),
         Err(error) => fail(&error),
