@@ -140,6 +140,13 @@ impl PathMatch {
         {
             return Ok(params);
         }
+        self.read_gathered(query, body)
+    }
+
+    /// The typed request gathered from the path variables, the query string and the body as
+    /// [`Node`]s, then read through the JSON-RPC envelope's reader: every binding can be read this
+    /// way, and it names what is wrong.
+    fn read_gathered(&self, query: &str, body: &[u8]) -> Result<MethodParams, RouteError> {
         let mut fields: BTreeMap<String, Node> = BTreeMap::new();
         match self.binding.body {
             "" => {
@@ -318,5 +325,45 @@ mod tests {
             &Limits::default().with_max_elements(0),
         );
         assert!(get.is_ok());
+    }
+
+    /// The whole-body fast path reads what the gathering path reads, and leaves every body that path
+    /// refuses (or might read differently) to it.
+    #[test]
+    fn a_whole_body_request_reads_as_the_gathering_path_reads_it() {
+        let matched = match_path("POST", "/message:send").unwrap();
+        let read = [
+            r#"{"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}, {"data": {"k": [1, null]}}], "metadata": {"a": "b"}}, "configuration": {"historyLength": "3", "acceptedOutputModes": ["text/plain"]}}"#,
+            r#"{"message": {"messageId": "m-2", "parts": [{"raw": "aGk=", "mediaType": "text/plain"}]}, "unknown": [1]}"#,
+            r#"{"message": null}"#,
+        ];
+        for body in read {
+            let fast = read_whole_body(matched.operation, body.as_bytes());
+            let gathered = matched.read_gathered("", body.as_bytes()).unwrap();
+            assert_eq!(fast, Some(gathered), "{body}");
+        }
+        let refused = [
+            "",
+            "  ",
+            "[]",
+            "{",
+            r#"{"message": {"messageId": "m-1", "messageId": "m-2"}}"#,
+            r#"{"message": {"messageId": 7}}"#,
+            r#"{"message": {"messageId": "m-1"}, "x": "\ud800"}"#,
+        ];
+        for body in refused {
+            assert!(
+                read_whole_body(matched.operation, body.as_bytes()).is_none(),
+                "{body}"
+            );
+        }
+        // The gathering path still answers them: an empty body is an empty request, the rest errors.
+        assert!(matched.read_gathered("", b"").is_ok());
+        for body in &refused[2..] {
+            assert!(
+                matched.read_gathered("", body.as_bytes()).is_err(),
+                "{body}"
+            );
+        }
     }
 }
