@@ -41,10 +41,12 @@ fn present_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Optio
 
 impl JsonRpcRequest<MethodParams> {
     /// Reads a well-formed request to a v1 method straight from the bytes of its body, without a
-    /// `serde_json::Value` in between; `None` for anything else (see the [module docs](self)), which
-    /// the caller reads with `serde_json::from_slice` and [`parse`](Self::parse) to learn what is
-    /// wrong. Whatever it reads, those two read the same. Check the body against the server's
-    /// [`Limits`](crate::limits::Limits) first: this does not.
+    /// `serde_json::Value` in between; `None` for anything else (not JSON, not an object, a known
+    /// member twice, a `jsonrpc` or `method` written with escapes, a method that is not a v1 one,
+    /// params that fail to read, text that is not Unicode, nesting deeper than
+    /// [`MAX_DIRECT_DEPTH`]), which the caller reads with `serde_json::from_slice` and
+    /// [`parse`](Self::parse) to learn what is wrong. Whatever it reads, those two read the same.
+    /// Check the body against the server's [`Limits`](crate::limits::Limits) first: this does not.
     ///
     /// ```
     /// use a2a_types::jsonrpc::{Id, JsonRpcRequest, MethodParams};
