@@ -31,7 +31,9 @@
 //! against [`Limits::default`] before parsing anything ([`JsonRpcRequest::from_slice_with_limits`]
 //! takes a server's own [`Limits`]): a body over them is `-32600` Invalid Request, "payload too
 //! large", the answer the official Python SDK gives a body over its size limit. Clients read
-//! responses the same way ([`JsonRpcResponse::from_slice`]).
+//! responses the same way ([`JsonRpcResponse::from_slice`]). A server on its fast path reads a
+//! well-formed request straight into the typed params with [`JsonRpcRequest::read_direct`], and any
+//! other body as above, to name what is wrong.
 //!
 //! Transport-free: nothing here reads HTTP; an SSE stream of a streaming method carries one
 //! [`JsonRpcResponse`] per event.
@@ -98,6 +100,9 @@ use crate::limits::{Limit, LimitError, Limits};
 use crate::operations::Operation;
 
 include!("v1/generated/jsonrpc.rs");
+
+mod direct;
+pub use direct::MAX_DIRECT_DEPTH;
 
 /// The only `jsonrpc` value JSON-RPC 2.0 allows.
 pub const JSONRPC_VERSION: &str = "2.0";

@@ -11,8 +11,8 @@
 
 use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::v1::{
-    Message, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
-    TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
+    Message, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
+    Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -119,14 +119,29 @@ fn change(task: &mut Task, event: &StreamResponse) {
 
 impl A2aServer {
     /// Applies an event to the owner's task (the state machine), logs it, tells streams and
-    /// webhooks; returns the task and its new version. A task that is over takes no event:
+    /// webhooks; returns its new version. A task that is over takes no event:
     /// `TaskNotCancelable` for a cancellation, else `UnsupportedOperation`.
     pub(crate) async fn apply(
         &self,
         owner: &Owner,
         task_id: &str,
         event: StreamResponse,
-    ) -> Result<(Task, u64), Error> {
+    ) -> Result<u64, Error> {
+        self.apply_keeping(owner, task_id, event, |_| ())
+            .await
+            .map(|((), version)| version)
+    }
+
+    /// [`apply`](Self::apply), also returning `keep` of the task as the event left it: the task is
+    /// moved into the store, so a caller that needs none of it (the driver, once per event) pays
+    /// for no copy.
+    async fn apply_keeping<T>(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        event: StreamResponse,
+        keep: impl Fn(&Task) -> T,
+    ) -> Result<(T, u64), Error> {
         let inner = &self.inner;
         for _ in 0..MAX_CONFLICT_RETRIES {
             let stored = self.task(owner, task_id).await?;
@@ -146,9 +161,11 @@ impl A2aServer {
             }
             let mut task = stored.task;
             change(&mut task, &event);
+            let kept = keep(&task);
+            // The event is copied: a conflict retries with it, and webhooks get it after the write.
             match inner
                 .tasks
-                .update(owner, task.clone(), stored.version, Some(event.clone()))
+                .update(owner, task, stored.version, Some(event.clone()))
                 .await
             {
                 Ok(version) => {
@@ -159,7 +176,7 @@ impl A2aServer {
                     } else if inner.card.capabilities.push_notifications == Some(true) {
                         self.push(owner, task_id, &event).await;
                     }
-                    return Ok((task, version));
+                    return Ok((kept, version));
                 }
                 Err(crate::store::StoreError::Conflict { .. }) => continue,
                 Err(other) => return Err(other.to_error(task_id)),
@@ -288,12 +305,6 @@ impl A2aServer {
         message.context_id = Some(context_id.clone());
         // The call's span (`a2a.call`, current here) names the task, a new one included.
         tracing::Span::current().record("task_id", task_id.as_str());
-        let recorded_request = SendMessageRequest {
-            message: message.clone(),
-            configuration: request.configuration.clone(),
-            ..Default::default()
-        };
-
         let (sender, mut events) = mpsc::channel(inner.config.executor_queue.max(1));
         let (cancel, cancel_signal) = watch::channel(false);
         let sink = EventSink::new(sender, cancel_signal, task_id.clone(), context_id.clone());
@@ -353,7 +364,7 @@ impl A2aServer {
         // leaves a record without a task, which the resumer removes, never a task that nothing
         // would run again.
         let lease = match self
-            .record_execution(owner, &task_id, &recorded_request)
+            .record_execution(owner, &task_id, &message, request.configuration.as_ref())
             .await
         {
             Ok(lease) => lease,
@@ -410,24 +421,31 @@ impl A2aServer {
         })
     }
 
-    /// With an execution queue, records the execution of `request` on the task under a new lease
-    /// (see [`crate::store::executions`]); its lease token. A record that cannot be written fails
-    /// the request: the execution would not survive a crash.
+    /// With an execution queue, records the execution of the request (`message` with its ids set,
+    /// and `configuration`) on the task under a new lease (see [`crate::store::executions`]); its
+    /// lease token. A record that cannot be written fails the request: the execution would not
+    /// survive a crash. Without a queue, nothing is built: the copy of the request is for the record.
     async fn record_execution(
         &self,
         owner: &Owner,
         task_id: &str,
-        request: &SendMessageRequest,
+        message: &Message,
+        configuration: Option<&SendMessageConfiguration>,
     ) -> Result<Option<String>, Error> {
         let Some(queue) = &self.inner.executions else {
             return Ok(None);
+        };
+        let request = SendMessageRequest {
+            message: message.clone(),
+            configuration: configuration.cloned(),
+            ..Default::default()
         };
         let token = crate::ids::new_id("lease");
         queue
             .begin(
                 owner,
                 task_id,
-                request,
+                &request,
                 &token,
                 self.inner.config.executions.lease,
             )
@@ -523,7 +541,12 @@ impl A2aServer {
         let canceled =
             TaskStatusUpdateEvent::new(task_id, context_id, TaskStatus::now(TaskState::Canceled));
         let (task, _) = self
-            .apply(owner, task_id, StreamResponse::StatusUpdate(canceled))
+            .apply_keeping(
+                owner,
+                task_id,
+                StreamResponse::StatusUpdate(canceled),
+                Task::clone,
+            )
             .await?;
         Ok(task)
     }

@@ -1,10 +1,12 @@
 //! Response bodies written straight from the typed results: a result's ProtoJSON goes from its
-//! `Serialize` into the body's bytes, and a JSON-RPC envelope around it is written as text, without
-//! first building the whole answer as a `serde_json::Value` tree and then writing that tree out (what
-//! `MethodResult::to_json` and `JsonRpcResponse::to_json` do, at about twice the cost per answer).
-//! The members are the same; only their order may differ (a `Value` object sorts its keys), which
-//! JSON leaves free.
+//! generated encoder ([`a2a_types::json::WriteJson`], the bytes `serde_json` would write from its
+//! `Serialize`, without serde's serializer in between) into the body's bytes, and a JSON-RPC
+//! envelope around it is written as text, without first building the whole answer as a
+//! `serde_json::Value` tree and then writing that tree out (what `MethodResult::to_json` and
+//! `JsonRpcResponse::to_json` do, at about twice the cost per answer). The members are the same;
+//! only their order may differ (a `Value` object sorts its keys), which JSON leaves free.
 
+use a2a_types::json::WriteJson;
 use a2a_types::jsonrpc::{Id, MethodResult};
 use a2a_types::serde::Serialize;
 
@@ -18,16 +20,32 @@ fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> bool {
     written
 }
 
+/// `message`'s ProtoJSON appended to `out` by its generated encoder; `false` (and `out` as it was)
+/// if it failed (a timestamp out of JSON's range).
+fn append_message<T: WriteJson + ?Sized>(out: &mut Vec<u8>, message: &T) -> bool {
+    match a2a_types::json::to_vec(message) {
+        Ok(bytes) => {
+            out.extend_from_slice(&bytes);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
 /// The result's ProtoJSON appended to `out`, as `MethodResult::to_json` writes it.
 fn append_result(out: &mut Vec<u8>, result: &MethodResult) {
     let written = match result {
-        MethodResult::SendMessage(response) => append(out, response),
+        MethodResult::SendMessage(response) => append_message(out, response),
         MethodResult::SendStreamingMessage(event) | MethodResult::SubscribeToTask(event) => {
-            append(out, event)
+            append_message(out, event)
         }
-        MethodResult::GetTask(task) | MethodResult::CancelTask(task) => append(out, task),
-        MethodResult::ListTasks(page) => append(out, page),
-        // The rarer results (and any a later spec adds) through their `Value`.
+        MethodResult::GetTask(task) | MethodResult::CancelTask(task) => append_message(out, task),
+        MethodResult::ListTasks(page) => append_message(out, page),
+        MethodResult::CreateTaskPushNotificationConfig(config)
+        | MethodResult::GetTaskPushNotificationConfig(config) => append_message(out, config),
+        MethodResult::ListTaskPushNotificationConfigs(page) => append_message(out, page),
+        MethodResult::GetExtendedAgentCard(card) => append_message(out, card),
+        // `Empty`, and any result a later spec adds, through their `Value`.
         _ => false,
     };
     if !written {
@@ -64,7 +82,7 @@ mod tests {
     use a2a_types::jsonrpc::JsonRpcResponse;
     use a2a_types::v1::{
         Artifact, Message, Part, SendMessageResponse, StreamResponse, Task,
-        TaskArtifactUpdateEvent, TaskState, TaskStatus,
+        TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskState, TaskStatus,
     };
     use serde_json::Value;
 
@@ -95,6 +113,12 @@ mod tests {
             MethodResult::CancelTask(task()),
             MethodResult::SendStreamingMessage(StreamResponse::ArtifactUpdate(update.clone())),
             MethodResult::SubscribeToTask(StreamResponse::Task(task())),
+            MethodResult::GetTaskPushNotificationConfig(TaskPushNotificationConfig {
+                id: Some("push-1".into()),
+                task_id: Some("task-1".into()),
+                url: "https://example.com/hook".into(),
+                ..Default::default()
+            }),
         ];
         for result in results {
             let expected = result.to_json();

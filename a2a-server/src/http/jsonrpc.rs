@@ -87,6 +87,12 @@ async fn rpc(
     if let Err(error) = limits.check_json(&body) {
         return reply(JsonRpcResponse::<Value>::error(None, error.into()).to_json());
     }
+    // The fast path: a well-formed v1 request, read without a `Value` tree. Anything else (a v0.3
+    // method, an error to name) is read through a `Value` below, as `read_direct` promises to read
+    // nothing that path would read differently.
+    if let Some(request) = JsonRpcRequest::read_direct(&body) {
+        return v1_call(server, &headers, request).await;
+    }
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
         Err(e) => {
@@ -96,18 +102,20 @@ async fn rpc(
     };
     #[cfg(feature = "v0_3")]
     if crate::bridge::is_v0_3_method(&json) {
-        return crate::bridge::v0_3_rpc(server, &headers, &body).await;
+        // Boxed for the same reason as the v1 call (see `v1_call`).
+        return Box::pin(crate::bridge::v0_3_rpc(server, &headers, &body)).await;
     }
     v1_rpc(server, &headers, &json).await
 }
 
 async fn v1_rpc(server: A2aServer, headers: &HeaderMap, json: &Value) -> Response {
-    let request = match JsonRpcRequest::parse(json) {
-        Ok(request) => request,
-        Err(e) => {
-            return reply(JsonRpcResponse::<Value>::error(e.id.clone(), e.to_error()).to_json());
-        }
-    };
+    match JsonRpcRequest::parse(json) {
+        Ok(request) => v1_call(server, headers, request).await,
+        Err(e) => reply(JsonRpcResponse::<Value>::error(e.id.clone(), e.to_error()).to_json()),
+    }
+}
+
+async fn v1_call(server: A2aServer, headers: &HeaderMap, request: JsonRpcRequest) -> Response {
     let id = request.id.clone();
     let fail = |error: Error| reply(JsonRpcResponse::<Value>::error(id.clone(), error).to_json());
     if !asks_for_v1(headers) {
@@ -129,7 +137,9 @@ async fn v1_rpc(server: A2aServer, headers: &HeaderMap, json: &Value) -> Respons
         return unauthenticated(&refusal);
     }
     let result_id = id.clone().unwrap_or(Id::Null);
-    match server.call(request.params, &context).await {
+    // Boxed: the call's future (the whole execution path) is most of this handler's size, and axum
+    // and tower move the handler's future several times per request, copying all of it each time.
+    match Box::pin(server.call(request.params, &context)).await {
         Ok(Reply::Unary(result)) => {
             json_response(StatusCode::OK, body::jsonrpc_result(&result_id, &result))
         }

@@ -134,6 +134,19 @@ impl PathMatch {
         if !self.binding.body.is_empty() {
             limits.check_json(body).map_err(RouteError::TooLarge)?;
         }
+        if self.binding.body == "*"
+            && self.variables.is_empty()
+            && let Some(params) = read_whole_body(self.operation, body)
+        {
+            return Ok(params);
+        }
+        self.read_gathered(query, body)
+    }
+
+    /// The typed request gathered from the path variables, the query string and the body as
+    /// [`Node`]s, then read through the JSON-RPC envelope's reader: every binding can be read this
+    /// way, and it names what is wrong.
+    fn read_gathered(&self, query: &str, body: &[u8]) -> Result<MethodParams, RouteError> {
         let mut fields: BTreeMap<String, Node> = BTreeMap::new();
         match self.binding.body {
             "" => {
@@ -183,6 +196,21 @@ impl PathMatch {
             key.len() == bound.len() && key.iter().zip(&bound).all(|(k, b)| json_name(k) == *b)
         })
     }
+}
+
+/// The fast path of a binding whose body is the whole request and whose path binds no field (`POST
+/// /message:send`): the body's JSON read into the typed request at once, instead of gathered into
+/// [`Node`]s, read as the request type, written back to JSON and read again in an envelope. The
+/// typed request is the same (reading ProtoJSON written from a typed request gives it back); `None`
+/// for anything the slow path could answer differently (an empty body, not an object, any failure),
+/// which the caller reads the slow way to name the error.
+fn read_whole_body(operation: Operation, body: &[u8]) -> Option<MethodParams> {
+    // Parsed as the slow path parses it: a key twice, or text that is not Unicode, is its error.
+    let json = crate::json::value_from_slice(body).ok()?;
+    if !json.is_object() {
+        return None;
+    }
+    MethodParams::from_json(operation, json).ok()
 }
 
 fn read_body(body: &[u8]) -> Result<Map<String, Value>, RouteError> {
@@ -297,5 +325,45 @@ mod tests {
             &Limits::default().with_max_elements(0),
         );
         assert!(get.is_ok());
+    }
+
+    /// The whole-body fast path reads what the gathering path reads, and leaves every body that path
+    /// refuses (or might read differently) to it.
+    #[test]
+    fn a_whole_body_request_reads_as_the_gathering_path_reads_it() {
+        let matched = match_path("POST", "/message:send").unwrap();
+        let read = [
+            r#"{"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}, {"data": {"k": [1, null]}}], "metadata": {"a": "b"}}, "configuration": {"historyLength": "3", "acceptedOutputModes": ["text/plain"]}}"#,
+            r#"{"message": {"messageId": "m-2", "parts": [{"raw": "aGk=", "mediaType": "text/plain"}]}, "unknown": [1]}"#,
+            r#"{"message": null}"#,
+        ];
+        for body in read {
+            let fast = read_whole_body(matched.operation, body.as_bytes());
+            let gathered = matched.read_gathered("", body.as_bytes()).unwrap();
+            assert_eq!(fast, Some(gathered), "{body}");
+        }
+        let refused = [
+            "",
+            "  ",
+            "[]",
+            "{",
+            r#"{"message": {"messageId": "m-1", "messageId": "m-2"}}"#,
+            r#"{"message": {"messageId": 7}}"#,
+            r#"{"message": {"messageId": "m-1"}, "x": "\ud800"}"#,
+        ];
+        for body in refused {
+            assert!(
+                read_whole_body(matched.operation, body.as_bytes()).is_none(),
+                "{body}"
+            );
+        }
+        // The gathering path still answers them: an empty body is an empty request, the rest errors.
+        assert!(matched.read_gathered("", b"").is_ok());
+        for body in &refused[2..] {
+            assert!(
+                matched.read_gathered("", body.as_bytes()).is_err(),
+                "{body}"
+            );
+        }
     }
 }

@@ -328,6 +328,7 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
     let mut request_variants = Vec::new();
     let mut response_variants = Vec::new();
     let mut request_parse = Vec::new();
+    let mut request_parse_from = Vec::new();
     let mut response_parse = Vec::new();
     for (rpc, variant) in rpcs.iter().zip(&variants) {
         let name = &rpc.name;
@@ -404,6 +405,9 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
         response_variants.push(quote!(#[doc = #response_doc] #variant(#response_type)));
         request_parse.push(quote! {
             Operation::#variant => MethodParams::#variant(read(params)?)
+        });
+        request_parse_from.push(quote! {
+            Operation::#variant => MethodParams::#variant(::serde::Deserialize::deserialize(params)?)
         });
         response_parse.push(quote! {
             Operation::#variant => MethodResult::#variant(read(result)?)
@@ -488,6 +492,17 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
             ) -> ::core::result::Result<Self, ::serde_path_to_error::Error<::serde_json::Error>> {
                 Ok(match operation {
                     #(#request_parse,)*
+                })
+            }
+
+            /// Reads the params of `operation` from any deserializer (the text of a request body), with
+            /// no `serde_json::Value` in between and no path tracking.
+            fn read_params_from<'de, D: ::serde::Deserializer<'de>>(
+                operation: Operation,
+                params: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                Ok(match operation {
+                    #(#request_parse_from,)*
                 })
             }
         }

@@ -133,6 +133,64 @@ impl MethodParams {
             },
         )
     }
+    /// Reads the params of `operation` from any deserializer (the text of a request body), with
+    /// no `serde_json::Value` in between and no path tracking.
+    fn read_params_from<'de, D: ::serde::Deserializer<'de>>(
+        operation: Operation,
+        params: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        Ok(
+            match operation {
+                Operation::SendMessage => {
+                    MethodParams::SendMessage(::serde::Deserialize::deserialize(params)?)
+                }
+                Operation::SendStreamingMessage => {
+                    MethodParams::SendStreamingMessage(
+                        ::serde::Deserialize::deserialize(params)?,
+                    )
+                }
+                Operation::GetTask => {
+                    MethodParams::GetTask(::serde::Deserialize::deserialize(params)?)
+                }
+                Operation::ListTasks => {
+                    MethodParams::ListTasks(::serde::Deserialize::deserialize(params)?)
+                }
+                Operation::CancelTask => {
+                    MethodParams::CancelTask(::serde::Deserialize::deserialize(params)?)
+                }
+                Operation::SubscribeToTask => {
+                    MethodParams::SubscribeToTask(
+                        ::serde::Deserialize::deserialize(params)?,
+                    )
+                }
+                Operation::CreateTaskPushNotificationConfig => {
+                    MethodParams::CreateTaskPushNotificationConfig(
+                        ::serde::Deserialize::deserialize(params)?,
+                    )
+                }
+                Operation::GetTaskPushNotificationConfig => {
+                    MethodParams::GetTaskPushNotificationConfig(
+                        ::serde::Deserialize::deserialize(params)?,
+                    )
+                }
+                Operation::ListTaskPushNotificationConfigs => {
+                    MethodParams::ListTaskPushNotificationConfigs(
+                        ::serde::Deserialize::deserialize(params)?,
+                    )
+                }
+                Operation::GetExtendedAgentCard => {
+                    MethodParams::GetExtendedAgentCard(
+                        ::serde::Deserialize::deserialize(params)?,
+                    )
+                }
+                Operation::DeleteTaskPushNotificationConfig => {
+                    MethodParams::DeleteTaskPushNotificationConfig(
+                        ::serde::Deserialize::deserialize(params)?,
+                    )
+                }
+            },
+        )
+    }
 }
 impl MethodResult {
     /// The operation the result answers.

@@ -68,7 +68,11 @@ fn message_id(prefix: &str, client: &A2aClient, sequence: usize) -> String {
 }
 
 /// One call of `op`; the task id it made, or what went wrong.
-async fn one_call(client: &A2aClient, op: Op, sequence: usize) -> Result<String, String> {
+pub(super) async fn one_call(
+    client: &A2aClient,
+    op: Op,
+    sequence: usize,
+) -> Result<String, String> {
     let binding = client.binding();
     let (prefix, text) = match op {
         Op::SendMessage => ("tck-complete-task", "hello"),

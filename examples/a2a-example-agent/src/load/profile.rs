@@ -7,21 +7,24 @@
 //! ```
 //!
 //! Starts the given agent binary under `valgrind --tool=callgrind` (loopback, a port the OS picks),
-//! warms every binding up, then for each binding zeroes the counters (`callgrind_control --zero`),
-//! sends `CALLS` `SendMessage` requests (`tck-complete-task`, one at a time, 200 by default), dumps
-//! the counters (`callgrind_control --dump`) and prints the server's instructions per request. The
-//! dumps stay in the directory it prints (one `callgrind.out.PID.N` per binding, for
+//! warms every binding up, then for each binding and operation zeroes the counters
+//! (`callgrind_control --zero`), makes `CALLS` calls one at a time (200 by default): `SendMessage`
+//! (`tck-complete-task`, answered with a completed task) and a streamed task (`SendStreamingMessage`
+//! with `tck-stream-001`, read to its last event, as the load test makes them), dumps the counters
+//! (`callgrind_control --dump`) and prints the server's instructions per call. The dumps stay in the
+//! directory it prints (one `callgrind.out.PID.N` per binding and operation, for
 //! `callgrind_annotate`). The server is killed by its pid when done.
 
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use super::batches::{self, Op};
 use crate::client::{A2aClient, Binding, ClientConfig};
 use crate::process::Server;
-use a2a_types::v1::{Message, Part, SendMessageRequest, SendMessageResponse, TaskState};
 
-/// Calls before the counters are zeroed, per binding (connections, lazily built state).
+/// Calls before the counters are zeroed, per binding and operation (connections, lazily built
+/// state).
 const WARM_UP: usize = 30;
 
 fn fail(problem: String) -> ! {
@@ -73,21 +76,14 @@ fn last_dump_instructions(dir: &std::path::Path, pid: u32) -> Option<(u64, PathB
     Some((total, path))
 }
 
-async fn send(client: &A2aClient, index: usize) {
-    let request = SendMessageRequest {
-        message: Message::user(
-            format!("tck-complete-task-profile-{}-{index}", client.binding()),
-            [Part::text("hello")],
-        ),
-        ..Default::default()
-    };
-    match client.send_message(request).await {
-        Ok(SendMessageResponse::Task(task)) if task.status.state == TaskState::Completed => {}
-        other => fail(format!("{}: unexpected answer {other:?}", client.binding())),
+/// One call of `op`, which must succeed; `sequence` keeps its message id unique.
+async fn call(client: &A2aClient, op: Op, sequence: usize) {
+    if let Err(problem) = batches::one_call(client, op, sequence).await {
+        fail(problem);
     }
 }
 
-/// Profiles `agent` over `calls` SendMessage requests per binding (200 when `None`) and prints the
+/// Profiles `agent` over `calls` calls per binding and operation (200 when `None`) and prints the
 /// table; exits the process on a failure.
 pub async fn main(agent: &str, calls: Option<&str>) {
     let calls: usize = match calls {
@@ -117,27 +113,32 @@ pub async fn main(agent: &str, calls: Option<&str>) {
         let client = A2aClient::connect(&server.url, config.clone().only(binding))
             .await
             .unwrap_or_else(|e| fail(format!("connecting over {binding}: {e}")));
-        for index in 0..WARM_UP {
-            send(&client, index).await;
+        for op in Op::ALL {
+            for sequence in 0..WARM_UP {
+                call(&client, op, sequence).await;
+            }
         }
         clients.push(client);
     }
     println!("callgrind dumps in {}", dir.display());
-    println!("| binding | SendMessage calls | server instructions per call |");
-    println!("|---|---|---|");
-    for client in &clients {
-        control("--zero", server.pid());
-        for index in 0..calls {
-            send(client, WARM_UP + index).await;
+    println!("| operation | binding | calls | server instructions per call |");
+    println!("|---|---|---|---|");
+    for op in Op::ALL {
+        for client in &clients {
+            control("--zero", server.pid());
+            for index in 0..calls {
+                call(client, op, WARM_UP + index).await;
+            }
+            control("--dump", server.pid());
+            let (total, dump) = last_dump_instructions(&dir, server.pid())
+                .unwrap_or_else(|| fail(format!("no callgrind dump in {}", dir.display())));
+            println!(
+                "| {} | {} | {calls} | {} |  ({})",
+                op.label(),
+                client.binding(),
+                total / calls as u64,
+                dump.display()
+            );
         }
-        control("--dump", server.pid());
-        let (total, dump) = last_dump_instructions(&dir, server.pid())
-            .unwrap_or_else(|| fail(format!("no callgrind dump in {}", dir.display())));
-        println!(
-            "| {} | {calls} | {} |  ({})",
-            client.binding(),
-            total / calls as u64,
-            dump.display()
-        );
     }
 }
