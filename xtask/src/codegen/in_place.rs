@@ -58,18 +58,7 @@ fn field_rules(field: &syn::Field) -> syn::Result<FieldRules> {
 
 /// `T` of `Vec<T>` however spelled.
 fn vec_inner(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != "Vec" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
-        _ => None,
-    }
+    crate::codegen::syntax::generic_inner(ty, "Vec")
 }
 
 /// Whether `ty` names one of the messages read in place (a plain path ending in one of `messages`).

@@ -8,11 +8,17 @@ use syn::{Attribute, Type};
 /// `T` of an `Option<T>` type, however the `Option` is spelled (`::std::option::Option<T>`,
 /// `::core::option::Option<T>`, `Option<T>`).
 pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_inner(ty, "Option")
+}
+
+/// `T` of a one-parameter generic type whose last path segment is `name` (`Vec<T>`,
+/// `::std::vec::Vec<T>`, ...).
+pub(crate) fn generic_inner<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     let Type::Path(path) = ty else {
         return None;
     };
     let last = path.path.segments.last()?;
-    if last.ident != "Option" {
+    if last.ident != name {
         return None;
     }
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
