@@ -322,6 +322,29 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8], limits: &Limits) -> Result<
     Ok(crate::json::from_slice(bytes)?)
 }
 
+/// Whether no array or object in `bytes` nests more than `max` levels deep, read as the pre-scan
+/// reads (once, strings skipped with `memchr`, nothing allocated). On text that is not JSON the
+/// answer is only as good as the text: callers parse it afterwards anyway.
+pub fn json_nests_at_most(bytes: &[u8], max: usize) -> bool {
+    let mut depth = 0usize;
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            b'"' => at = skip_string(bytes, at),
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return false;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    true
+}
+
 /// The longest key kept whole in a [`LimitError`]'s path.
 const MAX_PATH_KEY: usize = 64;
 
@@ -467,6 +490,13 @@ fn path_at(bytes: &[u8], target: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_depth_scan_skips_brackets_in_strings() {
+        assert!(json_nests_at_most(br#"{"a": "[[[{{{\"[["}"#, 1));
+        assert!(!json_nests_at_most(br#"{"a": [{"b": "]]]"}]}"#, 2));
+        assert!(json_nests_at_most(br#"{"a": [{"b": "]]]"}]}"#, 3));
+    }
 
     fn values(text: &str) -> usize {
         Limits::unlimited()

@@ -9,6 +9,7 @@
 //! than [`MAX_DIRECT_DEPTH`]. The caller then takes the slow path, which names the error (parse error,
 //! invalid request, unknown method, invalid params with the field path) exactly as before.
 
+use a2a_support::limits::json_nests_at_most;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -66,7 +67,7 @@ impl JsonRpcRequest<MethodParams> {
     pub fn read_direct(body: &[u8]) -> Option<Self> {
         // The slow path's parse into a `Value` reads every string; the skipped members here are not.
         crate::json::check_unicode(body).ok()?;
-        if !nests_at_most(body, MAX_DIRECT_DEPTH) || first_byte(body) != Some(b'{') {
+        if !json_nests_at_most(body, MAX_DIRECT_DEPTH) || first_byte(body) != Some(b'{') {
             // serde's derive would read an array as the members in order.
             return None;
         }
@@ -96,40 +97,6 @@ fn first_byte(text: &[u8]) -> Option<u8> {
     text.iter()
         .copied()
         .find(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
-}
-
-/// Whether no array or object in `bytes` is nested more than `max` levels deep (strings skipped; on
-/// text that is not JSON the answer does not matter, as the parse fails).
-fn nests_at_most(bytes: &[u8], max: usize) -> bool {
-    let mut depth = 0usize;
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        at += 1;
-        match byte {
-            b'"' => {
-                // To the closing quote, past escaped characters (memchr: strings are most of a body).
-                loop {
-                    let Some(offset) = memchr::memchr2(b'"', b'\\', &bytes[at..]) else {
-                        return true;
-                    };
-                    at += offset + 1;
-                    if bytes[at - 1] == b'"' {
-                        break;
-                    }
-                    at += 1;
-                }
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > max {
-                    return false;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    true
 }
 
 #[cfg(test)]
@@ -219,12 +186,5 @@ mod tests {
         let shallower = refused[13].replacen('[', "", 1).replacen(']', "", 1);
         assert_eq!(direct(&shallower), slow(&shallower));
         assert!(direct(&shallower).is_some());
-    }
-
-    #[test]
-    fn the_depth_scan_skips_brackets_in_strings() {
-        assert!(nests_at_most(br#"{"a": "[[[{{{\"[["}"#, 1));
-        assert!(!nests_at_most(br#"{"a": [{"b": "]]]"}]}"#, 2));
-        assert!(nests_at_most(br#"{"a": [{"b": "]]]"}]}"#, 3));
     }
 }
