@@ -103,9 +103,8 @@ impl GrpcBinding {
         {
             return Err(Status::unauthenticated(refusal.0));
         }
-        // Boxed: the server's call (the whole execution path) would otherwise be most of the size of
-        // every RPC's future, which tonic moves into its own box, copying all of it per request.
-        Box::pin(self.server.call(params, context))
+        self.server
+            .call(params, context)
             .await
             .map_err(|e| Status::from(&e))
     }

@@ -217,8 +217,10 @@ impl A2aServer {
         }
         #[cfg(feature = "opentelemetry")]
         crate::otel::continue_trace(&span, context.traceparent.as_deref());
-        let outcome = self
-            .dispatch(params, context)
+        // Boxed: the dispatch (the whole execution path) would otherwise be most of the size of every
+        // caller's future, which axum, tower and tonic move several times per request, copying all of
+        // it each time; here once, every binding's handler and the v0.3 bridge stay small.
+        let outcome = Box::pin(self.dispatch(params, context))
             .instrument(span.clone())
             .await;
         if let Err(error) = &outcome {

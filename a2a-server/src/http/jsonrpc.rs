@@ -102,8 +102,7 @@ async fn rpc(
     };
     #[cfg(feature = "v0_3")]
     if crate::bridge::is_v0_3_method(&json) {
-        // Boxed for the same reason as the v1 call (see `v1_call`).
-        return Box::pin(crate::bridge::v0_3_rpc(server, &headers, &body)).await;
+        return crate::bridge::v0_3_rpc(server, &headers, &body).await;
     }
     v1_rpc(server, &headers, &json).await
 }
@@ -137,9 +136,7 @@ async fn v1_call(server: A2aServer, headers: &HeaderMap, request: JsonRpcRequest
         return unauthenticated(&refusal);
     }
     let result_id = id.clone().unwrap_or(Id::Null);
-    // Boxed: the call's future (the whole execution path) is most of this handler's size, and axum
-    // and tower move the handler's future several times per request, copying all of it each time.
-    match Box::pin(server.call(request.params, &context)).await {
+    match server.call(request.params, &context).await {
         Ok(Reply::Unary(result)) => {
             json_response(StatusCode::OK, body::jsonrpc_result(&result_id, &result))
         }

@@ -103,9 +103,7 @@ async fn handle(
             Ok(params) => params,
             Err(error) => return answer(error.http_status(), error.to_rest()),
         };
-    // Boxed: the call's future (the whole execution path) is most of this handler's size, and axum
-    // and tower move the handler's future several times per request, copying all of it each time.
-    match Box::pin(server.call(params, &context)).await {
+    match server.call(params, &context).await {
         Ok(Reply::Unary(result)) => json_response(StatusCode::OK, body::result(&result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(|item| {
             // The generated encoder: the bytes serde_json writes, without its serializer.
