@@ -96,15 +96,25 @@ async fn server_spans(
     }
 }
 
-#[tokio::test]
-async fn the_server_span_continues_the_callers_trace_on_every_binding() {
+/// This thread's spans exported to memory through `tracing-opentelemetry`, until the guard drops.
+fn export_spans_in_memory() -> (
+    InMemorySpanExporter,
+    SdkTracerProvider,
+    tracing::subscriber::DefaultGuard,
+) {
     let exporter = InMemorySpanExporter::default();
     let provider = SdkTracerProvider::builder()
         .with_simple_exporter(exporter.clone())
         .build();
     let subscriber = tracing_subscriber::registry()
         .with(tracing_opentelemetry::layer().with_tracer(provider.tracer("test")));
-    let _subscriber = tracing::subscriber::set_default(subscriber);
+    let guard = tracing::subscriber::set_default(subscriber);
+    (exporter, provider, guard)
+}
+
+#[tokio::test]
+async fn the_server_span_continues_the_callers_trace_on_every_binding() {
+    let (exporter, provider, _subscriber) = export_spans_in_memory();
 
     let serving = serve().await;
     for (binding, wire_name) in [
@@ -183,13 +193,7 @@ async fn the_server_span_continues_the_callers_trace_on_every_binding() {
 
 #[tokio::test]
 async fn a_traceparent_given_to_the_client_wins_over_its_span() {
-    let exporter = InMemorySpanExporter::default();
-    let provider = SdkTracerProvider::builder()
-        .with_simple_exporter(exporter.clone())
-        .build();
-    let subscriber = tracing_subscriber::registry()
-        .with(tracing_opentelemetry::layer().with_tracer(provider.tracer("test")));
-    let _subscriber = tracing::subscriber::set_default(subscriber);
+    let (exporter, provider, _subscriber) = export_spans_in_memory();
     let serving = serve().await;
     // A traceparent given explicitly wins over the client span: the server joins that trace.
     let given = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
