@@ -24,7 +24,7 @@ use crate::auth::Owner;
 use crate::execution::ends_stream;
 use crate::server::A2aServer;
 
-/// How many log events a stream reads at once.
+/// The most log events a stream reads at once (fewer when its client's queue has less room).
 const LOG_PAGE: usize = 64;
 
 /// One event of a stream, with its id when it comes from the task's log.
@@ -136,10 +136,22 @@ impl A2aServer {
             let mut last = after;
             let mut reread_over = false;
             loop {
+                // Reads no more than the client's queue has room for, so a stream whose client
+                // stops reading holds at most the queue's capacity of events, never a page more.
+                let room = tokio::select! {
+                    room = sender.reserve() => match room {
+                        Ok(permit) => {
+                            drop(permit);
+                            sender.capacity().clamp(1, LOG_PAGE)
+                        }
+                        Err(_) => return,
+                    },
+                    _ = shutdown.changed() => return,
+                };
                 let page = match server
                     .inner
                     .tasks
-                    .events_after(&owner, &task_id, last, LOG_PAGE)
+                    .events_after(&owner, &task_id, last, room)
                     .await
                 {
                     Ok(page) => page,

@@ -246,11 +246,11 @@ pub async fn round(
 }
 
 /// The most ours may grow with stalled readers beyond its growth with prompt readers: the backlog
-/// itself (the artifact text the stalled readers read late). Ours holds at most
-/// `ServerConfig::stream_queue` (32) events per stream for a reader that stalls, about a third of each
-/// stalled reader's [`PROGRESS_UPDATES`] here, the rest staying in the task's bounded log that prompt
-/// readers leave the same; a server that queued each reader's whole backlog as events (each larger
-/// than its text) would pass it.
+/// itself (the artifact text the stalled readers read late). Ours takes from the task's log only as
+/// many events as a stream's queue has room for, `ServerConfig::stream_queue` (32) at most for a
+/// reader that stalls, about a third of each stalled reader's [`PROGRESS_UPDATES`] here, the rest
+/// staying in the task's bounded log that prompt readers leave the same; a server that queued each
+/// reader's whole backlog as events (each larger than its text) would pass it.
 pub fn backlog_allowance_kib(stalled: &Round) -> u64 {
     stalled.backlog_bytes / 1024
 }
