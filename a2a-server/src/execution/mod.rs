@@ -4,9 +4,10 @@
 //! come back through a bounded queue. The first decides the answer: a message (no task is stored),
 //! or a task, created `submitted` with the message in its history (or, for a message continuing a
 //! task that waits for input, that task with the message added). A driver then applies each event
-//! with [`A2aServer::apply`]: read the task, refuse changes to a task that is over, change it, and
-//! write it back naming the version read, retrying when another writer (a cancel, another replica)
-//! got there first. Each applied event is logged under the new version, announced on the event bus
+//! with [`A2aServer::apply`], through the store's [`TaskStore::modify`](crate::TaskStore::modify):
+//! refuse changes to a task that is over, change it, keep it under the next version (a database
+//! store reads, then writes naming the version read, again when another writer, a cancel or another
+//! replica, got there first; the in-memory store changes the task where it lies). Each applied event is logged under the new version, announced on the event bus
 //! and handed to the task's webhooks (by the store's durable outbox when the server has one).
 
 use a2a_types::errors::{Error, ErrorKind};
@@ -30,9 +31,6 @@ mod resume;
 
 use drive::Execution;
 pub(crate) use resume::start_resumer;
-
-/// How many times a write is retried after a version conflict before the call fails.
-const MAX_CONFLICT_RETRIES: usize = 16;
 
 /// What a message started.
 pub(crate) enum Started {
@@ -135,57 +133,52 @@ impl A2aServer {
     /// [`apply`](Self::apply), also returning `keep` of the task as the event left it: the task is
     /// moved into the store, so a caller that needs none of it (the driver, once per event) pays
     /// for no copy.
-    async fn apply_keeping<T>(
+    async fn apply_keeping<T: Send>(
         &self,
         owner: &Owner,
         task_id: &str,
         event: StreamResponse,
-        keep: impl Fn(&Task) -> T,
+        keep: impl Fn(&Task) -> T + Sync,
     ) -> Result<(T, u64), Error> {
         let inner = &self.inner;
-        for _ in 0..MAX_CONFLICT_RETRIES {
-            let stored = self.task(owner, task_id).await?;
-            let state = stored.task.status.state;
-            if state.is_terminal() {
-                let cancel = matches!(&event, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Canceled);
-                let kind = if cancel {
-                    ErrorKind::TaskNotCancelable
-                } else {
-                    ErrorKind::UnsupportedOperation
-                };
-                return Err(Error::with_message(
-                    kind,
-                    format!("task {task_id} is already {}", state_name(state)),
-                )
-                .with_metadata("taskId", task_id));
-            }
-            let mut task = stored.task;
-            change(&mut task, &event);
-            let kept = keep(&task);
-            // The event is copied: a conflict retries with it, and webhooks get it after the write.
-            match inner
-                .tasks
-                .update(owner, task, stored.version, Some(event.clone()))
-                .await
-            {
-                Ok(version) => {
-                    inner.bus.publish(task_id, version);
-                    if let Some(outbox) = &inner.outbox {
-                        // The store wrote the deliveries with the event.
-                        outbox.wake();
-                    } else if inner.card.capabilities.push_notifications == Some(true) {
-                        self.push(owner, task_id, &event).await;
-                    }
-                    return Ok((kept, version));
+        // Webhooks get the event after the write; without an outbox the server hands it over itself.
+        let to_push = (inner.outbox.is_none()
+            && inner.card.capabilities.push_notifications == Some(true))
+        .then(|| event.clone());
+        let mut kept = None;
+        let version = inner
+            .tasks
+            .modify(owner, task_id, Some(event), &mut |task, event| {
+                let state = task.status.state;
+                if state.is_terminal() {
+                    let cancel = matches!(event, Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Canceled);
+                    let kind = if cancel {
+                        ErrorKind::TaskNotCancelable
+                    } else {
+                        ErrorKind::UnsupportedOperation
+                    };
+                    return Err(Error::with_message(
+                        kind,
+                        format!("task {task_id} is already {}", state_name(state)),
+                    )
+                    .with_metadata("taskId", task_id));
                 }
-                Err(crate::store::StoreError::Conflict { .. }) => continue,
-                Err(other) => return Err(other.to_error(task_id)),
-            }
+                if let Some(event) = event {
+                    change(task, event);
+                }
+                kept = Some(keep(task));
+                Ok(())
+            })
+            .await?;
+        inner.bus.publish(task_id, version);
+        if let Some(outbox) = &inner.outbox {
+            // The store wrote the deliveries with the event.
+            outbox.wake();
+        } else if let Some(event) = to_push {
+            self.push(owner, task_id, &event).await;
         }
-        Err(Error::with_message(
-            ErrorKind::Internal,
-            format!("task {task_id} kept changing while it was being updated"),
-        ))
+        let kept = kept.expect("a change that was written ran its closure to the end");
+        Ok((kept, version))
     }
 
     /// Hands an event to every webhook of the task.
@@ -210,53 +203,46 @@ impl A2aServer {
         task_id: &str,
         message: &Message,
     ) -> Result<(Task, u64), Error> {
-        for _ in 0..MAX_CONFLICT_RETRIES {
-            let stored = self.task(owner, task_id).await?;
-            let state = stored.task.status.state;
-            if state.is_terminal() {
-                return Err(Error::with_message(
-                    ErrorKind::UnsupportedOperation,
-                    format!(
-                        "task {task_id} is {}; it takes no more messages",
-                        state_name(state)
-                    ),
-                )
-                .with_metadata("taskId", task_id));
-            }
-            if message
-                .context_id
-                .as_ref()
-                .is_some_and(|c| !c.is_empty() && Some(c) != stored.task.context_id.as_ref())
-            {
-                return Err(invalid(
-                    "message.contextId",
-                    format!("does not match the context of task {task_id}"),
-                ));
-            }
-            if !state.is_interrupted() {
-                return Err(Error::with_message(
-                    ErrorKind::UnsupportedOperation,
-                    format!("task {task_id} is still working; it takes a message only when it asks for input"),
-                )
-                .with_metadata("taskId", task_id));
-            }
-            let mut task = stored.task;
-            task.history.push(message.clone());
-            match self
-                .inner
-                .tasks
-                .update(owner, task.clone(), stored.version, None)
-                .await
-            {
-                Ok(version) => return Ok((task, version)),
-                Err(crate::store::StoreError::Conflict { .. }) => continue,
-                Err(other) => return Err(other.to_error(task_id)),
-            }
-        }
-        Err(Error::with_message(
-            ErrorKind::Internal,
-            format!("task {task_id} kept changing while the message was added"),
-        ))
+        let mut changed = None;
+        let version = self
+            .inner
+            .tasks
+            .modify(owner, task_id, None, &mut |task, _| {
+                let state = task.status.state;
+                if state.is_terminal() {
+                    return Err(Error::with_message(
+                        ErrorKind::UnsupportedOperation,
+                        format!(
+                            "task {task_id} is {}; it takes no more messages",
+                            state_name(state)
+                        ),
+                    )
+                    .with_metadata("taskId", task_id));
+                }
+                if message
+                    .context_id
+                    .as_ref()
+                    .is_some_and(|c| !c.is_empty() && Some(c) != task.context_id.as_ref())
+                {
+                    return Err(invalid(
+                        "message.contextId",
+                        format!("does not match the context of task {task_id}"),
+                    ));
+                }
+                if !state.is_interrupted() {
+                    return Err(Error::with_message(
+                        ErrorKind::UnsupportedOperation,
+                        format!("task {task_id} is still working; it takes a message only when it asks for input"),
+                    )
+                    .with_metadata("taskId", task_id));
+                }
+                task.history.push(message.clone());
+                changed = Some(task.clone());
+                Ok(())
+            })
+            .await?;
+        let task = changed.expect("a change that was written ran its closure to the end");
+        Ok((task, version))
     }
 
     /// Starts the agent on a message; see the [module docs](self).

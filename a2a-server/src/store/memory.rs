@@ -9,10 +9,11 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 
+use a2a_types::errors::Error;
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskState};
 use async_trait::async_trait;
 
-use super::{EventPage, StoreError, StoredEvent, StoredTask, TaskPage, TaskStore};
+use super::{EventPage, StoreError, StoredEvent, StoredTask, TaskChange, TaskPage, TaskStore};
 use crate::auth::Owner;
 
 /// The bounds of an [`InMemoryTaskStore`].
@@ -119,6 +120,24 @@ impl InMemoryTaskStore {
     }
 }
 
+impl Entry {
+    /// Counts a write of the task at `clock`: the next version, with `event` (when given) logged
+    /// under it and the log cut to its last `max_events`; returns the new version.
+    fn written(&mut self, clock: u64, event: Option<StreamResponse>, max_events: usize) -> u64 {
+        self.version += 1;
+        self.touched = clock;
+        if let Some(event) = event {
+            self.events.push_back(StoredEvent::new(self.version, event));
+            while self.events.len() > max_events {
+                if let Some(dropped) = self.events.pop_front() {
+                    self.dropped_through = dropped.id;
+                }
+            }
+        }
+        self.version
+    }
+}
+
 fn owned<'a>(inner: &'a mut Inner, owner: &Owner, id: &str) -> Result<&'a mut Entry, StoreError> {
     match inner.tasks.get_mut(id) {
         Some(entry) if entry.owner == *owner => Ok(entry),
@@ -177,20 +196,25 @@ impl TaskStore for InMemoryTaskStore {
                 current: entry.version,
             });
         }
-        entry.version += 1;
         entry.task = task;
-        entry.touched = clock;
-        if let Some(event) = event {
-            entry
-                .events
-                .push_back(StoredEvent::new(entry.version, event));
-            while entry.events.len() > max_events {
-                if let Some(dropped) = entry.events.pop_front() {
-                    entry.dropped_through = dropped.id;
-                }
-            }
-        }
-        Ok(entry.version)
+        Ok(entry.written(clock, event, max_events))
+    }
+
+    async fn modify(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        event: Option<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        let max_events = self.limits.max_events_per_task;
+        let mut inner = self.lock();
+        inner.clock += 1;
+        let clock = inner.clock;
+        let entry = owned(&mut inner, owner, task_id).map_err(|e| e.to_error(task_id))?;
+        // Under the lock no other writer comes between: the task changes where it lies.
+        change(&mut entry.task, event.as_ref())?;
+        Ok(entry.written(clock, event, max_events))
     }
 
     async fn events_after(

@@ -25,6 +25,15 @@ pub use memory::{InMemoryTaskStore, MemoryLimits};
 
 use crate::auth::Owner;
 
+/// A change [`TaskStore::modify`] makes to a task: it gets the task as stored and the event, when
+/// there is one, and changes the task or refuses with the error the caller gets.
+pub type TaskChange<'a> =
+    dyn FnMut(&mut Task, Option<&StreamResponse>) -> Result<(), Error> + Send + 'a;
+
+/// How many times [`TaskStore::modify`]'s default reads the task again after another writer came
+/// between, before the change fails.
+const MAX_MODIFY_ATTEMPTS: usize = 16;
+
 /// A task as stored, with its version (1 when created, one more on every update).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -165,6 +174,45 @@ pub trait TaskStore: Send + Sync + 'static {
         expected_version: u64,
         event: Option<StreamResponse>,
     ) -> Result<u64, StoreError>;
+
+    /// Changes the owner's task in one step and returns its new version: `change` sees the task as
+    /// stored (and the event, when given) and either changes it or refuses with the error the
+    /// caller gets, leaving it as it was; the changed task is kept under the next version, with
+    /// `event`, when given, in its log.
+    ///
+    /// `change` decides before it changes anything, and may run more than once. The default reads
+    /// with [`get`](Self::get) and writes with [`update`](Self::update), reading again when another
+    /// writer came between (all a store shared by replicas needs); a store that keeps its tasks in
+    /// memory changes them where they lie, which saves a copy of the whole task per event.
+    async fn modify(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        event: Option<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        for _ in 0..MAX_MODIFY_ATTEMPTS {
+            let stored = self
+                .get(owner, task_id)
+                .await
+                .map_err(|e| e.to_error(task_id))?
+                .ok_or_else(|| crate::handler::not_found(task_id))?;
+            let mut task = stored.task;
+            change(&mut task, event.as_ref())?;
+            match self
+                .update(owner, task, stored.version, event.clone())
+                .await
+            {
+                Ok(version) => return Ok(version),
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(other) => return Err(other.to_error(task_id)),
+            }
+        }
+        Err(Error::with_message(
+            ErrorKind::Internal,
+            format!("task {task_id} kept changing while it was being updated"),
+        ))
+    }
 
     /// At most `limit` events of the task's log with ids above `after`, oldest first.
     async fn events_after(
