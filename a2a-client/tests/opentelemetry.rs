@@ -1,7 +1,8 @@
 //! OpenTelemetry export (feature `opentelemetry`, the client's too): a client call made inside a
 //! caller's span, to a server in the same test, on JSON-RPC, HTTP+JSON and gRPC, produces a server
 //! span (`a2a.call`, kind server) in the caller's trace, the child of the client's own span, whose
-//! attributes name the operation, the binding and the task id. Spans are read from the SDK's
+//! attributes name the operation, the binding and the task id; a streaming call's server span lasts
+//! until its stream ends. Spans are read from the SDK's
 //! in-memory exporter; the subscriber is this test thread's (a current-thread runtime), so the
 //! tests of this binary do not see each other's spans.
 
@@ -22,11 +23,19 @@ use tracing_subscriber::layer::SubscriberExt;
 
 const LIMIT: Duration = Duration::from_secs(20);
 
+/// How long the agent works on `slow` before it completes.
+const SLOW_WORK: Duration = Duration::from_millis(300);
+
+/// Completes every task, after [`SLOW_WORK`] for the text `slow`.
 struct Done;
 
 #[async_trait]
 impl AgentExecutor for Done {
-    async fn execute(&self, _context: RequestContext, events: EventSink) -> Result<(), Error> {
+    async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
+        if context.message.text() == "slow" {
+            events.working().await?;
+            tokio::time::sleep(SLOW_WORK).await;
+        }
         events.complete_with_text("done").await?;
         Ok(())
     }
@@ -40,6 +49,7 @@ async fn serve() -> a2a_server::Serving {
         .jsonrpc(format!("http://{h}/jsonrpc"))
         .http_json(format!("http://{h}/rest"))
         .grpc(g.to_string())
+        .streaming(true)
         .default_input_modes(["text/plain"])
         .default_output_modes(["text/plain"])
         .skill(AgentSkill {
@@ -219,6 +229,60 @@ async fn a_traceparent_given_to_the_client_wins_over_its_span() {
         server[0].span_context.trace_id().to_string(),
         "4bf92f3577b34da6a3ce929d0e0e4736"
     );
+    serving.shutdown().await;
+    provider.shutdown().unwrap();
+}
+
+#[tokio::test]
+async fn a_streaming_calls_server_span_lasts_until_its_stream_ends() {
+    let (exporter, provider, _subscriber) = export_spans_in_memory();
+    let serving = serve().await;
+    for (binding, wire_name) in [
+        (Binding::JsonRpc, "JSONRPC"),
+        (Binding::HttpJson, "HTTP+JSON"),
+        (Binding::Grpc, "GRPC"),
+    ] {
+        let client = A2aClient::connect(
+            &serving.base_url(),
+            ClientConfig::default().only(binding).timeout(LIMIT),
+        )
+        .await
+        .unwrap();
+        let caller = tracing::info_span!("caller");
+        let caller_trace = caller.context().span().span_context().trace_id();
+        let request = SendMessageRequest {
+            message: Message::user(format!("m-slow-{wire_name}"), [Part::text("slow")]),
+            ..Default::default()
+        };
+        let mut stream = client
+            .send_streaming_message(request)
+            .instrument(caller.clone())
+            .await
+            .unwrap();
+        let mut events = 0;
+        while let Some(event) = tokio::time::timeout(LIMIT, stream.next()).await.unwrap() {
+            event.unwrap();
+            events += 1;
+        }
+        assert!(events >= 2, "{binding}: {events} events");
+        drop(caller);
+
+        let spans = server_spans(&exporter, "SendStreamingMessage", wire_name).await;
+        let server = spans
+            .iter()
+            .find(|s| s.span_context.trace_id() == caller_trace)
+            .unwrap_or_else(|| panic!("{binding}: no streaming server span in the caller's trace"));
+        // The agent worked SLOW_WORK between the stream's first event and its last: a span that
+        // ended when the stream was handed over would be shorter.
+        let lasted = server
+            .end_time
+            .duration_since(server.start_time)
+            .unwrap_or_default();
+        assert!(
+            lasted >= SLOW_WORK,
+            "{binding}: the streaming call's span lasted {lasted:?}"
+        );
+    }
     serving.shutdown().await;
     provider.shutdown().unwrap();
 }

@@ -220,13 +220,16 @@ impl A2aServer {
         // Boxed: the dispatch (the whole execution path) would otherwise be most of the size of every
         // caller's future, which axum, tower and tonic move several times per request, copying all of
         // it each time; here once, every binding's handler and the v0.3 bridge stay small.
-        let outcome = Box::pin(self.dispatch(params, context))
+        let mut outcome = Box::pin(self.dispatch(params, context))
             .instrument(span.clone())
             .await;
-        if let Err(error) = &outcome {
-            span.in_scope(
+        match &mut outcome {
+            Err(error) => span.in_scope(
                 || tracing::debug!(kind = ?error.kind, message = %error.message, "call failed"),
-            );
+            ),
+            // A streaming call lasts until its stream ends, not until the stream is handed over.
+            Ok(Reply::Stream(stream)) => stream.keep_span(span),
+            Ok(Reply::Unary(_)) => {}
         }
         outcome
     }

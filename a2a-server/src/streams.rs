@@ -41,6 +41,9 @@ pub struct StreamEvent {
 #[derive(Debug)]
 pub struct EventStream {
     receiver: mpsc::Receiver<StreamEvent>,
+    /// The call's span, entered while the stream is polled and kept until it is dropped, so the
+    /// span lasts the whole streaming call.
+    span: Option<tracing::Span>,
 }
 
 impl EventStream {
@@ -48,7 +51,10 @@ impl EventStream {
     pub(crate) fn once(event: StreamResponse) -> Self {
         let (sender, receiver) = mpsc::channel(1);
         let _ = sender.try_send(StreamEvent { id: None, event });
-        EventStream { receiver }
+        EventStream {
+            receiver,
+            span: None,
+        }
     }
 }
 
@@ -57,13 +63,22 @@ impl EventStream {
     pub fn buffered(&self) -> usize {
         self.receiver.len()
     }
+
+    /// Makes `span` the stream's: entered at each poll, open for as long as the stream lives.
+    pub(crate) fn keep_span(&mut self, span: tracing::Span) {
+        self.span = Some(span);
+    }
 }
 
 impl Stream for EventStream {
     type Item = StreamEvent;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<StreamEvent>> {
-        self.receiver.poll_recv(cx)
+        // Entered at every poll: an OpenTelemetry span ends at its last exit, so the call's span
+        // ends with the poll that finds the stream over.
+        let this = &mut *self;
+        let _entered = this.span.as_ref().map(tracing::Span::enter);
+        this.receiver.poll_recv(cx)
     }
 }
 
@@ -203,6 +218,9 @@ impl A2aServer {
                 }
             }
         });
-        EventStream { receiver }
+        EventStream {
+            receiver,
+            span: None,
+        }
     }
 }
