@@ -5,8 +5,9 @@
 
 use std::time::Duration;
 
-use a2a_server::Owner;
 use a2a_server::store::{ExecutionRecord, StoreError};
+use a2a_server::{Owner, ServiceParams};
+use a2a_types::service::Extensions;
 use a2a_types::v1::SendMessageRequest;
 use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Row, Type};
 
@@ -33,17 +34,25 @@ where
         owner: &Owner,
         task_id: &str,
         request: &SendMessageRequest,
+        service_params: &ServiceParams,
         lease_token: &str,
         lease: Duration,
     ) -> Result<(), StoreError> {
         let request = serde_json::to_string(request).map_err(|e| {
             StoreError::Backend(format!("the request could not be written as JSON: {e}"))
         })?;
+        // Each parameter as its header's value, which is how it reads back.
+        let version = service_params
+            .version
+            .map(|v| v.to_string())
+            .unwrap_or_default();
         sqlx::query(
             "INSERT INTO a2a_executions (task_id, owner_principal, owner_tenant, request, attempts, \
-             lease_token, lease_until_micros) VALUES ($1, $2, $3, $4, 1, $5, $6) \
+             lease_token, lease_until_micros, a2a_version, a2a_extensions) \
+             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8) \
              ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, attempts = 1, \
-             lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros",
+             lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros, \
+             a2a_version = excluded.a2a_version, a2a_extensions = excluded.a2a_extensions",
         )
         .bind(task_id.to_owned())
         .bind(&owner.principal)
@@ -51,6 +60,8 @@ where
         .bind(request)
         .bind(lease_token.to_owned())
         .bind(lease_end(lease))
+        .bind(version)
+        .bind(service_params.extensions.to_string())
         .execute(&self.pool)
         .await
         .map_err(backend)?;
@@ -100,7 +111,8 @@ where
             "UPDATE a2a_executions SET lease_token = $1, lease_until_micros = $2, attempts = attempts + 1 \
              WHERE task_id IN (SELECT task_id FROM a2a_executions WHERE lease_until_micros <= $3 \
              ORDER BY lease_until_micros LIMIT $4{}) AND lease_until_micros <= $3 \
-             RETURNING task_id, owner_principal, owner_tenant, request, attempts",
+             RETURNING task_id, owner_principal, owner_tenant, request, attempts, a2a_version, \
+             a2a_extensions",
             D::CLAIM_ROW_LOCK
         ))
         .bind(lease_token.to_owned())
@@ -120,13 +132,26 @@ where
                     ))
                 })?;
                 let attempts: i64 = row.get(4);
+                let version: String = row.get(5);
+                let version = match version.as_str() {
+                    "" => None,
+                    text => Some(text.parse().map_err(|e| {
+                        StoreError::Backend(format!(
+                            "the stored execution of task {task_id} has an unreadable \
+                             a2a_version: {e}"
+                        ))
+                    })?),
+                };
+                let extensions: String = row.get(6);
+                let service_params = ServiceParams::new(version, Extensions::parse(&extensions));
                 Ok(ExecutionRecord::new(
                     row.get(1),
                     row.get(2),
                     task_id,
                     request,
                     u32::try_from(attempts).unwrap_or(u32::MAX),
-                ))
+                )
+                .with_service_params(service_params))
             })
             .collect()
     }

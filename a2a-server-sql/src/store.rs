@@ -572,10 +572,11 @@ macro_rules! store_traits_for {
                 owner: &a2a_server::Owner,
                 task_id: &str,
                 request: &a2a_types::v1::SendMessageRequest,
+                service_params: &a2a_server::ServiceParams,
                 lease_token: &str,
                 lease: std::time::Duration,
             ) -> Result<(), a2a_server::store::StoreError> {
-                self.begin_execution(owner, task_id, request, lease_token, lease)
+                self.begin_execution(owner, task_id, request, service_params, lease_token, lease)
                     .await
             }
 

@@ -2,7 +2,8 @@
 //! test database is set up; failing under `CI=true`): a lease is renewed and ended only by its
 //! holder and claimed by no one while it lasts; a record whose lease ran out is claimed once (two
 //! PostgreSQL replicas at once included), its attempts counted; and a server on the store resumes
-//! such an execution (the executor told it resumes, the task completed) or, past its attempts,
+//! such an execution (the executor told it resumes, with the request's service parameters, the
+//! task completed) or, past its attempts,
 //! fails the task; a record whose task was never created (a crash between the server's two
 //! writes) is removed without a run.
 
@@ -12,8 +13,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_server::store::{ExecutionQueue, TaskStore};
-use a2a_server::{A2aServer, AgentExecutor, EventSink, RequestContext, ServerConfig, async_trait};
+use a2a_server::{
+    A2aServer, AgentExecutor, EventSink, RequestContext, ServerConfig, ServiceParams, async_trait,
+};
 use a2a_types::errors::Error;
+use a2a_types::service::{Extensions, ProtocolVersion};
 use a2a_types::v1::{
     AgentCard, AgentSkill, Message, Part, SendMessageRequest, Task, TaskState, TaskStatus,
 };
@@ -31,16 +35,38 @@ fn request(task_id: &str) -> SendMessageRequest {
     }
 }
 
+/// Service parameters a request came with: version 1.0 and two extensions.
+fn params() -> ServiceParams {
+    ServiceParams::new(
+        Some(ProtocolVersion::V1_0),
+        Extensions::parse("https://example.com/ext/a, https://example.com/ext/b"),
+    )
+}
+
 async fn queue_contract(store: &(impl ExecutionQueue + TaskStore)) {
     let alice = owner(&unique("alice"));
     let (task, expired) = (unique("task"), unique("expired"));
     let expired_request = request(&expired);
     store
-        .begin(&alice, &task, &request(&task), "mine", LONG)
+        .begin(
+            &alice,
+            &task,
+            &request(&task),
+            &ServiceParams::default(),
+            "mine",
+            LONG,
+        )
         .await
         .unwrap();
     store
-        .begin(&alice, &expired, &expired_request, "gone", Duration::ZERO)
+        .begin(
+            &alice,
+            &expired,
+            &expired_request,
+            &params(),
+            "gone",
+            Duration::ZERO,
+        )
         .await
         .unwrap();
     assert!(store.renew(&task, "mine", LONG).await.unwrap());
@@ -60,6 +86,11 @@ async fn queue_contract(store: &(impl ExecutionQueue + TaskStore)) {
     assert_eq!(
         claimed[0].request, expired_request,
         "the request as recorded"
+    );
+    assert_eq!(
+        claimed[0].service_params,
+        params(),
+        "its service parameters as recorded"
     );
     assert!(
         store
@@ -115,9 +146,16 @@ async fn two_postgres_replicas_never_claim_one_execution() {
     const TASKS: usize = 30;
     for n in 0..TASKS {
         let task = format!("{}-{n}", unique("task"));
-        a.begin(&alice, &task, &request(&task), "dead", Duration::ZERO)
-            .await
-            .unwrap();
+        a.begin(
+            &alice,
+            &task,
+            &request(&task),
+            &ServiceParams::default(),
+            "dead",
+            Duration::ZERO,
+        )
+        .await
+        .unwrap();
     }
     let claim = |store: a2a_server_sql::PostgresStore, name: &'static str| {
         tokio::spawn(async move {
@@ -138,19 +176,21 @@ async fn two_postgres_replicas_never_claim_one_execution() {
     assert_eq!((all.len(), distinct.len()), (TASKS, TASKS));
 }
 
-/// Completes every task it runs, and notes whether each run was a resumption.
+/// Completes every task it runs, and notes whether each run was a resumption and the service
+/// parameters it saw.
 #[derive(Clone, Default)]
 struct Finisher {
-    runs: Arc<Mutex<Vec<(String, bool)>>>,
+    runs: Arc<Mutex<Vec<(String, bool, ServiceParams)>>>,
 }
 
 #[async_trait]
 impl AgentExecutor for Finisher {
     async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
-        self.runs
-            .lock()
-            .unwrap()
-            .push((context.task_id.clone(), context.resumed));
+        self.runs.lock().unwrap().push((
+            context.task_id.clone(),
+            context.resumed,
+            context.service_params.clone(),
+        ));
         events.complete_with_text("done after all").await?;
         Ok(())
     }
@@ -186,7 +226,14 @@ async fn stopped_execution_is_picked_up(attempts_made: u32, expected: TaskState)
         .await
         .unwrap();
     store
-        .begin(&alice, &task_id, &request(&task_id), "dead", Duration::ZERO)
+        .begin(
+            &alice,
+            &task_id,
+            &request(&task_id),
+            &params(),
+            "dead",
+            Duration::ZERO,
+        )
         .await
         .unwrap();
     for _ in 1..attempts_made {
@@ -218,7 +265,8 @@ async fn stopped_execution_is_picked_up(attempts_made: u32, expected: TaskState)
     assert_eq!(state, expected);
     let runs = agent.runs.lock().unwrap().clone();
     match expected {
-        TaskState::Completed => assert_eq!(runs, [(task_id.clone(), true)]),
+        // Resumed with the request's own version and extensions.
+        TaskState::Completed => assert_eq!(runs, [(task_id.clone(), true, params())]),
         _ => assert!(runs.is_empty(), "given up without a run: {runs:?}"),
     }
     assert!(
@@ -251,7 +299,14 @@ async fn a_record_without_its_task_is_removed_without_a_run() {
     let alice = owner("");
     let task_id = unique("never-created");
     store
-        .begin(&alice, &task_id, &request(&task_id), "dead", Duration::ZERO)
+        .begin(
+            &alice,
+            &task_id,
+            &request(&task_id),
+            &params(),
+            "dead",
+            Duration::ZERO,
+        )
         .await
         .unwrap();
     let agent = Finisher::default();

@@ -49,7 +49,7 @@ pub trait AgentExecutor: Send + Sync + 'static {
 
 /// The service parameters of a request (section 3.2.6): the protocol version it asked for and the
 /// extensions it activated.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ServiceParams {
     /// `A2A-Version` (`0.3` when absent, as the specification says).
@@ -87,7 +87,7 @@ pub struct RequestContext {
     /// The request's `configuration`.
     pub configuration: Option<SendMessageConfiguration>,
     /// Whether this run resumes an execution whose replica stopped before it ended (a crash):
-    /// then `task` is the task as stored, and `service_params` are the defaults. See
+    /// then `task` is the task as stored, and `service_params` those of the request. See
     /// [`crate::store::executions`] for what an executor should do then (at least once).
     pub resumed: bool,
 }

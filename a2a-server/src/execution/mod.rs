@@ -18,7 +18,7 @@ use a2a_types::v1::{
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::auth::Owner;
-use crate::executor::{AgentEvent, EventSink, RequestContext};
+use crate::executor::{AgentEvent, EventSink, RequestContext, ServiceParams};
 use crate::handler::{
     CallContext, Reply, check_history_length, invalid, not_found, state_name, trim_history,
 };
@@ -350,7 +350,13 @@ impl A2aServer {
         // leaves a record without a task, which the resumer removes, never a task that nothing
         // would run again.
         let lease = match self
-            .record_execution(owner, &task_id, &message, request.configuration.as_ref())
+            .record_execution(
+                owner,
+                &task_id,
+                &message,
+                request.configuration.as_ref(),
+                &context.service_params,
+            )
             .await
         {
             Ok(lease) => lease,
@@ -408,7 +414,7 @@ impl A2aServer {
     }
 
     /// With an execution queue, records the execution of the request (`message` with its ids set,
-    /// and `configuration`) on the task under a new lease (see [`crate::store::executions`]); its
+    /// and `configuration`, received with `service_params`) on the task under a new lease (see [`crate::store::executions`]); its
     /// lease token. A record that cannot be written fails the request: the execution would not
     /// survive a crash. Without a queue, nothing is built: the copy of the request is for the record.
     async fn record_execution(
@@ -417,6 +423,7 @@ impl A2aServer {
         task_id: &str,
         message: &Message,
         configuration: Option<&SendMessageConfiguration>,
+        service_params: &ServiceParams,
     ) -> Result<Option<String>, Error> {
         let Some(queue) = &self.inner.executions else {
             return Ok(None);
@@ -432,6 +439,7 @@ impl A2aServer {
                 owner,
                 task_id,
                 &request,
+                service_params,
                 &token,
                 self.inner.config.executions.lease,
             )

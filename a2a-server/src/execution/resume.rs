@@ -8,7 +8,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::drive::Execution;
 use crate::auth::{Caller, Owner};
-use crate::executor::{EventSink, RequestContext, ServiceParams};
+use crate::executor::{EventSink, RequestContext};
 use crate::server::{A2aServer, Inner};
 use crate::store::ExecutionRecord;
 
@@ -105,7 +105,7 @@ impl A2aServer {
             context_id: context_id.clone(),
             task: Some(stored.task),
             caller,
-            service_params: ServiceParams::default(),
+            service_params: record.service_params,
             configuration: record.request.configuration,
             resumed: true,
         };

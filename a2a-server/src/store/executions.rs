@@ -2,9 +2,9 @@
 //! as a2a-go's cluster mode has), implemented by stores shared across restarts and replicas.
 //!
 //! When a server has a queue ([`A2aServerBuilder::execution_queue`](crate::A2aServerBuilder::execution_queue)),
-//! every execution of a message on a task is recorded (the request, its owner) with a lease that
-//! the executing replica renews while the executor runs, and removed when the executor ends
-//! (the task over, waiting for input, or the executor done). A replica that crashes stops
+//! every execution of a message on a task is recorded (the request, its service parameters, its
+//! owner) with a lease that the executing replica renews while the executor runs, and removed when
+//! the executor ends (the task over, waiting for input, or the executor done). A replica that crashes stops
 //! renewing; once its lease has run out, a replica (the same one restarted, or another) claims
 //! the record and runs the [`AgentExecutor`](crate::AgentExecutor) again for the task, with
 //! [`RequestContext::resumed`](crate::RequestContext) set and
@@ -29,6 +29,7 @@ use a2a_types::v1::SendMessageRequest;
 use async_trait::async_trait;
 
 use super::StoreError;
+use crate::executor::ServiceParams;
 
 /// One recorded execution, as a claim returns it.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +45,8 @@ pub struct ExecutionRecord {
     pub request: SendMessageRequest,
     /// Runs so far, this one included (1 for the first).
     pub attempts: u32,
+    /// The request's `A2A-Version` and `A2A-Extensions`, which a resumed run sees again.
+    pub service_params: ServiceParams,
 }
 
 impl ExecutionRecord {
@@ -61,7 +64,14 @@ impl ExecutionRecord {
             task_id,
             request,
             attempts,
+            service_params: ServiceParams::default(),
         }
+    }
+
+    /// The same record, with the request's service parameters.
+    pub fn with_service_params(mut self, service_params: ServiceParams) -> Self {
+        self.service_params = service_params;
+        self
     }
 }
 
@@ -94,13 +104,15 @@ impl Default for ExecutionSettings {
 /// The recorded executions (see the [module docs](self)).
 #[async_trait]
 pub trait ExecutionQueue: Send + Sync + 'static {
-    /// Records that the owner's task `task_id` runs `request`, leased to `lease_token` for
-    /// `lease` (replacing an earlier record of the task: a message continuing it).
+    /// Records that the owner's task `task_id` runs `request`, received with `service_params`,
+    /// leased to `lease_token` for `lease` (replacing an earlier record of the task: a message
+    /// continuing it).
     async fn begin(
         &self,
         owner: &crate::Owner,
         task_id: &str,
         request: &SendMessageRequest,
+        service_params: &ServiceParams,
         lease_token: &str,
         lease: Duration,
     ) -> Result<(), StoreError>;
