@@ -106,6 +106,23 @@ async fn server_spans(
     }
 }
 
+/// Every binding, with its name on the wire (the server span's `binding` attribute).
+const BINDINGS: [(Binding, &str); 3] = [
+    (Binding::JsonRpc, "JSONRPC"),
+    (Binding::HttpJson, "HTTP+JSON"),
+    (Binding::Grpc, "GRPC"),
+];
+
+/// A client of the test's server that speaks only `binding`.
+async fn connect(serving: &a2a_server::Serving, binding: Binding) -> A2aClient {
+    A2aClient::connect(
+        &serving.base_url(),
+        ClientConfig::default().only(binding).timeout(LIMIT),
+    )
+    .await
+    .unwrap()
+}
+
 /// This thread's spans exported to memory through `tracing-opentelemetry`, until the guard drops.
 fn export_spans_in_memory() -> (
     InMemorySpanExporter,
@@ -127,17 +144,8 @@ async fn the_server_span_continues_the_callers_trace_on_every_binding() {
     let (exporter, provider, _subscriber) = export_spans_in_memory();
 
     let serving = serve().await;
-    for (binding, wire_name) in [
-        (Binding::JsonRpc, "JSONRPC"),
-        (Binding::HttpJson, "HTTP+JSON"),
-        (Binding::Grpc, "GRPC"),
-    ] {
-        let client = A2aClient::connect(
-            &serving.base_url(),
-            ClientConfig::default().only(binding).timeout(LIMIT),
-        )
-        .await
-        .unwrap();
+    for (binding, wire_name) in BINDINGS {
+        let client = connect(&serving, binding).await;
         let caller = tracing::info_span!("caller");
         let caller_trace = caller.context().span().span_context().trace_id();
         assert_ne!(caller_trace, opentelemetry::trace::TraceId::INVALID);
@@ -237,17 +245,8 @@ async fn a_traceparent_given_to_the_client_wins_over_its_span() {
 async fn a_streaming_calls_server_span_lasts_until_its_stream_ends() {
     let (exporter, provider, _subscriber) = export_spans_in_memory();
     let serving = serve().await;
-    for (binding, wire_name) in [
-        (Binding::JsonRpc, "JSONRPC"),
-        (Binding::HttpJson, "HTTP+JSON"),
-        (Binding::Grpc, "GRPC"),
-    ] {
-        let client = A2aClient::connect(
-            &serving.base_url(),
-            ClientConfig::default().only(binding).timeout(LIMIT),
-        )
-        .await
-        .unwrap();
+    for (binding, wire_name) in BINDINGS {
+        let client = connect(&serving, binding).await;
         let caller = tracing::info_span!("caller");
         let caller_trace = caller.context().span().span_context().trace_id();
         let request = SendMessageRequest {

@@ -3,15 +3,13 @@
 //! does not grow the server's memory nor hold the agent back), the stream cap, resuming after a
 //! `Last-Event-ID`, the webhook SSRF guard, and owners. Every wait is bounded.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
+
 use std::time::Duration;
 
-use a2a_server::auth::Owner;
-use a2a_server::store::{EventPage, StoreError, StoredTask, TaskPage};
 use a2a_server::{
     A2aServer, AgentExecutor, CallContext, Caller, EventSink, InMemoryTaskStore, MemoryLimits,
-    Reply, RequestContext, ServerConfig, TaskStore, async_trait,
+    Reply, RequestContext, ServerConfig, async_trait,
 };
 use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::{MethodParams, MethodResult};
@@ -20,6 +18,7 @@ use a2a_types::v1::{
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
     SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
+use common::ObservedStore;
 use tokio_stream::StreamExt;
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -70,61 +69,6 @@ fn server(config: ServerConfig, limits: MemoryLimits) -> A2aServer {
         .task_store(InMemoryTaskStore::with_limits(limits))
         .config(config)
         .build()
-}
-
-/// The in-memory store, counting the log events handed to readers (streams are its only readers
-/// in these tests).
-struct CountingStore {
-    inner: InMemoryTaskStore,
-    events_read: Arc<AtomicUsize>,
-}
-
-#[async_trait]
-impl TaskStore for CountingStore {
-    async fn create(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
-        self.inner.create(owner, task).await
-    }
-
-    async fn get(&self, owner: &Owner, task_id: &str) -> Result<Option<StoredTask>, StoreError> {
-        self.inner.get(owner, task_id).await
-    }
-
-    async fn update(
-        &self,
-        owner: &Owner,
-        task: Task,
-        expected_version: u64,
-        event: Option<StreamResponse>,
-    ) -> Result<u64, StoreError> {
-        self.inner
-            .update(owner, task, expected_version, event)
-            .await
-    }
-
-    async fn events_after(
-        &self,
-        owner: &Owner,
-        task_id: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<EventPage, StoreError> {
-        let page = self
-            .inner
-            .events_after(owner, task_id, after, limit)
-            .await?;
-        self.events_read
-            .fetch_add(page.events.len(), Ordering::SeqCst);
-        Ok(page)
-    }
-
-    async fn list(
-        &self,
-        owner: &Owner,
-        request: &ListTasksRequest,
-        page_size: usize,
-    ) -> Result<TaskPage, StoreError> {
-        self.inner.list(owner, request, page_size).await
-    }
 }
 
 fn send(text: &str, return_immediately: bool) -> SendMessageRequest {
@@ -239,19 +183,13 @@ async fn a_reader_that_stops_reading_holds_neither_memory_nor_the_agent() {
 
     // Nor does the stream read ahead of its queue: everything it took from the log is in the
     // queue (the first event, the task, is not from the log).
-    let events_read = Arc::new(AtomicUsize::new(0));
-    let store = CountingStore {
-        inner: InMemoryTaskStore::with_limits(
-            MemoryLimits::default().with_max_events_per_task(10_000),
-        ),
-        events_read: events_read.clone(),
-    };
+    let store = ObservedStore::new(MemoryLimits::default().with_max_events_per_task(10_000));
     let server_ = A2aServer::builder(card(), TestAgent)
-        .task_store(store)
+        .task_store(store.clone())
         .config(config.clone())
         .build();
     let (stream, buffered) = stalled_stream(&server_).await;
-    let taken = events_read.load(Ordering::SeqCst);
+    let taken = store.events_read();
     assert!(
         taken <= 8 && taken == buffered,
         "the stalled stream took {taken} events from the log, {buffered} of them queued"

@@ -1,76 +1,17 @@
 //! `TaskStore::modify`, both ways a store can provide it: the in-memory store's own (the task changed
 //! where it lies, under the store's lock) and the trait's default (read, change, write naming the
-//! version read, read again when another writer came between), which database stores use. Each must
+//! version read, read again when another writer came between; through `common::ObservedStore`),
+//! which database stores use. Each must
 //! write a change under the next version with its event logged, leave a refused task untouched, and
 //! answer another owner as if the task did not exist.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
 use a2a_server::auth::Owner;
-use a2a_server::store::{EventPage, StoreError, StoredTask, TaskPage};
-use a2a_server::{Caller, InMemoryTaskStore, TaskStore, async_trait};
+use a2a_server::{Caller, InMemoryTaskStore, MemoryLimits, TaskStore};
 use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::v1::{
-    ListTasksRequest, StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent,
-};
-
-/// The in-memory store behind only the methods a store must write: `modify` is the default.
-/// `interleave` writes once more behind the caller's back at the first `update`, as another replica
-/// would between a read and a write.
-struct DefaultModify {
-    inner: InMemoryTaskStore,
-    interleave: bool,
-    updates: AtomicUsize,
-}
-
-#[async_trait]
-impl TaskStore for DefaultModify {
-    async fn create(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
-        self.inner.create(owner, task).await
-    }
-
-    async fn get(&self, owner: &Owner, task_id: &str) -> Result<Option<StoredTask>, StoreError> {
-        self.inner.get(owner, task_id).await
-    }
-
-    async fn update(
-        &self,
-        owner: &Owner,
-        task: Task,
-        expected_version: u64,
-        event: Option<StreamResponse>,
-    ) -> Result<u64, StoreError> {
-        if self.updates.fetch_add(1, Ordering::SeqCst) == 0 && self.interleave {
-            let mut theirs = self.inner.get(owner, &task.id).await?.expect("stored");
-            theirs.task.metadata = Some(Default::default());
-            self.inner
-                .update(owner, theirs.task, theirs.version, None)
-                .await?;
-        }
-        self.inner
-            .update(owner, task, expected_version, event)
-            .await
-    }
-
-    async fn events_after(
-        &self,
-        owner: &Owner,
-        task_id: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<EventPage, StoreError> {
-        self.inner.events_after(owner, task_id, after, limit).await
-    }
-
-    async fn list(
-        &self,
-        owner: &Owner,
-        request: &ListTasksRequest,
-        page_size: usize,
-    ) -> Result<TaskPage, StoreError> {
-        self.inner.list(owner, request, page_size).await
-    }
-}
+use a2a_types::v1::{StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
+use common::ObservedStore;
 
 fn working(task_id: &str) -> StreamResponse {
     StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
@@ -98,15 +39,15 @@ fn apply_state(task: &mut Task, event: Option<&StreamResponse>) -> Result<(), Er
     Ok(())
 }
 
+/// Stores task `t-1`, submitted, for `owner`.
+async fn create_submitted(store: &dyn TaskStore, owner: &Owner) {
+    let task = Task::new("t-1", "ctx", TaskStatus::now(TaskState::Submitted));
+    store.create(owner, task).await.unwrap();
+}
+
 async fn changes_refusals_and_owners(store: &dyn TaskStore) {
     let owner = alice();
-    store
-        .create(
-            &owner,
-            Task::new("t-1", "ctx", TaskStatus::now(TaskState::Submitted)),
-        )
-        .await
-        .unwrap();
+    create_submitted(store, &owner).await;
 
     let mut runs = 0;
     let event = working("t-1");
@@ -195,29 +136,15 @@ async fn the_in_memory_store_changes_the_task_where_it_lies() {
 
 #[tokio::test]
 async fn the_default_reads_changes_and_writes() {
-    let store = DefaultModify {
-        inner: InMemoryTaskStore::new(),
-        interleave: false,
-        updates: AtomicUsize::new(0),
-    };
-    changes_refusals_and_owners(&store).await;
+    changes_refusals_and_owners(&ObservedStore::new(MemoryLimits::default())).await;
 }
 
 #[tokio::test]
 async fn the_default_reads_again_when_another_writer_came_between() {
-    let store = DefaultModify {
-        inner: InMemoryTaskStore::new(),
-        interleave: true,
-        updates: AtomicUsize::new(0),
-    };
+    let store = ObservedStore::new(MemoryLimits::default());
     let owner = alice();
-    store
-        .create(
-            &owner,
-            Task::new("t-1", "ctx", TaskStatus::now(TaskState::Submitted)),
-        )
-        .await
-        .unwrap();
+    create_submitted(&store, &owner).await;
+    store.interleave_next_update();
     let mut runs = 0;
     let version = store
         .modify(&owner, "t-1", Some(working("t-1")), &mut |task, event| {
