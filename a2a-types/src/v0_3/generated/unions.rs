@@ -951,82 +951,84 @@ impl crate::v0_3::union_reader::UnionType for A2aError {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonParseError as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <JsonParseError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::JsonParse)
             }
             1 => {
-                <InvalidRequestError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <InvalidRequestError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::InvalidRequest)
             }
             2 => {
-                <MethodNotFoundError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <MethodNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::MethodNotFound)
             }
             3 => {
-                <InvalidParamsError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <InvalidParamsError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::InvalidParams)
             }
             4 => {
-                <InternalError as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <InternalError as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Internal)
             }
             5 => {
-                <TaskNotFoundError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <TaskNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::TaskNotFound)
             }
             6 => {
-                <TaskNotCancelableError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <TaskNotCancelableError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::TaskNotCancelable)
             }
             7 => {
-                <PushNotificationNotSupportedError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <PushNotificationNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::PushNotificationNotSupported)
             }
             8 => {
-                <UnsupportedOperationError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <UnsupportedOperationError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::UnsupportedOperation)
             }
             9 => {
-                <ContentTypeNotSupportedError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <ContentTypeNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::ContentTypeNotSupported)
             }
             10 => {
-                <InvalidAgentResponseError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <InvalidAgentResponseError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::InvalidAgentResponse)
             }
             11 => {
-                <AuthenticatedExtendedCardNotConfiguredError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <AuthenticatedExtendedCardNotConfiguredError as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::AuthenticatedExtendedCardNotConfigured)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1204,72 +1206,74 @@ impl crate::v0_3::union_reader::UnionType for A2aRequest {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <SendMessageRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SendMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::SendMessage)
             }
             1 => {
-                <SendStreamingMessageRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SendStreamingMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::SendStreamingMessage)
             }
             2 => {
-                <GetTaskRequest as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <GetTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::GetTask)
             }
             3 => {
-                <CancelTaskRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <CancelTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::CancelTask)
             }
             4 => {
-                <SetTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::SetTaskPushNotificationConfig)
             }
             5 => {
-                <GetTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::GetTaskPushNotificationConfig)
             }
             6 => {
-                <TaskResubscriptionRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <TaskResubscriptionRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::TaskResubscription)
             }
             7 => {
-                <ListTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <ListTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::ListTaskPushNotificationConfig)
             }
             8 => {
-                <DeleteTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <DeleteTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::DeleteTaskPushNotificationConfig)
             }
             9 => {
-                <GetAuthenticatedExtendedCardRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetAuthenticatedExtendedCardRequest as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::GetAuthenticatedExtendedCard)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1359,26 +1363,26 @@ impl crate::v0_3::union_reader::UnionType for CancelTaskResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <CancelTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1428,26 +1432,26 @@ impl crate::v0_3::union_reader::UnionType for DeleteTaskPushNotificationConfigRe
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <DeleteTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1499,22 +1503,22 @@ impl crate::v0_3::union_reader::UnionType for FileContent {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <FileWithBytes as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <FileWithBytes as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Bytes)
             }
             1 => {
-                <FileWithUri as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <FileWithUri as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Uri)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1564,26 +1568,26 @@ impl crate::v0_3::union_reader::UnionType for GetAuthenticatedExtendedCardRespon
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <GetAuthenticatedExtendedCardSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1636,24 +1640,24 @@ for GetTaskPushNotificationConfigRequestParams {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <TaskIdParams as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <TaskIdParams as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::TaskId)
             }
             1 => {
-                <GetTaskPushNotificationConfigParams as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetTaskPushNotificationConfigParams as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::GetTaskPushNotificationConfig)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1704,26 +1708,26 @@ impl crate::v0_3::union_reader::UnionType for GetTaskPushNotificationConfigRespo
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <GetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1775,26 +1779,26 @@ impl crate::v0_3::union_reader::UnionType for GetTaskResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <GetTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1892,74 +1896,74 @@ impl crate::v0_3::union_reader::UnionType for JsonRpcResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <SendMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::SendMessage)
             }
             2 => {
-                <SendStreamingMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::SendStreamingMessage)
             }
             3 => {
-                <GetTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::GetTask)
             }
             4 => {
-                <CancelTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::CancelTask)
             }
             5 => {
-                <SetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::SetTaskPushNotificationConfig)
             }
             6 => {
-                <GetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::GetTaskPushNotificationConfig)
             }
             7 => {
-                <ListTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::ListTaskPushNotificationConfig)
             }
             8 => {
-                <DeleteTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::DeleteTaskPushNotificationConfig)
             }
             9 => {
-                <GetAuthenticatedExtendedCardSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::GetAuthenticatedExtendedCard)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2054,26 +2058,26 @@ impl crate::v0_3::union_reader::UnionType for ListTaskPushNotificationConfigResp
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <ListTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2137,26 +2141,26 @@ impl crate::v0_3::union_reader::UnionType for Part {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <TextPart as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <TextPart as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Text)
             }
             1 => {
-                <FilePart as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <FilePart as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::File)
             }
             2 => {
-                <DataPart as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <DataPart as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Data)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2239,44 +2243,44 @@ impl crate::v0_3::union_reader::UnionType for SecurityScheme {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <ApiKeySecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <ApiKeySecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::ApiKey)
             }
             1 => {
-                <HttpAuthSecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <HttpAuthSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::HttpAuth)
             }
             2 => {
-                <OAuth2SecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <OAuth2SecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::OAuth2)
             }
             3 => {
-                <OpenIdConnectSecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <OpenIdConnectSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::OpenIdConnect)
             }
             4 => {
-                <MutualTlsSecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <MutualTlsSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::MutualTls)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2341,26 +2345,26 @@ impl crate::v0_3::union_reader::UnionType for SendMessageResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <SendMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2421,22 +2425,22 @@ impl crate::v0_3::union_reader::UnionType for SendMessageResult {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <Task as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <Task as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Task)
             }
             1 => {
-                <Message as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <Message as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Message)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2486,26 +2490,26 @@ impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <SendStreamingMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2576,34 +2580,34 @@ impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResult {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <Task as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <Task as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Task)
             }
             1 => {
-                <Message as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <Message as ::a2a_support::protojson::FromObject>::from_object(map)
                     .map(Self::Message)
             }
             2 => {
-                <TaskStatusUpdateEvent as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <TaskStatusUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::TaskStatusUpdateEvent)
             }
             3 => {
-                <TaskArtifactUpdateEvent as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <TaskArtifactUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::TaskArtifactUpdateEvent)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2663,26 +2667,26 @@ impl crate::v0_3::union_reader::UnionType for SetTaskPushNotificationConfigRespo
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Error)
             }
             1 => {
-                <SetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
+                <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                        map,
+                    )
                     .map(Self::Success)
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }

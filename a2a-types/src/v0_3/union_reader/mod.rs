@@ -27,6 +27,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
+use a2a_support::protojson::Key;
 use serde::Deserializer;
 use serde::de::{Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
@@ -39,7 +40,7 @@ mod replay;
 mod tests;
 
 use raw::KeepRaw;
-use replay::{Failure, KeyInto, ReadTag, Replay, is_set};
+use replay::{Failure, ReadTag, Replay, is_set};
 
 /// A discriminator value.
 #[derive(Clone, Copy, Debug)]
@@ -182,14 +183,13 @@ impl Union {
     }
 }
 
-/// A generated union: its table, and how to read variant `index` (in table order).
+/// A generated union: its table, and how to read variant `index` (in table order) from the members
+/// of its object (each variant is a struct, read as its `FromObject` reads it: no layer of
+/// `Deserializer` between the union and the variant's fields).
 pub trait UnionType: Sized {
     const UNION: &'static Union;
 
-    fn read_variant<'de, D: Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> Result<Self, D::Error>;
+    fn read_variant<'de, A: MapAccess<'de>>(index: usize, map: A) -> Result<Self, A::Error>;
 }
 
 /// Reads the union `U`.
@@ -211,8 +211,9 @@ impl<U: UnionType> UnionVisitor<U> {
     }
 }
 
-/// A member kept before the variant is known: its name and its raw JSON text.
-type Kept<'de> = (String, Cow<'de, str>);
+/// A member kept before the variant is known: its name and its raw JSON text (both borrowed from the
+/// input where it lends them).
+type Kept<'de> = (Key<'de>, Cow<'de, str>);
 
 impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
     type Value = U;
@@ -256,12 +257,8 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
         let union = U::UNION;
         let mut kept: Vec<Kept<'de>> = Vec::new();
-        let mut key = String::new();
-        loop {
-            if map.next_key_seed(KeyInto(&mut key))?.is_none() {
-                break;
-            }
-            if union.tag == Some(key.as_str()) {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if union.tag == Some(&*key) {
                 let found = map.next_value_seed(ReadTag)?;
                 let Some(index) = union
                     .variants
@@ -269,7 +266,8 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
                     .position(|v| v.tag.is_some_and(|t| found.matches(t)))
                 else {
                     return Err(A::Error::custom(bounded(&format!(
-                        "unknown {key} {} for {}, expected one of {}",
+                        "unknown {} {} for {}, expected one of {}",
+                        &*key,
                         shown(&found.into_value()),
                         union.name,
                         union.tag_list()
@@ -290,18 +288,18 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
                 // This member names the variant unless its value is `null`: commit, and step back
                 // (keeping the `null`) if it is.
                 let mut replay = Replay::new(union, index, &kept, &mut map);
-                replay.pending = Some(std::mem::take(&mut key));
+                replay.pending = Some(key);
                 match replay.read::<U>() {
                     Ok(value) => return Ok(value),
                     Err(Failure::WasNull(member)) => {
-                        kept.push((member, Cow::Borrowed("null")));
+                        kept.push((Key::Owned(member), Cow::Borrowed("null")));
                         continue;
                     }
                     Err(failure) => return Err(failure.into_error(union, index)),
                 }
             }
             let raw = map.next_value_seed(KeepRaw)?;
-            kept.push((key.clone(), raw));
+            kept.push((key, raw));
         }
         if let Some(tag) = union.tag
             && union.tag_required
@@ -323,7 +321,7 @@ fn choose_by_members<'de, U: UnionType, A: MapAccess<'de>>(
     kept: &[Kept<'de>],
     map: &mut A,
 ) -> Result<U, A::Error> {
-    let set = |k: &str| kept.iter().any(|(key, raw)| key == k && is_set(raw));
+    let set = |k: &str| kept.iter().any(|(key, raw)| &**key == k && is_set(raw));
     // `null` is how the SDK's models say "not set": a member set to `null` identifies nothing
     // (`"pushNotificationConfigId": null` must not pick a variant that then writes it out).
     let present: Vec<usize> = union
