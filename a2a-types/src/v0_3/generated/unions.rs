@@ -954,77 +954,128 @@ impl crate::v0_3::union_reader::UnionType for A2aError {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonParseError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::JsonParse)
+                *slot = ::std::option::Option::Some(
+                    Self::JsonParse(
+                        <JsonParseError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <InvalidRequestError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::InvalidRequest)
+                *slot = ::std::option::Option::Some(
+                    Self::InvalidRequest(
+                        <InvalidRequestError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <MethodNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::MethodNotFound)
+                *slot = ::std::option::Option::Some(
+                    Self::MethodNotFound(
+                        <MethodNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <InvalidParamsError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::InvalidParams)
+                *slot = ::std::option::Option::Some(
+                    Self::InvalidParams(
+                        <InvalidParamsError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <InternalError as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Internal)
+                *slot = ::std::option::Option::Some(
+                    Self::Internal(
+                        <InternalError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             5 => {
-                <TaskNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::TaskNotFound)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskNotFound(
+                        <TaskNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             6 => {
-                <TaskNotCancelableError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::TaskNotCancelable)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskNotCancelable(
+                        <TaskNotCancelableError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             7 => {
-                <PushNotificationNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::PushNotificationNotSupported)
+                *slot = ::std::option::Option::Some(
+                    Self::PushNotificationNotSupported(
+                        <PushNotificationNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             8 => {
-                <UnsupportedOperationError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::UnsupportedOperation)
+                *slot = ::std::option::Option::Some(
+                    Self::UnsupportedOperation(
+                        <UnsupportedOperationError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             9 => {
-                <ContentTypeNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::ContentTypeNotSupported)
+                *slot = ::std::option::Option::Some(
+                    Self::ContentTypeNotSupported(
+                        <ContentTypeNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             10 => {
-                <InvalidAgentResponseError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::InvalidAgentResponse)
+                *slot = ::std::option::Option::Some(
+                    Self::InvalidAgentResponse(
+                        <InvalidAgentResponseError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             11 => {
-                <AuthenticatedExtendedCardNotConfiguredError as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::AuthenticatedExtendedCardNotConfigured)
+                *slot = ::std::option::Option::Some(
+                    Self::AuthenticatedExtendedCardNotConfigured(
+                        <AuthenticatedExtendedCardNotConfiguredError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1209,67 +1260,108 @@ impl crate::v0_3::union_reader::UnionType for A2aRequest {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <SendMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::SendMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendMessage(
+                        <SendMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendStreamingMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::SendStreamingMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendStreamingMessage(
+                        <SendStreamingMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <GetTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::GetTask)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTask(
+                        <GetTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <CancelTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::CancelTask)
+                *slot = ::std::option::Option::Some(
+                    Self::CancelTask(
+                        <CancelTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <SetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::SetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::SetTaskPushNotificationConfig(
+                        <SetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             5 => {
-                <GetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::GetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTaskPushNotificationConfig(
+                        <GetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             6 => {
-                <TaskResubscriptionRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::TaskResubscription)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskResubscription(
+                        <TaskResubscriptionRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             7 => {
-                <ListTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::ListTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::ListTaskPushNotificationConfig(
+                        <ListTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             8 => {
-                <DeleteTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::DeleteTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::DeleteTaskPushNotificationConfig(
+                        <DeleteTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             9 => {
-                <GetAuthenticatedExtendedCardRequest as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::GetAuthenticatedExtendedCard)
+                *slot = ::std::option::Option::Some(
+                    Self::GetAuthenticatedExtendedCard(
+                        <GetAuthenticatedExtendedCardRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1366,19 +1458,28 @@ impl crate::v0_3::union_reader::UnionType for CancelTaskResponse {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1435,19 +1536,28 @@ impl crate::v0_3::union_reader::UnionType for DeleteTaskPushNotificationConfigRe
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1506,15 +1616,28 @@ impl crate::v0_3::union_reader::UnionType for FileContent {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <FileWithBytes as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Bytes)
+                *slot = ::std::option::Option::Some(
+                    Self::Bytes(
+                        <FileWithBytes as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <FileWithUri as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Uri)
+                *slot = ::std::option::Option::Some(
+                    Self::Uri(
+                        <FileWithUri as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1571,19 +1694,28 @@ impl crate::v0_3::union_reader::UnionType for GetAuthenticatedExtendedCardRespon
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1643,17 +1775,28 @@ for GetTaskPushNotificationConfigRequestParams {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <TaskIdParams as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::TaskId)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskId(
+                        <TaskIdParams as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetTaskPushNotificationConfigParams as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::GetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTaskPushNotificationConfig(
+                        <GetTaskPushNotificationConfigParams as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1711,19 +1854,28 @@ impl crate::v0_3::union_reader::UnionType for GetTaskPushNotificationConfigRespo
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1782,19 +1934,28 @@ impl crate::v0_3::union_reader::UnionType for GetTaskResponse {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -1899,67 +2060,108 @@ impl crate::v0_3::union_reader::UnionType for JsonRpcResponse {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::SendMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendMessage(
+                        <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::SendStreamingMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendStreamingMessage(
+                        <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::GetTask)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTask(
+                        <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::CancelTask)
+                *slot = ::std::option::Option::Some(
+                    Self::CancelTask(
+                        <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             5 => {
-                <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::SetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::SetTaskPushNotificationConfig(
+                        <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             6 => {
-                <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::GetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTaskPushNotificationConfig(
+                        <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             7 => {
-                <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::ListTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::ListTaskPushNotificationConfig(
+                        <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             8 => {
-                <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::DeleteTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::DeleteTaskPushNotificationConfig(
+                        <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             9 => {
-                <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::GetAuthenticatedExtendedCard)
+                *slot = ::std::option::Option::Some(
+                    Self::GetAuthenticatedExtendedCard(
+                        <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2061,19 +2263,28 @@ impl crate::v0_3::union_reader::UnionType for ListTaskPushNotificationConfigResp
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2144,19 +2355,38 @@ impl crate::v0_3::union_reader::UnionType for Part {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <TextPart as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Text)
+                *slot = ::std::option::Option::Some(
+                    Self::Text(
+                        <TextPart as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <FilePart as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::File)
+                *slot = ::std::option::Option::Some(
+                    Self::File(
+                        <FilePart as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <DataPart as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Data)
+                *slot = ::std::option::Option::Some(
+                    Self::Data(
+                        <DataPart as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2246,37 +2476,58 @@ impl crate::v0_3::union_reader::UnionType for SecurityScheme {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <ApiKeySecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::ApiKey)
+                *slot = ::std::option::Option::Some(
+                    Self::ApiKey(
+                        <ApiKeySecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <HttpAuthSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::HttpAuth)
+                *slot = ::std::option::Option::Some(
+                    Self::HttpAuth(
+                        <HttpAuthSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <OAuth2SecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::OAuth2)
+                *slot = ::std::option::Option::Some(
+                    Self::OAuth2(
+                        <OAuth2SecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <OpenIdConnectSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::OpenIdConnect)
+                *slot = ::std::option::Option::Some(
+                    Self::OpenIdConnect(
+                        <OpenIdConnectSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <MutualTlsSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::MutualTls)
+                *slot = ::std::option::Option::Some(
+                    Self::MutualTls(
+                        <MutualTlsSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2348,19 +2599,28 @@ impl crate::v0_3::union_reader::UnionType for SendMessageResponse {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2428,15 +2688,26 @@ impl crate::v0_3::union_reader::UnionType for SendMessageResult {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <Task as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Task)
+                *slot = ::std::option::Option::Some(
+                    Self::Task(
+                        <Task as ::a2a_support::protojson::FromObject>::from_object(map)?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <Message as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Message)
+                *slot = ::std::option::Option::Some(
+                    Self::Message(
+                        <Message as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2493,19 +2764,28 @@ impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResponse {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2583,27 +2863,46 @@ impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResult {
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <Task as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Task)
+                *slot = ::std::option::Option::Some(
+                    Self::Task(
+                        <Task as ::a2a_support::protojson::FromObject>::from_object(map)?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <Message as ::a2a_support::protojson::FromObject>::from_object(map)
-                    .map(Self::Message)
+                *slot = ::std::option::Option::Some(
+                    Self::Message(
+                        <Message as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <TaskStatusUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::TaskStatusUpdateEvent)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskStatusUpdateEvent(
+                        <TaskStatusUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <TaskArtifactUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::TaskArtifactUpdateEvent)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskArtifactUpdateEvent(
+                        <TaskArtifactUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
@@ -2670,19 +2969,28 @@ impl crate::v0_3::union_reader::UnionType for SetTaskPushNotificationConfigRespo
     fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
         map: A,
-    ) -> ::std::result::Result<Self, A::Error> {
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
-                        map,
-                    )
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(

@@ -215,16 +215,20 @@ impl<'r, 'de, A: MapAccess<'de>> Replay<'r, 'de, A> {
         }
     }
 
-    pub(super) fn read<U: UnionType>(mut self) -> Result<U, Failure<A::Error>> {
-        let chosen = self.chosen;
-        match U::read_variant(chosen, &mut self) {
-            Ok(value) => Ok(value),
-            Err(e) => Err(match self.failure.take() {
-                Some(Failure::Member(member, ())) => Failure::Member(member, e),
-                Some(Failure::Whole(())) => Failure::Whole(e),
-                Some(Failure::WasNull(member)) => Failure::WasNull(member),
-                Some(Failure::Variant(())) | None => Failure::Variant(e),
-            }),
+    /// Reads the chosen variant into `slot`; on an error, [`Self::failure`] says what went wrong.
+    #[inline]
+    pub(super) fn read<U: UnionType>(&mut self, slot: &mut Option<U>) -> Result<(), A::Error> {
+        U::read_variant(self.chosen, &mut *self, slot)
+    }
+
+    /// What went wrong, after [`Self::read`] failed with `error`.
+    #[cold]
+    pub(super) fn failure(&mut self, error: A::Error) -> Failure<A::Error> {
+        match self.failure.take() {
+            Some(Failure::Member(member, ())) => Failure::Member(member, error),
+            Some(Failure::Whole(())) => Failure::Whole(error),
+            Some(Failure::WasNull(member)) => Failure::WasNull(member),
+            Some(Failure::Variant(())) | None => Failure::Variant(error),
         }
     }
 
