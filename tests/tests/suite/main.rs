@@ -17,6 +17,7 @@
 mod bridge_v0_3;
 mod build_cost;
 mod decode_in_place_v1;
+mod decode_key_order_v0_3;
 mod describe_v1;
 mod errors_interop_v1;
 mod input_rules;

@@ -679,7 +679,10 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
         });
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         reads.push(quote! {
-            #index => <#ty as ::serde::Deserialize<'de>>::deserialize(deserializer).map(Self::#name)
+            #index => {
+                *slot = ::std::option::Option::Some(Self::#name(<#ty as ::a2a_support::protojson::FromObject>::from_object(map)?));
+                ::std::result::Result::Ok(())
+            }
         });
         froms.push(quote! {
             impl ::std::convert::From<#ty> for #ident {
@@ -713,10 +716,10 @@ fn emit_union(union: &Union) -> Result<TokenStream> {
                 variants: &[#(#table),*],
             };
 
-            fn read_variant<'de, D: ::serde::Deserializer<'de>>(index: usize, deserializer: D) -> ::std::result::Result<Self, D::Error> {
+            fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(index: usize, map: A, slot: &mut ::std::option::Option<Self>) -> ::std::result::Result<(), A::Error> {
                 match index {
                     #(#reads,)*
-                    _ => ::std::result::Result::Err(<D::Error as ::serde::de::Error>::custom("no such variant")),
+                    _ => ::std::result::Result::Err(<A::Error as ::serde::de::Error>::custom("no such variant")),
                 }
             }
         }

@@ -951,82 +951,135 @@ impl crate::v0_3::union_reader::UnionType for A2aError {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonParseError as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::JsonParse)
+                *slot = ::std::option::Option::Some(
+                    Self::JsonParse(
+                        <JsonParseError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <InvalidRequestError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::InvalidRequest)
+                *slot = ::std::option::Option::Some(
+                    Self::InvalidRequest(
+                        <InvalidRequestError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <MethodNotFoundError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::MethodNotFound)
+                *slot = ::std::option::Option::Some(
+                    Self::MethodNotFound(
+                        <MethodNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <InvalidParamsError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::InvalidParams)
+                *slot = ::std::option::Option::Some(
+                    Self::InvalidParams(
+                        <InvalidParamsError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <InternalError as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Internal)
+                *slot = ::std::option::Option::Some(
+                    Self::Internal(
+                        <InternalError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             5 => {
-                <TaskNotFoundError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::TaskNotFound)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskNotFound(
+                        <TaskNotFoundError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             6 => {
-                <TaskNotCancelableError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::TaskNotCancelable)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskNotCancelable(
+                        <TaskNotCancelableError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             7 => {
-                <PushNotificationNotSupportedError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::PushNotificationNotSupported)
+                *slot = ::std::option::Option::Some(
+                    Self::PushNotificationNotSupported(
+                        <PushNotificationNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             8 => {
-                <UnsupportedOperationError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::UnsupportedOperation)
+                *slot = ::std::option::Option::Some(
+                    Self::UnsupportedOperation(
+                        <UnsupportedOperationError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             9 => {
-                <ContentTypeNotSupportedError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::ContentTypeNotSupported)
+                *slot = ::std::option::Option::Some(
+                    Self::ContentTypeNotSupported(
+                        <ContentTypeNotSupportedError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             10 => {
-                <InvalidAgentResponseError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::InvalidAgentResponse)
+                *slot = ::std::option::Option::Some(
+                    Self::InvalidAgentResponse(
+                        <InvalidAgentResponseError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             11 => {
-                <AuthenticatedExtendedCardNotConfiguredError as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::AuthenticatedExtendedCardNotConfigured)
+                *slot = ::std::option::Option::Some(
+                    Self::AuthenticatedExtendedCardNotConfigured(
+                        <AuthenticatedExtendedCardNotConfiguredError as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1204,72 +1257,115 @@ impl crate::v0_3::union_reader::UnionType for A2aRequest {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <SendMessageRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::SendMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendMessage(
+                        <SendMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendStreamingMessageRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::SendStreamingMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendStreamingMessage(
+                        <SendStreamingMessageRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <GetTaskRequest as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::GetTask)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTask(
+                        <GetTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <CancelTaskRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::CancelTask)
+                *slot = ::std::option::Option::Some(
+                    Self::CancelTask(
+                        <CancelTaskRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <SetTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::SetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::SetTaskPushNotificationConfig(
+                        <SetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             5 => {
-                <GetTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::GetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTaskPushNotificationConfig(
+                        <GetTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             6 => {
-                <TaskResubscriptionRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::TaskResubscription)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskResubscription(
+                        <TaskResubscriptionRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             7 => {
-                <ListTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::ListTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::ListTaskPushNotificationConfig(
+                        <ListTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             8 => {
-                <DeleteTaskPushNotificationConfigRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::DeleteTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::DeleteTaskPushNotificationConfig(
+                        <DeleteTaskPushNotificationConfigRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             9 => {
-                <GetAuthenticatedExtendedCardRequest as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::GetAuthenticatedExtendedCard)
+                *slot = ::std::option::Option::Some(
+                    Self::GetAuthenticatedExtendedCard(
+                        <GetAuthenticatedExtendedCardRequest as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1359,26 +1455,35 @@ impl crate::v0_3::union_reader::UnionType for CancelTaskResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <CancelTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1428,26 +1533,35 @@ impl crate::v0_3::union_reader::UnionType for DeleteTaskPushNotificationConfigRe
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <DeleteTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1499,22 +1613,35 @@ impl crate::v0_3::union_reader::UnionType for FileContent {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <FileWithBytes as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Bytes)
+                *slot = ::std::option::Option::Some(
+                    Self::Bytes(
+                        <FileWithBytes as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <FileWithUri as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Uri)
+                *slot = ::std::option::Option::Some(
+                    Self::Uri(
+                        <FileWithUri as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1564,26 +1691,35 @@ impl crate::v0_3::union_reader::UnionType for GetAuthenticatedExtendedCardRespon
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetAuthenticatedExtendedCardSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1636,24 +1772,35 @@ for GetTaskPushNotificationConfigRequestParams {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <TaskIdParams as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::TaskId)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskId(
+                        <TaskIdParams as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetTaskPushNotificationConfigParams as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::GetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTaskPushNotificationConfig(
+                        <GetTaskPushNotificationConfigParams as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1704,26 +1851,35 @@ impl crate::v0_3::union_reader::UnionType for GetTaskPushNotificationConfigRespo
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1775,26 +1931,35 @@ impl crate::v0_3::union_reader::UnionType for GetTaskResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <GetTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -1892,74 +2057,115 @@ impl crate::v0_3::union_reader::UnionType for JsonRpcResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::SendMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendMessage(
+                        <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <SendStreamingMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::SendStreamingMessage)
+                *slot = ::std::option::Option::Some(
+                    Self::SendStreamingMessage(
+                        <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <GetTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::GetTask)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTask(
+                        <GetTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <CancelTaskSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::CancelTask)
+                *slot = ::std::option::Option::Some(
+                    Self::CancelTask(
+                        <CancelTaskSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             5 => {
-                <SetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::SetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::SetTaskPushNotificationConfig(
+                        <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             6 => {
-                <GetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::GetTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::GetTaskPushNotificationConfig(
+                        <GetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             7 => {
-                <ListTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::ListTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::ListTaskPushNotificationConfig(
+                        <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             8 => {
-                <DeleteTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::DeleteTaskPushNotificationConfig)
+                *slot = ::std::option::Option::Some(
+                    Self::DeleteTaskPushNotificationConfig(
+                        <DeleteTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             9 => {
-                <GetAuthenticatedExtendedCardSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::GetAuthenticatedExtendedCard)
+                *slot = ::std::option::Option::Some(
+                    Self::GetAuthenticatedExtendedCard(
+                        <GetAuthenticatedExtendedCardSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2054,26 +2260,35 @@ impl crate::v0_3::union_reader::UnionType for ListTaskPushNotificationConfigResp
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <ListTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <ListTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2137,26 +2352,45 @@ impl crate::v0_3::union_reader::UnionType for Part {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <TextPart as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Text)
+                *slot = ::std::option::Option::Some(
+                    Self::Text(
+                        <TextPart as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <FilePart as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::File)
+                *slot = ::std::option::Option::Some(
+                    Self::File(
+                        <FilePart as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <DataPart as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Data)
+                *slot = ::std::option::Option::Some(
+                    Self::Data(
+                        <DataPart as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2239,44 +2473,65 @@ impl crate::v0_3::union_reader::UnionType for SecurityScheme {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <ApiKeySecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::ApiKey)
+                *slot = ::std::option::Option::Some(
+                    Self::ApiKey(
+                        <ApiKeySecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <HttpAuthSecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::HttpAuth)
+                *slot = ::std::option::Option::Some(
+                    Self::HttpAuth(
+                        <HttpAuthSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <OAuth2SecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::OAuth2)
+                *slot = ::std::option::Option::Some(
+                    Self::OAuth2(
+                        <OAuth2SecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <OpenIdConnectSecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::OpenIdConnect)
+                *slot = ::std::option::Option::Some(
+                    Self::OpenIdConnect(
+                        <OpenIdConnectSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             4 => {
-                <MutualTlsSecurityScheme as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::MutualTls)
+                *slot = ::std::option::Option::Some(
+                    Self::MutualTls(
+                        <MutualTlsSecurityScheme as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2341,26 +2596,35 @@ impl crate::v0_3::union_reader::UnionType for SendMessageResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <SendMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2421,22 +2685,33 @@ impl crate::v0_3::union_reader::UnionType for SendMessageResult {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <Task as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Task)
+                *slot = ::std::option::Option::Some(
+                    Self::Task(
+                        <Task as ::a2a_support::protojson::FromObject>::from_object(map)?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <Message as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Message)
+                *slot = ::std::option::Option::Some(
+                    Self::Message(
+                        <Message as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2486,26 +2761,35 @@ impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResponse {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SendStreamingMessageSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <SendStreamingMessageSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2576,34 +2860,53 @@ impl crate::v0_3::union_reader::UnionType for SendStreamingMessageResult {
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <Task as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Task)
+                *slot = ::std::option::Option::Some(
+                    Self::Task(
+                        <Task as ::a2a_support::protojson::FromObject>::from_object(map)?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <Message as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map(Self::Message)
+                *slot = ::std::option::Option::Some(
+                    Self::Message(
+                        <Message as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             2 => {
-                <TaskStatusUpdateEvent as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::TaskStatusUpdateEvent)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskStatusUpdateEvent(
+                        <TaskStatusUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             3 => {
-                <TaskArtifactUpdateEvent as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::TaskArtifactUpdateEvent)
+                *slot = ::std::option::Option::Some(
+                    Self::TaskArtifactUpdateEvent(
+                        <TaskArtifactUpdateEvent as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }
@@ -2663,26 +2966,35 @@ impl crate::v0_3::union_reader::UnionType for SetTaskPushNotificationConfigRespo
             },
         ],
     };
-    fn read_variant<'de, D: ::serde::Deserializer<'de>>(
+    fn read_variant<'de, A: ::serde::de::MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
+        map: A,
+        slot: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), A::Error> {
         match index {
             0 => {
-                <JsonRpcErrorResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Error)
+                *slot = ::std::option::Option::Some(
+                    Self::Error(
+                        <JsonRpcErrorResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             1 => {
-                <SetTaskPushNotificationConfigSuccessResponse as ::serde::Deserialize<
-                    'de,
-                >>::deserialize(deserializer)
-                    .map(Self::Success)
+                *slot = ::std::option::Option::Some(
+                    Self::Success(
+                        <SetTaskPushNotificationConfigSuccessResponse as ::a2a_support::protojson::FromObject>::from_object(
+                            map,
+                        )?,
+                    ),
+                );
+                ::std::result::Result::Ok(())
             }
             _ => {
                 ::std::result::Result::Err(
-                    <D::Error as ::serde::de::Error>::custom("no such variant"),
+                    <A::Error as ::serde::de::Error>::custom("no such variant"),
                 )
             }
         }

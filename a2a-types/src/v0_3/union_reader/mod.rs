@@ -25,8 +25,8 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::marker::PhantomData;
 
+use a2a_support::protojson::Key;
 use serde::Deserializer;
 use serde::de::{Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
@@ -39,7 +39,7 @@ mod replay;
 mod tests;
 
 use raw::KeepRaw;
-use replay::{Failure, KeyInto, ReadTag, Replay, is_set};
+use replay::{Failure, ReadTag, Replay, is_set};
 
 /// A discriminator value.
 #[derive(Clone, Copy, Debug)]
@@ -182,26 +182,37 @@ impl Union {
     }
 }
 
-/// A generated union: its table, and how to read variant `index` (in table order).
+/// A generated union: its table, and how to read variant `index` (in table order) from the members
+/// of its object into `slot` (each variant is a struct, read as its `FromObject` reads it: no layer
+/// of `Deserializer` between the union and the variant's fields). The value is stored, not returned:
+/// serde_json's layers between a union and its reader (`deserialize_any`, `next_value_seed`) then
+/// carry `()` instead of moving the whole union (300-odd bytes for a stream event) at each one.
 pub trait UnionType: Sized {
     const UNION: &'static Union;
 
-    fn read_variant<'de, D: Deserializer<'de>>(
+    fn read_variant<'de, A: MapAccess<'de>>(
         index: usize,
-        deserializer: D,
-    ) -> Result<Self, D::Error>;
+        map: A,
+        slot: &mut Option<Self>,
+    ) -> Result<(), A::Error>;
 }
 
 /// Reads the union `U`.
 pub fn deserialize<'de, U: UnionType, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<U, D::Error> {
-    deserializer.deserialize_any(UnionVisitor(PhantomData))
+    let mut slot = None;
+    deserializer.deserialize_any(UnionVisitor { slot: &mut slot })?;
+    // `visit_map` answers `Ok` only once the variant is in the slot.
+    slot.ok_or_else(|| D::Error::custom(format!("no value read for {}", U::UNION.name)))
 }
 
-struct UnionVisitor<U>(PhantomData<U>);
+/// Reads a union's object into `slot`.
+struct UnionVisitor<'s, U> {
+    slot: &'s mut Option<U>,
+}
 
-impl<U: UnionType> UnionVisitor<U> {
+impl<U: UnionType> UnionVisitor<'_, U> {
     fn not_an_object<E: serde::de::Error>(found: &Value) -> E {
         E::custom(bounded(&format!(
             "expected a JSON object for {}, found {}",
@@ -211,57 +222,54 @@ impl<U: UnionType> UnionVisitor<U> {
     }
 }
 
-/// A member kept before the variant is known: its name and its raw JSON text.
-type Kept<'de> = (String, Cow<'de, str>);
+/// A member kept before the variant is known: its name and its raw JSON text (both borrowed from the
+/// input where it lends them).
+type Kept<'de> = (Key<'de>, Cow<'de, str>);
 
-impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
-    type Value = U;
+impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<'_, U> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "a JSON object for {}", U::UNION.name)
     }
 
-    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<U, E> {
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<(), E> {
         Err(Self::not_an_object(&Value::Bool(v)))
     }
 
-    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<U, E> {
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<(), E> {
         Err(Self::not_an_object(&Value::from(v)))
     }
 
-    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<U, E> {
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<(), E> {
         Err(Self::not_an_object(&Value::from(v)))
     }
 
-    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<U, E> {
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<(), E> {
         Err(Self::not_an_object(&UniqueKeysVisitor.visit_f64::<E>(v)?))
     }
 
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<U, E> {
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
         Err(Self::not_an_object(&Value::String(v.to_owned())))
     }
 
-    fn visit_unit<E: serde::de::Error>(self) -> Result<U, E> {
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
         Err(Self::not_an_object(&Value::Null))
     }
 
-    fn visit_none<E: serde::de::Error>(self) -> Result<U, E> {
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
         Err(Self::not_an_object(&Value::Null))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<U, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
         Err(Self::not_an_object(&UniqueKeysVisitor.visit_seq(seq)?))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let union = U::UNION;
         let mut kept: Vec<Kept<'de>> = Vec::new();
-        let mut key = String::new();
-        loop {
-            if map.next_key_seed(KeyInto(&mut key))?.is_none() {
-                break;
-            }
-            if union.tag == Some(key.as_str()) {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if union.tag == Some(&*key) {
                 let found = map.next_value_seed(ReadTag)?;
                 let Some(index) = union
                     .variants
@@ -269,7 +277,8 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
                     .position(|v| v.tag.is_some_and(|t| found.matches(t)))
                 else {
                     return Err(A::Error::custom(bounded(&format!(
-                        "unknown {key} {} for {}, expected one of {}",
+                        "unknown {} {} for {}, expected one of {}",
+                        &*key,
                         shown(&found.into_value()),
                         union.name,
                         union.tag_list()
@@ -278,8 +287,8 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
                 let mut replay = Replay::new(union, index, &kept, &mut map);
                 replay.tag = Some(found);
                 return replay
-                    .read::<U>()
-                    .map_err(|failure| failure.into_error(union, index));
+                    .read(self.slot)
+                    .map_err(|e| replay.failure(e).into_error(union, index));
             }
             if union.tag.is_none()
                 && let Some(index) = union.identified_by(&key)
@@ -290,18 +299,20 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
                 // This member names the variant unless its value is `null`: commit, and step back
                 // (keeping the `null`) if it is.
                 let mut replay = Replay::new(union, index, &kept, &mut map);
-                replay.pending = Some(std::mem::take(&mut key));
-                match replay.read::<U>() {
-                    Ok(value) => return Ok(value),
-                    Err(Failure::WasNull(member)) => {
-                        kept.push((member, Cow::Borrowed("null")));
-                        continue;
-                    }
-                    Err(failure) => return Err(failure.into_error(union, index)),
+                replay.pending = Some(key);
+                match replay.read(self.slot) {
+                    Ok(()) => return Ok(()),
+                    Err(e) => match replay.failure(e) {
+                        Failure::WasNull(member) => {
+                            kept.push((Key::Owned(member), Cow::Borrowed("null")));
+                            continue;
+                        }
+                        failure => return Err(failure.into_error(union, index)),
+                    },
                 }
             }
             let raw = map.next_value_seed(KeepRaw)?;
-            kept.push((key.clone(), raw));
+            kept.push((key, raw));
         }
         if let Some(tag) = union.tag
             && union.tag_required
@@ -312,18 +323,19 @@ impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<U> {
                 union.tag_list()
             )));
         }
-        choose_by_members::<U, A>(union, &kept, &mut map)
+        choose_by_members(union, &kept, &mut map, self.slot)
     }
 }
 
 /// The end of an object without a discriminator: the variant its members identify, or the first
-/// variant without identifying members that reads it.
+/// variant without identifying members that reads it, into `slot`.
 fn choose_by_members<'de, U: UnionType, A: MapAccess<'de>>(
     union: &'static Union,
     kept: &[Kept<'de>],
     map: &mut A,
-) -> Result<U, A::Error> {
-    let set = |k: &str| kept.iter().any(|(key, raw)| key == k && is_set(raw));
+    slot: &mut Option<U>,
+) -> Result<(), A::Error> {
+    let set = |k: &str| kept.iter().any(|(key, raw)| &**key == k && is_set(raw));
     // `null` is how the SDK's models say "not set": a member set to `null` identifies nothing
     // (`"pushNotificationConfigId": null` must not pick a variant that then writes it out).
     let present: Vec<usize> = union
@@ -333,10 +345,10 @@ fn choose_by_members<'de, U: UnionType, A: MapAccess<'de>>(
         .filter(|(_, v)| v.keys.iter().any(|k| set(k)))
         .map(|(index, _)| index)
         .collect();
-    let read = |index: usize, map: &mut A| {
+    let mut read = |index: usize, map: &mut A| {
         let mut replay = Replay::new(union, index, kept, map);
         replay.live_done = true;
-        replay.read::<U>()
+        replay.read(slot).map_err(|e| replay.failure(e))
     };
     match present.as_slice() {
         [index] => read(*index, map).map_err(|failure| failure.into_error(union, *index)),
@@ -347,7 +359,7 @@ fn choose_by_members<'de, U: UnionType, A: MapAccess<'de>>(
                     continue;
                 }
                 match read(index, map) {
-                    Ok(value) => return Ok(value),
+                    Ok(()) => return Ok(()),
                     Err(failure) => {
                         errors.push(format!("as {}: {}", variant.type_name, failure.into_text()))
                     }

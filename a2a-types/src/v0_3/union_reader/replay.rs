@@ -6,8 +6,9 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
 
+use a2a_support::protojson::Key;
 use serde::Deserializer;
-use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer, StrDeserializer};
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -159,31 +160,6 @@ fn without_position(error: &impl fmt::Display) -> String {
     text
 }
 
-/// Reads a member name into a reused buffer.
-pub(super) struct KeyInto<'k>(pub(super) &'k mut String);
-
-impl<'de> DeserializeSeed<'de> for KeyInto<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeyInto<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a member name")
-    }
-
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
-        self.0.clear();
-        self.0.push_str(v);
-        Ok(())
-    }
-}
-
 /// What the next value of a [`Replay`] is.
 #[derive(Clone, Copy)]
 enum At {
@@ -206,11 +182,12 @@ pub(super) struct Replay<'r, 'de, A> {
     next: usize,
     pub(super) tag: Option<TagValue<'de>>,
     /// The member (read, its value not) that chose the variant.
-    pub(super) pending: Option<String>,
-    chose_by: String,
+    pub(super) pending: Option<Key<'de>>,
+    chose_by: Key<'de>,
     live: &'r mut A,
     pub(super) live_done: bool,
-    key: String,
+    /// The live member being read, named in an error.
+    key: Key<'de>,
     at: At,
     failure: Option<Failure<()>>,
 }
@@ -229,25 +206,29 @@ impl<'r, 'de, A: MapAccess<'de>> Replay<'r, 'de, A> {
             next: 0,
             tag: None,
             pending: None,
-            chose_by: String::new(),
+            chose_by: Key::Borrowed(""),
             live,
             live_done: false,
-            key: String::new(),
+            key: Key::Borrowed(""),
             at: At::Nothing,
             failure: None,
         }
     }
 
-    pub(super) fn read<U: UnionType>(mut self) -> Result<U, Failure<A::Error>> {
-        let chosen = self.chosen;
-        match U::read_variant(chosen, MapAccessDeserializer::new(&mut self)) {
-            Ok(value) => Ok(value),
-            Err(e) => Err(match self.failure.take() {
-                Some(Failure::Member(member, ())) => Failure::Member(member, e),
-                Some(Failure::Whole(())) => Failure::Whole(e),
-                Some(Failure::WasNull(member)) => Failure::WasNull(member),
-                Some(Failure::Variant(())) | None => Failure::Variant(e),
-            }),
+    /// Reads the chosen variant into `slot`; on an error, [`Self::failure`] says what went wrong.
+    #[inline]
+    pub(super) fn read<U: UnionType>(&mut self, slot: &mut Option<U>) -> Result<(), A::Error> {
+        U::read_variant(self.chosen, &mut *self, slot)
+    }
+
+    /// What went wrong, after [`Self::read`] failed with `error`.
+    #[cold]
+    pub(super) fn failure(&mut self, error: A::Error) -> Failure<A::Error> {
+        match self.failure.take() {
+            Some(Failure::Member(member, ())) => Failure::Member(member, error),
+            Some(Failure::Whole(())) => Failure::Whole(error),
+            Some(Failure::WasNull(member)) => Failure::WasNull(member),
+            Some(Failure::Variant(())) | None => Failure::Variant(error),
         }
     }
 
@@ -288,8 +269,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
         if self.live_done {
             return Ok(None);
         }
-        let key = self.live.next_key_seed(KeyInto(&mut self.key));
-        match key {
+        match self.live.next_key::<Key<'de>>() {
             Err(e) => {
                 self.failure = Some(Failure::Whole(()));
                 return Err(e);
@@ -298,21 +278,24 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
                 self.live_done = true;
                 return Ok(None);
             }
-            Ok(Some(())) => {}
+            Ok(Some(key)) => self.key = key,
         }
-        if self.union.tag == Some(self.key.as_str()) {
+        let Some(tag) = self.union.tag else {
+            // Chosen by members: a member of another variant may only be `null`.
+            self.at = match self.union.identified_by(&self.key) {
+                Some(other) if other != self.chosen => At::OtherVariant(other),
+                _ => At::Live,
+            };
+            return seed.deserialize(StrDeserializer::new(&self.key)).map(Some);
+        };
+        if tag == &*self.key {
             // The words of the other duplicate-key errors (`crate::json`, a2a-proto).
             return Err(A::Error::custom(format!(
                 "duplicate key {:?} in JSON object",
-                self.key
+                &*self.key
             )));
         }
-        self.at = match self.union.identified_by(&self.key) {
-            Some(other) if self.union.tag.is_none() && other != self.chosen => {
-                At::OtherVariant(other)
-            }
-            _ => At::Live,
-        };
+        self.at = At::Live;
         seed.deserialize(StrDeserializer::new(&self.key)).map(Some)
     }
 
@@ -321,7 +304,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
             At::Kept(index) => {
                 let (member, raw) = &self.kept[index];
                 replay(raw, seed).map_err(|e| {
-                    self.failure = Some(Failure::Member(member.clone(), ()));
+                    self.failure = Some(Failure::Member(member.to_string(), ()));
                     A::Error::custom(without_position(&e))
                 })
             }
@@ -351,13 +334,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
                     was_null: &was_null,
                 });
                 if was_null.get() {
-                    self.failure = Some(Failure::WasNull(std::mem::take(&mut self.chose_by)));
+                    self.failure = Some(Failure::WasNull(self.chose_by.to_string()));
                 }
-                result.inspect_err(|_| self.in_member(self.chose_by.clone()))
+                result.inspect_err(|_| self.in_member(self.chose_by.to_string()))
             }
             At::Live => {
                 let result = self.live.next_value_seed(seed);
-                result.inspect_err(|_| self.in_member(self.key.clone()))
+                result.inspect_err(|_| self.in_member(self.key.to_string()))
             }
             At::OtherVariant(other) => {
                 let was_set = Cell::new(false);
@@ -371,13 +354,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'_, 'de, A> {
                     return Err(A::Error::custom(format!(
                         "ambiguous {}: it has members of several variants: `{}` ({}) and `{}` ({})",
                         self.union.name,
-                        self.chose_by,
+                        &*self.chose_by,
                         variants[self.chosen].type_name,
-                        self.key,
+                        &*self.key,
                         variants[other].type_name
                     )));
                 }
-                result.inspect_err(|_| self.in_member(self.key.clone()))
+                result.inspect_err(|_| self.in_member(self.key.to_string()))
             }
             At::Nothing => Err(A::Error::custom("a value without a member name")),
         }
