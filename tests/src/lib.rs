@@ -150,6 +150,15 @@ pub fn fixture_json<T: serde::de::DeserializeOwned>(relative: &str) -> T {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("reading tests/fixtures/{relative}: {e}"))
 }
 
+/// The property-test cases to run per type: `PROPTEST_CASES` when set to a number, else `default`
+/// (each test picks its own, as its cost per case differs).
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(default)
+}
+
 pub mod decimals;
 pub mod interop;
 pub mod jsonrpc_interop;

@@ -277,10 +277,7 @@ impl SchemaTypeVisitor for Generated<'_> {
 #[test]
 fn generated_documents_of_every_type_read_the_same_in_every_order() {
     let schema = SchemaValues::v0_3();
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(16);
+    let cases = a2a_tests::proptest_cases(16);
     let failures: Vec<String> = v0_3::SCHEMA_TYPES
         .iter()
         .filter_map(|name| {

@@ -21,10 +21,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::Value;
 
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(64)
+    a2a_tests::proptest_cases(64)
 }
 
 fn runner() -> TestRunner {

@@ -89,10 +89,7 @@ impl SchemaTypeVisitor for RoundTrip<'_> {
 #[test]
 fn every_valid_document_of_every_type_round_trips_exactly() {
     let schema = SchemaValues::v0_3();
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(64);
+    let cases = a2a_tests::proptest_cases(64);
     let failures: Vec<String> = v0_3::SCHEMA_TYPES
         .iter()
         .filter_map(|name| {
