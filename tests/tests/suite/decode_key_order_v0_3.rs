@@ -71,11 +71,21 @@ fn text_in(value: &Value, order: Order) -> String {
 }
 
 /// An error's text without serde_json's position, which follows the input's layout.
+///
+/// A union chosen by its members that no variant reads says so, then why each variant failed, each
+/// reason with the path where it failed (`as SendMessageSuccessResponse: at \`result\`: ...`). Those
+/// paths follow the order too: a member kept before the discriminator fails at the union, one after
+/// it at the member itself. Of such an error only the first clause is compared (which union, and
+/// which members were looked for); the rest is left out.
 fn without_position(error: &serde_json::Error) -> String {
     let text = error.to_string();
-    match text.rfind(" at line ") {
+    let text = match text.rfind(" at line ") {
         Some(at) => text[..at].to_owned(),
         None => text,
+    };
+    match text.find("; ") {
+        Some(reasons) if text.starts_with("cannot tell which ") => text[..reasons].to_owned(),
+        _ => text,
     }
 }
 
