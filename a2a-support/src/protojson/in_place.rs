@@ -71,7 +71,7 @@ pub fn read_optional_message<'de, A: MapAccess<'de>, T: ReadInPlace>(
     map: &mut A,
     field: &mut Option<T>,
 ) -> Result<(), A::Error> {
-    map.next_value_seed(OptionalInto(field))
+    map.next_value_seed(NullOr(OptionalInto(field)))
 }
 
 /// Reads a message field without presence (`T`, `null` reading as the default) in place.
@@ -80,7 +80,7 @@ pub fn read_message<'de, A: MapAccess<'de>, T: ReadInPlace>(
     map: &mut A,
     field: &mut T,
 ) -> Result<(), A::Error> {
-    map.next_value_seed(DefaultInto(field))
+    map.next_value_seed(NullOr(DefaultInto(field)))
 }
 
 /// Reads a repeated message field (`null` is empty), each element read in its place in the `Vec`.
@@ -89,7 +89,7 @@ pub fn read_repeated_messages<'de, A: MapAccess<'de>, T: ReadInPlace>(
     map: &mut A,
     field: &mut Vec<T>,
 ) -> Result<(), A::Error> {
-    map.next_value_seed(RepeatedInto(field))
+    map.next_value_seed(NullOr(RepeatedInto(field)))
 }
 
 /// Reads a member value through a serde `deserialize_with` function, as the derive does for a field
@@ -172,10 +172,20 @@ impl<'de, T: ReadInPlace> DeserializeSeed<'de> for ObjectInto<'_, T> {
     }
 }
 
-/// `Option<T>` read in place: `null` is `None`, an object becomes `Some` of it.
-struct OptionalInto<'a, T>(&'a mut Option<T>);
+/// A field a nullable JSON value is read into where it lies: `null` empties it, any other value is
+/// read into it.
+trait NullableField<'de> {
+    /// The field as `null` leaves it.
+    fn empty(self);
+    /// Reads the value into the field.
+    fn read<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error>;
+}
 
-impl<'de, T: ReadInPlace> Visitor<'de> for OptionalInto<'_, T> {
+/// Reads a nullable value into the field `F` stands for (serde's `Option` protocol: `null` is
+/// `visit_none` or `visit_unit`, anything else `visit_some`).
+struct NullOr<F>(F);
+
+impl<'de, F: NullableField<'de>> Visitor<'de> for NullOr<F> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -183,60 +193,53 @@ impl<'de, T: ReadInPlace> Visitor<'de> for OptionalInto<'_, T> {
     }
 
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        *self.0 = None;
+        self.0.empty();
         Ok(())
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        *self.0 = None;
+        self.0.empty();
         Ok(())
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        let message = self.0.insert(T::default());
-        deserializer.deserialize_map(ObjectInto(message))
+        self.0.read(deserializer)
     }
 }
 
-impl<'de, T: ReadInPlace> DeserializeSeed<'de> for OptionalInto<'_, T> {
+impl<'de, F: NullableField<'de>> DeserializeSeed<'de> for NullOr<F> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_option(self)
+    }
+}
+
+/// `Option<T>` read in place: `null` is `None`, an object becomes `Some` of it.
+struct OptionalInto<'a, T>(&'a mut Option<T>);
+
+impl<'de, T: ReadInPlace> NullableField<'de> for OptionalInto<'_, T> {
+    fn empty(self) {
+        *self.0 = None;
+    }
+
+    fn read<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        let message = self.0.insert(T::default());
+        deserializer.deserialize_map(ObjectInto(message))
     }
 }
 
 /// `T` read in place, `null` reading as its default value.
 struct DefaultInto<'a, T>(&'a mut T);
 
-impl<'de, T: ReadInPlace> Visitor<'de> for DefaultInto<'_, T> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("option")
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+impl<'de, T: ReadInPlace> NullableField<'de> for DefaultInto<'_, T> {
+    fn empty(self) {
         *self.0 = T::default();
-        Ok(())
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        *self.0 = T::default();
-        Ok(())
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+    fn read<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         *self.0 = T::default();
         deserializer.deserialize_map(ObjectInto(self.0))
-    }
-}
-
-impl<'de, T: ReadInPlace> DeserializeSeed<'de> for DefaultInto<'_, T> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_option(self)
     }
 }
 
@@ -244,34 +247,14 @@ impl<'de, T: ReadInPlace> DeserializeSeed<'de> for DefaultInto<'_, T> {
 /// where it lies.
 struct RepeatedInto<'a, T>(&'a mut Vec<T>);
 
-impl<'de, T: ReadInPlace> Visitor<'de> for RepeatedInto<'_, T> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("option")
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+impl<'de, T: ReadInPlace> NullableField<'de> for RepeatedInto<'_, T> {
+    fn empty(self) {
         self.0.clear();
-        Ok(())
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.clear();
-        Ok(())
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+    fn read<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         self.0.clear();
         deserializer.deserialize_seq(Elements(self.0))
-    }
-}
-
-impl<'de, T: ReadInPlace> DeserializeSeed<'de> for RepeatedInto<'_, T> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_option(self)
     }
 }
 
