@@ -106,6 +106,20 @@ async fn server_spans(
     }
 }
 
+/// The finished server span of `operation` over `binding` in the trace `trace` (waiting, bounded).
+async fn server_span_in(
+    exporter: &InMemorySpanExporter,
+    operation: &str,
+    binding: &str,
+    trace: opentelemetry::trace::TraceId,
+) -> SpanData {
+    server_spans(exporter, operation, binding)
+        .await
+        .into_iter()
+        .find(|s| s.span_context.trace_id() == trace)
+        .unwrap_or_else(|| panic!("{binding}: no {operation} server span in the caller's trace"))
+}
+
 /// Every binding, with its name on the wire (the server span's `binding` attribute).
 const BINDINGS: [(Binding, &str); 3] = [
     (Binding::JsonRpc, "JSONRPC"),
@@ -179,15 +193,9 @@ async fn the_server_span_continues_the_callers_trace_on_every_binding() {
             .filter(|s| s.span_context.trace_id() == caller_trace)
             .collect();
         for operation in ["SendMessage", "GetTask"] {
-            let server = server_spans(&exporter, operation, wire_name).await;
-            let server = server
-                .iter()
-                .find(|s| s.span_context.trace_id() == caller_trace)
-                .unwrap_or_else(|| {
-                    panic!("{binding}: no {operation} server span in the caller's trace")
-                });
+            let server = server_span_in(&exporter, operation, wire_name, caller_trace).await;
             assert_eq!(
-                attribute(server, "task_id").as_deref(),
+                attribute(&server, "task_id").as_deref(),
                 Some(task.id.as_str()),
                 "{binding}: {operation}"
             );
@@ -266,11 +274,8 @@ async fn a_streaming_calls_server_span_lasts_until_its_stream_ends() {
         assert!(events >= 2, "{binding}: {events} events");
         drop(caller);
 
-        let spans = server_spans(&exporter, "SendStreamingMessage", wire_name).await;
-        let server = spans
-            .iter()
-            .find(|s| s.span_context.trace_id() == caller_trace)
-            .unwrap_or_else(|| panic!("{binding}: no streaming server span in the caller's trace"));
+        let server =
+            server_span_in(&exporter, "SendStreamingMessage", wire_name, caller_trace).await;
         // The agent worked SLOW_WORK between the stream's first event and its last: a span that
         // ended when the stream was handed over would be shorter.
         let lasted = server

@@ -212,6 +212,26 @@ fn card() -> AgentCard {
         .expect("a valid card")
 }
 
+/// Records an execution of `task_id` as a replica that stopped left it: leased to a token no one
+/// renews, the lease already over, the request made with [`params`].
+async fn record_stopped_execution(
+    store: &impl ExecutionQueue,
+    owner: &a2a_server::Owner,
+    task_id: &str,
+) {
+    store
+        .begin(
+            owner,
+            task_id,
+            &request(task_id),
+            &params(),
+            "dead",
+            Duration::ZERO,
+        )
+        .await
+        .unwrap();
+}
+
 /// A task left working by a stopped replica, with its execution's record leased to it, having
 /// run `attempts` times: a server started on the store resumes it or, past its attempts, fails it.
 async fn stopped_execution_is_picked_up(attempts_made: u32, expected: TaskState) {
@@ -225,17 +245,7 @@ async fn stopped_execution_is_picked_up(attempts_made: u32, expected: TaskState)
         )
         .await
         .unwrap();
-    store
-        .begin(
-            &alice,
-            &task_id,
-            &request(&task_id),
-            &params(),
-            "dead",
-            Duration::ZERO,
-        )
-        .await
-        .unwrap();
+    record_stopped_execution(&store, &alice, &task_id).await;
     for _ in 1..attempts_made {
         let claimed = store
             .claim_expired("dead", Duration::ZERO, 1)
@@ -298,17 +308,7 @@ async fn a_record_without_its_task_is_removed_without_a_run() {
     let (store, path) = sqlite_store().await;
     let alice = owner("");
     let task_id = unique("never-created");
-    store
-        .begin(
-            &alice,
-            &task_id,
-            &request(&task_id),
-            &params(),
-            "dead",
-            Duration::ZERO,
-        )
-        .await
-        .unwrap();
+    record_stopped_execution(&store, &alice, &task_id).await;
     let agent = Finisher::default();
     let mut config = ServerConfig::default();
     config.executions.poll_interval = Duration::from_millis(50);

@@ -159,6 +159,31 @@ pub fn proptest_cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 
+/// A property-test runner of [`proptest_cases`]`(default)` cases that writes no regression files (a
+/// failure prints its minimal input; the suite keeps no state between runs).
+pub fn proptest_runner(default: u32) -> proptest::test_runner::TestRunner {
+    proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: proptest_cases(default),
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    })
+}
+
+/// Runs the check `check_for(name)` makes on every v0.3 schema type; the failures, one line each.
+pub fn v0_3_type_failures<V>(check_for: impl Fn(&'static str) -> V) -> Vec<String>
+where
+    V: a2a_types::registry::SchemaTypeVisitor<Output = Result<(), String>>,
+{
+    a2a_types::v0_3::SCHEMA_TYPES
+        .iter()
+        .filter_map(|name| {
+            a2a_types::v0_3::visit_schema_type(name, check_for(name))
+                .expect("every schema type is visitable")
+                .err()
+        })
+        .collect()
+}
+
 pub mod decimals;
 pub mod interop;
 pub mod jsonrpc_interop;

@@ -18,7 +18,7 @@
 use a2a_tests::schema_values::SchemaValues;
 use a2a_types::registry::{SchemaType, SchemaTypeVisitor};
 use a2a_types::v0_3;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
 use serde_json::Value;
 
 /// The members that choose a union's variant.
@@ -256,19 +256,13 @@ fn every_fixture_and_every_change_of_it_reads_the_same_in_every_order() {
 struct Generated<'a> {
     schema: &'a SchemaValues,
     name: &'a str,
-    cases: u32,
 }
 
 impl SchemaTypeVisitor for Generated<'_> {
     type Output = Result<(), String>;
 
     fn visit<T: SchemaType>(self) -> Self::Output {
-        let mut runner = TestRunner::new(Config {
-            cases: self.cases,
-            failure_persistence: None,
-            ..Config::default()
-        });
-        runner
+        a2a_tests::proptest_runner(16)
             .run(&self.schema.definition(self.name), |document| {
                 let valid = readings_agree::<T>(&document).map_err(TestCaseError::fail)?;
                 if let Err(e) = valid {
@@ -287,21 +281,9 @@ impl SchemaTypeVisitor for Generated<'_> {
 #[test]
 fn generated_documents_of_every_type_read_the_same_in_every_order() {
     let schema = SchemaValues::v0_3();
-    let cases = a2a_tests::proptest_cases(16);
-    let failures: Vec<String> = v0_3::SCHEMA_TYPES
-        .iter()
-        .filter_map(|name| {
-            v0_3::visit_schema_type(
-                name,
-                Generated {
-                    schema: &schema,
-                    name,
-                    cases,
-                },
-            )
-            .expect("every schema type is visitable")
-            .err()
-        })
-        .collect();
+    let failures = a2a_tests::v0_3_type_failures(|name| Generated {
+        schema: &schema,
+        name,
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -17,7 +17,7 @@ use a2a_proto::registry::{MessageVisitor, ProtoMessage};
 use a2a_tests::schema_values::SchemaValues;
 use a2a_types::v0_3::proto::PROTO_PAIRS;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use serde_json::Value;
 
 fn cases() -> u32 {
@@ -25,11 +25,7 @@ fn cases() -> u32 {
 }
 
 fn runner() -> TestRunner {
-    TestRunner::new(Config {
-        cases: cases(),
-        failure_persistence: None,
-        ..Config::default()
-    })
+    a2a_tests::proptest_runner(64)
 }
 
 /// Whether a case checked the property, or skipped it (the input has no counterpart on the other side,

@@ -9,7 +9,6 @@ use a2a_types::v0_3::{
     JsonRpcError, JsonRpcId, JsonRpcResponse, Part, SecurityScheme, SendMessageResponse,
     SendMessageResult, SendStreamingMessageResult, TaskNotFoundError,
 };
-use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
 
 fn parse<T: serde::de::DeserializeOwned>(json: Value) -> Result<T, String> {
@@ -50,7 +49,6 @@ fn every_schema_definition_is_a_type() {
 struct RoundTrip<'a> {
     schema: &'a SchemaValues,
     name: &'a str,
-    cases: u32,
 }
 
 impl SchemaTypeVisitor for RoundTrip<'_> {
@@ -60,12 +58,7 @@ impl SchemaTypeVisitor for RoundTrip<'_> {
         let mut root = self.schema.root().clone();
         root["$ref"] = format!("#/definitions/{}", self.name).into();
         let validator = jsonschema::draft7::new(&root).map_err(|e| e.to_string())?;
-        let mut runner = TestRunner::new(Config {
-            cases: self.cases,
-            failure_persistence: None,
-            ..Config::default()
-        });
-        runner
+        a2a_tests::proptest_runner(64)
             .run(&self.schema.definition(self.name), |document| {
                 if let Err(error) = validator.validate(&document) {
                     panic!(
@@ -89,22 +82,10 @@ impl SchemaTypeVisitor for RoundTrip<'_> {
 #[test]
 fn every_valid_document_of_every_type_round_trips_exactly() {
     let schema = SchemaValues::v0_3();
-    let cases = a2a_tests::proptest_cases(64);
-    let failures: Vec<String> = v0_3::SCHEMA_TYPES
-        .iter()
-        .filter_map(|name| {
-            v0_3::visit_schema_type(
-                name,
-                RoundTrip {
-                    schema: &schema,
-                    name,
-                    cases,
-                },
-            )
-            .expect("every schema type is visitable")
-            .err()
-        })
-        .collect();
+    let failures = a2a_tests::v0_3_type_failures(|name| RoundTrip {
+        schema: &schema,
+        name,
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
