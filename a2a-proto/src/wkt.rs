@@ -9,7 +9,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use a2a_support::protojson as timestamp;
+use chrono::{DateTime, Utc};
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{self, SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -28,49 +29,15 @@ pub struct Timestamp {
     pub nanos: i32,
 }
 
-/// Why a [`Timestamp`] cannot be written as, or read from, RFC 3339 text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TimestampError {
-    /// The value lies outside 0001-01-01T00:00:00Z ..= 9999-12-31T23:59:59.999999999Z, or `nanos`
-    /// is outside 0..=999,999,999.
-    OutOfRange {
-        /// The `seconds` field.
-        seconds: i64,
-        /// The `nanos` field.
-        nanos: i32,
-    },
-    /// The text is not an RFC 3339 date-time.
-    Syntax {
-        /// The text that was given.
-        text: String,
-        /// What the parser objected to.
-        reason: String,
-    },
-}
-
-impl fmt::Display for TimestampError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::OutOfRange { seconds, nanos } => write!(
-                f,
-                "timestamp out of range (seconds {seconds}, nanos {nanos}): ProtoJSON allows \
-                 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"
-            ),
-            Self::Syntax { text, reason } => write!(
-                f,
-                "invalid timestamp {text:?}: expected RFC 3339 such as 2026-03-14T09:26:53.589Z ({reason})"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TimestampError {}
+/// Why a [`Timestamp`] cannot be written as, or read from, RFC 3339 text: the one timestamp rule of the
+/// workspace, shared with the serde types' timestamp fields.
+pub use a2a_support::protojson::TimestampError;
 
 impl Timestamp {
     /// The earliest representable instant, 0001-01-01T00:00:00Z.
-    pub const MIN_SECONDS: i64 = -62_135_596_800;
+    pub const MIN_SECONDS: i64 = timestamp::TIMESTAMP_MIN_SECONDS;
     /// The last whole second representable, 9999-12-31T23:59:59Z.
-    pub const MAX_SECONDS: i64 = 253_402_300_799;
+    pub const MAX_SECONDS: i64 = timestamp::TIMESTAMP_MAX_SECONDS;
 
     /// Converts to a `chrono` date-time, checking the ProtoJSON range.
     pub fn to_datetime(&self) -> Result<DateTime<Utc>, TimestampError> {
@@ -90,41 +57,12 @@ impl Timestamp {
 
     /// Parses RFC 3339 text with any offset, checking the ProtoJSON range.
     pub fn parse_rfc3339(text: &str) -> Result<Self, TimestampError> {
-        let parsed = DateTime::parse_from_rfc3339(text).map_err(|e| TimestampError::Syntax {
-            text: text.to_owned(),
-            reason: e.to_string(),
-        })?;
-        let utc = parsed.with_timezone(&Utc);
-        // What RFC 3339 allows but a Timestamp cannot hold is rejected, as protobuf's own JSON parsers
-        // do, not changed silently: a leap second (chrono keeps second 60 as a nanosecond count of one
-        // second or more) and more than 9 fraction digits (chrono drops the rest).
-        use chrono::Timelike as _;
-        let syntax = |reason: &str| TimestampError::Syntax {
-            text: text.to_owned(),
-            reason: reason.to_owned(),
-        };
-        if utc.nanosecond() >= 1_000_000_000 {
-            return Err(syntax(
-                "a leap second (second 60) has no protobuf Timestamp",
-            ));
-        }
-        let fraction_digits = text.split_once('.').map_or(0, |(_, rest)| {
-            rest.bytes().take_while(u8::is_ascii_digit).count()
-        });
-        if fraction_digits > 9 {
-            return Err(syntax("more than 9 fraction digits"));
-        }
-        let timestamp = Self::from(utc);
-        // An offset can push an in-range local time out of range in UTC (e.g. year 0001 at +01:00).
-        timestamp.to_datetime()?;
-        Ok(timestamp)
+        timestamp::parse_timestamp(text).map(Self::from)
     }
 
     /// Formats as ProtoJSON does: UTC, `Z`, and 0, 3, 6 or 9 fraction digits.
     pub fn to_rfc3339(&self) -> Result<String, TimestampError> {
-        Ok(self
-            .to_datetime()?
-            .to_rfc3339_opts(SecondsFormat::AutoSi, true))
+        timestamp::format_timestamp(&self.to_datetime()?)
     }
 }
 

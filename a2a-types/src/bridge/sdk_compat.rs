@@ -82,7 +82,7 @@ pub(crate) fn encode_base64(bytes: &[u8]) -> String {
 /// Writes a timestamp as the SDK writes `TaskStatus.timestamp` (protobuf's `ToJsonString`): UTC, `Z`,
 /// and 0, 3, 6 or 9 fraction digits.
 pub(crate) fn format_timestamp(time: &DateTime<Utc>) -> Result<String, String> {
-    crate::protojson::format_timestamp(time)
+    crate::protojson::format_timestamp(time).map_err(|error| error.to_string())
 }
 
 /// Whether a JSON value is true the way Python's `bool()` sees it.
