@@ -4,19 +4,22 @@
 
 mod codegen;
 mod rehearsal;
+mod tidy;
 
 use std::process::ExitCode;
 
 use codegen::{Mode, TARGETS, Target};
 
 fn usage() -> String {
-    let mut text = "usage: cargo xtask codegen [--check] [TARGET...] | cargo xtask bump-rehearsal
+    let mut text = "usage: cargo xtask codegen [--check] [TARGET...] | cargo xtask bump-rehearsal | cargo xtask tidy
 
   codegen          regenerate every generated file from spec/ (or only the TARGETs named)
   codegen --check  regenerate in memory and fail if any checked-in file differs
   bump-rehearsal   grow a scratch copy's spec/v1/a2a.proto (a field on Task, int64 and uint64 fields, an
                    enum value, a oneof member, a message, an RPC with an HTTP binding), regenerate it, and
                    prove the workspace still builds and its tests name what a maintainer must add
+  tidy             check the layout: a `//!` doc opening every hand-written file, no import cycle
+                   between the files of any crate
 
 targets:
 "
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
             }
         },
         Some((&"bump-rehearsal", [])) => rehearsal::run(),
+        Some((&"tidy", [])) => tidy::run(),
         _ => return usage_error(),
     };
     match result {

@@ -173,17 +173,6 @@ impl JsonWriter {
         Ok(())
     }
 
-    /// A free-form value (`google.protobuf.Value`), integral doubles as integers (as
-    /// `protojson::Canonical`).
-    pub fn value(&mut self, value: &serde_json::Value) -> Result<(), Error> {
-        free_form::write_value(self, value)
-    }
-
-    /// A free-form object (`google.protobuf.Struct`: `metadata`), as `protojson::CanonicalObject`.
-    pub fn object(&mut self, object: &crate::JsonObject) -> Result<(), Error> {
-        free_form::write_object(self, object)
-    }
-
     /// Any value through its `Serialize` impl and `serde_json`'s serializer: for the kinds whose JSON
     /// form is not worth writing twice (numbers).
     pub fn serde<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {

@@ -7,7 +7,7 @@ use anyhow::{Result, anyhow, ensure};
 use serde_json::{Map, Value, json};
 
 use super::openrpc_v1::by_name_params;
-use super::{V0_3_SCHEMA, generated_note, rebase_refs};
+use super::schemas::{V0_3_SCHEMA, generated_note, rebase_refs};
 
 /// v0.3 methods whose result is not in `<Request name minus "Request">SuccessResponse`.
 const V0_3_RESULTS: &[(&str, &str)] =

@@ -7,7 +7,7 @@ use anyhow::{Result, anyhow};
 use serde_json::{Map, Value, json};
 
 use super::errors::{ERRORS, operation_errors};
-use super::{
+use super::schemas::{
     generated_note, message_component, schema_ref, summary_and_description, v1_components,
 };
 use crate::codegen::naming::lower_camel;

@@ -1,0 +1,251 @@
+//! The module tree of one crate, read from its root file's `mod` declarations: which file holds each
+//! module, what each module defines and what it imports under which name.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use syn::{Attribute, Item, UseTree};
+
+/// A module's path from the crate root (`[]` is the root, `["store", "memory"]` is `crate::store::memory`).
+pub(super) type ModulePath = Vec<String>;
+
+/// The `.rs` files below `dir`, sorted, leaving out `generated/` folders (their layout is the generator's).
+pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|name| name != "generated") {
+                    pending.push(path);
+                }
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The crate roots under a package's `src/`: the library, else the main binary.
+pub(super) fn crate_roots(src: &Path) -> Vec<PathBuf> {
+    ["lib.rs", "main.rs"]
+        .iter()
+        .map(|name| src.join(name))
+        .find(|file| file.is_file())
+        .into_iter()
+        .collect()
+}
+
+/// Whether an item is compiled only for tests (`#[cfg(test)]`): test code is not part of the layout.
+pub(super) fn is_test_only(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("cfg")
+            && attr
+                .parse_args::<syn::Meta>()
+                .is_ok_and(|meta| meta.path().is_ident("test"))
+    })
+}
+
+/// What one module holds, as far as name resolution needs it.
+#[derive(Default)]
+pub(super) struct Module {
+    /// Index of the file that holds the module (an inline module shares its parent's file).
+    pub(super) file: usize,
+    /// Names of the items defined in it (types, functions, traits, constants, macros, modules).
+    pub(super) definitions: BTreeSet<String>,
+    /// Names brought in by `use`, each with the path it was written with.
+    pub(super) imports: BTreeMap<String, Vec<String>>,
+    /// Paths of `use …::*` imports.
+    pub(super) globs: Vec<Vec<String>>,
+}
+
+/// Every module of a crate and the parsed files that hold them.
+pub(super) struct ModuleTree {
+    pub(super) files: Vec<PathBuf>,
+    pub(super) syntax: Vec<syn::File>,
+    /// The module each file opens with (inline modules below it are in [`Self::modules`] too).
+    pub(super) file_modules: Vec<ModulePath>,
+    pub(super) modules: BTreeMap<ModulePath, Module>,
+}
+
+impl ModuleTree {
+    /// Reads the crate whose root file is `root`, following every `mod name;` that is not test-only.
+    pub(super) fn read(root: &Path) -> Result<Self> {
+        let mut tree = Self {
+            files: Vec::new(),
+            syntax: Vec::new(),
+            file_modules: Vec::new(),
+            modules: BTreeMap::new(),
+        };
+        let root_dir = root.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let mut pending = VecDeque::from([(root.to_path_buf(), ModulePath::new(), root_dir)]);
+        while let Some((file, path, child_dir)) = pending.pop_front() {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            let syntax =
+                syn::parse_file(&text).with_context(|| format!("parsing {}", file.display()))?;
+            let index = tree.files.len();
+            tree.files.push(file.clone());
+            tree.file_modules.push(path.clone());
+            let file_dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+            tree.add_module(
+                index,
+                &path,
+                &syntax.items,
+                &child_dir,
+                &file_dir,
+                &mut pending,
+            );
+            tree.syntax.push(syntax);
+        }
+        Ok(tree)
+    }
+
+    pub(super) fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    fn add_module(
+        &mut self,
+        file: usize,
+        path: &ModulePath,
+        items: &[Item],
+        child_dir: &Path,
+        file_dir: &Path,
+        pending: &mut VecDeque<(PathBuf, ModulePath, PathBuf)>,
+    ) {
+        let mut module = Module {
+            file,
+            ..Module::default()
+        };
+        for item in items {
+            if let Some(name) = defined_name(item) {
+                module.definitions.insert(name);
+            }
+            match item {
+                Item::Use(item) if !is_test_only(&item.attrs) => {
+                    flatten_use(&item.tree, &mut Vec::new(), &mut module);
+                }
+                Item::Mod(item) if !is_test_only(&item.attrs) => {
+                    let name = item.ident.to_string();
+                    let mut child = path.clone();
+                    child.push(name.clone());
+                    match &item.content {
+                        Some((_, inner)) => {
+                            let inner_dir = child_dir.join(&name);
+                            self.add_module(file, &child, inner, &inner_dir, file_dir, pending);
+                        }
+                        None => {
+                            if let Some(found) = module_file(item, child_dir, file_dir, &name) {
+                                let grandchild_dir = if found.ends_with("mod.rs")
+                                    || path_attribute(&item.attrs).is_some()
+                                {
+                                    found.parent().unwrap_or(child_dir).to_path_buf()
+                                } else {
+                                    child_dir.join(&name)
+                                };
+                                pending.push_back((found, child, grandchild_dir));
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.modules.insert(path.clone(), module);
+    }
+}
+
+/// The file a `mod name;` declaration loads: its `#[path]`, else `name.rs` or `name/mod.rs`.
+fn module_file(
+    item: &syn::ItemMod,
+    child_dir: &Path,
+    file_dir: &Path,
+    name: &str,
+) -> Option<PathBuf> {
+    if let Some(path) = path_attribute(&item.attrs) {
+        return Some(file_dir.join(path));
+    }
+    [
+        child_dir.join(format!("{name}.rs")),
+        child_dir.join(name).join("mod.rs"),
+    ]
+    .into_iter()
+    .find(|file| file.is_file())
+}
+
+fn path_attribute(attrs: &[Attribute]) -> Option<String> {
+    attrs.iter().find_map(|attr| match &attr.meta {
+        syn::Meta::NameValue(pair) if pair.path.is_ident("path") => match &pair.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => Some(text.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The name an item defines in its module's namespace, if any.
+fn defined_name(item: &Item) -> Option<String> {
+    let ident = match item {
+        Item::Const(item) => &item.ident,
+        Item::Enum(item) => &item.ident,
+        Item::Fn(item) => &item.sig.ident,
+        Item::Macro(item) => item.ident.as_ref()?,
+        Item::Mod(item) => &item.ident,
+        Item::Static(item) => &item.ident,
+        Item::Struct(item) => &item.ident,
+        Item::Trait(item) => &item.ident,
+        Item::TraitAlias(item) => &item.ident,
+        Item::Type(item) => &item.ident,
+        Item::Union(item) => &item.ident,
+        _ => return None,
+    };
+    Some(ident.to_string())
+}
+
+/// Records each leaf of a `use` tree under the name it is visible by.
+fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, module: &mut Module) {
+    match tree {
+        UseTree::Path(path) => {
+            prefix.push(path.ident.to_string());
+            flatten_use(&path.tree, prefix, module);
+            prefix.pop();
+        }
+        UseTree::Name(name) => {
+            let ident = name.ident.to_string();
+            let mut full = prefix.clone();
+            if ident != "self" {
+                full.push(ident.clone());
+            }
+            let visible = if ident == "self" {
+                prefix.last().cloned().unwrap_or_default()
+            } else {
+                ident
+            };
+            module.imports.insert(visible, full);
+        }
+        UseTree::Rename(rename) => {
+            let mut full = prefix.clone();
+            if rename.ident != "self" {
+                full.push(rename.ident.to_string());
+            }
+            module.imports.insert(rename.rename.to_string(), full);
+        }
+        UseTree::Glob(_) => module.globs.push(prefix.clone()),
+        UseTree::Group(group) => {
+            for tree in &group.items {
+                flatten_use(tree, prefix, module);
+            }
+        }
+    }
+}
