@@ -1,6 +1,8 @@
 //! `cargo xtask tidy`: the layout rules no compiler checks, over every crate of the workspace.
 //!
 //! - Every hand-written `.rs` file opens with a `//!` doc that says what it is for ([`file_docs`]).
+//! - A module with child modules in files of their own is its folder's `mod.rs`, never `name.rs`
+//!   beside `name/` (one convention for the whole workspace).
 //! - No import cycle between the files of a crate ([`cycles`]): a file that names another file's items,
 //!   directly or through others, is never named back. The module tree is read from each crate root's
 //!   `mod` declarations ([`modules`]) and the names each file uses are resolved to the file that
@@ -53,6 +55,13 @@ pub(crate) fn run() -> Result<()> {
         for crate_root in modules::crate_roots(&folder.join("src")) {
             let tree = modules::ModuleTree::read(&crate_root)?;
             files_read += tree.file_count();
+            for file in &tree.parents_outside_their_folder {
+                findings.push(format!(
+                    "{}: declares modules in files of their own; a module with children lives in \
+                     its folder as `mod.rs`",
+                    file.strip_prefix(&root).unwrap_or(file).display()
+                ));
+            }
             crates_read += 1;
             let graph = references::file_graph(&tree)?;
             for cycle in cycles::find(&graph) {

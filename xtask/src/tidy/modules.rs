@@ -73,6 +73,9 @@ pub(super) struct ModuleTree {
     /// The module each file opens with (inline modules below it are in [`Self::modules`] too).
     pub(super) file_modules: Vec<ModulePath>,
     pub(super) modules: BTreeMap<ModulePath, Module>,
+    /// Files named `name.rs` that declare modules of their own in files: the workspace's convention
+    /// is `name/mod.rs` for a module with children, so a folder holds all of its module.
+    pub(super) parents_outside_their_folder: Vec<PathBuf>,
 }
 
 impl ModuleTree {
@@ -83,6 +86,7 @@ impl ModuleTree {
             syntax: Vec::new(),
             file_modules: Vec::new(),
             modules: BTreeMap::new(),
+            parents_outside_their_folder: Vec::new(),
         };
         let root_dir = root.parent().unwrap_or(Path::new(".")).to_path_buf();
         let mut pending = VecDeque::from([(root.to_path_buf(), ModulePath::new(), root_dir)]);
@@ -143,6 +147,15 @@ impl ModuleTree {
                             self.add_module(file, &child, inner, &inner_dir, file_dir, pending);
                         }
                         None => {
+                            let own_file = &self.files[file];
+                            let is_root_or_mod_rs = own_file.file_name().is_some_and(|name| {
+                                name == "mod.rs" || name == "lib.rs" || name == "main.rs"
+                            });
+                            if !is_root_or_mod_rs
+                                && !self.parents_outside_their_folder.contains(own_file)
+                            {
+                                self.parents_outside_their_folder.push(own_file.clone());
+                            }
                             if let Some(found) = module_file(item, child_dir, file_dir, &name) {
                                 let grandchild_dir = if found.ends_with("mod.rs")
                                     || path_attribute(&item.attrs).is_some()
