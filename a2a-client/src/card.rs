@@ -19,7 +19,7 @@ use a2a_types::limits::Limits;
 use a2a_types::service::{self, ProtocolVersion};
 use a2a_types::v1::{AgentCard, AgentInterface};
 
-use crate::http::{describe, read_limited, send_error};
+use crate::http::{read_limited, send_error};
 use crate::{Binding, ClientConfig, ClientError, RetryPolicy};
 
 /// A card as fetched: the card in v1 form, and the version its document was written in.
@@ -124,7 +124,7 @@ impl CardResolver {
     pub fn from_config(config: &ClientConfig) -> Result<Self, ClientError> {
         #[cfg_attr(not(feature = "signing"), allow(unused_mut))]
         let mut resolver = Self::new(
-            crate::client::http_client(config)?,
+            crate::transport::contract::http_client(config)?,
             config.timeout,
             config.limits,
         )
@@ -468,19 +468,6 @@ pub(crate) fn no_supported_interface(card: &AgentCard) -> ClientError {
             .iter()
             .map(|i| format!("{} {}", i.protocol_binding, i.protocol_version))
             .collect(),
-    }
-}
-
-/// For a request that failed to connect: the error, named by its URL.
-pub(crate) fn unreachable(
-    binding: Option<Binding>,
-    url: &str,
-    error: &reqwest::Error,
-) -> ClientError {
-    ClientError::Unreachable {
-        binding,
-        url: url.to_owned(),
-        message: describe(error),
     }
 }
 

@@ -79,7 +79,6 @@ pub mod card;
 mod client;
 mod config;
 mod error;
-mod grpc;
 pub mod http;
 #[cfg(feature = "opentelemetry")]
 mod otel;
@@ -89,9 +88,9 @@ mod stream;
 #[cfg(feature = "rustls")]
 pub mod tls;
 pub mod trace;
+mod transport;
 #[cfg(feature = "signing")]
 mod trust;
-mod v0_3;
 
 pub use binding::Binding;
 pub use card::{CardResolver, ResolvedCard, choose_interface, resolve_card};

@@ -19,8 +19,9 @@ use a2a_types::sse::{HttpJsonDecoder, JsonDecoder, StreamError, StreamItem};
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
-use crate::http::{read_jsonrpc_response, rest_error};
 use crate::resume::Resume;
+use crate::transport::jsonrpc::read_jsonrpc_response;
+use crate::transport::rest::rest_error;
 use crate::{Binding, ClientError};
 
 /// How the events of an SSE body are read.
@@ -56,7 +57,7 @@ impl SseKind {
                     item.map_err(|e| sse_error(Binding::JsonRpc, e))
                         .and_then(|item| {
                             let (StreamItem::Data(json) | StreamItem::Error(json)) = item;
-                            crate::v0_3::jsonrpc::stream_event(&json)
+                            crate::transport::v0_3::jsonrpc::stream_event(&json)
                         })
                         .into()
                 })
@@ -332,7 +333,7 @@ impl EventStream {
                     ),
                     Ok(None) => self.finished = true,
                     Err(status) => {
-                        let error = crate::grpc::status_error(&status);
+                        let error = crate::transport::grpc::status_error(&status);
                         let broken = matches!(error, ClientError::Transport { .. });
                         self.pending.push_back(Item::Failure { error, broken });
                     }
@@ -341,12 +342,12 @@ impl EventStream {
             Source::GrpcV0_3(stream, limits) => {
                 let limits: a2a_proto::limits::Limits = *limits;
                 match a2a_proto::grpc::with_limits(limits, stream.message()).await {
-                    Ok(Some(event)) => self
-                        .pending
-                        .push_back(crate::v0_3::proto::upgrade_event(binding, event).into()),
+                    Ok(Some(event)) => self.pending.push_back(
+                        crate::transport::v0_3::proto::upgrade_event(binding, event).into(),
+                    ),
                     Ok(None) => self.finished = true,
                     Err(status) => {
-                        let error = crate::v0_3::status_error(&status);
+                        let error = crate::transport::v0_3::errors::status_error(&status);
                         let broken = matches!(error, ClientError::Transport { .. });
                         self.pending.push_back(Item::Failure { error, broken });
                     }
@@ -417,8 +418,10 @@ fn rest_v0_3_event(
     item: Result<StreamItem<a2a_proto::v0_3::StreamResponse, Value>, StreamError>,
 ) -> Result<StreamResponse, ClientError> {
     match item.map_err(|e| sse_error(Binding::HttpJson, e))? {
-        StreamItem::Data(event) => crate::v0_3::proto::upgrade_event(Binding::HttpJson, event),
-        StreamItem::Error(body) => Err(crate::v0_3::rest_error(
+        StreamItem::Data(event) => {
+            crate::transport::v0_3::proto::upgrade_event(Binding::HttpJson, event)
+        }
+        StreamItem::Error(body) => Err(crate::transport::v0_3::errors::rest_error(
             Operation::SendStreamingMessage,
             500,
             &body,

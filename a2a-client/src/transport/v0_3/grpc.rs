@@ -10,10 +10,12 @@ use tonic::transport::Channel;
 use super::Downgrader;
 use super::errors::status_error;
 use super::proto::{self, ProtoRequest, ProtoResult};
-use crate::client::CallMeta;
-use crate::grpc::GrpcTransport;
+use crate::binding::Binding;
+use crate::config::ClientConfig;
+use crate::error::ClientError;
 use crate::stream::EventStream;
-use crate::{Binding, ClientConfig, ClientError};
+use crate::transport::contract::CallMeta;
+use crate::transport::grpc::GrpcTransport;
 
 const GRPC: Binding = Binding::Grpc;
 

@@ -30,10 +30,11 @@ use serde_json::Value;
 use super::Downgrader;
 use super::errors::rest_error;
 use super::proto::{self, ProtoRequest, ProtoResult};
-use crate::client::CallMeta;
-use crate::http::{Common, percent_encode, read_json, send};
+use crate::binding::Binding;
+use crate::error::ClientError;
+use crate::http::{percent_encode, read_json, send};
 use crate::stream::{EventStream, SseKind};
-use crate::{Binding, ClientError};
+use crate::transport::contract::{CallMeta, Common};
 
 const REST: Binding = Binding::HttpJson;
 

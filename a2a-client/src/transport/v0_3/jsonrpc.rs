@@ -13,10 +13,11 @@ use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
 use super::{Downgrader, not_convertible};
-use crate::client::CallMeta;
-use crate::http::{Common, read_json, send};
+use crate::binding::Binding;
+use crate::error::ClientError;
+use crate::http::{read_json, send};
 use crate::stream::{EventStream, SseKind};
-use crate::{Binding, ClientError};
+use crate::transport::contract::{CallMeta, Common};
 
 const JSONRPC: Binding = Binding::JsonRpc;
 

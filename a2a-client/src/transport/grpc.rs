@@ -11,9 +11,11 @@ use a2a_types::limits::Limits;
 use tonic::metadata::{MetadataKey, MetadataValue};
 use tonic::transport::{Channel, Endpoint};
 
-use crate::client::CallMeta;
+use super::contract::CallMeta;
+use crate::binding::Binding;
+use crate::config::ClientConfig;
+use crate::error::ClientError;
 use crate::stream::EventStream;
-use crate::{Binding, ClientConfig, ClientError};
 
 const GRPC: Binding = Binding::Grpc;
 

@@ -1,0 +1,133 @@
+//! The HTTP+JSON binding: each operation at the method, path and query string `a2a_types::rest`
+//! gives it under the interface URL; a stream is server-sent events of `StreamResponse`s, an `error`
+//! event the binding's error body.
+
+use a2a_types::errors::Error;
+use a2a_types::jsonrpc::{MethodParams, MethodResult};
+use a2a_types::limits::Limits;
+use a2a_types::rest;
+use a2a_types::service;
+use serde_json::Value;
+
+use super::contract::{CallMeta, Common};
+use crate::binding::Binding;
+use crate::error::ClientError;
+use crate::http::{is_event_stream, read_json, send};
+use crate::stream::{EventStream, SseKind};
+
+/// HTTP+JSON: each operation at its own method and path under the interface URL.
+#[derive(Clone, Debug)]
+pub(crate) struct RestTransport {
+    common: Common,
+}
+
+const REST: Binding = Binding::HttpJson;
+
+impl RestTransport {
+    pub(crate) fn new(http: reqwest::Client, url: &str, limits: Limits) -> Self {
+        RestTransport {
+            common: Common::new(http, url, limits),
+        }
+    }
+
+    fn build(
+        &self,
+        params: &MethodParams,
+        tenant: Option<&str>,
+        meta: &CallMeta,
+    ) -> Result<(String, reqwest::RequestBuilder), ClientError> {
+        let has_tenant = params
+            .to_json()
+            .get("tenant")
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.is_empty());
+        let http = rest::build_request(params, tenant.filter(|_| !has_tenant)).map_err(|e| {
+            ClientError::InvalidRequest {
+                message: e.to_string(),
+            }
+        })?;
+        let method = reqwest::Method::from_bytes(http.method.as_bytes()).map_err(|e| {
+            ClientError::InvalidRequest {
+                message: format!("HTTP method {}: {e}", http.method),
+            }
+        })?;
+        let url = format!("{}{}", self.common.base_url(), http.path_and_query());
+        let mut request = self.common.request(method, &url, meta);
+        if let Some(body) = http.body {
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, service::MEDIA_TYPE_JSON)
+                .body(body.to_string());
+        }
+        Ok((url, request))
+    }
+
+    pub(crate) async fn call(
+        &self,
+        params: MethodParams,
+        tenant: Option<&str>,
+        meta: &CallMeta,
+    ) -> Result<MethodResult, ClientError> {
+        let operation = params.operation();
+        let (url, request) = self.build(&params, tenant, meta)?;
+        let response = send(REST, &url, request).await?;
+        let (status, json) = read_json(REST, response, self.common.limits()).await?;
+        if (200..300).contains(&status) {
+            MethodResult::from_json(operation, json).map_err(|e| {
+                ClientError::invalid(Some(REST), format!("the {operation} result: {e}"))
+            })
+        } else {
+            Err(rest_error(status, &json))
+        }
+    }
+
+    pub(crate) async fn stream(
+        &self,
+        params: MethodParams,
+        tenant: Option<&str>,
+        meta: &CallMeta,
+    ) -> Result<EventStream, ClientError> {
+        let operation = params.operation();
+        let (url, request) = self.build(&params, tenant, meta)?;
+        let request = request.header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
+        let response = send(REST, &url, request).await?;
+        let status = response.status().as_u16();
+        if is_event_stream(&response) && (200..300).contains(&status) {
+            return Ok(EventStream::sse(
+                REST,
+                response,
+                SseKind::Rest(a2a_types::sse::HttpJsonDecoder::with_limits(
+                    *self.common.limits(),
+                )),
+            ));
+        }
+        let (status, json) = read_json(REST, response, self.common.limits()).await?;
+        if (200..300).contains(&status) {
+            Err(ClientError::invalid(
+                Some(REST),
+                format!(
+                    "asked for a stream of {operation}, got HTTP {status} JSON: {}",
+                    a2a_types::json::bounded(&json.to_string())
+                ),
+            ))
+        } else {
+            Err(rest_error(status, &json))
+        }
+    }
+}
+
+/// An HTTP+JSON error body to the A2A error, or a transport error when it holds none.
+pub(crate) fn rest_error(status: u16, json: &Value) -> ClientError {
+    match Error::from_rest(json) {
+        Ok(error) => ClientError::A2a {
+            binding: REST,
+            error,
+        },
+        Err(e) => ClientError::transport(
+            Some(REST),
+            format!(
+                "HTTP {status} without an A2A error ({e}): {}",
+                a2a_types::json::bounded(&json.to_string())
+            ),
+        ),
+    }
+}
