@@ -10,96 +10,122 @@
 //! dropped connection: see [`crate::resume`].
 
 use std::collections::VecDeque;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use a2a_types::jsonrpc::MethodResult;
 use a2a_types::limits::Limits;
-use a2a_types::operations::Operation;
-use a2a_types::sse::{HttpJsonDecoder, JsonDecoder, StreamError, StreamItem};
+use a2a_types::sse::{JsonDecoder, StreamError, StreamItem};
 use a2a_types::v1::StreamResponse;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::binding::Binding;
+use crate::error::ClientError;
 use crate::resume::Resume;
-use crate::transport::jsonrpc::read_jsonrpc_response;
-use crate::transport::rest::rest_error;
-use crate::{Binding, ClientError};
 
-/// How the events of an SSE body are read.
-#[derive(Debug)]
-pub(crate) enum SseKind {
-    /// Each event a whole JSON-RPC response to the request for this operation.
-    JsonRpc(JsonDecoder<Value, Value>, Operation),
-    /// Each event a `StreamResponse`; an `error` event the binding's error body.
-    Rest(HttpJsonDecoder),
-    /// Each event a v0.3 JSON-RPC response, upgraded through the bridge.
-    JsonRpcV0_3(JsonDecoder<Value, Value>),
-    /// Each event a v0.3 `StreamResponse` in ProtoJSON, upgraded through the bridge.
-    RestV0_3(JsonDecoder<a2a_proto::v0_3::StreamResponse, Value>),
-}
-
-impl SseKind {
-    fn feed(&mut self, chunk: &[u8]) -> Vec<Item> {
-        match self {
-            SseKind::JsonRpc(decoder, operation) => decoder
-                .feed(chunk)
-                .into_iter()
-                .map(|item| jsonrpc_event(item, *operation).into())
-                .collect(),
-            SseKind::Rest(decoder) => decoder
-                .feed(chunk)
-                .into_iter()
-                .map(|item| rest_event(item).into())
-                .collect(),
-            SseKind::JsonRpcV0_3(decoder) => decoder
-                .feed(chunk)
-                .into_iter()
-                .map(|item| {
-                    item.map_err(|e| sse_error(Binding::JsonRpc, e))
-                        .and_then(|item| {
-                            let (StreamItem::Data(json) | StreamItem::Error(json)) = item;
-                            crate::transport::v0_3::jsonrpc::stream_event(&json)
-                        })
-                        .into()
-                })
-                .collect(),
-            SseKind::RestV0_3(decoder) => decoder
-                .feed(chunk)
-                .into_iter()
-                .map(|item| rest_v0_3_event(item).into())
-                .collect(),
-        }
-    }
-
-    fn finish(&mut self) -> Result<(), StreamError> {
-        match self {
-            SseKind::JsonRpc(decoder, _) | SseKind::JsonRpcV0_3(decoder) => decoder.finish(),
-            SseKind::Rest(decoder) => decoder.finish(),
-            SseKind::RestV0_3(decoder) => decoder.finish(),
-        }
-    }
-
-    pub(crate) fn last_event_id(&self) -> &str {
-        match self {
-            SseKind::JsonRpc(decoder, _) | SseKind::JsonRpcV0_3(decoder) => {
-                decoder.sse().last_event_id()
-            }
-            SseKind::Rest(decoder) => decoder.sse().last_event_id(),
-            SseKind::RestV0_3(decoder) => decoder.sse().last_event_id(),
-        }
-    }
-}
-
+/// Where the events come from: a connection, read the way the transport that opened it says.
 #[derive(Debug)]
 enum Source {
     Sse {
         response: reqwest::Response,
-        kind: SseKind,
+        events: Box<dyn SseEvents>,
     },
-    Grpc(tonic::Streaming<a2a_proto::v1::StreamResponse>, Limits),
-    /// A v0.3 agent's gRPC stream, each event upgraded through the bridge.
-    GrpcV0_3(tonic::Streaming<a2a_proto::v0_3::StreamResponse>, Limits),
+    Grpc(Box<dyn GrpcEvents>),
     /// The connection is gone (a resumption replaces it).
     Closed,
+}
+
+/// Reads one SSE event's JSON (a data event's `T`, an `error` event's body) as the v1 event or the
+/// error the binding says it carries.
+pub(crate) type ReadSseEvent<T> =
+    Box<dyn Fn(StreamItem<T, Value>) -> Result<StreamResponse, ClientError> + Send>;
+
+/// The events of a server-sent event body, whatever JSON its binding writes them as.
+trait SseEvents: fmt::Debug + Send {
+    /// The items a chunk of the body completes, a malformed event an unreadable one on `binding`.
+    fn feed(&mut self, binding: Binding, chunk: &[u8]) -> Vec<Item>;
+    /// At the end of the body: an error when it ended inside an event.
+    fn finish(&mut self) -> Result<(), StreamError>;
+    fn last_event_id(&self) -> &str;
+}
+
+/// An SSE body decoded under the decode budget, each event read by its binding.
+struct DecodedSse<T> {
+    decoder: JsonDecoder<T, Value>,
+    read: ReadSseEvent<T>,
+}
+
+impl<T: DeserializeOwned + Send + 'static> SseEvents for DecodedSse<T> {
+    fn feed(&mut self, binding: Binding, chunk: &[u8]) -> Vec<Item> {
+        self.decoder
+            .feed(chunk)
+            .into_iter()
+            .map(|item| {
+                item.map_err(|e| sse_error(binding, e))
+                    .and_then(|item| (self.read)(item))
+                    .into()
+            })
+            .collect()
+    }
+
+    fn finish(&mut self) -> Result<(), StreamError> {
+        self.decoder.finish()
+    }
+
+    fn last_event_id(&self) -> &str {
+        self.decoder.sse().last_event_id()
+    }
+}
+
+impl<T: DeserializeOwned> fmt::Debug for DecodedSse<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodedSse")
+            .field("last_event_id", &self.decoder.sse().last_event_id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The messages of a gRPC server stream, whatever protobuf message its binding sends.
+trait GrpcEvents: fmt::Debug + Send {
+    /// The next item, `None` at the end of the stream.
+    fn next(&mut self) -> Pin<Box<dyn Future<Output = Option<Item>> + Send + '_>>;
+}
+
+/// A gRPC server stream of `M`, each message read under the decode budget and converted by its
+/// binding, a failed status read as the binding's error.
+struct DecodedGrpc<M> {
+    stream: tonic::Streaming<M>,
+    limits: Limits,
+    read: fn(M) -> Result<StreamResponse, ClientError>,
+    error: fn(&tonic::Status) -> ClientError,
+}
+
+impl<M: Send + 'static> GrpcEvents for DecodedGrpc<M> {
+    fn next(&mut self) -> Pin<Box<dyn Future<Output = Option<Item>> + Send + '_>> {
+        Box::pin(async move {
+            let limits: a2a_proto::limits::Limits = self.limits;
+            match a2a_proto::grpc::with_limits(limits, self.stream.message()).await {
+                Ok(Some(event)) => Some((self.read)(event).into()),
+                Ok(None) => None,
+                Err(status) => {
+                    let error = (self.error)(&status);
+                    let broken = matches!(error, ClientError::Transport { .. });
+                    Some(Item::Failure { error, broken })
+                }
+            }
+        })
+    }
+}
+
+impl<M> fmt::Debug for DecodedGrpc<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodedGrpc")
+            .field("stream", &self.stream)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
 }
 
 /// One thing read from the source: an event, or a failure and whether the connection broke
@@ -143,22 +169,32 @@ pub struct EventStream {
 }
 
 impl EventStream {
-    pub(crate) fn sse(binding: Binding, response: reqwest::Response, kind: SseKind) -> Self {
-        Self::new(binding, Source::Sse { response, kind })
+    /// The events of an SSE body on `binding`, decoded by `decoder`, each read by `read`.
+    pub(crate) fn sse<T: DeserializeOwned + Send + 'static>(
+        binding: Binding,
+        response: reqwest::Response,
+        decoder: JsonDecoder<T, Value>,
+        read: ReadSseEvent<T>,
+    ) -> Self {
+        let events = Box::new(DecodedSse { decoder, read });
+        Self::new(binding, Source::Sse { response, events })
     }
 
-    pub(crate) fn grpc(
-        stream: tonic::Streaming<a2a_proto::v1::StreamResponse>,
+    /// The messages of a gRPC server stream, read under `limits` and converted by `read`; a failed
+    /// status is the error `error` reads it as.
+    pub(crate) fn grpc<M: Send + 'static>(
+        stream: tonic::Streaming<M>,
         limits: Limits,
+        read: fn(M) -> Result<StreamResponse, ClientError>,
+        error: fn(&tonic::Status) -> ClientError,
     ) -> Self {
-        Self::new(Binding::Grpc, Source::Grpc(stream, limits))
-    }
-
-    pub(crate) fn grpc_v0_3(
-        stream: tonic::Streaming<a2a_proto::v0_3::StreamResponse>,
-        limits: Limits,
-    ) -> Self {
-        Self::new(Binding::Grpc, Source::GrpcV0_3(stream, limits))
+        let events = Box::new(DecodedGrpc {
+            stream,
+            limits,
+            read,
+            error,
+        });
+        Self::new(Binding::Grpc, Source::Grpc(events))
     }
 
     fn new(binding: Binding, source: Source) -> Self {
@@ -191,7 +227,7 @@ impl EventStream {
     /// gives its events no ids, or over gRPC.
     pub fn last_event_id(&self) -> &str {
         match &self.source {
-            Source::Sse { kind, .. } => kind.last_event_id(),
+            Source::Sse { events, .. } => events.last_event_id(),
             _ => self
                 .resume
                 .as_ref()
@@ -321,46 +357,18 @@ impl EventStream {
         let binding = self.binding;
         match &mut self.source {
             Source::Closed => self.finished = true,
-            Source::Grpc(stream, limits) => {
-                let limits: a2a_proto::limits::Limits = *limits;
-                match a2a_proto::grpc::with_limits(limits, stream.message()).await {
-                    Ok(Some(event)) => self.pending.push_back(
-                        StreamResponse::try_from(event)
-                            .map_err(|e| {
-                                ClientError::invalid(Some(binding), format!("an event: {e}"))
-                            })
-                            .into(),
-                    ),
-                    Ok(None) => self.finished = true,
-                    Err(status) => {
-                        let error = crate::transport::grpc::status_error(&status);
-                        let broken = matches!(error, ClientError::Transport { .. });
-                        self.pending.push_back(Item::Failure { error, broken });
-                    }
-                }
-            }
-            Source::GrpcV0_3(stream, limits) => {
-                let limits: a2a_proto::limits::Limits = *limits;
-                match a2a_proto::grpc::with_limits(limits, stream.message()).await {
-                    Ok(Some(event)) => self.pending.push_back(
-                        crate::transport::v0_3::proto::upgrade_event(binding, event).into(),
-                    ),
-                    Ok(None) => self.finished = true,
-                    Err(status) => {
-                        let error = crate::transport::v0_3::errors::status_error(&status);
-                        let broken = matches!(error, ClientError::Transport { .. });
-                        self.pending.push_back(Item::Failure { error, broken });
-                    }
-                }
-            }
-            Source::Sse { response, kind } => match response.chunk().await {
+            Source::Grpc(events) => match events.next().await {
+                Some(item) => self.pending.push_back(item),
+                None => self.finished = true,
+            },
+            Source::Sse { response, events } => match response.chunk().await {
                 Ok(Some(chunk)) => {
-                    let items = kind.feed(&chunk);
+                    let items = events.feed(binding, &chunk);
                     self.pending.extend(items);
                 }
                 Ok(None) => {
                     self.finished = true;
-                    if let Err(e) = kind.finish() {
+                    if let Err(e) = events.finish() {
                         // The connection closed inside an event: it broke, it did not end.
                         self.pending.push_back(Item::Failure {
                             error: sse_error(binding, e),
@@ -380,51 +388,7 @@ impl EventStream {
     }
 }
 
-fn sse_error(binding: Binding, error: StreamError) -> ClientError {
+/// An SSE body that could not be read as events.
+pub(crate) fn sse_error(binding: Binding, error: StreamError) -> ClientError {
     ClientError::invalid(Some(binding), format!("the event stream: {error}"))
-}
-
-fn jsonrpc_event(
-    item: Result<StreamItem<Value, Value>, StreamError>,
-    operation: Operation,
-) -> Result<StreamResponse, ClientError> {
-    let (StreamItem::Data(response) | StreamItem::Error(response)) =
-        item.map_err(|e| sse_error(Binding::JsonRpc, e))?;
-    match read_jsonrpc_response(&response, operation, 200)? {
-        MethodResult::SendStreamingMessage(event) | MethodResult::SubscribeToTask(event) => {
-            Ok(event)
-        }
-        other => Err(ClientError::invalid(
-            Some(Binding::JsonRpc),
-            format!("an event of {} in a stream", other.operation()),
-        )),
-    }
-}
-
-fn rest_event(
-    item: Result<StreamItem<StreamResponse, Value>, StreamError>,
-) -> Result<StreamResponse, ClientError> {
-    match item.map_err(|e| sse_error(Binding::HttpJson, e))? {
-        StreamItem::Data(event) => Ok(event),
-        StreamItem::Error(body) => {
-            let status = body["error"]["code"].as_u64().unwrap_or(500) as u16;
-            Err(rest_error(status, &body))
-        }
-    }
-}
-
-/// One event of a v0.3 HTTP+JSON stream; an `error` event's body read as a v0.3 error answer.
-fn rest_v0_3_event(
-    item: Result<StreamItem<a2a_proto::v0_3::StreamResponse, Value>, StreamError>,
-) -> Result<StreamResponse, ClientError> {
-    match item.map_err(|e| sse_error(Binding::HttpJson, e))? {
-        StreamItem::Data(event) => {
-            crate::transport::v0_3::proto::upgrade_event(Binding::HttpJson, event)
-        }
-        StreamItem::Error(body) => Err(crate::transport::v0_3::errors::rest_error(
-            Operation::SendStreamingMessage,
-            500,
-            &body,
-        )),
-    }
 }

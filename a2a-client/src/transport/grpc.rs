@@ -8,6 +8,7 @@ use a2a_proto::v1::a2a_service_client::A2aServiceClient;
 use a2a_types::errors::Error;
 use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
 use a2a_types::limits::Limits;
+use a2a_types::v1::StreamResponse;
 use tonic::metadata::{MetadataKey, MetadataValue};
 use tonic::transport::{Channel, Endpoint};
 
@@ -250,8 +251,19 @@ impl GrpcTransport {
             }
         };
         let stream = response.map_err(|status| status_error(&status))?;
-        Ok(EventStream::grpc(stream.into_inner(), self.limits))
+        Ok(EventStream::grpc(
+            stream.into_inner(),
+            self.limits,
+            stream_event,
+            status_error,
+        ))
     }
+}
+
+/// One message of a stream as the event.
+fn stream_event(event: pb::StreamResponse) -> Result<StreamResponse, ClientError> {
+    StreamResponse::try_from(event)
+        .map_err(|e| ClientError::invalid(Some(GRPC), format!("an event: {e}")))
 }
 
 /// A unary answer to the serde type, or the error it carries.

@@ -8,13 +8,15 @@ use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse, MethodParams, MethodRe
 use a2a_types::limits::Limits;
 use a2a_types::operations::Operation;
 use a2a_types::service;
+use a2a_types::sse::StreamItem;
+use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
-use super::contract::{CallMeta, Common};
+use super::contract::{CallMeta, Common, stream_or_error};
 use crate::binding::Binding;
 use crate::error::ClientError;
-use crate::http::{is_event_stream, read_json, send};
-use crate::stream::{EventStream, SseKind};
+use crate::http::{read_json, send};
+use crate::stream::EventStream;
 
 /// JSON-RPC 2.0 over HTTP `POST` to the interface URL.
 #[derive(Clone, Debug)]
@@ -63,32 +65,46 @@ impl JsonRpcTransport {
             .post(params, meta)
             .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
         let response = send(JSONRPC, self.common.base_url(), request).await?;
-        let status = response.status().as_u16();
-        if is_event_stream(&response) && (200..300).contains(&status) {
-            return Ok(EventStream::sse(
-                JSONRPC,
-                response,
-                SseKind::JsonRpc(
-                    a2a_types::sse::JsonDecoder::with_limits(*self.common.limits()),
-                    operation,
+        stream_or_error(
+            JSONRPC,
+            response,
+            self.common.limits(),
+            move |item| stream_event(item, operation),
+            // No stream started: the answer is an ordinary JSON-RPC response, normally an error.
+            |status, json| match read_jsonrpc_response(&json, operation, status) {
+                Err(error) => error,
+                Ok(result) => ClientError::invalid(
+                    Some(JSONRPC),
+                    format!(
+                        "asked for a stream of {operation}, got one {} result as JSON",
+                        result.operation()
+                    ),
                 ),
-            ));
+            },
+        )
+        .await
+    }
+}
+
+/// One event of a stream (a JSON-RPC response each) as the event, or the A2A error it carries.
+fn stream_event(
+    item: StreamItem<Value, Value>,
+    operation: Operation,
+) -> Result<StreamResponse, ClientError> {
+    let (StreamItem::Data(response) | StreamItem::Error(response)) = item;
+    match read_jsonrpc_response(&response, operation, 200)? {
+        MethodResult::SendStreamingMessage(event) | MethodResult::SubscribeToTask(event) => {
+            Ok(event)
         }
-        // No stream started: the answer is an ordinary JSON-RPC response, normally an error.
-        let (status, json) = read_json(JSONRPC, response, self.common.limits()).await?;
-        let result = read_jsonrpc_response(&json, operation, status)?;
-        Err(ClientError::invalid(
+        other => Err(ClientError::invalid(
             Some(JSONRPC),
-            format!(
-                "asked for a stream of {operation}, got one {} result as JSON",
-                result.operation()
-            ),
-        ))
+            format!("an event of {} in a stream", other.operation()),
+        )),
     }
 }
 
 /// One JSON-RPC response (a whole body, or one event of a stream) to the result or the A2A error.
-pub(crate) fn read_jsonrpc_response(
+fn read_jsonrpc_response(
     json: &Value,
     operation: Operation,
     status: u16,

@@ -7,13 +7,15 @@ use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::limits::Limits;
 use a2a_types::rest;
 use a2a_types::service;
+use a2a_types::sse::StreamItem;
+use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
-use super::contract::{CallMeta, Common};
+use super::contract::{CallMeta, Common, stream_or_error};
 use crate::binding::Binding;
 use crate::error::ClientError;
-use crate::http::{is_event_stream, read_json, send};
-use crate::stream::{EventStream, SseKind};
+use crate::http::{read_json, send};
+use crate::stream::EventStream;
 
 /// HTTP+JSON: each operation at its own method and path under the interface URL.
 #[derive(Clone, Debug)]
@@ -90,33 +92,42 @@ impl RestTransport {
         let (url, request) = self.build(&params, tenant, meta)?;
         let request = request.header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
         let response = send(REST, &url, request).await?;
-        let status = response.status().as_u16();
-        if is_event_stream(&response) && (200..300).contains(&status) {
-            return Ok(EventStream::sse(
-                REST,
-                response,
-                SseKind::Rest(a2a_types::sse::HttpJsonDecoder::with_limits(
-                    *self.common.limits(),
-                )),
-            ));
-        }
-        let (status, json) = read_json(REST, response, self.common.limits()).await?;
-        if (200..300).contains(&status) {
-            Err(ClientError::invalid(
-                Some(REST),
-                format!(
-                    "asked for a stream of {operation}, got HTTP {status} JSON: {}",
-                    a2a_types::json::bounded(&json.to_string())
-                ),
-            ))
-        } else {
-            Err(rest_error(status, &json))
+        stream_or_error(
+            REST,
+            response,
+            self.common.limits(),
+            stream_event,
+            |status, json| {
+                if (200..300).contains(&status) {
+                    ClientError::invalid(
+                        Some(REST),
+                        format!(
+                            "asked for a stream of {operation}, got HTTP {status} JSON: {}",
+                            a2a_types::json::bounded(&json.to_string())
+                        ),
+                    )
+                } else {
+                    rest_error(status, &json)
+                }
+            },
+        )
+        .await
+    }
+}
+
+/// One event of a stream as the event; an `error` event's body as the error it carries.
+fn stream_event(item: StreamItem<StreamResponse, Value>) -> Result<StreamResponse, ClientError> {
+    match item {
+        StreamItem::Data(event) => Ok(event),
+        StreamItem::Error(body) => {
+            let status = body["error"]["code"].as_u64().unwrap_or(500) as u16;
+            Err(rest_error(status, &body))
         }
     }
 }
 
 /// An HTTP+JSON error body to the A2A error, or a transport error when it holds none.
-pub(crate) fn rest_error(status: u16, json: &Value) -> ClientError {
+fn rest_error(status: u16, json: &Value) -> ClientError {
     match Error::from_rest(json) {
         Ok(error) => ClientError::A2a {
             binding: REST,

@@ -130,9 +130,11 @@ impl GrpcV0_3Transport {
             }
         };
         let stream = response.map_err(|status| status_error(&status))?;
-        Ok(EventStream::grpc_v0_3(
+        Ok(EventStream::grpc(
             stream.into_inner(),
             self.base.limits(),
+            |event| proto::upgrade_event(GRPC, event),
+            status_error,
         ))
     }
 }
