@@ -52,6 +52,17 @@ impl ResolvedCard {
     ) -> Result<a2a_types::signing::VerifiedSignature, a2a_types::signing::VerifyError> {
         verifier.verify(self.signed_form.as_ref().unwrap_or(&self.card))
     }
+
+    /// Accepts the card fetched from `url` when one of its signatures verifies.
+    pub(crate) fn check(
+        &self,
+        verifier: &a2a_types::signing::CardVerifier,
+        url: &str,
+    ) -> Result<(), ClientError> {
+        self.verify(verifier)
+            .map(|_| ())
+            .map_err(|reason| crate::trust::untrusted(format!("at {url}"), reason))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -123,12 +134,8 @@ impl CardResolver {
     /// trust root.
     pub fn from_config(config: &ClientConfig) -> Result<Self, ClientError> {
         #[cfg_attr(not(feature = "signing"), allow(unused_mut))]
-        let mut resolver = Self::new(
-            crate::transport::contract::http_client(config)?,
-            config.timeout,
-            config.limits,
-        )
-        .with_retry(config.retry);
+        let mut resolver = Self::new(config.reqwest_client()?, config.timeout, config.limits)
+            .with_retry(config.retry);
         #[cfg(feature = "signing")]
         {
             resolver.verifier = config.card_verifier.clone();
@@ -166,7 +173,7 @@ impl CardResolver {
     ) -> Result<ResolvedCard, ClientError> {
         #[cfg(feature = "signing")]
         if let (Some(verifier), Ok(resolved)) = (&self.verifier, &result) {
-            crate::trust::check_resolved(verifier, resolved, url)?;
+            resolved.check(verifier, url)?;
         }
         #[cfg(not(feature = "signing"))]
         let _ = url;

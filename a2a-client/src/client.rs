@@ -1,5 +1,7 @@
 //! [`A2aClient`]: one agent, every operation, whichever interface of its card is chosen.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -17,11 +19,11 @@ use tracing::Instrument;
 
 use crate::auth::Authenticator;
 use crate::card::{Candidate, CardResolver, candidates, no_supported_interface};
-use crate::paging::TaskPages;
-use crate::resume::Resume;
+use crate::paging::{self, TaskPages};
+use crate::resume::{self, Resume};
 use crate::trace::{TRACEPARENT, TraceParent};
 use crate::transport::Endpoint;
-use crate::transport::contract::{CallMeta, http_client};
+use crate::transport::contract::CallMeta;
 use crate::{Binding, ClientConfig, ClientError, EventStream, RetryPolicy};
 
 #[derive(Debug)]
@@ -69,9 +71,9 @@ impl A2aClient {
                 .is_some_and(|checked| Arc::ptr_eq(checked, verifier))
         {
             let url = a2a_types::service::well_known_agent_card_url(base_url);
-            crate::trust::check_resolved(verifier, &resolved, &url)?;
+            resolved.check(verifier, &url)?;
         }
-        let http = http_client(&config)?;
+        let http = config.reqwest_client()?;
         Self::from_card_with(resolved.card, config, http)
     }
 
@@ -85,7 +87,7 @@ impl A2aClient {
             &card,
             "given to A2aClient::from_card",
         )?;
-        let http = http_client(&config)?;
+        let http = config.reqwest_client()?;
         Self::from_card_with(card, config, http)
     }
 
@@ -410,7 +412,7 @@ impl A2aClient {
             .instrument(span.clone())
             .await?;
         if self.inner.config.stream_resume_attempts > 0 {
-            stream.resume = Some(Resume::new(self.clone(), task_id));
+            stream.resume = Some(Box::new(Resume::new(self.clone(), task_id)));
         }
         Ok(stream)
     }
@@ -600,6 +602,46 @@ impl A2aClient {
             Some(self.binding()),
             format!("unexpected result of {}", result.operation()),
         )
+    }
+}
+
+/// The pages of [`A2aClient::list_task_pages`] list with the client.
+impl paging::ListTasks for A2aClient {
+    fn binding(&self) -> Binding {
+        A2aClient::binding(self)
+    }
+
+    fn list_tasks(
+        &self,
+        request: ListTasksRequest,
+    ) -> Pin<Box<dyn Future<Output = Result<ListTasksResponse, ClientError>> + Send + '_>> {
+        Box::pin(A2aClient::list_tasks(self, request))
+    }
+}
+
+/// A stream's resumption subscribes again with the client that opened it.
+impl resume::Resubscribe for A2aClient {
+    fn binding(&self) -> Binding {
+        A2aClient::binding(self)
+    }
+
+    fn config(&self) -> &ClientConfig {
+        A2aClient::config(self)
+    }
+
+    fn open_subscription<'a>(
+        &'a self,
+        task_id: &'a str,
+        last_event_id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<EventStream, ClientError>> + Send + 'a>> {
+        Box::pin(A2aClient::open_subscription(self, task_id, last_event_id))
+    }
+
+    fn get_task(
+        &self,
+        request: GetTaskRequest,
+    ) -> Pin<Box<dyn Future<Output = Result<Task, ClientError>> + Send + '_>> {
+        Box::pin(A2aClient::get_task(self, request))
     }
 }
 

@@ -17,13 +17,12 @@ use std::time::{Duration, Instant};
 
 use a2a_types::limits::Limits;
 use a2a_types::sse::{JsonDecoder, StreamError, StreamItem};
-use a2a_types::v1::StreamResponse;
+use a2a_types::v1::{StreamResponse, Task};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::binding::Binding;
 use crate::error::ClientError;
-use crate::resume::Resume;
 
 /// Where the events come from: a connection, read the way the transport that opened it says.
 #[derive(Debug)]
@@ -128,6 +127,31 @@ impl<M> fmt::Debug for DecodedGrpc<M> {
     }
 }
 
+/// What a stream does about the task its events are about, and about a broken connection: made by
+/// the client that opened the stream, which it subscribes again with.
+pub(crate) trait Resumption: fmt::Debug + Send {
+    /// Notes the task an event is about; `true` when the event is the last the stream will carry (a
+    /// message, or a terminal state).
+    fn observe(&mut self, event: &StreamResponse) -> bool;
+    /// `error`, a stream timeout, as the error the stream ends with (a resumed stream's timeout
+    /// may say more than the timeout); any other error as it is.
+    fn explain_timeout(&mut self, error: ClientError) -> ClientError;
+    /// Subscribes to the task again after `cause` broke the stream.
+    fn reconnect<'a>(
+        &'a mut self,
+        cause: ClientError,
+        last_event_id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<Reconnected, ClientError>> + Send + 'a>>;
+}
+
+/// The outcome of a successful reconnection.
+pub(crate) enum Reconnected {
+    /// A new connection to the task's events.
+    Stream(Box<EventStream>),
+    /// The task finished while the stream was away: its final state.
+    Final(Box<Task>),
+}
+
 /// One thing read from the source: an event, or a failure and whether the connection broke
 /// (which a resumption may repair) rather than the agent reporting an error.
 #[derive(Debug)]
@@ -165,7 +189,9 @@ pub struct EventStream {
     /// keep-alive comments alone do not keep a stream open forever.
     last_event_at: Instant,
     deadline: Option<(Instant, Duration)>,
-    pub(crate) resume: Option<Resume>,
+    pub(crate) resume: Option<Box<dyn Resumption>>,
+    /// The `Last-Event-ID` of the connection a resumption adopted, once its source is gone.
+    adopted_last_event_id: String,
 }
 
 impl EventStream {
@@ -207,6 +233,7 @@ impl EventStream {
             last_event_at: Instant::now(),
             deadline: None,
             resume: None,
+            adopted_last_event_id: String::new(),
         }
     }
 
@@ -228,11 +255,7 @@ impl EventStream {
     pub fn last_event_id(&self) -> &str {
         match &self.source {
             Source::Sse { events, .. } => events.last_event_id(),
-            _ => self
-                .resume
-                .as_ref()
-                .map(|r| r.last_event_id.as_str())
-                .unwrap_or_default(),
+            _ => &self.adopted_last_event_id,
         }
     }
 
@@ -257,11 +280,11 @@ impl EventStream {
                         self.source = Source::Closed;
                         let resume = self.resume.as_mut()?;
                         match resume.reconnect(error, &last_event_id).await {
-                            Ok(crate::resume::Reconnected::Stream(next)) => {
+                            Ok(Reconnected::Stream(next)) => {
                                 self.adopt(*next);
                                 continue;
                             }
-                            Ok(crate::resume::Reconnected::Final(task)) => {
+                            Ok(Reconnected::Final(task)) => {
                                 self.finish();
                                 return Some(Ok(StreamResponse::Task(*task)));
                             }
@@ -302,8 +325,8 @@ impl EventStream {
 
     /// Continues with the connection of `next`, a resubscription's stream.
     fn adopt(&mut self, mut next: EventStream) {
-        if let Some(resume) = &mut self.resume {
-            resume.last_event_id = next.last_event_id().to_owned();
+        if self.resume.is_some() {
+            self.adopted_last_event_id = next.last_event_id().to_owned();
         }
         self.source = std::mem::replace(&mut next.source, Source::Closed);
         self.pending = std::mem::take(&mut next.pending);

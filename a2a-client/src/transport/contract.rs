@@ -1,7 +1,6 @@
 //! What every transport shares, whichever binding and protocol version it speaks: the metadata of a
-//! call ([`CallMeta`]), the HTTP client the HTTP transports (and the card resolver) send with, and the
-//! base URL and decode budget of an HTTP interface ([`Common`]), and how the HTTP transports read the
-//! answer to a streaming call ([`stream_or_error`]).
+//! call ([`CallMeta`]); for the HTTP transports, the client, base URL and decode budget of an
+//! interface ([`Common`]) and how the answer to a streaming call is read ([`stream_or_error`]).
 
 use a2a_types::limits::Limits;
 use a2a_types::sse::{JsonDecoder, StreamItem};
@@ -10,7 +9,6 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::binding::Binding;
-use crate::config::ClientConfig;
 use crate::error::ClientError;
 use crate::http::{is_event_stream, read_json, with_query};
 use crate::stream::EventStream;
@@ -86,18 +84,4 @@ pub(crate) async fn stream_or_error<T: DeserializeOwned + Send + 'static>(
     }
     let (status, json) = read_json(binding, response, limits).await?;
     Err(no_stream(status, json))
-}
-
-/// The configured HTTP client, or one built with the connect timeout.
-pub(crate) fn http_client(config: &ClientConfig) -> Result<reqwest::Client, ClientError> {
-    if let Some(http) = &config.http_client {
-        return Ok(http.clone());
-    }
-    let builder = reqwest::Client::builder().connect_timeout(config.connect_timeout);
-    #[cfg(feature = "rustls")]
-    let builder =
-        builder.tls_backend_preconfigured(crate::tls::Trust::of(config)?.rustls_config()?);
-    builder
-        .build()
-        .map_err(|e| ClientError::transport(None, format!("building the HTTP client: {e}")))
 }

@@ -52,7 +52,7 @@ impl GrpcTransport {
             .connect_timeout(config.connect_timeout);
         #[cfg(feature = "rustls")]
         let endpoint = if target.starts_with("https://") {
-            let tls = crate::tls::Trust::of(config)?.tonic_config();
+            let tls = config.trust()?.tonic_config();
             endpoint.tls_config(tls).map_err(|e| invalid_target(&e))?
         } else {
             endpoint
