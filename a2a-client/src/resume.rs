@@ -1,10 +1,10 @@
 //! Resuming a stream after its connection drops.
 //!
-//! A stream made by an [`A2aClient`] remembers the task its events are about. When the connection
-//! breaks (reset, closed inside an event, a gRPC transport failure) before a terminal state, it
-//! subscribes to that task again (`SubscribeToTask`), sending `Last-Event-ID` with the id of the last
-//! server-sent event received when the agent gives its events ids, so an agent that keeps its events
-//! replays only what was missed. An agent without event ids answers a resubscription with the task as
+//! A stream made by an [`A2aClient`](crate::A2aClient) remembers the task its events are about.
+//! When the connection breaks (reset, closed inside an event, a gRPC transport failure) before a
+//! terminal state, it subscribes to that task again (`SubscribeToTask`), sending `Last-Event-ID`
+//! with the id of the last server-sent event received when the agent gives its events ids, so an
+//! agent that keeps its events replays only what was missed. An agent without event ids answers a resubscription with the task as
 //! it is now (spec section 3.1.6), which the stream delivers as a [`StreamResponse::Task`] event: no
 //! state is lost, though the intermediate events are summed up in it.
 //!

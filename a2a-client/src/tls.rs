@@ -1,8 +1,10 @@
 //! TLS (feature `rustls`): one trust configuration for every binding. The HTTP bindings (reqwest) and
 //! gRPC (tonic) both verify the agent's certificate with rustls against the same trust anchors, the
-//! web PKI roots (Mozilla's list, [`ClientConfig::web_pki_roots`]) plus the extra
-//! [`ClientConfig::root_certificates`] (a private CA), with the same crypto provider: the one the
-//! program installed as the process default, else aws-lc-rs (the rule tonic and reqwest follow too).
+//! web PKI roots (Mozilla's list,
+//! [`ClientConfig::web_pki_roots`](crate::ClientConfig::web_pki_roots)) plus the extra
+//! [`ClientConfig::root_certificates`](crate::ClientConfig::root_certificates) (a private CA), with
+//! the same crypto provider: the one the program installed as the process default, else aws-lc-rs
+//! (the rule tonic and reqwest follow too).
 //!
 //! A certificate the anchors do not vouch for fails the call with [`ClientError::Tls`], which never
 //! moves the call to another interface (that could be a downgrade to plain HTTP).
