@@ -16,7 +16,7 @@ use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use a2a_types::limits::Limits;
-use a2a_types::sse::{JsonDecoder, StreamError, StreamItem};
+use a2a_types::sse::JsonDecoder;
 use a2a_types::v1::{StreamResponse, Task};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -24,108 +24,9 @@ use serde_json::Value;
 use crate::binding::Binding;
 use crate::error::ClientError;
 
-/// Where the events come from: a connection, read the way the transport that opened it says.
-#[derive(Debug)]
-enum Source {
-    Sse {
-        response: reqwest::Response,
-        events: Box<dyn SseEvents>,
-    },
-    Grpc(Box<dyn GrpcEvents>),
-    /// The connection is gone (a resumption replaces it).
-    Closed,
-}
+mod source;
 
-/// Reads one SSE event's JSON (a data event's `T`, an `error` event's body) as the v1 event or the
-/// error the binding says it carries.
-pub(crate) type ReadSseEvent<T> =
-    Box<dyn Fn(StreamItem<T, Value>) -> Result<StreamResponse, ClientError> + Send>;
-
-/// The events of a server-sent event body, whatever JSON its binding writes them as.
-trait SseEvents: fmt::Debug + Send {
-    /// The items a chunk of the body completes, a malformed event an unreadable one on `binding`.
-    fn feed(&mut self, binding: Binding, chunk: &[u8]) -> Vec<Item>;
-    /// At the end of the body: an error when it ended inside an event.
-    fn finish(&mut self) -> Result<(), StreamError>;
-    fn last_event_id(&self) -> &str;
-}
-
-/// An SSE body decoded under the decode budget, each event read by its binding.
-struct DecodedSse<T> {
-    decoder: JsonDecoder<T, Value>,
-    read: ReadSseEvent<T>,
-}
-
-impl<T: DeserializeOwned + Send + 'static> SseEvents for DecodedSse<T> {
-    fn feed(&mut self, binding: Binding, chunk: &[u8]) -> Vec<Item> {
-        self.decoder
-            .feed(chunk)
-            .into_iter()
-            .map(|item| {
-                item.map_err(|e| sse_error(binding, e))
-                    .and_then(|item| (self.read)(item))
-                    .into()
-            })
-            .collect()
-    }
-
-    fn finish(&mut self) -> Result<(), StreamError> {
-        self.decoder.finish()
-    }
-
-    fn last_event_id(&self) -> &str {
-        self.decoder.sse().last_event_id()
-    }
-}
-
-impl<T: DeserializeOwned> fmt::Debug for DecodedSse<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DecodedSse")
-            .field("last_event_id", &self.decoder.sse().last_event_id())
-            .finish_non_exhaustive()
-    }
-}
-
-/// The messages of a gRPC server stream, whatever protobuf message its binding sends.
-trait GrpcEvents: fmt::Debug + Send {
-    /// The next item, `None` at the end of the stream.
-    fn next(&mut self) -> Pin<Box<dyn Future<Output = Option<Item>> + Send + '_>>;
-}
-
-/// A gRPC server stream of `M`, each message read under the decode budget and converted by its
-/// binding, a failed status read as the binding's error.
-struct DecodedGrpc<M> {
-    stream: tonic::Streaming<M>,
-    limits: Limits,
-    read: fn(M) -> Result<StreamResponse, ClientError>,
-    error: fn(&tonic::Status) -> ClientError,
-}
-
-impl<M: Send + 'static> GrpcEvents for DecodedGrpc<M> {
-    fn next(&mut self) -> Pin<Box<dyn Future<Output = Option<Item>> + Send + '_>> {
-        Box::pin(async move {
-            let limits: a2a_proto::limits::Limits = self.limits;
-            match a2a_proto::grpc::with_limits(limits, self.stream.message()).await {
-                Ok(Some(event)) => Some((self.read)(event).into()),
-                Ok(None) => None,
-                Err(status) => {
-                    let error = (self.error)(&status);
-                    let broken = matches!(error, ClientError::Transport { .. });
-                    Some(Item::Failure { error, broken })
-                }
-            }
-        })
-    }
-}
-
-impl<M> fmt::Debug for DecodedGrpc<M> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DecodedGrpc")
-            .field("stream", &self.stream)
-            .field("limits", &self.limits)
-            .finish_non_exhaustive()
-    }
-}
+use self::source::{Item, ReadSseEvent, Source};
 
 /// What a stream does about the task its events are about, and about a broken connection: made by
 /// the client that opened the stream, which it subscribes again with.
@@ -150,27 +51,6 @@ pub(crate) enum Reconnected {
     Stream(Box<EventStream>),
     /// The task finished while the stream was away: its final state.
     Final(Box<Task>),
-}
-
-/// One thing read from the source: an event, or a failure and whether the connection broke
-/// (which a resumption may repair) rather than the agent reporting an error.
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)] // events are the common case; boxing each costs an allocation
-pub(crate) enum Item {
-    Event(StreamResponse),
-    Failure { error: ClientError, broken: bool },
-}
-
-impl From<Result<StreamResponse, ClientError>> for Item {
-    fn from(result: Result<StreamResponse, ClientError>) -> Self {
-        match result {
-            Ok(event) => Item::Event(event),
-            Err(error) => Item::Failure {
-                error,
-                broken: false,
-            },
-        }
-    }
 }
 
 /// The events of `SendStreamingMessage` or `SubscribeToTask`, in the order the agent sent them.
@@ -202,8 +82,7 @@ impl EventStream {
         decoder: JsonDecoder<T, Value>,
         read: ReadSseEvent<T>,
     ) -> Self {
-        let events = Box::new(DecodedSse { decoder, read });
-        Self::new(binding, Source::Sse { response, events })
+        Self::new(binding, Source::sse(response, decoder, read))
     }
 
     /// The messages of a gRPC server stream, read under `limits` and converted by `read`; a failed
@@ -214,13 +93,7 @@ impl EventStream {
         read: fn(M) -> Result<StreamResponse, ClientError>,
         error: fn(&tonic::Status) -> ClientError,
     ) -> Self {
-        let events = Box::new(DecodedGrpc {
-            stream,
-            limits,
-            read,
-            error,
-        });
-        Self::new(Binding::Grpc, Source::Grpc(events))
+        Self::new(Binding::Grpc, Source::grpc(stream, limits, read, error))
     }
 
     fn new(binding: Binding, source: Source) -> Self {
@@ -253,10 +126,9 @@ impl EventStream {
     /// The `id` of the last server-sent event received (for `Last-Event-ID`); empty when the agent
     /// gives its events no ids, or over gRPC.
     pub fn last_event_id(&self) -> &str {
-        match &self.source {
-            Source::Sse { events, .. } => events.last_event_id(),
-            _ => &self.adopted_last_event_id,
-        }
+        self.source
+            .last_event_id()
+            .unwrap_or(&self.adopted_last_event_id)
     }
 
     /// The next event, `None` at the end of the stream.
@@ -377,41 +249,8 @@ impl EventStream {
     }
 
     async fn read(&mut self) {
-        let binding = self.binding;
-        match &mut self.source {
-            Source::Closed => self.finished = true,
-            Source::Grpc(events) => match events.next().await {
-                Some(item) => self.pending.push_back(item),
-                None => self.finished = true,
-            },
-            Source::Sse { response, events } => match response.chunk().await {
-                Ok(Some(chunk)) => {
-                    let items = events.feed(binding, &chunk);
-                    self.pending.extend(items);
-                }
-                Ok(None) => {
-                    self.finished = true;
-                    if let Err(e) = events.finish() {
-                        // The connection closed inside an event: it broke, it did not end.
-                        self.pending.push_back(Item::Failure {
-                            error: sse_error(binding, e),
-                            broken: true,
-                        });
-                    }
-                }
-                Err(e) => self.pending.push_back(Item::Failure {
-                    error: ClientError::transport(
-                        Some(binding),
-                        format!("the stream broke: {}", crate::http::describe(&e)),
-                    ),
-                    broken: true,
-                }),
-            },
+        if self.source.read(self.binding, &mut self.pending).await {
+            self.finished = true;
         }
     }
-}
-
-/// An SSE body that could not be read as events.
-pub(crate) fn sse_error(binding: Binding, error: StreamError) -> ClientError {
-    ClientError::invalid(Some(binding), format!("the event stream: {error}"))
 }
