@@ -19,7 +19,7 @@ use a2a_types::limits::Limits;
 use a2a_types::service::{self, ProtocolVersion};
 use a2a_types::v1::{AgentCard, AgentInterface};
 
-use crate::http::{describe, read_limited, send_error};
+use crate::http::{read_limited, send_error};
 use crate::{Binding, ClientConfig, ClientError, RetryPolicy};
 
 /// A card as fetched: the card in v1 form, and the version its document was written in.
@@ -51,6 +51,17 @@ impl ResolvedCard {
         verifier: &a2a_types::signing::CardVerifier,
     ) -> Result<a2a_types::signing::VerifiedSignature, a2a_types::signing::VerifyError> {
         verifier.verify(self.signed_form.as_ref().unwrap_or(&self.card))
+    }
+
+    /// Accepts the card fetched from `url` when one of its signatures verifies.
+    pub(crate) fn check(
+        &self,
+        verifier: &a2a_types::signing::CardVerifier,
+        url: &str,
+    ) -> Result<(), ClientError> {
+        self.verify(verifier)
+            .map(|_| ())
+            .map_err(|reason| crate::trust::untrusted(format!("at {url}"), reason))
     }
 }
 
@@ -123,12 +134,8 @@ impl CardResolver {
     /// trust root.
     pub fn from_config(config: &ClientConfig) -> Result<Self, ClientError> {
         #[cfg_attr(not(feature = "signing"), allow(unused_mut))]
-        let mut resolver = Self::new(
-            crate::client::http_client(config)?,
-            config.timeout,
-            config.limits,
-        )
-        .with_retry(config.retry);
+        let mut resolver = Self::new(config.reqwest_client()?, config.timeout, config.limits)
+            .with_retry(config.retry);
         #[cfg(feature = "signing")]
         {
             resolver.verifier = config.card_verifier.clone();
@@ -166,7 +173,7 @@ impl CardResolver {
     ) -> Result<ResolvedCard, ClientError> {
         #[cfg(feature = "signing")]
         if let (Some(verifier), Ok(resolved)) = (&self.verifier, &result) {
-            crate::trust::check_resolved(verifier, resolved, url)?;
+            resolved.check(verifier, url)?;
         }
         #[cfg(not(feature = "signing"))]
         let _ = url;
@@ -468,19 +475,6 @@ pub(crate) fn no_supported_interface(card: &AgentCard) -> ClientError {
             .iter()
             .map(|i| format!("{} {}", i.protocol_binding, i.protocol_version))
             .collect(),
-    }
-}
-
-/// For a request that failed to connect: the error, named by its URL.
-pub(crate) fn unreachable(
-    binding: Option<Binding>,
-    url: &str,
-    error: &reqwest::Error,
-) -> ClientError {
-    ClientError::Unreachable {
-        binding,
-        url: url.to_owned(),
-        message: describe(error),
     }
 }
 

@@ -1,5 +1,7 @@
 //! [`A2aClient`]: one agent, every operation, whichever interface of its card is chosen.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -17,75 +19,12 @@ use tracing::Instrument;
 
 use crate::auth::Authenticator;
 use crate::card::{Candidate, CardResolver, candidates, no_supported_interface};
-use crate::paging::TaskPages;
-use crate::resume::Resume;
+use crate::paging::{self, TaskPages};
+use crate::resume::{self, Resume};
 use crate::trace::{TRACEPARENT, TraceParent};
-use crate::{Binding, ClientConfig, ClientError, EventStream, RetryPolicy, grpc, http, v0_3};
-
-/// What one request carries besides its body: service parameters, credentials, trace context.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct CallMeta {
-    pub(crate) headers: Vec<(String, String)>,
-    pub(crate) query: Vec<(String, String)>,
-}
-
-/// The transport of one interface.
-#[derive(Clone, Debug)]
-enum Transport {
-    JsonRpc(http::JsonRpcTransport),
-    HttpJson(http::RestTransport),
-    Grpc(grpc::GrpcTransport),
-    JsonRpcV0_3(v0_3::JsonRpcV0_3Transport),
-    HttpJsonV0_3(v0_3::RestV0_3Transport),
-    GrpcV0_3(v0_3::GrpcV0_3Transport),
-}
-
-/// One usable interface of the card and its transport.
-#[derive(Clone, Debug)]
-struct Endpoint {
-    candidate: Candidate,
-    transport: Transport,
-}
-
-impl Endpoint {
-    fn tenant(&self) -> Option<&str> {
-        self.candidate
-            .interface
-            .tenant
-            .as_deref()
-            .filter(|t| !t.is_empty())
-    }
-
-    async fn call(
-        &self,
-        params: MethodParams,
-        meta: &CallMeta,
-    ) -> Result<MethodResult, ClientError> {
-        match &self.transport {
-            Transport::JsonRpc(t) => t.call(params, meta).await,
-            Transport::HttpJson(t) => t.call(params, self.tenant(), meta).await,
-            Transport::Grpc(t) => t.call(params, meta).await,
-            Transport::JsonRpcV0_3(t) => t.call(params, meta).await,
-            Transport::HttpJsonV0_3(t) => t.call(params, meta).await,
-            Transport::GrpcV0_3(t) => t.call(params, meta).await,
-        }
-    }
-
-    async fn stream(
-        &self,
-        params: MethodParams,
-        meta: &CallMeta,
-    ) -> Result<EventStream, ClientError> {
-        match &self.transport {
-            Transport::JsonRpc(t) => t.stream(params, meta).await,
-            Transport::HttpJson(t) => t.stream(params, self.tenant(), meta).await,
-            Transport::Grpc(t) => t.stream(params, meta).await,
-            Transport::JsonRpcV0_3(t) => t.stream(params, meta).await,
-            Transport::HttpJsonV0_3(t) => t.stream(params, meta).await,
-            Transport::GrpcV0_3(t) => t.stream(params, meta).await,
-        }
-    }
-}
+use crate::transport::Endpoint;
+use crate::transport::contract::CallMeta;
+use crate::{Binding, ClientConfig, ClientError, EventStream, RetryPolicy};
 
 #[derive(Debug)]
 struct Inner {
@@ -132,9 +71,9 @@ impl A2aClient {
                 .is_some_and(|checked| Arc::ptr_eq(checked, verifier))
         {
             let url = a2a_types::service::well_known_agent_card_url(base_url);
-            crate::trust::check_resolved(verifier, &resolved, &url)?;
+            resolved.check(verifier, &url)?;
         }
-        let http = http_client(&config)?;
+        let http = config.reqwest_client()?;
         Self::from_card_with(resolved.card, config, http)
     }
 
@@ -148,7 +87,7 @@ impl A2aClient {
             &card,
             "given to A2aClient::from_card",
         )?;
-        let http = http_client(&config)?;
+        let http = config.reqwest_client()?;
         Self::from_card_with(card, config, http)
     }
 
@@ -160,31 +99,7 @@ impl A2aClient {
         let auth = Authenticator::new(&card, &config.credentials)?;
         let mut endpoints = Vec::new();
         for candidate in candidates(&card, &config.preference, &config.versions) {
-            let url = &candidate.interface.url;
-            let transport = match (candidate.binding, candidate.version) {
-                (Binding::JsonRpc, ProtocolVersion::V0_3) => Transport::JsonRpcV0_3(
-                    v0_3::JsonRpcV0_3Transport::new(http.clone(), url, config.limits),
-                ),
-                (Binding::HttpJson, ProtocolVersion::V0_3) => Transport::HttpJsonV0_3(
-                    v0_3::RestV0_3Transport::new(http.clone(), url, config.limits),
-                ),
-                (Binding::Grpc, ProtocolVersion::V0_3) => {
-                    Transport::GrpcV0_3(v0_3::GrpcV0_3Transport::new(url, &config)?)
-                }
-                (Binding::JsonRpc, _) => Transport::JsonRpc(http::JsonRpcTransport::new(
-                    http.clone(),
-                    url,
-                    config.limits,
-                )),
-                (Binding::HttpJson, _) => {
-                    Transport::HttpJson(http::RestTransport::new(http.clone(), url, config.limits))
-                }
-                (Binding::Grpc, _) => Transport::Grpc(grpc::GrpcTransport::new(url, &config)?),
-            };
-            endpoints.push(Endpoint {
-                candidate,
-                transport,
-            });
+            endpoints.push(Endpoint::new(candidate, &config, &http)?);
         }
         if endpoints.is_empty() {
             return Err(no_supported_interface(&card));
@@ -497,7 +412,7 @@ impl A2aClient {
             .instrument(span.clone())
             .await?;
         if self.inner.config.stream_resume_attempts > 0 {
-            stream.resume = Some(Resume::new(self.clone(), task_id));
+            stream.resume = Some(Box::new(Resume::new(self.clone(), task_id)));
         }
         Ok(stream)
     }
@@ -690,6 +605,46 @@ impl A2aClient {
     }
 }
 
+/// The pages of [`A2aClient::list_task_pages`] list with the client.
+impl paging::ListTasks for A2aClient {
+    fn binding(&self) -> Binding {
+        A2aClient::binding(self)
+    }
+
+    fn list_tasks(
+        &self,
+        request: ListTasksRequest,
+    ) -> Pin<Box<dyn Future<Output = Result<ListTasksResponse, ClientError>> + Send + '_>> {
+        Box::pin(A2aClient::list_tasks(self, request))
+    }
+}
+
+/// A stream's resumption subscribes again with the client that opened it.
+impl resume::Resubscribe for A2aClient {
+    fn binding(&self) -> Binding {
+        A2aClient::binding(self)
+    }
+
+    fn config(&self) -> &ClientConfig {
+        A2aClient::config(self)
+    }
+
+    fn open_subscription<'a>(
+        &'a self,
+        task_id: &'a str,
+        last_event_id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<EventStream, ClientError>> + Send + 'a>> {
+        Box::pin(A2aClient::open_subscription(self, task_id, last_event_id))
+    }
+
+    fn get_task(
+        &self,
+        request: GetTaskRequest,
+    ) -> Pin<Box<dyn Future<Output = Result<Task, ClientError>> + Send + '_>> {
+        Box::pin(A2aClient::get_task(self, request))
+    }
+}
+
 /// Whether repeating the operation cannot change what the agent holds, so it may be retried.
 pub fn is_idempotent(operation: Operation) -> bool {
     matches!(
@@ -700,18 +655,4 @@ pub fn is_idempotent(operation: Operation) -> bool {
             | Operation::ListTaskPushNotificationConfigs
             | Operation::GetExtendedAgentCard
     )
-}
-
-/// The configured HTTP client, or one built with the connect timeout.
-pub(crate) fn http_client(config: &ClientConfig) -> Result<reqwest::Client, ClientError> {
-    if let Some(http) = &config.http_client {
-        return Ok(http.clone());
-    }
-    let builder = reqwest::Client::builder().connect_timeout(config.connect_timeout);
-    #[cfg(feature = "rustls")]
-    let builder =
-        builder.tls_backend_preconfigured(crate::tls::Trust::of(config)?.rustls_config()?);
-    builder
-        .build()
-        .map_err(|e| ClientError::transport(None, format!("building the HTTP client: {e}")))
 }

@@ -12,8 +12,9 @@ use a2a_types::signing::CardVerifier;
 use a2a_types::limits::Limits;
 use a2a_types::service::ProtocolVersion;
 
-use crate::Binding;
 use crate::auth::Credentials;
+use crate::binding::Binding;
+use crate::error::ClientError;
 
 /// How the client connects and calls. Build it with struct update syntax over the default
 /// (`ClientConfig { timeout, ..ClientConfig::default() }`) or the builder methods, so fields added
@@ -150,6 +151,31 @@ impl ClientConfig {
 }
 
 /// Secrets stay out of logs: the token and credentials are shown as present or not.
+#[cfg(feature = "rustls")]
+impl ClientConfig {
+    /// The TLS trust of this configuration: [`web_pki_roots`](Self::web_pki_roots) and
+    /// [`root_certificates`](Self::root_certificates), checked.
+    pub(crate) fn trust(&self) -> Result<crate::tls::Trust, ClientError> {
+        crate::tls::Trust::of(self.web_pki_roots, &self.root_certificates)
+    }
+}
+
+impl ClientConfig {
+    /// The HTTP client of [`http_client`](Self::http_client), or one built with the connect timeout
+    /// (and, with feature `rustls`, this configuration's trust).
+    pub(crate) fn reqwest_client(&self) -> Result<reqwest::Client, ClientError> {
+        if let Some(http) = &self.http_client {
+            return Ok(http.clone());
+        }
+        let builder = reqwest::Client::builder().connect_timeout(self.connect_timeout);
+        #[cfg(feature = "rustls")]
+        let builder = builder.tls_backend_preconfigured(self.trust()?.rustls_config()?);
+        builder
+            .build()
+            .map_err(|e| ClientError::transport(None, format!("building the HTTP client: {e}")))
+    }
+}
+
 impl fmt::Debug for ClientConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut debug = f.debug_struct("ClientConfig");
@@ -229,5 +255,17 @@ impl RetryPolicy {
             .min(self.max_backoff);
         let millis = u64::try_from(ceiling.as_millis()).unwrap_or(u64::MAX);
         Duration::from_millis(fastrand::u64(0..=millis))
+    }
+}
+
+#[cfg(all(test, feature = "rustls"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_web_pki_roots_are_trusted_by_default() {
+        let trust = ClientConfig::default().trust().expect("default trust");
+        assert_eq!(trust.anchors.len(), webpki_roots::TLS_SERVER_ROOTS.len());
+        assert!(trust.rustls_config().is_ok());
     }
 }

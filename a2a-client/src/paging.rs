@@ -1,10 +1,26 @@
 //! [`TaskPages`]: `ListTasks` page after page, following `nextPageToken` until the last page.
 
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
 use a2a_types::v1::{ListTasksRequest, ListTasksResponse, Task};
 
-use crate::{A2aClient, ClientError};
+use crate::binding::Binding;
+use crate::error::ClientError;
 
-/// The pages of one `ListTasks` query ([`A2aClient::list_task_pages`]).
+/// What the pages ask of the client that lists them: one page, and the binding errors name.
+pub(crate) trait ListTasks: fmt::Debug + Send + Sync {
+    /// The binding the client calls over now.
+    fn binding(&self) -> Binding;
+    /// One `ListTasks` call.
+    fn list_tasks(
+        &self,
+        request: ListTasksRequest,
+    ) -> Pin<Box<dyn Future<Output = Result<ListTasksResponse, ClientError>> + Send + '_>>;
+}
+
+/// The pages of one `ListTasks` query ([`A2aClient::list_task_pages`](crate::A2aClient::list_task_pages)).
 ///
 /// ```no_run
 /// # async fn run(client: a2a_client::A2aClient) -> Result<(), a2a_client::ClientError> {
@@ -18,16 +34,16 @@ use crate::{A2aClient, ClientError};
 /// ```
 #[derive(Debug)]
 pub struct TaskPages {
-    client: A2aClient,
+    client: Box<dyn ListTasks>,
     request: ListTasksRequest,
     done: bool,
     seen_tokens: Vec<String>,
 }
 
 impl TaskPages {
-    pub(crate) fn new(client: A2aClient, request: ListTasksRequest) -> Self {
+    pub(crate) fn new(client: impl ListTasks + 'static, request: ListTasksRequest) -> Self {
         TaskPages {
-            client,
+            client: Box::new(client),
             request,
             done: false,
             seen_tokens: Vec::new(),

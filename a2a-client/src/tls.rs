@@ -1,8 +1,10 @@
 //! TLS (feature `rustls`): one trust configuration for every binding. The HTTP bindings (reqwest) and
 //! gRPC (tonic) both verify the agent's certificate with rustls against the same trust anchors, the
-//! web PKI roots (Mozilla's list, [`ClientConfig::web_pki_roots`]) plus the extra
-//! [`ClientConfig::root_certificates`] (a private CA), with the same crypto provider: the one the
-//! program installed as the process default, else aws-lc-rs (the rule tonic and reqwest follow too).
+//! web PKI roots (Mozilla's list,
+//! [`ClientConfig::web_pki_roots`](crate::ClientConfig::web_pki_roots)) plus the extra
+//! [`ClientConfig::root_certificates`](crate::ClientConfig::root_certificates) (a private CA), with
+//! the same crypto provider: the one the program installed as the process default, else aws-lc-rs
+//! (the rule tonic and reqwest follow too).
 //!
 //! A certificate the anchors do not vouch for fails the call with [`ClientError::Tls`], which never
 //! moves the call to another interface (that could be a downgrade to plain HTTP).
@@ -15,7 +17,7 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, TrustAnchor};
 
-use crate::{ClientConfig, ClientError};
+use crate::error::ClientError;
 
 /// A certificate to trust as a root (a private CA's, or a self-signed agent's).
 #[derive(Clone, PartialEq, Eq)]
@@ -79,13 +81,17 @@ pub(crate) struct Trust {
 }
 
 impl Trust {
-    /// The anchors `config` names: the web PKI roots when wanted, then each extra root, checked.
-    pub(crate) fn of(config: &ClientConfig) -> Result<Self, ClientError> {
+    /// The anchors a configuration names: the web PKI roots when wanted, then each extra root,
+    /// checked.
+    pub(crate) fn of(
+        web_pki_roots: bool,
+        root_certificates: &[RootCertificate],
+    ) -> Result<Self, ClientError> {
         let mut anchors = Vec::new();
-        if config.web_pki_roots {
+        if web_pki_roots {
             anchors.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
         }
-        for (index, root) in config.root_certificates.iter().enumerate() {
+        for (index, root) in root_certificates.iter().enumerate() {
             let anchor = webpki::anchor_from_trusted_cert(&root.der).map_err(|e| {
                 invalid(
                     &format!("root_certificates[{index}]"),
@@ -162,11 +168,8 @@ mod tests {
 
     #[test]
     fn a_certificate_that_does_not_parse_is_refused_with_its_index() {
-        let config = ClientConfig {
-            root_certificates: vec![RootCertificate::from_der(vec![0x30, 0x03, 1, 2, 3])],
-            ..ClientConfig::default()
-        };
-        let error = Trust::of(&config).expect_err("not a certificate");
+        let roots = [RootCertificate::from_der(vec![0x30, 0x03, 1, 2, 3])];
+        let error = Trust::of(true, &roots).expect_err("not a certificate");
         assert!(
             matches!(&error, ClientError::InvalidConfig { field, .. } if field == "root_certificates[0]"),
             "{error:?}"
@@ -175,20 +178,9 @@ mod tests {
 
     #[test]
     fn no_roots_at_all_is_refused() {
-        let config = ClientConfig {
-            web_pki_roots: false,
-            ..ClientConfig::default()
-        };
         assert!(matches!(
-            Trust::of(&config),
+            Trust::of(false, &[]),
             Err(ClientError::InvalidConfig { .. })
         ));
-    }
-
-    #[test]
-    fn the_web_pki_roots_are_trusted_by_default() {
-        let trust = Trust::of(&ClientConfig::default()).expect("default trust");
-        assert_eq!(trust.anchors.len(), webpki_roots::TLS_SERVER_ROOTS.len());
-        assert!(trust.rustls_config().is_ok());
     }
 }

@@ -7,7 +7,7 @@ use a2a_types::service::ProtocolVersion;
 use a2a_types::signing::{CardVerifier, v0_3_card_as_v1};
 use a2a_types::v1::AgentCard;
 
-use crate::{ClientError, ResolvedCard};
+use crate::error::ClientError;
 
 /// For a v0.3 document, the v1 form its signatures cover: the official SDK reads a fetched v0.3
 /// card with its card reader before verifying, which differs from the bridge's conversion in the
@@ -23,18 +23,6 @@ pub(crate) fn signed_form(body: &[u8], version: ProtocolVersion) -> Option<Agent
         AnyAgentCard::V0_3(card) => Some(v0_3_card_as_v1(&card)),
         _ => None,
     }
-}
-
-/// Accepts the card at `url` when one of its signatures verifies.
-pub(crate) fn check_resolved(
-    verifier: &CardVerifier,
-    resolved: &ResolvedCard,
-    url: &str,
-) -> Result<(), ClientError> {
-    resolved
-        .verify(verifier)
-        .map(|_| ())
-        .map_err(|reason| untrusted(format!("at {url}"), reason))
 }
 
 /// Accepts `card` (described by `which`) when there is no trust root or one of its signatures
@@ -53,7 +41,8 @@ pub(crate) fn check(
     }
 }
 
-fn untrusted(card: String, reason: a2a_types::signing::VerifyError) -> ClientError {
+/// The refusal of `card` (a description of which card) for `reason`, logged.
+pub(crate) fn untrusted(card: String, reason: a2a_types::signing::VerifyError) -> ClientError {
     tracing::warn!(%card, %reason, "agent card refused by the trust root");
     ClientError::UntrustedCard { card, reason }
 }

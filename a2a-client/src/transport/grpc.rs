@@ -8,12 +8,15 @@ use a2a_proto::v1::a2a_service_client::A2aServiceClient;
 use a2a_types::errors::Error;
 use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
 use a2a_types::limits::Limits;
+use a2a_types::v1::StreamResponse;
 use tonic::metadata::{MetadataKey, MetadataValue};
 use tonic::transport::{Channel, Endpoint};
 
-use crate::client::CallMeta;
+use super::contract::CallMeta;
+use crate::binding::Binding;
+use crate::config::ClientConfig;
+use crate::error::ClientError;
 use crate::stream::EventStream;
-use crate::{Binding, ClientConfig, ClientError};
 
 const GRPC: Binding = Binding::Grpc;
 
@@ -49,7 +52,7 @@ impl GrpcTransport {
             .connect_timeout(config.connect_timeout);
         #[cfg(feature = "rustls")]
         let endpoint = if target.starts_with("https://") {
-            let tls = crate::tls::Trust::of(config)?.tonic_config();
+            let tls = config.trust()?.tonic_config();
             endpoint.tls_config(tls).map_err(|e| invalid_target(&e))?
         } else {
             endpoint
@@ -248,8 +251,19 @@ impl GrpcTransport {
             }
         };
         let stream = response.map_err(|status| status_error(&status))?;
-        Ok(EventStream::grpc(stream.into_inner(), self.limits))
+        Ok(EventStream::grpc(
+            stream.into_inner(),
+            self.limits,
+            stream_event,
+            status_error,
+        ))
     }
+}
+
+/// One message of a stream as the event.
+fn stream_event(event: pb::StreamResponse) -> Result<StreamResponse, ClientError> {
+    StreamResponse::try_from(event)
+        .map_err(|e| ClientError::invalid(Some(GRPC), format!("an event: {e}")))
 }
 
 /// A unary answer to the serde type, or the error it carries.

@@ -8,15 +8,17 @@ use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::limits::Limits;
 use a2a_types::operations::Operation;
 use a2a_types::service;
+use a2a_types::sse::StreamItem;
 use a2a_types::v0_3;
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
 use super::{Downgrader, not_convertible};
-use crate::client::CallMeta;
-use crate::http::{Common, read_json, send};
-use crate::stream::{EventStream, SseKind};
-use crate::{Binding, ClientError};
+use crate::binding::Binding;
+use crate::error::ClientError;
+use crate::http::{read_json, send};
+use crate::stream::EventStream;
+use crate::transport::contract::{CallMeta, Common, stream_or_error};
 
 const JSONRPC: Binding = Binding::JsonRpc;
 
@@ -80,30 +82,23 @@ impl JsonRpcV0_3Transport {
             .post(&request, meta)?
             .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
         let response = send(JSONRPC, self.common.base_url(), request).await?;
-        let status = response.status().as_u16();
-        let is_stream = response
-            .headers()
-            .get(reqwest::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with(service::MEDIA_TYPE_EVENT_STREAM));
-        if is_stream && (200..300).contains(&status) {
-            return Ok(EventStream::sse(
-                JSONRPC,
-                response,
-                SseKind::JsonRpcV0_3(a2a_types::sse::JsonDecoder::with_limits(
-                    *self.common.limits(),
-                )),
-            ));
-        }
-        let (_, json) = read_json(JSONRPC, response, self.common.limits()).await?;
-        read_response(method, &json)?;
-        Err(ClientError::invalid(
-            Some(JSONRPC),
-            format!(
-                "asked for a stream of {}, got one result as JSON",
-                method.jsonrpc_method()
-            ),
-        ))
+        stream_or_error(
+            JSONRPC,
+            response,
+            self.common.limits(),
+            stream_event,
+            |_, json| match read_response(method, &json) {
+                Err(error) => error,
+                Ok(_) => ClientError::invalid(
+                    Some(JSONRPC),
+                    format!(
+                        "asked for a stream of {}, got one result as JSON",
+                        method.jsonrpc_method()
+                    ),
+                ),
+            },
+        )
+        .await
     }
 }
 
@@ -135,8 +130,9 @@ fn read_response(operation: Operation, json: &Value) -> Result<MethodResult, Cli
 }
 
 /// One event of a v0.3 stream (a JSON-RPC response each) as the v1 event, or the error it carries.
-pub(crate) fn stream_event(json: &Value) -> Result<StreamResponse, ClientError> {
-    match read_response(Operation::SendStreamingMessage, json)? {
+fn stream_event(item: StreamItem<Value, Value>) -> Result<StreamResponse, ClientError> {
+    let (StreamItem::Data(json) | StreamItem::Error(json)) = item;
+    match read_response(Operation::SendStreamingMessage, &json)? {
         MethodResult::SendStreamingMessage(event) => Ok(event),
         other => Err(ClientError::invalid(
             Some(JSONRPC),

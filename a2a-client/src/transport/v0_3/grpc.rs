@@ -10,10 +10,12 @@ use tonic::transport::Channel;
 use super::Downgrader;
 use super::errors::status_error;
 use super::proto::{self, ProtoRequest, ProtoResult};
-use crate::client::CallMeta;
-use crate::grpc::GrpcTransport;
+use crate::binding::Binding;
+use crate::config::ClientConfig;
+use crate::error::ClientError;
 use crate::stream::EventStream;
-use crate::{Binding, ClientConfig, ClientError};
+use crate::transport::contract::CallMeta;
+use crate::transport::grpc::GrpcTransport;
 
 const GRPC: Binding = Binding::Grpc;
 
@@ -128,9 +130,11 @@ impl GrpcV0_3Transport {
             }
         };
         let stream = response.map_err(|status| status_error(&status))?;
-        Ok(EventStream::grpc_v0_3(
+        Ok(EventStream::grpc(
             stream.into_inner(),
             self.base.limits(),
+            |event| proto::upgrade_event(GRPC, event),
+            status_error,
         ))
     }
 }

@@ -25,16 +25,11 @@ use serde_json::Value;
 
 use crate::ClientError;
 
-mod errors;
+pub(crate) mod errors;
 pub(crate) mod grpc;
 pub(crate) mod jsonrpc;
 pub(crate) mod proto;
 pub(crate) mod rest;
-
-pub(crate) use errors::{rest_error, status_error};
-pub(crate) use grpc::GrpcV0_3Transport;
-pub(crate) use jsonrpc::JsonRpcV0_3Transport;
-pub(crate) use rest::RestV0_3Transport;
 
 /// Turns v1 params into v0.3 requests, numbering them, and refuses what would not survive.
 #[derive(Clone, Debug)]

@@ -100,7 +100,7 @@ fn kind_of_status(operation: Operation, status: u16) -> Option<ErrorKind> {
     })
 }
 
-/// The A2A error a v0.3 gRPC status carries; any other status as [`crate::grpc::status_error`]
+/// The A2A error a v0.3 gRPC status carries; any other status as [`crate::transport::grpc::status_error`]
 /// reads it (unreachable, over the budget, transport).
 pub(crate) fn status_error(status: &tonic::Status) -> ClientError {
     const GRPC: Binding = Binding::Grpc;
@@ -121,7 +121,7 @@ pub(crate) fn status_error(status: &tonic::Status) -> ClientError {
             binding: GRPC,
             error,
         },
-        None => crate::grpc::status_error(status),
+        None => crate::transport::grpc::status_error(status),
     }
 }
 

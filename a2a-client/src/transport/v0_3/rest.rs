@@ -22,7 +22,8 @@ use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::limits::Limits;
 use a2a_types::operations::Operation;
 use a2a_types::service;
-use a2a_types::sse::JsonDecoder;
+use a2a_types::sse::StreamItem;
+use a2a_types::v1::StreamResponse;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -30,10 +31,11 @@ use serde_json::Value;
 use super::Downgrader;
 use super::errors::rest_error;
 use super::proto::{self, ProtoRequest, ProtoResult};
-use crate::client::CallMeta;
-use crate::http::{Common, percent_encode, read_json, send};
-use crate::stream::{EventStream, SseKind};
-use crate::{Binding, ClientError};
+use crate::binding::Binding;
+use crate::error::ClientError;
+use crate::http::{percent_encode, read_json, send};
+use crate::stream::EventStream;
+use crate::transport::contract::{CallMeta, Common, stream_or_error};
 
 const REST: Binding = Binding::HttpJson;
 
@@ -101,31 +103,37 @@ impl RestV0_3Transport {
         let (url, request) = self.request(http_call(request)?, meta);
         let request = request.header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
         let response = send(REST, &url, request).await?;
-        let status = response.status().as_u16();
-        let is_stream = response
-            .headers()
-            .get(reqwest::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with(service::MEDIA_TYPE_EVENT_STREAM));
-        if is_stream && (200..300).contains(&status) {
-            return Ok(EventStream::sse(
-                REST,
-                response,
-                SseKind::RestV0_3(JsonDecoder::with_limits(*self.common.limits())),
-            ));
-        }
-        let (status, json) = read_json(REST, response, self.common.limits()).await?;
-        if (200..300).contains(&status) {
-            Err(ClientError::invalid(
-                Some(REST),
-                format!(
-                    "asked for a stream of {operation}, got HTTP {status} JSON: {}",
-                    a2a_types::json::bounded(&json.to_string())
-                ),
-            ))
-        } else {
-            Err(rest_error(operation, status, &json))
-        }
+        stream_or_error(
+            REST,
+            response,
+            self.common.limits(),
+            stream_event,
+            |status, json| {
+                if (200..300).contains(&status) {
+                    ClientError::invalid(
+                        Some(REST),
+                        format!(
+                            "asked for a stream of {operation}, got HTTP {status} JSON: {}",
+                            a2a_types::json::bounded(&json.to_string())
+                        ),
+                    )
+                } else {
+                    rest_error(operation, status, &json)
+                }
+            },
+        )
+        .await
+    }
+}
+
+/// One event of a stream (a v0.3 `StreamResponse` in ProtoJSON) upgraded; an `error` event's body
+/// read as a v0.3 error answer.
+fn stream_event(
+    item: StreamItem<pb::StreamResponse, Value>,
+) -> Result<StreamResponse, ClientError> {
+    match item {
+        StreamItem::Data(event) => proto::upgrade_event(REST, event),
+        StreamItem::Error(body) => Err(rest_error(Operation::SendStreamingMessage, 500, &body)),
     }
 }
 
