@@ -53,10 +53,9 @@
 //!
 //! # Cost
 //!
-//! One pass over the bytes without allocating: on the six documents of the workspace benchmark (0.5
-//! to 51 KB of JSON) it costs 0.16 to 0.59 of a prost decode of the same message (the smallest
-//! messages the most: prost decodes a 20-field event in 0.8 µs), measured by `cargo bench
-//! --manifest-path benchmarks/Cargo.toml --bench budget`. [`Limits::unlimited`] skips it.
+//! One pass over the bytes without allocating, a fraction of a prost decode of the same message
+//! (`cargo bench --manifest-path benchmarks/Cargo.toml --bench budget` measures it; the README has the
+//! figures). [`Limits::unlimited`] skips it.
 
 use std::collections::HashMap;
 use std::fmt;
