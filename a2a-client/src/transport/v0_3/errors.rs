@@ -4,7 +4,9 @@
 //! client reads what the official SDK 0.3 servers send, the de facto form deployed agents answer
 //! with:
 //!
-//! - **HTTP+JSON**: an HTTP status and `{"message": "..."}`; the status names the error as the SDK
+//! - **HTTP+JSON**: an HTTP status and `{"message": "..."}`, sometimes with the error's JSON-RPC
+//!   `code` beside it (the JavaScript SDK sends `{"code": -32002, "message": ...}` with a 400). A code
+//!   A2A defines names the error whatever the status; without one, the status names it as the SDK
 //!   maps them (404 task not found, 409 not cancelable, 400 invalid request, 422 invalid params,
 //!   415 content type not supported, 501 unsupported operation or push notifications not supported,
 //!   502 invalid agent response, 500 internal error). A body in the v1 form
@@ -57,10 +59,20 @@ pub(crate) fn rest_error(operation: Operation, status: u16, body: &Value) -> Cli
         };
     }
     let message = body.get("message").and_then(Value::as_str);
-    match (message, kind_of_status(operation, status)) {
+    // The body's own code is more precise than the status, which several errors share (the
+    // JavaScript SDK answers 400 for every error it raises).
+    let coded = body
+        .get("code")
+        .and_then(Value::as_i64)
+        .and_then(ErrorKind::from_jsonrpc_code);
+    match (message, coded.or_else(|| kind_of_status(operation, status))) {
         (Some(message), Some(kind)) => ClientError::A2a {
             binding: REST,
             error: Error::with_message(kind, message),
+        },
+        (None, Some(kind)) if coded.is_some() => ClientError::A2a {
+            binding: REST,
+            error: Error::new(kind),
         },
         _ => ClientError::transport(
             Some(REST),
@@ -158,6 +170,29 @@ mod tests {
         assert!(matches!(error, ClientError::Transport { .. }), "{error}");
         let error = rest_error(Operation::GetTask, 418, &json!({"message": "teapot"}));
         assert!(matches!(error, ClientError::Transport { .. }), "{error}");
+    }
+
+    /// The JavaScript SDK's v0.3 HTTP+JSON errors carry the JSON-RPC code with a 400: the code names
+    /// the error, not the status (a not-cancelable task was an invalid request before).
+    #[test]
+    fn a_code_in_the_body_names_the_error_before_the_status() {
+        let body = json!({"code": -32002, "message": "Task cannot be canceled"});
+        let error = rest_error(Operation::CancelTask, 400, &body);
+        assert_eq!(
+            error.a2a_kind(),
+            Some(ErrorKind::TaskNotCancelable),
+            "{error}"
+        );
+        assert_eq!(
+            error.a2a_error().map(|e| e.message.as_str()),
+            Some("Task cannot be canceled")
+        );
+        let error = rest_error(Operation::GetTask, 400, &json!({"code": -32001}));
+        assert_eq!(error.a2a_kind(), Some(ErrorKind::TaskNotFound), "{error}");
+        // A code A2A does not define leaves the status to name it.
+        let body = json!({"code": 7, "message": "odd"});
+        let error = rest_error(Operation::GetTask, 404, &body);
+        assert_eq!(error.a2a_kind(), Some(ErrorKind::TaskNotFound), "{error}");
     }
 
     #[test]
