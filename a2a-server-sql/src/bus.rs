@@ -1,4 +1,4 @@
-//! [`PostgresEventBus`]: each new task version, to the streams of every replica, over PostgreSQL's
+//! [`PostgresVersionBus`]: each new task version, to the streams of every replica, over PostgreSQL's
 //! `LISTEN`/`NOTIFY`.
 //!
 //! A notification is sent by [`PostgresStore`] inside the transaction that writes the event
@@ -8,13 +8,11 @@
 //! that its streams read what they missed. A notification that would exceed PostgreSQL's payload
 //! limit (a task id of several kilobytes) says `*`, waking every watched task.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_server::events::{EventBus, VersionWatch};
+use a2a_server::versions::{VersionBus, VersionWatch, VersionWatchers};
 use sqlx::postgres::{PgListener, PgPool};
-use tokio::sync::watch;
 
 use crate::OpenError;
 use crate::postgres::PostgresStore;
@@ -35,59 +33,15 @@ pub(crate) fn notification(task_id: &str, version: u64) -> String {
     }
 }
 
-/// The watch channels of the tasks someone in this process watches.
-#[derive(Debug, Default)]
-struct Watchers {
-    channels: Mutex<HashMap<String, watch::Sender<u64>>>,
-}
-
-impl Watchers {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<u64>>> {
-        // Every change is one map operation, so a panic elsewhere leaves a usable map.
-        self.channels
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn publish(&self, task_id: &str, version: u64) {
-        let mut channels = self.lock();
-        if let Some(sender) = channels.get(task_id) {
-            if sender.receiver_count() == 0 {
-                channels.remove(task_id);
-            } else {
-                sender.send_modify(|seen| *seen = (*seen).max(version));
-            }
-        }
-    }
-
-    /// Wakes every watcher: each reads its task's log again.
-    fn wake_all(&self) {
-        let mut channels = self.lock();
-        channels.retain(|_, sender| sender.receiver_count() > 0);
-        for sender in channels.values() {
-            sender.send_modify(|_| {});
-        }
-    }
-
-    fn subscribe(&self, task_id: &str) -> VersionWatch {
-        let mut channels = self.lock();
-        // Channels nobody watches go whenever a new one comes: the map holds the watched tasks
-        // plus those left since the last subscription.
-        channels.retain(|_, sender| sender.receiver_count() > 0);
-        let sender = channels
-            .entry(task_id.to_owned())
-            .or_insert_with(|| watch::channel(0).0);
-        VersionWatch::new(sender.subscribe())
-    }
-
-    fn dispatch(&self, payload: &str) {
-        match payload.split_once(':') {
-            Some((version, task_id)) => match version.parse() {
-                Ok(version) => self.publish(task_id, version),
-                Err(_) => tracing::warn!(payload, "a task notification without a version"),
-            },
-            None => self.wake_all(),
-        }
+/// Hands a notification's payload to the watchers: `version:task_id` wakes that task's streams,
+/// `*` (or anything without a version) wakes them all.
+fn dispatch(watchers: &VersionWatchers, payload: &str) {
+    match payload.split_once(':') {
+        Some((version, task_id)) => match version.parse() {
+            Ok(version) => watchers.publish(task_id, version),
+            Err(_) => tracing::warn!(payload, "a task notification without a version"),
+        },
+        None => watchers.wake_all(),
     }
 }
 
@@ -101,30 +55,30 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// The [`EventBus`] of replicas sharing one PostgreSQL: a stream on any replica learns of every
+/// The [`VersionBus`] of replicas sharing one PostgreSQL: a stream on any replica learns of every
 /// version any replica writes through a [`PostgresStore`] (see the [crate docs](crate)).
 #[derive(Debug, Clone)]
-pub struct PostgresEventBus {
-    watchers: Arc<Watchers>,
+pub struct PostgresVersionBus {
+    watchers: Arc<VersionWatchers>,
     _listener: Arc<AbortOnDrop>,
 }
 
-impl PostgresEventBus {
+impl PostgresVersionBus {
     /// Starts listening on the store's database (one connection of its pool, held while the bus
     /// lives); fails if the first `LISTEN` does.
     pub async fn start(store: &PostgresStore) -> Result<Self, OpenError> {
-        let watchers = Arc::new(Watchers::default());
+        let watchers = Arc::new(VersionWatchers::new());
         let pool = store.pool().clone();
         let first = listen(&pool).await.map_err(OpenError::Connect)?;
         let listening = tokio::spawn(run_listener(pool, first, watchers.clone()));
-        Ok(PostgresEventBus {
+        Ok(PostgresVersionBus {
             watchers,
             _listener: Arc::new(AbortOnDrop(listening)),
         })
     }
 }
 
-impl EventBus for PostgresEventBus {
+impl VersionBus for PostgresVersionBus {
     fn publish(&self, task_id: &str, version: u64) {
         // This replica's own streams hear at once; the others through the notification the
         // store sent when it committed.
@@ -142,7 +96,7 @@ async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     Ok(listener)
 }
 
-async fn run_listener(pool: PgPool, first: PgListener, watchers: Arc<Watchers>) {
+async fn run_listener(pool: PgPool, first: PgListener, watchers: Arc<VersionWatchers>) {
     let mut listener = Some(first);
     loop {
         let Some(mut current) = listener.take() else {
@@ -163,7 +117,7 @@ async fn run_listener(pool: PgPool, first: PgListener, watchers: Arc<Watchers>) 
         };
         match current.try_recv().await {
             Ok(Some(notification)) => {
-                watchers.dispatch(notification.payload());
+                dispatch(&watchers, notification.payload());
                 listener = Some(current);
             }
             Ok(None) => tracing::warn!("task notifications: the connection was lost"),

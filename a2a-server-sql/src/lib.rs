@@ -4,8 +4,8 @@
 //!
 //! | backend | feature | type | event bus |
 //! |---|---|---|---|
-//! | SQLite, one file, one process | `sqlite` | [`SqliteStore`] | the server's in-process [`InMemoryEventBus`](a2a_server::InMemoryEventBus) |
-//! | PostgreSQL, shared by replicas | `postgres` | [`PostgresStore`] | [`PostgresEventBus`] (`LISTEN`/`NOTIFY`) |
+//! | SQLite, one file, one process | `sqlite` | [`SqliteStore`] | the server's in-process [`InMemoryVersionBus`](a2a_server::InMemoryVersionBus) |
+//! | PostgreSQL, shared by replicas | `postgres` | [`PostgresStore`] | [`PostgresVersionBus`] (`LISTEN`/`NOTIFY`) |
 //!
 //! ```no_run
 //! # #[cfg(feature = "sqlite")]
@@ -107,8 +107,13 @@ use std::fmt;
 
 use a2a_server::store::{StoreError, TaskPage};
 
+/// The former name of [`PostgresVersionBus`], kept for one release: the bus carries task
+/// versions, not events.
 #[cfg(feature = "postgres")]
-pub use bus::{NOTIFY_CHANNEL, PostgresEventBus};
+#[doc(hidden)]
+pub use bus::PostgresVersionBus as PostgresEventBus;
+#[cfg(feature = "postgres")]
+pub use bus::{NOTIFY_CHANNEL, PostgresVersionBus};
 pub use columns::{PruneReport, RetentionPolicy};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use dialect::Dialect;

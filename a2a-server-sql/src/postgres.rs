@@ -1,6 +1,6 @@
 //! The shared store: one PostgreSQL database for every replica of the agent (see the
 //! [crate docs](crate) for the schema). Each update also announces the task's new version to
-//! the other replicas (see [`PostgresEventBus`](crate::PostgresEventBus)), inside its transaction.
+//! the other replicas (see [`PostgresVersionBus`](crate::PostgresVersionBus)), inside its transaction.
 
 use std::time::Duration;
 

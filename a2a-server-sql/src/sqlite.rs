@@ -1,5 +1,5 @@
 //! The embedded store: one SQLite file, written by one process (see the [crate docs](crate) for the
-//! schema). Streams use the server's in-process [`InMemoryEventBus`](a2a_server::InMemoryEventBus):
+//! schema). Streams use the server's in-process [`InMemoryVersionBus`](a2a_server::InMemoryVersionBus):
 //! every writer of the file is in this process.
 //!
 //! The file is opened in WAL mode with `synchronous = NORMAL`: a committed transaction survives the

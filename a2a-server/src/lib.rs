@@ -39,7 +39,7 @@
 //! | [`PushConfigStore`] | push-notification configs | [`InMemoryPushConfigStore`] |
 //! | [`ExecutionQueue`] | executions recorded with leases, resumed after a crash (at least once) | none: executions end with their process |
 //! | [`PushOutbox`] | webhook deliveries written with each event, made after a crash too | none: deliveries queue in memory |
-//! | [`EventBus`] | tells streams a task moved on | [`InMemoryEventBus`] |
+//! | [`VersionBus`] | tells streams a task moved on | [`InMemoryVersionBus`] |
 //! | [`Authenticator`] | headers or gRPC metadata to a [`Caller`]; tasks are visible only to their [`Owner`] | [`Anonymous`]; [`BearerTokens`] |
 //! | [`WebhookPolicy`] | which webhook URLs are accepted (an SSRF guard) | public `https` only |
 //!
@@ -61,7 +61,6 @@
 pub mod auth;
 #[cfg(feature = "v0_3")]
 mod bridge;
-pub mod events;
 mod execution;
 pub mod executor;
 pub mod grpc;
@@ -79,11 +78,11 @@ pub mod streams;
 pub mod tls;
 #[cfg(feature = "rustls")]
 mod tls_listener;
+pub mod versions;
 mod webhook_client;
 
 pub use async_trait::async_trait;
 pub use auth::{Anonymous, Authenticator, BearerTokens, Caller, Owner, Unauthenticated};
-pub use events::{EventBus, InMemoryEventBus};
 pub use executor::{
     AgentEvent, AgentExecutor, EventSink, RequestContext, ServiceParams, SinkClosed,
 };
@@ -98,3 +97,17 @@ pub use store::{
     ExecutionQueue, ExecutionRecord, ExecutionSettings, InMemoryTaskStore, MemoryLimits, TaskStore,
 };
 pub use streams::{EventStream, StreamEvent};
+pub use versions::{InMemoryVersionBus, VersionBus};
+
+/// The former names of [`VersionBus`] and [`InMemoryVersionBus`], kept for one release: the bus
+/// carries task versions, not events.
+#[doc(hidden)]
+pub use versions::{InMemoryVersionBus as InMemoryEventBus, VersionBus as EventBus};
+
+/// The former place of [`versions`], kept for one release.
+#[doc(hidden)]
+pub mod events {
+    pub use crate::versions::{
+        InMemoryVersionBus as InMemoryEventBus, VersionBus as EventBus, VersionWatch,
+    };
+}

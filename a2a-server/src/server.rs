@@ -11,13 +11,13 @@ use a2a_types::v1::AgentCard;
 use tokio::sync::{Semaphore, watch};
 
 use crate::auth::{Anonymous, Authenticator};
-use crate::events::{EventBus, InMemoryEventBus};
 use crate::executor::AgentExecutor;
 use crate::push::{
     InMemoryPushConfigStore, OutboxWaker, PushConfigStore, PushOutbox, PushSender, PushSettings,
     WebhookPolicy, start_outbox_worker,
 };
 use crate::store::{ExecutionQueue, ExecutionSettings, InMemoryTaskStore, TaskStore};
+use crate::versions::{InMemoryVersionBus, VersionBus};
 
 /// The server's settings; [`ServerConfig::default`] suits most agents.
 #[derive(Clone, Debug)]
@@ -76,7 +76,7 @@ pub(crate) struct Inner {
     pub(crate) executor: Arc<dyn AgentExecutor>,
     pub(crate) tasks: Arc<dyn TaskStore>,
     pub(crate) push_configs: Arc<dyn PushConfigStore>,
-    pub(crate) bus: Arc<dyn EventBus>,
+    pub(crate) bus: Arc<dyn VersionBus>,
     pub(crate) authenticator: Arc<dyn Authenticator>,
     pub(crate) pusher: PushSender,
     /// With a durable outbox, the task store writes the deliveries with each event; this wakes
@@ -165,7 +165,7 @@ pub struct A2aServerBuilder {
     push_configs: Option<Arc<dyn PushConfigStore>>,
     push_outbox: Option<Arc<dyn PushOutbox>>,
     executions: Option<Arc<dyn ExecutionQueue>>,
-    bus: Option<Arc<dyn EventBus>>,
+    bus: Option<Arc<dyn VersionBus>>,
     authenticator: Option<Arc<dyn Authenticator>>,
     config: ServerConfig,
     #[cfg(feature = "signing")]
@@ -215,10 +215,16 @@ impl A2aServerBuilder {
         self
     }
 
-    /// How streams learn of new events ([`InMemoryEventBus`] by default).
-    pub fn event_bus(mut self, bus: impl EventBus) -> Self {
+    /// How streams learn that a task has new events ([`InMemoryVersionBus`] by default).
+    pub fn version_bus(mut self, bus: impl VersionBus) -> Self {
         self.bus = Some(Arc::new(bus));
         self
+    }
+
+    /// The former name of [`version_bus`](Self::version_bus), kept for one release.
+    #[doc(hidden)]
+    pub fn event_bus(self, bus: impl VersionBus) -> Self {
+        self.version_bus(bus)
     }
 
     /// The authentication hook ([`Anonymous`] by default).
@@ -302,7 +308,7 @@ impl A2aServerBuilder {
                     .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
                 bus: self
                     .bus
-                    .unwrap_or_else(|| Arc::new(InMemoryEventBus::new())),
+                    .unwrap_or_else(|| Arc::new(InMemoryVersionBus::new())),
                 authenticator: self.authenticator.unwrap_or_else(|| Arc::new(Anonymous)),
                 pusher: PushSender::start(
                     config.webhook_policy,

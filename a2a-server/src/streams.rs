@@ -3,7 +3,7 @@
 //! A stream is a reader of the task's event log (see [`crate::store`]): it sends a first event (the
 //! task as it stood), then every logged event after that version, in order, each with its id (the
 //! SSE `id:`), and ends after an event that ends or pauses the task. It learns of new events from
-//! the [`EventBus`](crate::events::EventBus).
+//! the [`VersionBus`](crate::versions::VersionBus).
 //!
 //! Bounded, for any client: at most [`ServerConfig::max_streams`](crate::ServerConfig::max_streams)
 //! streams are open at once (one more is refused); each holds at most

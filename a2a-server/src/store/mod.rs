@@ -6,7 +6,7 @@
 //! [`StoreError::Conflict`] and the server reads again and retries); and every update may carry the
 //! event that caused it, kept in the task's event log under the version it produced. A stream is a
 //! reader of that log: it starts after the version of the snapshot it sent first, resumes after a
-//! `Last-Event-ID`, and learns of new versions from the [`EventBus`](crate::events::EventBus).
+//! `Last-Event-ID`, and learns of new versions from the [`VersionBus`](crate::versions::VersionBus).
 //!
 //! Every method takes the [`Owner`] of the request: a store answers only with tasks of that owner
 //! (`None`, or no rows), which is what makes one caller's tasks invisible to another.
