@@ -148,8 +148,8 @@ impl StoreError {
     /// The A2A error a client sees for this refusal about task `task_id`.
     pub fn to_error(&self, task_id: &str) -> Error {
         match self {
-            StoreError::NotFound => crate::handler::not_found(task_id),
-            StoreError::InvalidPageToken => crate::handler::invalid("pageToken", self.to_string()),
+            StoreError::NotFound => crate::errors::not_found(task_id),
+            StoreError::InvalidPageToken => crate::errors::invalid("pageToken", self.to_string()),
             other => Error::with_message(ErrorKind::Internal, other.to_string()),
         }
     }
@@ -196,7 +196,7 @@ pub trait TaskStore: Send + Sync + 'static {
                 .get(owner, task_id)
                 .await
                 .map_err(|e| e.to_error(task_id))?
-                .ok_or_else(|| crate::handler::not_found(task_id))?;
+                .ok_or_else(|| crate::errors::not_found(task_id))?;
             let mut task = stored.task;
             change(&mut task, event.as_ref())?;
             match self
