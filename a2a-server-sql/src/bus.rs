@@ -1,12 +1,12 @@
-//! [`PostgresVersionBus`]: each new task version, to the streams of every replica, over PostgreSQL's
-//! `LISTEN`/`NOTIFY`.
+//! [`PostgresVersionBus`]: each new task version, to the streams of every replica, over
+//! PostgreSQL's `LISTEN`/`NOTIFY`.
 //!
 //! A notification is sent by [`PostgresStore`] inside the transaction that writes the event
-//! (PostgreSQL delivers it at commit), carries `version:task_id` only, and wakes the task's
-//! streams, which read the events table after the last event they sent. While the listening
-//! connection is down, notifications are lost; on reconnection every watched task is woken so
-//! that its streams read what they missed. A notification that would exceed PostgreSQL's payload
-//! limit (a task id of several kilobytes) says `*`, waking every watched task.
+//! (PostgreSQL delivers it at commit; its form is in `notify`), and wakes the task's streams,
+//! which read the events table after the last event they sent. While the listening connection is
+//! down, notifications are lost; on reconnection every watched task is woken so that its streams
+//! read what they missed. The watchers are the server crate's
+//! [`VersionWatchers`](a2a_server::versions::VersionWatchers), as in its in-process bus.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,36 +14,9 @@ use std::time::Duration;
 use a2a_server::versions::{VersionBus, VersionWatch, VersionWatchers};
 use sqlx::postgres::{PgListener, PgPool};
 
-use crate::OpenError;
+use crate::errors::OpenError;
+use crate::notify::{NOTIFY_CHANNEL, dispatch};
 use crate::postgres::PostgresStore;
-
-/// The channel task versions are announced on.
-pub const NOTIFY_CHANNEL: &str = "a2a_task_versions";
-
-/// PostgreSQL's notification payloads are shorter than 8,000 bytes.
-const MAX_PAYLOAD: usize = 7_999;
-
-/// The payload announcing `version` of `task_id`.
-pub(crate) fn notification(task_id: &str, version: u64) -> String {
-    let payload = format!("{version}:{task_id}");
-    if payload.len() > MAX_PAYLOAD {
-        "*".to_owned()
-    } else {
-        payload
-    }
-}
-
-/// Hands a notification's payload to the watchers: `version:task_id` wakes that task's streams,
-/// `*` (or anything without a version) wakes them all.
-fn dispatch(watchers: &VersionWatchers, payload: &str) {
-    match payload.split_once(':') {
-        Some((version, task_id)) => match version.parse() {
-            Ok(version) => watchers.publish(task_id, version),
-            Err(_) => tracing::warn!(payload, "a task notification without a version"),
-        },
-        None => watchers.wake_all(),
-    }
-}
 
 /// Ends the listening task when the bus goes.
 #[derive(Debug)]

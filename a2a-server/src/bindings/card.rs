@@ -1,7 +1,8 @@
 //! The well-known card: the public card as A2A v1 JSON, nothing merged in, so it validates against
 //! the v1 schema. It carries `Cache-Control` and an `ETag` (section 8.6: clients should cache it),
 //! and a request whose `If-None-Match` names the current one gets `304 Not Modified`. (A2A v0.3
-//! clients that need v0.3's `url` and `preferredTransport` read a v0.3 card from an agent that serves one; the bridge's `well_known_card_json` makes one.)
+//! clients that need v0.3's `url` and `preferredTransport` read a v0.3 card from an agent that
+//! serves one; the bridge's `well_known_card_json` makes one.)
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
