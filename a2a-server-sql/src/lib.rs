@@ -33,7 +33,7 @@
 //!   transaction (on PostgreSQL, the notification to other replicas too: `NOTIFY` is delivered at
 //!   commit), so a reader never sees one without the other, and a crash keeps both or neither.
 //! - **No lost update**: an update names the version it read (`UPDATE … WHERE version = $n`); a
-//!   stale one fails with [`StoreError::Conflict`] and the
+//!   stale one fails with [`StoreError::Conflict`](a2a_server::store::StoreError::Conflict) and the
 //!   server reads again, so two replicas writing one task both land, in some order.
 //! - **Streams across replicas** (PostgreSQL): the events table is the source of truth; a
 //!   notification only carries a task id and version and wakes the streams of that task on every
