@@ -96,9 +96,10 @@ pub use store::{
 pub use versions::{InMemoryVersionBus, VersionBus};
 
 /// TLS (feature `rustls`): whom webhook deliveries trust ([`WebhookTls`](tls::WebhookTls)), the
-/// certificate the server presents from [`A2aServer::serve_tls`] ([`TlsIdentity`](tls::TlsIdentity)),
-/// and the HTTPS listener it serves with ([`TlsListener`](tls::TlsListener)), also for serving
-/// [`A2aServer::router`] over TLS in an application of your own.
+/// certificate the server presents from [`A2aServer::serve_tls`]
+/// ([`TlsIdentity`](tls::TlsIdentity)), and the HTTPS listener it serves with
+/// ([`TlsListener`](tls::TlsListener)), also for serving [`A2aServer::router`] over TLS in an
+/// application of your own.
 ///
 /// One crypto provider throughout: the one the program installed as the process default, else
 /// aws-lc-rs (the rule tonic and reqwest follow too), so the webhook client, the HTTPS listener

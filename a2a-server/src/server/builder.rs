@@ -19,8 +19,8 @@ use crate::server::webhook_client::webhook_client;
 use crate::store::{ExecutionQueue, InMemoryTaskStore, TaskStore};
 use crate::versions::{InMemoryVersionBus, VersionBus};
 
-/// Builds an [`A2aServer`](crate::A2aServer); see [`A2aServer::builder`](crate::A2aServer::builder).
-/// Every store defaults to memory.
+/// Builds an [`A2aServer`](crate::A2aServer); see
+/// [`A2aServer::builder`](crate::A2aServer::builder). Every store defaults to memory.
 #[must_use = "call `build()` to get the server"]
 pub struct A2aServerBuilder {
     card: AgentCard,

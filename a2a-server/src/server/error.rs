@@ -1,11 +1,13 @@
 //! Why a server could not be built ([`BuildError`]).
 
-/// Why [`A2aServerBuilder::try_build`](crate::A2aServerBuilder::try_build) could not build a server.
+/// Why [`A2aServerBuilder::try_build`](crate::A2aServerBuilder::try_build) could not build a
+/// server.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// The webhook client's TLS settings cannot be used ([`ServerConfig::webhook_tls`](crate::ServerConfig::webhook_tls), feature
-    /// `rustls`); the error names the field.
+    /// The webhook client's TLS settings cannot be used
+    /// ([`ServerConfig::webhook_tls`](crate::ServerConfig::webhook_tls), feature `rustls`); the
+    /// error names the field.
     #[cfg(feature = "rustls")]
     WebhookTls(crate::listen::tls::TlsConfigError),
     /// The webhook client could not be built (reqwest's reason).
