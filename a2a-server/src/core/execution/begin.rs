@@ -79,7 +79,7 @@ async fn continue_task(
     Ok((task, version))
 }
 
-/// Starts the agent on a message; see the [module docs](self).
+/// Starts the agent on a message; see [`crate::core::execution`].
 pub(crate) async fn begin(
     state: &Arc<ServerState>,
     owner: &Owner,
