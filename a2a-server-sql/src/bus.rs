@@ -1,95 +1,22 @@
-//! [`PostgresEventBus`]: each new task version, to the streams of every replica, over PostgreSQL's
-//! `LISTEN`/`NOTIFY`.
+//! [`PostgresVersionBus`]: each new task version, to the streams of every replica, over
+//! PostgreSQL's `LISTEN`/`NOTIFY`.
 //!
 //! A notification is sent by [`PostgresStore`] inside the transaction that writes the event
-//! (PostgreSQL delivers it at commit), carries `version:task_id` only, and wakes the task's
-//! streams, which read the events table after the last event they sent. While the listening
-//! connection is down, notifications are lost; on reconnection every watched task is woken so
-//! that its streams read what they missed. A notification that would exceed PostgreSQL's payload
-//! limit (a task id of several kilobytes) says `*`, waking every watched task.
+//! (PostgreSQL delivers it at commit; its form is in `notify`), and wakes the task's streams,
+//! which read the events table after the last event they sent. While the listening connection is
+//! down, notifications are lost; on reconnection every watched task is woken so that its streams
+//! read what they missed. The watchers are the server crate's
+//! [`VersionWatchers`](a2a_server::versions::VersionWatchers), as in its in-process bus.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_server::events::{EventBus, VersionWatch};
+use a2a_server::versions::{VersionBus, VersionWatch, VersionWatchers};
 use sqlx::postgres::{PgListener, PgPool};
-use tokio::sync::watch;
 
-use crate::OpenError;
+use crate::errors::OpenError;
+use crate::notify::{NOTIFY_CHANNEL, dispatch};
 use crate::postgres::PostgresStore;
-
-/// The channel task versions are announced on.
-pub const NOTIFY_CHANNEL: &str = "a2a_task_versions";
-
-/// PostgreSQL's notification payloads are shorter than 8,000 bytes.
-const MAX_PAYLOAD: usize = 7_999;
-
-/// The payload announcing `version` of `task_id`.
-pub(crate) fn notification(task_id: &str, version: u64) -> String {
-    let payload = format!("{version}:{task_id}");
-    if payload.len() > MAX_PAYLOAD {
-        "*".to_owned()
-    } else {
-        payload
-    }
-}
-
-/// The watch channels of the tasks someone in this process watches.
-#[derive(Debug, Default)]
-struct Watchers {
-    channels: Mutex<HashMap<String, watch::Sender<u64>>>,
-}
-
-impl Watchers {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<u64>>> {
-        // Every change is one map operation, so a panic elsewhere leaves a usable map.
-        self.channels
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn publish(&self, task_id: &str, version: u64) {
-        let mut channels = self.lock();
-        if let Some(sender) = channels.get(task_id) {
-            if sender.receiver_count() == 0 {
-                channels.remove(task_id);
-            } else {
-                sender.send_modify(|seen| *seen = (*seen).max(version));
-            }
-        }
-    }
-
-    /// Wakes every watcher: each reads its task's log again.
-    fn wake_all(&self) {
-        let mut channels = self.lock();
-        channels.retain(|_, sender| sender.receiver_count() > 0);
-        for sender in channels.values() {
-            sender.send_modify(|_| {});
-        }
-    }
-
-    fn subscribe(&self, task_id: &str) -> VersionWatch {
-        let mut channels = self.lock();
-        // Channels nobody watches go whenever a new one comes: the map holds the watched tasks
-        // plus those left since the last subscription.
-        channels.retain(|_, sender| sender.receiver_count() > 0);
-        let sender = channels
-            .entry(task_id.to_owned())
-            .or_insert_with(|| watch::channel(0).0);
-        VersionWatch::new(sender.subscribe())
-    }
-
-    fn dispatch(&self, payload: &str) {
-        match payload.split_once(':') {
-            Some((version, task_id)) => match version.parse() {
-                Ok(version) => self.publish(task_id, version),
-                Err(_) => tracing::warn!(payload, "a task notification without a version"),
-            },
-            None => self.wake_all(),
-        }
-    }
-}
 
 /// Ends the listening task when the bus goes.
 #[derive(Debug)]
@@ -101,30 +28,30 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// The [`EventBus`] of replicas sharing one PostgreSQL: a stream on any replica learns of every
+/// The [`VersionBus`] of replicas sharing one PostgreSQL: a stream on any replica learns of every
 /// version any replica writes through a [`PostgresStore`] (see the [crate docs](crate)).
 #[derive(Debug, Clone)]
-pub struct PostgresEventBus {
-    watchers: Arc<Watchers>,
+pub struct PostgresVersionBus {
+    watchers: Arc<VersionWatchers>,
     _listener: Arc<AbortOnDrop>,
 }
 
-impl PostgresEventBus {
+impl PostgresVersionBus {
     /// Starts listening on the store's database (one connection of its pool, held while the bus
     /// lives); fails if the first `LISTEN` does.
     pub async fn start(store: &PostgresStore) -> Result<Self, OpenError> {
-        let watchers = Arc::new(Watchers::default());
+        let watchers = Arc::new(VersionWatchers::new());
         let pool = store.pool().clone();
         let first = listen(&pool).await.map_err(OpenError::Connect)?;
         let listening = tokio::spawn(run_listener(pool, first, watchers.clone()));
-        Ok(PostgresEventBus {
+        Ok(PostgresVersionBus {
             watchers,
             _listener: Arc::new(AbortOnDrop(listening)),
         })
     }
 }
 
-impl EventBus for PostgresEventBus {
+impl VersionBus for PostgresVersionBus {
     fn publish(&self, task_id: &str, version: u64) {
         // This replica's own streams hear at once; the others through the notification the
         // store sent when it committed.
@@ -142,7 +69,7 @@ async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     Ok(listener)
 }
 
-async fn run_listener(pool: PgPool, first: PgListener, watchers: Arc<Watchers>) {
+async fn run_listener(pool: PgPool, first: PgListener, watchers: Arc<VersionWatchers>) {
     let mut listener = Some(first);
     loop {
         let Some(mut current) = listener.take() else {
@@ -163,7 +90,7 @@ async fn run_listener(pool: PgPool, first: PgListener, watchers: Arc<Watchers>) 
         };
         match current.try_recv().await {
             Ok(Some(notification)) => {
-                watchers.dispatch(notification.payload());
+                dispatch(&watchers, notification.payload());
                 listener = Some(current);
             }
             Ok(None) => tracing::warn!("task notifications: the connection was lost"),

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use a2a_server::store::StoreError;
+use a2a_server::store::{StoreError, TaskPage};
 use a2a_types::ProtoEnum;
 use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig, TaskState};
 use serde::Serialize;
@@ -190,4 +190,33 @@ pub struct PruneReport {
     pub tasks: u64,
     /// Events removed from tasks that remain.
     pub events: u64,
+}
+
+/// A ListTasks page from rows `(id, key, task JSON)` fetched one past the page.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(crate) fn page_of(
+    rows: impl Iterator<Item = (String, PageKey, String)>,
+    page_size: usize,
+    total: i64,
+) -> Result<TaskPage, StoreError> {
+    let mut tasks = Vec::with_capacity(page_size);
+    let mut last_key = None;
+    let mut more = false;
+    for (id, key, json) in rows {
+        if tasks.len() == page_size {
+            more = true;
+            break;
+        }
+        tasks.push(task_from_json(&id, &json)?);
+        last_key = Some(key);
+    }
+    let next_page_token = match last_key {
+        Some(key) if more => key.token(),
+        _ => String::new(),
+    };
+    Ok(TaskPage::new(
+        tasks,
+        next_page_token,
+        usize::try_from(total).unwrap_or(0),
+    ))
 }

@@ -108,8 +108,8 @@ impl Dialect for sqlx::Postgres {
     ) -> Result<(), sqlx::Error> {
         // Delivered to every listening replica when (and only if) the transaction commits.
         sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(crate::bus::NOTIFY_CHANNEL)
-            .bind(crate::bus::notification(task_id, version))
+            .bind(crate::notify::NOTIFY_CHANNEL)
+            .bind(crate::notify::notification(task_id, version))
             .execute(&mut **tx)
             .await?;
         Ok(())

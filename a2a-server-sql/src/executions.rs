@@ -9,11 +9,12 @@ use a2a_server::store::{ExecutionRecord, StoreError};
 use a2a_server::{Owner, ServiceParams};
 use a2a_types::service::Extensions;
 use a2a_types::v1::SendMessageRequest;
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Row, Type};
+use sqlx::Row;
 
-use crate::backend;
 use crate::columns::now_micros;
 use crate::dialect::Dialect;
+use crate::driver::sql_store_impl;
+use crate::errors::backend;
 use crate::store::SqlStore;
 
 /// The end of a lease of `lease` from now, in microseconds since the epoch.
@@ -21,14 +22,9 @@ fn lease_end(lease: Duration) -> i64 {
     now_micros().saturating_add(i64::try_from(lease.as_micros()).unwrap_or(i64::MAX))
 }
 
-impl<D: Dialect> SqlStore<D>
-where
-    for<'c> &'c mut D::Connection: Executor<'c, Database = D>,
-    for<'q> D::Arguments<'q>: IntoArguments<'q, D>,
-    for<'q> String: Encode<'q, D> + Decode<'q, D> + Type<D>,
-    for<'q> i64: Encode<'q, D> + Decode<'q, D> + Type<D>,
-    usize: ColumnIndex<D::Row>,
-{
+// The driver bounds of every generic block are in `driver`.
+sql_store_impl! {
+impl<D: Dialect> SqlStore<D> {
     pub(crate) async fn begin_execution(
         &self,
         owner: &Owner,
@@ -165,4 +161,5 @@ where
             .map_err(backend)?;
         Ok(())
     }
+}
 }

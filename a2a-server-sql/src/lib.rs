@@ -4,8 +4,8 @@
 //!
 //! | backend | feature | type | event bus |
 //! |---|---|---|---|
-//! | SQLite, one file, one process | `sqlite` | [`SqliteStore`] | the server's in-process [`InMemoryEventBus`](a2a_server::InMemoryEventBus) |
-//! | PostgreSQL, shared by replicas | `postgres` | [`PostgresStore`] | [`PostgresEventBus`] (`LISTEN`/`NOTIFY`) |
+//! | SQLite, one file, one process | `sqlite` | [`SqliteStore`] | the server's in-process [`InMemoryVersionBus`](a2a_server::InMemoryVersionBus) |
+//! | PostgreSQL, shared by replicas | `postgres` | [`PostgresStore`] | [`PostgresVersionBus`] (`LISTEN`/`NOTIFY`) |
 //!
 //! ```no_run
 //! # #[cfg(feature = "sqlite")]
@@ -33,7 +33,7 @@
 //!   transaction (on PostgreSQL, the notification to other replicas too: `NOTIFY` is delivered at
 //!   commit), so a reader never sees one without the other, and a crash keeps both or neither.
 //! - **No lost update**: an update names the version it read (`UPDATE … WHERE version = $n`); a
-//!   stale one fails with [`StoreError::Conflict`] and the
+//!   stale one fails with [`StoreError::Conflict`](a2a_server::store::StoreError::Conflict) and the
 //!   server reads again, so two replicas writing one task both land, in some order.
 //! - **Streams across replicas** (PostgreSQL): the events table is the source of truth; a
 //!   notification only carries a task id and version and wakes the streams of that task on every
@@ -93,7 +93,12 @@ mod columns;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod dialect;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod driver;
+mod errors;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod executions;
+#[cfg(feature = "postgres")]
+mod notify;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod outbox;
 #[cfg(feature = "postgres")]
@@ -103,15 +108,19 @@ mod sqlite;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod store;
 
-use std::fmt;
-
-use a2a_server::store::{StoreError, TaskPage};
-
+/// The former name of [`PostgresVersionBus`], kept for one release: the bus carries task
+/// versions, not events.
 #[cfg(feature = "postgres")]
-pub use bus::{NOTIFY_CHANNEL, PostgresEventBus};
+#[doc(hidden)]
+pub use bus::PostgresVersionBus as PostgresEventBus;
+#[cfg(feature = "postgres")]
+pub use bus::PostgresVersionBus;
 pub use columns::{PruneReport, RetentionPolicy};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use dialect::Dialect;
+pub use errors::OpenError;
+#[cfg(feature = "postgres")]
+pub use notify::NOTIFY_CHANNEL;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use outbox::OutboxCounts;
 #[cfg(feature = "postgres")]
@@ -120,76 +129,3 @@ pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use store::SqlStore;
-
-/// Push configs one task may have, as the in-memory store allows.
-const MAX_CONFIGS_PER_TASK: i64 = a2a_server::InMemoryPushConfigStore::MAX_PER_TASK as i64;
-
-/// Why a store could not open.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum OpenError {
-    /// The database could not be reached or opened.
-    Connect(sqlx::Error),
-    /// Its schema could not be brought up to date.
-    Migrate(sqlx::migrate::MigrateError),
-}
-
-impl fmt::Display for OpenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpenError::Connect(e) => write!(f, "the task database could not be opened: {e}"),
-            OpenError::Migrate(e) => write!(f, "the task database could not be migrated: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for OpenError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            OpenError::Connect(e) => Some(e),
-            OpenError::Migrate(e) => Some(e),
-        }
-    }
-}
-
-/// A database failure as the server reports it.
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
-fn backend(error: sqlx::Error) -> StoreError {
-    StoreError::Backend(format!("database: {error}"))
-}
-
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
-fn too_many_configs() -> StoreError {
-    StoreError::Backend(format!(
-        "a task takes at most {MAX_CONFIGS_PER_TASK} push notification configs"
-    ))
-}
-
-/// A ListTasks page from rows `(id, key, task JSON)` fetched one past the page.
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
-fn page_of(
-    rows: impl Iterator<Item = (String, columns::PageKey, String)>,
-    page_size: usize,
-    total: i64,
-) -> Result<TaskPage, StoreError> {
-    let mut tasks = Vec::with_capacity(page_size);
-    let mut last_key = None;
-    let mut more = false;
-    for (id, key, json) in rows {
-        if tasks.len() == page_size {
-            more = true;
-            break;
-        }
-        tasks.push(columns::task_from_json(&id, &json)?);
-        last_key = Some(key);
-    }
-    let next_page_token = match last_key {
-        Some(key) if more => key.token(),
-        _ => String::new(),
-    };
-    Ok(TaskPage::new(
-        tasks,
-        next_page_token,
-        usize::try_from(total).unwrap_or(0),
-    ))
-}

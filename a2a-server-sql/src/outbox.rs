@@ -8,11 +8,12 @@ use std::time::Duration;
 
 use a2a_server::push::OutboxEntry;
 use a2a_server::store::StoreError;
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Row, Transaction, Type};
+use sqlx::{Row, Transaction};
 
-use crate::backend;
 use crate::columns::{config_from_json, event_from_json, now_micros};
 use crate::dialect::Dialect;
+use crate::driver::sql_store_impl;
+use crate::errors::backend;
 use crate::store::SqlStore;
 
 /// What the outbox holds, for operators and tests.
@@ -39,14 +40,9 @@ fn id_column(id: u64) -> i64 {
     i64::try_from(id).unwrap_or(i64::MAX)
 }
 
-impl<D: Dialect> SqlStore<D>
-where
-    for<'c> &'c mut D::Connection: Executor<'c, Database = D>,
-    for<'q> D::Arguments<'q>: IntoArguments<'q, D>,
-    for<'q> String: Encode<'q, D> + Decode<'q, D> + Type<D>,
-    for<'q> i64: Encode<'q, D> + Decode<'q, D> + Type<D>,
-    usize: ColumnIndex<D::Row>,
-{
+// The driver bounds of every generic block are in `driver`.
+sql_store_impl! {
+impl<D: Dialect> SqlStore<D> {
     /// Inside an update's transaction: one delivery of `event` (the JSON logged as `version` of
     /// `task_id`) for each push config the owner's task has.
     pub(crate) async fn enqueue_deliveries(
@@ -195,4 +191,5 @@ where
             given_up: entry_id(row.get(1)),
         })
     }
+}
 }

@@ -1,13 +1,14 @@
 //! The shared store: one PostgreSQL database for every replica of the agent (see the
 //! [crate docs](crate) for the schema). Each update also announces the task's new version to
-//! the other replicas (see [`PostgresEventBus`](crate::PostgresEventBus)), inside its transaction.
+//! the other replicas (see [`PostgresVersionBus`](crate::PostgresVersionBus)), inside its
+//! transaction.
 
 use std::time::Duration;
 
 use sqlx::Postgres;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
-use crate::OpenError;
+use crate::errors::OpenError;
 use crate::store::SqlStore;
 
 /// Tasks, event logs and push configs in one PostgreSQL database, shared by every replica of the

@@ -1,6 +1,7 @@
 //! The embedded store: one SQLite file, written by one process (see the [crate docs](crate) for the
-//! schema). Streams use the server's in-process [`InMemoryEventBus`](a2a_server::InMemoryEventBus):
-//! every writer of the file is in this process.
+//! schema). Streams use the server's in-process
+//! [`InMemoryVersionBus`](a2a_server::InMemoryVersionBus): every writer of the file is in this
+//! process.
 //!
 //! The file is opened in WAL mode with `synchronous = NORMAL`: a committed transaction survives the
 //! process being killed (it is in the WAL); writers queue on SQLite's lock for up to the busy
@@ -12,7 +13,7 @@ use std::time::Duration;
 use sqlx::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
-use crate::OpenError;
+use crate::errors::OpenError;
 use crate::store::SqlStore;
 
 /// Tasks, event logs and push configs in one SQLite file; cheap to clone (clones share the pool).

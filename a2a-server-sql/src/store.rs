@@ -8,15 +8,16 @@ use std::time::Duration;
 use a2a_server::auth::Owner;
 use a2a_server::store::{EventPage, StoreError, StoredEvent, StoredTask, TaskPage};
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskPushNotificationConfig};
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Row, Type};
+use sqlx::{Pool, Row};
 
 use crate::columns::{
     PageKey, PruneReport, RetentionPolicy, TaskColumns, config_from_json, config_to_json,
-    context_filter, event_from_json, event_to_json, micros_ago, now_micros, state_filter,
+    context_filter, event_from_json, event_to_json, micros_ago, now_micros, page_of, state_filter,
     task_from_json, time_filter, version_column, version_of,
 };
 use crate::dialect::Dialect;
-use crate::{MAX_CONFIGS_PER_TASK, backend};
+use crate::driver::sql_store_impl;
+use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
 
 /// Tasks, event logs and push configs in one database of dialect `D`; cheap to clone (clones
 /// share the connection pool).
@@ -40,32 +41,18 @@ impl<D: Dialect> SqlStore<D> {
     }
 
     /// A store on an open pool, its schema brought up to date.
-    pub(crate) async fn migrated(pool: Pool<D>) -> Result<Self, crate::OpenError>
+    pub(crate) async fn migrated(pool: Pool<D>) -> Result<Self, OpenError>
     where
         D::Connection: sqlx::migrate::Migrate,
     {
-        D::migrator()
-            .run(&pool)
-            .await
-            .map_err(crate::OpenError::Migrate)?;
+        D::migrator().run(&pool).await.map_err(OpenError::Migrate)?;
         Ok(SqlStore { pool })
     }
 }
 
-// What the generic code asks of a database's driver; both of sqlx's drivers give all of it.
-impl<D: Dialect> SqlStore<D>
-where
-    for<'c> &'c mut D::Connection: Executor<'c, Database = D>,
-    for<'q> D::Arguments<'q>: IntoArguments<'q, D>,
-    for<'q> String: Encode<'q, D> + Decode<'q, D> + Type<D>,
-    for<'q> i64: Encode<'q, D> + Decode<'q, D> + Type<D>,
-    for<'q> i32: Encode<'q, D> + Type<D>,
-    for<'q> bool: Encode<'q, D> + Type<D>,
-    for<'q> Option<String>: Encode<'q, D> + Type<D>,
-    for<'q> Option<i64>: Encode<'q, D> + Type<D>,
-    for<'q> Option<i32>: Encode<'q, D> + Type<D>,
-    usize: ColumnIndex<D::Row>,
-{
+// The driver bounds of every generic block are in `driver`.
+sql_store_impl! {
+impl<D: Dialect> SqlStore<D> {
     /// Removes what `policy` says is old; see [`RetentionPolicy`].
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
@@ -359,7 +346,7 @@ where
         .fetch_all(&self.pool)
         .await
         .map_err(backend)?;
-        crate::page_of(
+        page_of(
             rows.iter().map(|row| {
                 (
                     row.get::<String, _>(0),
@@ -405,7 +392,7 @@ where
         .await
         .map_err(backend)?;
         if count > MAX_CONFIGS_PER_TASK {
-            return Err(crate::too_many_configs());
+            return Err(too_many_configs());
         }
         tx.commit().await.map_err(backend)
     }
@@ -471,13 +458,14 @@ where
         Ok(())
     }
 }
+}
 
 /// The server crate's store traits (tasks, push configs, the execution queue, the push outbox) on `SqlStore<$database>`: each method is the generic one above
 /// (a trait impl per database, so the driver bounds are met by the concrete driver, not restated).
 macro_rules! store_traits_for {
     ($database:ty) => {
         #[async_trait::async_trait]
-        impl a2a_server::TaskStore for $crate::SqlStore<$database> {
+        impl a2a_server::TaskStore for $crate::store::SqlStore<$database> {
             async fn create(
                 &self,
                 owner: &a2a_server::Owner,
@@ -525,7 +513,7 @@ macro_rules! store_traits_for {
         }
 
         #[async_trait::async_trait]
-        impl a2a_server::PushConfigStore for $crate::SqlStore<$database> {
+        impl a2a_server::PushConfigStore for $crate::store::SqlStore<$database> {
             async fn save(
                 &self,
                 owner: &a2a_server::Owner,
@@ -566,7 +554,7 @@ macro_rules! store_traits_for {
         }
 
         #[async_trait::async_trait]
-        impl a2a_server::ExecutionQueue for $crate::SqlStore<$database> {
+        impl a2a_server::ExecutionQueue for $crate::store::SqlStore<$database> {
             async fn begin(
                 &self,
                 owner: &a2a_server::Owner,
@@ -609,7 +597,7 @@ macro_rules! store_traits_for {
         }
 
         #[async_trait::async_trait]
-        impl a2a_server::PushOutbox for $crate::SqlStore<$database> {
+        impl a2a_server::PushOutbox for $crate::store::SqlStore<$database> {
             async fn claim(
                 &self,
                 lease_token: &str,

@@ -10,9 +10,9 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use a2a_server::EventBus;
+use a2a_server::VersionBus;
 use a2a_server::store::{StoreError, TaskStore};
-use a2a_server_sql::PostgresEventBus;
+use a2a_server_sql::PostgresVersionBus;
 use a2a_types::v1::{Task, TaskState, TaskStatus};
 use common::{owner, postgres_url, unique};
 
@@ -45,7 +45,7 @@ async fn requests_fail_clearly_while_postgres_is_down_and_recover_without_a_rest
     let options = common::fresh_schema(&url).await;
     let a = common::postgres_store(&options).await;
     let b = common::postgres_store(&options).await;
-    let bus_b = PostgresEventBus::start(&b).await.unwrap();
+    let bus_b = PostgresVersionBus::start(&b).await.unwrap();
     let alice = owner("alice");
     let id = unique("t");
     let task = Task::new(&id, "ctx", TaskStatus::now(TaskState::Working));

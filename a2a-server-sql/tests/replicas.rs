@@ -16,7 +16,7 @@ use a2a_server::{
     A2aServer, AgentExecutor, CallContext, EventSink, Reply, RequestContext, StreamEvent,
     async_trait,
 };
-use a2a_server_sql::{PostgresEventBus, PostgresStore, SqliteStore};
+use a2a_server_sql::{PostgresStore, PostgresVersionBus, SqliteStore};
 use a2a_types::errors::Error;
 use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::v1::{
@@ -70,11 +70,11 @@ fn card() -> AgentCard {
 /// A replica on the PostgreSQL schema `options` names: its own pool and listener.
 async fn postgres_replica(options: &sqlx::postgres::PgConnectOptions) -> A2aServer {
     let store: PostgresStore = common::postgres_store(options).await;
-    let bus = PostgresEventBus::start(&store).await.expect("LISTEN");
+    let bus = PostgresVersionBus::start(&store).await.expect("LISTEN");
     A2aServer::builder(card(), Stepper)
         .task_store(store.clone())
         .push_config_store(store)
-        .event_bus(bus)
+        .version_bus(bus)
         .build()
 }
 

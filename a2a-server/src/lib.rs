@@ -39,7 +39,7 @@
 //! | [`PushConfigStore`] | push-notification configs | [`InMemoryPushConfigStore`] |
 //! | [`ExecutionQueue`] | executions recorded with leases, resumed after a crash (at least once) | none: executions end with their process |
 //! | [`PushOutbox`] | webhook deliveries written with each event, made after a crash too | none: deliveries queue in memory |
-//! | [`EventBus`] | tells streams a task moved on | [`InMemoryEventBus`] |
+//! | [`VersionBus`] | tells streams a task moved on | [`InMemoryVersionBus`] |
 //! | [`Authenticator`] | headers or gRPC metadata to a [`Caller`]; tasks are visible only to their [`Owner`] | [`Anonymous`]; [`BearerTokens`] |
 //! | [`WebhookPolicy`] | which webhook URLs are accepted (an SSRF guard) | public `https` only |
 //!
@@ -54,47 +54,96 @@
 //! PKI roots and [`ServerConfig::webhook_tls`]) and [`A2aServer::serve_tls`] serves all three
 //! bindings over TLS ([`tls`]).
 //!
-//! The spec's semantics of each operation are listed in [`handler`]; how streams stay bounded for
-//! slow clients in [`streams`]; webhook delivery (retries with backoff, never failing the task) in
-//! [`push`].
+//! The spec's semantics of each operation are listed at [`A2aServer::call`]; how streams stay
+//! bounded for slow clients at [`EventStream`]; webhook delivery (retries with backoff, never
+//! failing the task) in [`push`].
 
+// The rooms: the server object and its builder, the operations over the state it shares, the
+// bindings that translate wire forms, the listeners, and the stores, push and the version bus.
 pub mod auth;
-#[cfg(feature = "v0_3")]
-mod bridge;
-pub mod events;
-mod execution;
+mod bindings;
+mod config;
+mod core;
+mod errors;
 pub mod executor;
-pub mod grpc;
-pub mod handler;
-pub mod http;
 mod ids;
+mod listen;
 #[cfg(feature = "opentelemetry")]
 pub mod otel;
 pub mod push;
-mod serve;
 mod server;
 pub mod store;
-pub mod streams;
-#[cfg(feature = "rustls")]
-pub mod tls;
-#[cfg(feature = "rustls")]
-mod tls_listener;
-mod webhook_client;
+pub mod versions;
 
 pub use async_trait::async_trait;
 pub use auth::{Anonymous, Authenticator, BearerTokens, Caller, Owner, Unauthenticated};
-pub use events::{EventBus, InMemoryEventBus};
+pub use bindings::paths::HttpPaths;
+pub use config::ServerConfig;
+pub use core::context::{CallContext, Reply};
+pub use core::streams::{EventStream, StreamEvent};
 pub use executor::{
     AgentEvent, AgentExecutor, EventSink, RequestContext, ServiceParams, SinkClosed,
 };
-pub use handler::{CallContext, Reply};
-pub use http::HttpPaths;
 pub use push::{
     InMemoryPushConfigStore, OutboxEntry, PushConfigStore, PushOutbox, PushSettings, WebhookPolicy,
 };
-pub use serve::Serving;
-pub use server::{A2aServer, A2aServerBuilder, BuildError, ServerConfig};
+pub use server::builder::A2aServerBuilder;
+pub use server::error::BuildError;
+pub use server::{A2aServer, Serving};
 pub use store::{
     ExecutionQueue, ExecutionRecord, ExecutionSettings, InMemoryTaskStore, MemoryLimits, TaskStore,
 };
-pub use streams::{EventStream, StreamEvent};
+pub use versions::{InMemoryVersionBus, VersionBus};
+
+/// TLS (feature `rustls`): whom webhook deliveries trust ([`WebhookTls`](tls::WebhookTls)), the
+/// certificate the server presents from [`A2aServer::serve_tls`]
+/// ([`TlsIdentity`](tls::TlsIdentity)), and the HTTPS listener it serves with
+/// ([`TlsListener`](tls::TlsListener)), also for serving [`A2aServer::router`] over TLS in an
+/// application of your own.
+///
+/// One crypto provider throughout: the one the program installed as the process default, else
+/// aws-lc-rs (the rule tonic and reqwest follow too), so the webhook client, the HTTPS listener
+/// and the gRPC listener negotiate with the same algorithms.
+#[cfg(feature = "rustls")]
+pub mod tls {
+    pub use crate::listen::tls::{TlsConfigError, TlsIdentity, WebhookTls};
+    pub use crate::listen::tls_listener::TlsListener;
+}
+
+/// The former names of [`VersionBus`] and [`InMemoryVersionBus`], kept for one release: the bus
+/// carries task versions, not events.
+#[doc(hidden)]
+pub use versions::{InMemoryVersionBus as InMemoryEventBus, VersionBus as EventBus};
+
+/// The former place of [`versions`], kept for one release.
+#[doc(hidden)]
+pub mod events {
+    pub use crate::versions::{
+        InMemoryVersionBus as InMemoryEventBus, VersionBus as EventBus, VersionWatch,
+    };
+}
+
+/// The former place of [`CallContext`], [`Reply`] and the errors the operations answer with, kept
+/// for one release.
+#[doc(hidden)]
+pub mod handler {
+    pub use crate::core::context::{CallContext, Reply};
+    pub use crate::errors::{invalid, not_found};
+}
+
+/// The former place of [`HttpPaths`], kept for one release.
+#[doc(hidden)]
+pub mod http {
+    pub use crate::bindings::paths::HttpPaths;
+}
+
+/// The former place of the gRPC binding, kept for one release: [`A2aServer::grpc_routes`] is the
+/// service.
+#[doc(hidden)]
+pub mod grpc {}
+
+/// The former place of [`EventStream`] and [`StreamEvent`], kept for one release.
+#[doc(hidden)]
+pub mod streams {
+    pub use crate::core::streams::{EventStream, StreamEvent};
+}

@@ -35,7 +35,7 @@ pub(crate) use outbox::{OutboxWaker, start_worker as start_outbox_worker};
 pub(crate) use sender::{Delivery, PushSender};
 
 use crate::auth::Owner;
-use crate::handler::invalid;
+use crate::errors::invalid;
 use crate::store::StoreError;
 
 /// The header carrying a push config's token, as the official SDKs name it.

@@ -52,7 +52,7 @@ pub(crate) struct PushSender {
 
 impl PushSender {
     /// Starts the worker (on the current tokio runtime), delivering with `client`
-    /// ([`crate::webhook_client`]).
+    /// (the webhook client built with the server).
     pub(crate) fn start(
         policy: WebhookPolicy,
         settings: PushSettings,

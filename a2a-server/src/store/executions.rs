@@ -109,7 +109,7 @@ pub trait ExecutionQueue: Send + Sync + 'static {
     /// continuing it).
     async fn begin(
         &self,
-        owner: &crate::Owner,
+        owner: &crate::auth::Owner,
         task_id: &str,
         request: &SendMessageRequest,
         service_params: &ServiceParams,

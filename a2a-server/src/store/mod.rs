@@ -6,7 +6,7 @@
 //! [`StoreError::Conflict`] and the server reads again and retries); and every update may carry the
 //! event that caused it, kept in the task's event log under the version it produced. A stream is a
 //! reader of that log: it starts after the version of the snapshot it sent first, resumes after a
-//! `Last-Event-ID`, and learns of new versions from the [`EventBus`](crate::events::EventBus).
+//! `Last-Event-ID`, and learns of new versions from the [`VersionBus`](crate::versions::VersionBus).
 //!
 //! Every method takes the [`Owner`] of the request: a store answers only with tasks of that owner
 //! (`None`, or no rows), which is what makes one caller's tasks invisible to another.
@@ -148,8 +148,8 @@ impl StoreError {
     /// The A2A error a client sees for this refusal about task `task_id`.
     pub fn to_error(&self, task_id: &str) -> Error {
         match self {
-            StoreError::NotFound => crate::handler::not_found(task_id),
-            StoreError::InvalidPageToken => crate::handler::invalid("pageToken", self.to_string()),
+            StoreError::NotFound => crate::errors::not_found(task_id),
+            StoreError::InvalidPageToken => crate::errors::invalid("pageToken", self.to_string()),
             other => Error::with_message(ErrorKind::Internal, other.to_string()),
         }
     }
@@ -196,7 +196,7 @@ pub trait TaskStore: Send + Sync + 'static {
                 .get(owner, task_id)
                 .await
                 .map_err(|e| e.to_error(task_id))?
-                .ok_or_else(|| crate::handler::not_found(task_id))?;
+                .ok_or_else(|| crate::errors::not_found(task_id))?;
             let mut task = stored.task;
             change(&mut task, event.as_ref())?;
             match self

@@ -1,6 +1,6 @@
-//! TLS (feature `rustls`): whom webhook deliveries trust ([`WebhookTls`]), the certificate the
-//! server presents from [`A2aServer::serve_tls`](crate::A2aServer::serve_tls) ([`TlsIdentity`]),
-//! and the HTTPS listener it serves with ([`TlsListener`]).
+//! TLS settings (feature `rustls`): whom webhook deliveries trust ([`WebhookTls`]) and the
+//! certificate the server presents from [`A2aServer::serve_tls`](crate::A2aServer::serve_tls)
+//! ([`TlsIdentity`]), both public as [`crate::tls`].
 //!
 //! One crypto provider throughout: the one the program installed as the process default, else
 //! aws-lc-rs (the rule tonic and reqwest follow too), so the webhook client, the HTTPS listener and the
@@ -13,8 +13,6 @@ use rustls::RootCertStore;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-
-pub use crate::tls_listener::TlsListener;
 
 /// Whom webhook deliveries trust: the web PKI roots (Mozilla's list, compiled in) and extra roots,
 /// such as a private CA's.

@@ -1,20 +1,5 @@
-//! The HTTP bindings as axum routers, each mountable into an application of its own:
-//!
-//! | router | serves |
-//! |---|---|
-//! | [`A2aServer::jsonrpc_router`] | JSON-RPC at one path, with or without a trailing slash (A2A v1 with `A2A-Version: 1.0`; v0.3 with feature `v0_3`) |
-//! | [`A2aServer::rest_router`] | HTTP+JSON under a prefix: every route of the proto, with and without `/{tenant}`, GET and POST for `:subscribe` |
-//! | [`A2aServer::card_router`] | the public card at `/.well-known/agent-card.json` (clean A2A v1 JSON) |
-//! | [`A2aServer::router`] | all three, at the paths of [`HttpPaths`] |
-//!
-//! Streams are server-sent events whose `id:` is the event's place in the task's log; a client
-//! that reconnects to SubscribeToTask with `Last-Event-ID` gets the events after it. Every body is
-//! read under the server's decode budget ([`ServerConfig::limits`](crate::ServerConfig::limits)).
-
-mod body;
-mod card;
-mod jsonrpc;
-mod rest;
+//! What the HTTP bindings (JSON-RPC, HTTP+JSON) share: reading a request's headers into a
+//! [`CallContext`], and writing JSON answers, the 401 answer and server-sent event streams.
 
 use std::convert::Infallible;
 
@@ -22,9 +7,7 @@ use a2a_types::service::{
     A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, MEDIA_TYPE_EVENT_STREAM,
     MEDIA_TYPE_JSON, ProtocolVersion,
 };
-use axum::Router;
 use axum::body::Body;
-use axum::extract::DefaultBodyLimit;
 use axum::http::header::{CONTENT_TYPE, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -32,66 +15,10 @@ use serde_json::json;
 use tokio_stream::{Stream, StreamExt};
 
 use crate::auth::Unauthenticated;
+use crate::core::call::authenticate;
+use crate::core::context::CallContext;
+use crate::core::state::ServerState;
 use crate::executor::ServiceParams;
-use crate::handler::CallContext;
-use crate::server::A2aServer;
-
-/// Where [`A2aServer::router`] mounts the bindings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct HttpPaths {
-    /// The JSON-RPC endpoint (`/jsonrpc`; `/` serves it at the root).
-    pub jsonrpc: String,
-    /// The HTTP+JSON prefix (`/rest`; `""` mounts the routes at the root).
-    pub rest: String,
-}
-
-impl Default for HttpPaths {
-    fn default() -> Self {
-        HttpPaths {
-            jsonrpc: "/jsonrpc".into(),
-            rest: "/rest".into(),
-        }
-    }
-}
-
-impl HttpPaths {
-    /// JSON-RPC at `jsonrpc`, HTTP+JSON under `rest`.
-    pub fn new(jsonrpc: impl Into<String>, rest: impl Into<String>) -> Self {
-        HttpPaths {
-            jsonrpc: jsonrpc.into(),
-            rest: rest.into(),
-        }
-    }
-}
-
-impl A2aServer {
-    /// The card, JSON-RPC and HTTP+JSON, at `paths`.
-    pub fn router(&self, paths: &HttpPaths) -> Router {
-        self.card_router()
-            .merge(self.jsonrpc_router(&paths.jsonrpc))
-            .merge(self.rest_router(&paths.rest))
-    }
-
-    /// JSON-RPC at `path` and `path/`.
-    pub fn jsonrpc_router(&self, path: &str) -> Router {
-        jsonrpc::routes(path)
-            .layer(DefaultBodyLimit::max(self.inner.config.limits.max_bytes()))
-            .with_state(self.clone())
-    }
-
-    /// HTTP+JSON under `prefix`.
-    pub fn rest_router(&self, prefix: &str) -> Router {
-        rest::routes(prefix)
-            .layer(DefaultBodyLimit::max(self.inner.config.limits.max_bytes()))
-            .with_state(self.clone())
-    }
-
-    /// The public card at the well-known path.
-    pub fn card_router(&self) -> Router {
-        card::routes().with_state(self.clone())
-    }
-}
 
 /// One header's value as text.
 pub(crate) fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -112,12 +39,11 @@ pub(crate) fn asks_for_v1(headers: &HeaderMap) -> bool {
 /// The call context of an HTTP request: its caller, its service parameters (`A2A-Extensions`, and
 /// v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`.
 pub(crate) async fn call_context(
-    server: &A2aServer,
+    state: &ServerState,
     headers: &HeaderMap,
     binding: &'static str,
 ) -> Result<CallContext, Response> {
-    let caller = server
-        .authenticate(headers)
+    let caller = authenticate(state, headers)
         .await
         .map_err(|refusal| unauthenticated(&refusal))?;
     let extensions = [A2A_EXTENSIONS_HEADER, "X-A2A-Extensions"]

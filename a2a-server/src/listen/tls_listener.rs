@@ -19,7 +19,7 @@ use tokio::task::JoinHandle;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
 
-use crate::tls::TlsIdentity;
+use crate::listen::tls::TlsIdentity;
 
 /// The longest a client may take to finish its handshake.
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

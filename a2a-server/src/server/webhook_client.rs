@@ -3,7 +3,8 @@
 //! bounded by the push timeout, and with feature `rustls` the trust of
 //! [`ServerConfig::webhook_tls`](crate::ServerConfig::webhook_tls).
 
-use crate::server::{BuildError, ServerConfig};
+use crate::config::ServerConfig;
+use crate::server::error::BuildError;
 
 /// The webhook client `config` asks for.
 pub(crate) fn webhook_client(config: &ServerConfig) -> Result<reqwest::Client, BuildError> {

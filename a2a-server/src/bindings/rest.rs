@@ -3,32 +3,36 @@
 //! `:subscribe`) and reads the typed request; results are ProtoJSON, errors the binding's error body
 //! with their HTTP status, streams server-sent events of `StreamResponse`.
 
+use std::sync::Arc;
+
 use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::rest;
 use a2a_types::service::A2A_VERSION_HEADER;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use tokio_stream::StreamExt;
 
-use super::{
-    asks_for_v1, body, call_context, event_stream, header, json_response, sse_event,
-    unauthenticated,
+use crate::bindings::body;
+use crate::bindings::http_common::{
+    asks_for_v1, call_context, event_stream, header, json_response, sse_event, unauthenticated,
 };
-use crate::handler::Reply;
-use crate::server::A2aServer;
+use crate::core::call::{call, check_access};
+use crate::core::context::Reply;
+use crate::core::state::ServerState;
 
-pub(super) fn routes(prefix: &str) -> Router<A2aServer> {
+/// HTTP+JSON under `prefix`, reading bodies under the decode budget.
+pub(crate) fn router(state: &Arc<ServerState>, prefix: &str) -> Router {
     let prefix = prefix.trim_end_matches('/').to_owned();
     let route = format!("{prefix}/{{*path}}");
-    Router::new().route(
+    let routes = Router::new().route(
         &route,
         any(
-            move |server: State<A2aServer>,
+            move |server: State<Arc<ServerState>>,
                   method: Method,
                   uri: Uri,
                   headers: HeaderMap,
@@ -37,7 +41,10 @@ pub(super) fn routes(prefix: &str) -> Router<A2aServer> {
                 async move { handle(server, method, uri, headers, body, prefix).await }
             },
         ),
-    )
+    );
+    routes
+        .layer(DefaultBodyLimit::max(state.config.limits.max_bytes()))
+        .with_state(state.clone())
 }
 
 fn answer(status: u16, body: serde_json::Value) -> Response {
@@ -50,14 +57,14 @@ fn fail(error: &Error) -> Response {
 }
 
 async fn handle(
-    State(server): State<A2aServer>,
+    State(state): State<Arc<ServerState>>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
     prefix: String,
 ) -> Response {
-    let limits = server.config().limits;
+    let limits = state.config.limits;
     let body = match body {
         Ok(body) => body,
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -91,11 +98,11 @@ async fn handle(
             ),
         ));
     }
-    let context = match call_context(&server, &headers, "HTTP+JSON").await {
+    let context = match call_context(&state, &headers, "HTTP+JSON").await {
         Ok(context) => context,
         Err(response) => return response,
     };
-    if let Err(refusal) = server.check_access(matched.operation, &context.caller) {
+    if let Err(refusal) = check_access(&state, matched.operation, &context.caller) {
         return unauthenticated(&refusal);
     }
     let params =
@@ -103,7 +110,7 @@ async fn handle(
             Ok(params) => params,
             Err(error) => return answer(error.http_status(), error.to_rest()),
         };
-    match server.call(params, &context).await {
+    match call(&state, params, &context).await {
         Ok(Reply::Unary(result)) => json_response(StatusCode::OK, body::result(&result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(|item| {
             // The generated encoder: the bytes serde_json writes, without its serializer.

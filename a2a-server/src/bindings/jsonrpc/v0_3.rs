@@ -2,6 +2,8 @@
 //! name (`message/send`, ...) is upgraded through `a2a_types::bridge`, answered by the same server,
 //! and its result or error downgraded back. Every call into the bridge is in this module.
 
+use std::sync::Arc;
+
 use a2a_types::bridge;
 use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::MethodResult;
@@ -13,12 +15,15 @@ use axum::response::Response;
 use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 
-use crate::handler::Reply;
-use crate::http::{call_context, event_stream, header, sse_event, unauthenticated};
-use crate::server::A2aServer;
+use crate::bindings::http_common::{
+    call_context, event_stream, header, jsonrpc_reply as reply, sse_event, unauthenticated,
+};
+use crate::core::call::{call, check_access};
+use crate::core::context::Reply;
+use crate::core::state::ServerState;
 
 /// Whether a parsed JSON-RPC envelope names a v0.3 method.
-pub(crate) fn is_v0_3_method(json: &Value) -> bool {
+pub(super) fn is_v0_3_method(json: &Value) -> bool {
     let method = json
         .get("method")
         .and_then(Value::as_str)
@@ -34,12 +39,12 @@ fn v0_3_error(id: &Value, error: &Error) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": v0_3::JsonRpcError::from(error)})
 }
 
-fn reply(body: Value) -> Response {
-    crate::http::jsonrpc_reply(body)
-}
-
 /// Answers one v0.3 request (`body` is the request's bytes, already within the decode budget).
-pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]) -> Response {
+pub(super) async fn v0_3_rpc(
+    state: &Arc<ServerState>,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Response {
     let json: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
     let raw_id = json.get("id").cloned().unwrap_or(Value::Null);
     let fail = |error: Error| reply(v0_3_error(&raw_id, &error));
@@ -59,11 +64,11 @@ pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]
         Ok(upgraded) => upgraded,
         Err(error) => return fail(error.to_v1_error()),
     };
-    let context = match call_context(&server, headers, "JSONRPC v0.3").await {
+    let context = match call_context(state, headers, "JSONRPC v0.3").await {
         Ok(context) => context,
         Err(response) => return response,
     };
-    if let Err(refusal) = server.check_access(params.operation(), &context.caller) {
+    if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
         return unauthenticated(&refusal);
     }
     let downgrade =
@@ -71,7 +76,7 @@ pub(crate) async fn v0_3_rpc(server: A2aServer, headers: &HeaderMap, body: &[u8]
             Ok(response) => serde_json::to_value(response).unwrap_or(Value::Null),
             Err(error) => v0_3_error(&Value::Null, &error.to_v1_error()),
         };
-    match server.call(params, &context).await {
+    match call(state, params, &context).await {
         Ok(Reply::Unary(result)) => reply(downgrade(result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(move |item| {
             let json = downgrade(MethodResult::SendStreamingMessage(item.event));

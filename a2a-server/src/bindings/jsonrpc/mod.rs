@@ -1,7 +1,9 @@
 //! The JSON-RPC binding: A2A v1 requests (with `A2A-Version: 1.x`) through
 //! `a2a_types::jsonrpc`; with feature `v0_3`, A2A v0.3 requests (v0.3 method names, no header)
-//! through the bridge ([`crate::bridge`]). Streaming methods answer with server-sent events, one
+//! through the bridge ([`v0_3`]). Streaming methods answer with server-sent events, one
 //! JSON-RPC response per event.
+
+use std::sync::Arc;
 
 use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
@@ -9,8 +11,8 @@ use a2a_types::operations::Operation;
 use a2a_types::service::{A2A_VERSION_HEADER, MEDIA_TYPE_JSON};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -18,25 +20,33 @@ use axum::routing::post;
 use serde_json::Value;
 use tokio_stream::StreamExt;
 
-use super::{
-    asks_for_v1, body, call_context, event_stream, header, json_response, sse_event,
-    unauthenticated,
+use crate::bindings::body;
+use crate::bindings::http_common::{
+    asks_for_v1, call_context, event_stream, header, json_response, jsonrpc_reply as reply,
+    sse_event, unauthenticated,
 };
-use crate::handler::Reply;
-use crate::server::A2aServer;
+use crate::core::call::{call, check_access};
+use crate::core::context::Reply;
+use crate::core::state::ServerState;
 
-pub(super) fn routes(path: &str) -> Router<A2aServer> {
+#[cfg(feature = "v0_3")]
+mod v0_3;
+
+/// JSON-RPC at `path` and `path/`, reading bodies under the decode budget.
+pub(crate) fn router(state: &Arc<ServerState>, path: &str) -> Router {
     let path = path.trim_end_matches('/');
-    if path.is_empty() {
-        return Router::new().route("/", post(rpc));
-    }
-    // Clients differ on the trailing slash of the interface URL; both reach the endpoint.
-    Router::new()
-        .route(path, post(rpc))
-        .route(&format!("{path}/"), post(rpc))
+    let routes = if path.is_empty() {
+        Router::new().route("/", post(rpc))
+    } else {
+        // Clients differ on the trailing slash of the interface URL; both reach the endpoint.
+        Router::new()
+            .route(path, post(rpc))
+            .route(&format!("{path}/"), post(rpc))
+    };
+    routes
+        .layer(DefaultBodyLimit::max(state.config.limits.max_bytes()))
+        .with_state(state.clone())
 }
-
-use super::jsonrpc_reply as reply;
 
 /// A body over the decode budget, as the official Python SDK answers one over its size limit:
 /// `-32600` Invalid Request, "payload too large", with no id (none was read).
@@ -58,7 +68,7 @@ fn is_json_media_type(value: &str) -> bool {
 }
 
 async fn rpc(
-    State(server): State<A2aServer>,
+    State(state): State<Arc<ServerState>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -73,7 +83,7 @@ async fn rpc(
         )
             .into_response();
     }
-    let limits = server.config().limits;
+    let limits = state.config.limits;
     let body = match body {
         Ok(body) => body,
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -91,7 +101,7 @@ async fn rpc(
     // method, an error to name) is read through a `Value` below, as `read_direct` promises to read
     // nothing that path would read differently.
     if let Some(request) = JsonRpcRequest::read_direct(&body) {
-        return v1_call(server, &headers, request).await;
+        return v1_call(&state, &headers, request).await;
     }
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
@@ -101,20 +111,24 @@ async fn rpc(
         }
     };
     #[cfg(feature = "v0_3")]
-    if crate::bridge::is_v0_3_method(&json) {
-        return crate::bridge::v0_3_rpc(server, &headers, &body).await;
+    if v0_3::is_v0_3_method(&json) {
+        return v0_3::v0_3_rpc(&state, &headers, &body).await;
     }
-    v1_rpc(server, &headers, &json).await
+    v1_rpc(&state, &headers, &json).await
 }
 
-async fn v1_rpc(server: A2aServer, headers: &HeaderMap, json: &Value) -> Response {
+async fn v1_rpc(state: &Arc<ServerState>, headers: &HeaderMap, json: &Value) -> Response {
     match JsonRpcRequest::parse(json) {
-        Ok(request) => v1_call(server, headers, request).await,
+        Ok(request) => v1_call(state, headers, request).await,
         Err(e) => reply(JsonRpcResponse::<Value>::error(e.id.clone(), e.to_error()).to_json()),
     }
 }
 
-async fn v1_call(server: A2aServer, headers: &HeaderMap, request: JsonRpcRequest) -> Response {
+async fn v1_call(
+    state: &Arc<ServerState>,
+    headers: &HeaderMap,
+    request: JsonRpcRequest,
+) -> Response {
     let id = request.id.clone();
     let fail = |error: Error| reply(JsonRpcResponse::<Value>::error(id.clone(), error).to_json());
     if !asks_for_v1(headers) {
@@ -127,16 +141,16 @@ async fn v1_call(server: A2aServer, headers: &HeaderMap, request: JsonRpcRequest
             ),
         ));
     }
-    let context = match call_context(&server, headers, "JSONRPC").await {
+    let context = match call_context(state, headers, "JSONRPC").await {
         Ok(context) => context,
         Err(response) => return response,
     };
     let operation = request.params.operation();
-    if let Err(refusal) = server.check_access(operation, &context.caller) {
+    if let Err(refusal) = check_access(state, operation, &context.caller) {
         return unauthenticated(&refusal);
     }
     let result_id = id.clone().unwrap_or(Id::Null);
-    match server.call(request.params, &context).await {
+    match call(state, request.params, &context).await {
         Ok(Reply::Unary(result)) => {
             json_response(StatusCode::OK, body::jsonrpc_result(&result_id, &result))
         }

@@ -4,6 +4,8 @@
 //! Metadata is read as HTTP headers: `a2a-version`, `a2a-extensions`, `authorization` (through the
 //! authentication hook) and `traceparent`.
 
+use std::sync::Arc;
+
 use a2a_proto::grpc::Budgeted;
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
@@ -16,30 +18,31 @@ use tonic::codegen::BoxStream;
 use tonic::service::Routes;
 use tonic::{Request, Response, Status};
 
+use crate::bindings::http_common::header;
+use crate::core::call::{authenticate, call, check_access};
+use crate::core::context::{CallContext, Reply};
+use crate::core::state::ServerState;
+use crate::errors::invalid;
 use crate::executor::ServiceParams;
-use crate::handler::{CallContext, Reply, invalid};
-use crate::server::A2aServer;
 
-impl A2aServer {
-    /// The gRPC service, to add to a tonic server (`Server::builder().add_routes(...)`), under the
-    /// server's decode budget: tonic refuses a message over the size before buffering it, and the
-    /// stubs' codec counts its fields before prost decodes it (both `OUT_OF_RANGE`).
-    pub fn grpc_routes(&self) -> Routes {
-        let limits = self.inner.config.limits;
-        let service = A2aServiceServer::new(GrpcBinding {
-            server: self.clone(),
-        })
-        .max_decoding_message_size(limits.max_bytes());
-        Routes::new(Budgeted::new(service, limits))
-    }
+/// The gRPC service under the server's decode budget: tonic refuses a message over the size
+/// before buffering it, and the stubs' codec counts its fields before prost decodes it (both
+/// `OUT_OF_RANGE`).
+pub(crate) fn routes(state: &Arc<ServerState>) -> Routes {
+    let limits = state.config.limits;
+    let service = A2aServiceServer::new(GrpcBinding {
+        state: state.clone(),
+    })
+    .max_decoding_message_size(limits.max_bytes());
+    Routes::new(Budgeted::new(service, limits))
 }
 
 struct GrpcBinding {
-    server: A2aServer,
+    state: Arc<ServerState>,
 }
 
 /// The version check, the caller and the service parameters, from the request's metadata.
-async fn context_of<T>(server: &A2aServer, request: &Request<T>) -> Result<CallContext, Status> {
+async fn context_of<T>(state: &ServerState, request: &Request<T>) -> Result<CallContext, Status> {
     let metadata = request.metadata();
     // Every value given must be one this service speaks (a client may add one to its default).
     let versions: Vec<Option<&str>> = metadata
@@ -67,8 +70,7 @@ async fn context_of<T>(server: &A2aServer, request: &Request<T>) -> Result<CallC
         return Err(Status::from(&error));
     }
     let headers = metadata.clone().into_headers();
-    let caller = server
-        .authenticate(&headers)
+    let caller = authenticate(state, &headers)
         .await
         .map_err(|refusal| Status::unauthenticated(refusal.0))?;
     let extensions = headers
@@ -80,7 +82,7 @@ async fn context_of<T>(server: &A2aServer, request: &Request<T>) -> Result<CallC
         Some(ProtocolVersion::V1_0),
         Extensions::parse_all(extensions),
     );
-    context.traceparent = crate::http::header(&headers, "traceparent").map(str::to_owned);
+    context.traceparent = header(&headers, "traceparent").map(str::to_owned);
     Ok(context)
 }
 
@@ -97,14 +99,10 @@ fn unexpected() -> Status {
 
 impl GrpcBinding {
     async fn call(&self, params: MethodParams, context: &CallContext) -> Result<Reply, Status> {
-        if let Err(refusal) = self
-            .server
-            .check_access(params.operation(), &context.caller)
-        {
+        if let Err(refusal) = check_access(&self.state, params.operation(), &context.caller) {
             return Err(Status::unauthenticated(refusal.0));
         }
-        self.server
-            .call(params, context)
+        call(&self.state, params, context)
             .await
             .map_err(|e| Status::from(&e))
     }
@@ -127,7 +125,7 @@ impl GrpcBinding {
 /// One unary RPC: context, conversion in, the server, conversion out.
 macro_rules! unary {
     ($self:ident, $request:ident, $variant:ident) => {{
-        let context = context_of(&$self.server, &$request).await?;
+        let context = context_of(&$self.state, &$request).await?;
         let params = MethodParams::$variant(convert($request.into_inner())?);
         match $self.call(params, &context).await? {
             Reply::Unary(MethodResult::$variant(result)) => Ok(Response::new(result.into())),
@@ -149,7 +147,7 @@ impl A2aService for GrpcBinding {
         &self,
         request: Request<pb::SendMessageRequest>,
     ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
-        let context = context_of(&self.server, &request).await?;
+        let context = context_of(&self.state, &request).await?;
         let params = MethodParams::SendStreamingMessage(convert(request.into_inner())?);
         self.stream(params, &context).await
     }
@@ -179,7 +177,7 @@ impl A2aService for GrpcBinding {
         &self,
         request: Request<pb::SubscribeToTaskRequest>,
     ) -> Result<Response<BoxStream<pb::StreamResponse>>, Status> {
-        let context = context_of(&self.server, &request).await?;
+        let context = context_of(&self.state, &request).await?;
         let params = MethodParams::SubscribeToTask(convert(request.into_inner())?);
         self.stream(params, &context).await
     }
@@ -216,7 +214,7 @@ impl A2aService for GrpcBinding {
         &self,
         request: Request<pb::DeleteTaskPushNotificationConfigRequest>,
     ) -> Result<Response<a2a_proto::pbjson_types::Empty>, Status> {
-        let context = context_of(&self.server, &request).await?;
+        let context = context_of(&self.state, &request).await?;
         let params = MethodParams::DeleteTaskPushNotificationConfig(convert(request.into_inner())?);
         match self.call(params, &context).await? {
             Reply::Unary(MethodResult::DeleteTaskPushNotificationConfig(_)) => {

@@ -1,0 +1,57 @@
+//! The server's settings ([`ServerConfig`]), read by the builder, the operations and the bindings.
+
+use a2a_types::limits::Limits;
+
+use crate::push::{PushSettings, WebhookPolicy};
+use crate::store::ExecutionSettings;
+
+/// The server's settings; [`ServerConfig::default`] suits most agents.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// The decode budget of every request (`a2a_types::limits`): bodies over it are refused before
+    /// they are parsed (JSON-RPC `-32600`, HTTP 413, gRPC `OUT_OF_RANGE`).
+    pub limits: Limits,
+    /// Extensions every request must activate (`A2A-Extensions`), else `ExtensionSupportRequired`.
+    pub required_extensions: Vec<String>,
+    /// Events an executor may have queued before [`EventSink::send`](crate::EventSink::send) waits (64).
+    pub executor_queue: usize,
+    /// Events a stream may have queued for a client that reads slowly (32). The stream then waits
+    /// for the client, reading nothing more from the task's log; one whose client falls behind
+    /// what the log keeps ends (the client resumes with `Last-Event-ID` or SubscribeToTask).
+    pub stream_queue: usize,
+    /// Streams open at once (1,024); one more is refused with an `Internal` error naming the cap.
+    pub max_streams: usize,
+    /// ListTasks' page size when the request gives none (50).
+    pub default_page_size: usize,
+    /// ListTasks' largest page size (100).
+    pub max_page_size: usize,
+    /// Which webhook URLs push configs may name.
+    pub webhook_policy: WebhookPolicy,
+    /// How webhook deliveries are made.
+    pub push: PushSettings,
+    /// Whom `https` webhook deliveries trust (feature `rustls`): the web PKI roots by default.
+    #[cfg(feature = "rustls")]
+    pub webhook_tls: crate::listen::tls::WebhookTls,
+    /// How executions are leased and resumed, with an execution queue.
+    pub executions: ExecutionSettings,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            limits: Limits::default(),
+            required_extensions: Vec::new(),
+            executor_queue: 64,
+            stream_queue: 32,
+            max_streams: 1024,
+            default_page_size: 50,
+            max_page_size: 100,
+            webhook_policy: WebhookPolicy::default(),
+            push: PushSettings::default(),
+            #[cfg(feature = "rustls")]
+            webhook_tls: crate::listen::tls::WebhookTls::default(),
+            executions: ExecutionSettings::default(),
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! One call of any binding: the span, the checks every operation makes (the card's
+//! capabilities, the required extensions, the spec's REQUIRED fields), the caller's [`Owner`], and
+//! the operation itself, whatever the binding.
+//!
+//! | operation | semantics |
+//! |---|---|
+//! | SendMessage / SendStreamingMessage | a new task, or a message continuing one that waits for input; terminal tasks and tasks still working refuse messages (`UnsupportedOperation`), a `contextId` other than the task's is `InvalidParams`; `returnImmediately`, `historyLength` |
+//! | GetTask | `historyLength` (the most recent messages) |
+//! | ListTasks | filters, pages of `pageSize` (1 to the configured maximum), opaque `nextPageToken`, `""` on the last page; `historyLength`; artifacts only with `includeArtifacts` |
+//! | CancelTask | the running executor is told to stop and the task is canceled; a task that is over is `TaskNotCancelable` |
+//! | SubscribeToTask | the task first, then its events until it ends or waits for input; a task that is over is `UnsupportedOperation` (unless resuming after a `Last-Event-ID`) |
+//! | push configs | the task must be the caller's; URLs checked by the [`WebhookPolicy`](crate::WebhookPolicy) |
+//! | GetExtendedAgentCard | the extended card, to authenticated callers (the bindings answer 401 / `UNAUTHENTICATED` before) |
+
+use std::sync::Arc;
+
+use a2a_types::errors::{Error, ErrorKind};
+use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
+use a2a_types::operations::Operation;
+use a2a_types::validate::Validate;
+use axum::http::HeaderMap;
+use tracing::Instrument;
+
+use crate::auth::{Caller, Owner, Unauthenticated};
+use crate::core::context::{CallContext, Reply};
+use crate::core::execution::cancel::cancel;
+use crate::core::execution::send::{send, send_streaming};
+use crate::core::history::{check_history_length, trim_history};
+use crate::core::push_configs;
+use crate::core::state::ServerState;
+use crate::core::tasks::{list_tasks, subscribe, task};
+
+/// The `tenant` a request names (the `{tenant}` of an HTTP+JSON path lands there too).
+fn tenant_of(params: &MethodParams) -> Option<&str> {
+    match params {
+        MethodParams::SendMessage(r) | MethodParams::SendStreamingMessage(r) => r.tenant.as_deref(),
+        MethodParams::GetTask(r) => r.tenant.as_deref(),
+        MethodParams::ListTasks(r) => r.tenant.as_deref(),
+        MethodParams::CancelTask(r) => r.tenant.as_deref(),
+        MethodParams::SubscribeToTask(r) => r.tenant.as_deref(),
+        MethodParams::CreateTaskPushNotificationConfig(r) => r.tenant.as_deref(),
+        MethodParams::GetTaskPushNotificationConfig(r) => r.tenant.as_deref(),
+        MethodParams::ListTaskPushNotificationConfigs(r) => r.tenant.as_deref(),
+        MethodParams::DeleteTaskPushNotificationConfig(r) => r.tenant.as_deref(),
+        MethodParams::GetExtendedAgentCard(r) => r.tenant.as_deref(),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// The task id a request is about, for the call's span.
+fn task_id_of(params: &MethodParams) -> Option<&str> {
+    match params {
+        MethodParams::SendMessage(r) | MethodParams::SendStreamingMessage(r) => {
+            r.message.task_id.as_deref()
+        }
+        MethodParams::GetTask(r) => Some(&r.id),
+        MethodParams::CancelTask(r) => Some(&r.id),
+        MethodParams::SubscribeToTask(r) => Some(&r.id),
+        MethodParams::CreateTaskPushNotificationConfig(r) => r.task_id.as_deref(),
+        MethodParams::GetTaskPushNotificationConfig(r) => Some(&r.task_id),
+        MethodParams::ListTaskPushNotificationConfigs(r) => Some(&r.task_id),
+        MethodParams::DeleteTaskPushNotificationConfig(r) => Some(&r.task_id),
+        _ => None,
+    }
+}
+
+/// Checks what the spec requires of the request (every violation, each with its field path).
+fn validate(params: &MethodParams) -> Result<(), Error> {
+    let outcome = match params {
+        MethodParams::SendMessage(r) | MethodParams::SendStreamingMessage(r) => r.validate(),
+        MethodParams::GetTask(r) => r.validate(),
+        MethodParams::ListTasks(r) => r.validate(),
+        MethodParams::CancelTask(r) => r.validate(),
+        MethodParams::SubscribeToTask(r) => r.validate(),
+        MethodParams::CreateTaskPushNotificationConfig(r) => r.validate(),
+        MethodParams::GetTaskPushNotificationConfig(r) => r.validate(),
+        MethodParams::ListTaskPushNotificationConfigs(r) => r.validate(),
+        MethodParams::GetExtendedAgentCard(r) => r.validate(),
+        MethodParams::DeleteTaskPushNotificationConfig(r) => r.validate(),
+        // A method a later spec adds is answered UnsupportedOperation by `call`.
+        #[allow(unreachable_patterns)]
+        _ => Ok(()),
+    };
+    outcome.map_err(Error::from)
+}
+
+/// Runs the authentication hook on a request's headers (gRPC metadata as headers).
+pub(crate) async fn authenticate(
+    state: &ServerState,
+    headers: &HeaderMap,
+) -> Result<Caller, Unauthenticated> {
+    state.authenticator.authenticate(headers).await
+}
+
+/// Whether `caller` may call `operation` at all: the extended card needs an authenticated
+/// caller when there is one to give.
+pub(crate) fn check_access(
+    state: &ServerState,
+    operation: Operation,
+    caller: &Caller,
+) -> Result<(), Unauthenticated> {
+    if operation == Operation::GetExtendedAgentCard
+        && state.extended_card.is_some()
+        && !caller.is_authenticated()
+    {
+        return Err(Unauthenticated(
+            "GetExtendedAgentCard needs an authenticated caller (see the card's securitySchemes)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Answers one request for `context.caller`.
+pub(crate) async fn call(
+    state: &Arc<ServerState>,
+    params: MethodParams,
+    context: &CallContext,
+) -> Result<Reply, Error> {
+    let operation = params.operation();
+    // `task_id` is recorded once known: from the request here, or when a new task is made.
+    let span = tracing::info_span!(
+        "a2a.call",
+        operation = %operation,
+        binding = context.binding,
+        task_id = tracing::field::Empty,
+        traceparent = context.traceparent.as_deref().unwrap_or_default(),
+        otel.kind = "server",
+    );
+    if let Some(task_id) = task_id_of(&params).filter(|id| !id.is_empty()) {
+        span.record("task_id", task_id);
+    }
+    #[cfg(feature = "opentelemetry")]
+    crate::otel::continue_trace(&span, context.traceparent.as_deref());
+    // Boxed: the dispatch (the whole execution path) would otherwise be most of the size of every
+    // caller's future, which axum, tower and tonic move several times per request, copying all of
+    // it each time; here once, every binding's handler and the v0.3 bridge stay small.
+    let mut outcome = Box::pin(dispatch(state, params, context))
+        .instrument(span.clone())
+        .await;
+    match &mut outcome {
+        Err(error) => span.in_scope(
+            || tracing::debug!(kind = ?error.kind, message = %error.message, "call failed"),
+        ),
+        // A streaming call lasts until its stream ends, not until the stream is handed over.
+        Ok(Reply::Stream(stream)) => stream.keep_span(span),
+        Ok(Reply::Unary(_)) => {}
+    }
+    outcome
+}
+
+async fn dispatch(
+    state: &Arc<ServerState>,
+    params: MethodParams,
+    context: &CallContext,
+) -> Result<Reply, Error> {
+    params
+        .operation()
+        .check_capabilities(&state.card.capabilities)
+        .map_err(Error::new)?;
+    if let Some(missing) = state
+        .config
+        .required_extensions
+        .iter()
+        .find(|uri| !context.service_params.extensions.contains(uri))
+    {
+        return Err(Error::with_message(
+            ErrorKind::ExtensionSupportRequired,
+            format!("this agent requires the extension {missing}; activate it with A2A-Extensions"),
+        )
+        .with_metadata("extension", missing.as_str()));
+    }
+    validate(&params)?;
+    let owner = Owner::of(&context.caller, tenant_of(&params));
+    let unary = |result| Ok(Reply::Unary(result));
+    match params {
+        MethodParams::SendMessage(request) => unary(MethodResult::SendMessage(
+            send(state, &owner, request, context).await?,
+        )),
+        MethodParams::SendStreamingMessage(request) => {
+            send_streaming(state, &owner, request, context).await
+        }
+        MethodParams::GetTask(request) => {
+            let length = check_history_length(request.history_length, "historyLength")?;
+            let task = task(state, &owner, &request.id).await?.task;
+            unary(MethodResult::GetTask(trim_history(task, length)))
+        }
+        MethodParams::ListTasks(request) => unary(MethodResult::ListTasks(
+            list_tasks(state, &owner, &request).await?,
+        )),
+        MethodParams::CancelTask(request) => unary(MethodResult::CancelTask(
+            cancel(state, &owner, &request.id).await?,
+        )),
+        MethodParams::SubscribeToTask(request) => Ok(Reply::Stream(
+            subscribe(state, &owner, &request.id, context.last_event_id).await?,
+        )),
+        MethodParams::CreateTaskPushNotificationConfig(config) => {
+            unary(MethodResult::CreateTaskPushNotificationConfig(
+                push_configs::create(state, &owner, config).await?,
+            ))
+        }
+        MethodParams::GetTaskPushNotificationConfig(request) => {
+            unary(MethodResult::GetTaskPushNotificationConfig(
+                push_configs::get(state, &owner, &request).await?,
+            ))
+        }
+        MethodParams::ListTaskPushNotificationConfigs(request) => {
+            unary(MethodResult::ListTaskPushNotificationConfigs(
+                push_configs::list(state, &owner, &request).await?,
+            ))
+        }
+        MethodParams::DeleteTaskPushNotificationConfig(request) => {
+            push_configs::delete(state, &owner, &request).await?;
+            unary(MethodResult::DeleteTaskPushNotificationConfig(Empty))
+        }
+        MethodParams::GetExtendedAgentCard(_) => match &state.extended_card {
+            Some(card) => unary(MethodResult::GetExtendedAgentCard(card.clone())),
+            None => Err(Error::new(ErrorKind::ExtendedAgentCardNotConfigured)),
+        },
+        other => Err(Error::with_message(
+            ErrorKind::UnsupportedOperation,
+            format!(
+                "{} is not supported by this agent",
+                other.operation().jsonrpc_method()
+            ),
+        )),
+    }
+}

@@ -1,0 +1,98 @@
+//! Applying an event to its task: the state machine every change goes through, through the
+//! store's [`TaskStore::modify`](crate::TaskStore::modify), then the new version announced on the
+//! bus and the event handed to the task's webhooks.
+
+use std::sync::Arc;
+
+use a2a_types::errors::{Error, ErrorKind};
+use a2a_types::v1::{StreamResponse, Task, TaskState};
+
+use crate::auth::Owner;
+use crate::core::execution::events::change;
+use crate::core::state::ServerState;
+use crate::errors::state_name;
+use crate::push::Delivery;
+
+/// Applies an event to the owner's task (the state machine), logs it, tells streams and
+/// webhooks; returns its new version. A task that is over takes no event:
+/// `TaskNotCancelable` for a cancellation, else `UnsupportedOperation`.
+pub(crate) async fn apply(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    event: StreamResponse,
+) -> Result<u64, Error> {
+    apply_keeping(state, owner, task_id, event, |_| ())
+        .await
+        .map(|((), version)| version)
+}
+
+/// [`apply`], also returning `keep` of the task as the event left it: the task is
+/// moved into the store, so a caller that needs none of it (the driver, once per event) pays
+/// for no copy.
+pub(crate) async fn apply_keeping<T: Send>(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    event: StreamResponse,
+    keep: impl Fn(&Task) -> T + Sync,
+) -> Result<(T, u64), Error> {
+    // Webhooks get the event after the write; without an outbox the server hands it over itself.
+    let to_push = (state.outbox.is_none()
+        && state.card.capabilities.push_notifications == Some(true))
+    .then(|| event.clone());
+    let mut kept = None;
+    let version = state
+        .tasks
+        .modify(owner, task_id, Some(event), &mut |task, event| {
+            let task_state = task.status.state;
+            if task_state.is_terminal() {
+                let cancel = matches!(event, Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Canceled);
+                let kind = if cancel {
+                    ErrorKind::TaskNotCancelable
+                } else {
+                    ErrorKind::UnsupportedOperation
+                };
+                return Err(Error::with_message(
+                    kind,
+                    format!("task {task_id} is already {}", state_name(task_state)),
+                )
+                .with_metadata("taskId", task_id));
+            }
+            if let Some(event) = event {
+                change(task, event);
+            }
+            kept = Some(keep(task));
+            Ok(())
+        })
+        .await?;
+    state.bus.publish(task_id, version);
+    if let Some(outbox) = &state.outbox {
+        // The store wrote the deliveries with the event.
+        outbox.wake();
+    } else if let Some(event) = to_push {
+        push_to_webhooks(state, owner, task_id, &event).await;
+    }
+    let kept = kept.expect("a change that was written ran its closure to the end");
+    Ok((kept, version))
+}
+
+/// Hands an event to every webhook of the task.
+async fn push_to_webhooks(
+    state: &ServerState,
+    owner: &Owner,
+    task_id: &str,
+    event: &StreamResponse,
+) {
+    match state.push_configs.list(owner, task_id).await {
+        Ok(configs) => {
+            for config in configs {
+                state.pusher.send(Delivery {
+                    config,
+                    event: event.clone(),
+                });
+            }
+        }
+        Err(error) => tracing::warn!(%error, task_id, "push configs could not be read"),
+    }
+}

@@ -1,0 +1,293 @@
+//! Starting the agent on a message: a new task, or the client's message added to a task that
+//! waits for input; the first event decides whether there is a task at all (see
+//! [`crate::core::execution`]).
+
+use std::sync::Arc;
+
+use a2a_types::errors::{Error, ErrorKind};
+use a2a_types::v1::{
+    Message, SendMessageConfiguration, SendMessageRequest, Task, TaskState, TaskStatus,
+};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::auth::Owner;
+use crate::core::context::CallContext;
+use crate::core::execution::drive::{Execution, drive};
+use crate::core::push_configs::add_from_message;
+use crate::core::state::ServerState;
+use crate::errors::{invalid, state_name};
+use crate::executor::{AgentEvent, EventSink, RequestContext, ServiceParams};
+
+/// What a message started.
+pub(crate) enum Started {
+    /// A direct reply, no task.
+    Reply(Message),
+    /// A task: as it stood when the agent began (the snapshot a stream sends first), its version,
+    /// and a signal that fires once the task ends or waits for input.
+    Task {
+        snapshot: Task,
+        version: u64,
+        settled: oneshot::Receiver<()>,
+    },
+}
+
+/// Adds the client's message to a task waiting for input; returns the task and version.
+async fn continue_task(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    message: &Message,
+) -> Result<(Task, u64), Error> {
+    let mut changed = None;
+    let version = state
+        .tasks
+        .modify(owner, task_id, None, &mut |task, _| {
+            let task_state = task.status.state;
+            if task_state.is_terminal() {
+                return Err(Error::with_message(
+                    ErrorKind::UnsupportedOperation,
+                    format!(
+                        "task {task_id} is {}; it takes no more messages",
+                        state_name(task_state)
+                    ),
+                )
+                .with_metadata("taskId", task_id));
+            }
+            if message
+                .context_id
+                .as_ref()
+                .is_some_and(|c| !c.is_empty() && Some(c) != task.context_id.as_ref())
+            {
+                return Err(invalid(
+                    "message.contextId",
+                    format!("does not match the context of task {task_id}"),
+                ));
+            }
+            if !task_state.is_interrupted() {
+                return Err(Error::with_message(
+                    ErrorKind::UnsupportedOperation,
+                    format!("task {task_id} is still working; it takes a message only when it asks for input"),
+                )
+                .with_metadata("taskId", task_id));
+            }
+            task.history.push(message.clone());
+            changed = Some(task.clone());
+            Ok(())
+        })
+        .await?;
+    let task = changed.expect("a change that was written ran its closure to the end");
+    Ok((task, version))
+}
+
+/// Starts the agent on a message; see [`crate::core::execution`].
+pub(crate) async fn begin(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    request: SendMessageRequest,
+    context: &CallContext,
+) -> Result<Started, Error> {
+    let configuration = request.configuration.clone().unwrap_or_default();
+    let outputs = &state.card.default_output_modes;
+    if !configuration.accepted_output_modes.is_empty()
+        && !outputs.is_empty()
+        && !configuration
+            .accepted_output_modes
+            .iter()
+            .any(|mode| mode == "*/*" || outputs.iter().any(|ours| ours == mode))
+    {
+        return Err(Error::with_message(
+            ErrorKind::ContentTypeNotSupported,
+            format!(
+                "this agent answers in {}, none of which the client accepts ({})",
+                outputs.join(", "),
+                configuration.accepted_output_modes.join(", ")
+            ),
+        ));
+    }
+    let mut message = request.message;
+    let existing = match message.task_id.clone().filter(|id| !id.is_empty()) {
+        Some(task_id) => Some(continue_task(state, owner, &task_id, &message).await?),
+        None => None,
+    };
+    let (task_id, context_id) = match &existing {
+        Some((task, _)) => (task.id.clone(), task.context_id.clone().unwrap_or_default()),
+        None => (
+            crate::ids::new_id("task"),
+            message
+                .context_id
+                .clone()
+                .filter(|c| !c.is_empty())
+                .unwrap_or_else(|| crate::ids::new_id("ctx")),
+        ),
+    };
+    message.task_id = Some(task_id.clone());
+    message.context_id = Some(context_id.clone());
+    // The call's span (`a2a.call`, current here) names the task, a new one included.
+    tracing::Span::current().record("task_id", task_id.as_str());
+    let (sender, mut events) = mpsc::channel(state.config.executor_queue.max(1));
+    let (cancel, cancel_signal) = watch::channel(false);
+    let sink = EventSink::new(sender, cancel_signal, task_id.clone(), context_id.clone());
+    let request_context = RequestContext {
+        message: message.clone(),
+        task_id: task_id.clone(),
+        context_id: context_id.clone(),
+        task: existing.as_ref().map(|(task, _)| task.clone()),
+        caller: context.caller.clone(),
+        service_params: context.service_params.clone(),
+        configuration: request.configuration.clone(),
+        resumed: false,
+    };
+    let executor = state.executor.clone();
+    let mut execution = tokio::spawn(async move { executor.execute(request_context, sink).await });
+
+    // The first event, or the executor's end without one.
+    // When the executor ends first, its outcome is kept: a finished JoinHandle is not polled again.
+    let mut outcome = None;
+    let first = tokio::select! {
+        event = events.recv() => event,
+        ended = &mut execution => {
+            // It may have sent events before returning: they are still queued.
+            match events.try_recv() {
+                Ok(event) => {
+                    outcome = Some(ended);
+                    Some(event)
+                }
+                Err(_) => {
+                    let problem = match ended {
+                        Ok(Ok(())) => "the agent answered nothing".to_owned(),
+                        Ok(Err(error)) => return Err(error),
+                        Err(_) => "the agent failed".to_owned(),
+                    };
+                    return Err(Error::with_message(ErrorKind::Internal, problem));
+                }
+            }
+        }
+    };
+    let Some(first) = first else {
+        return Err(Error::with_message(
+            ErrorKind::Internal,
+            "the agent answered nothing",
+        ));
+    };
+    if let AgentEvent::Message(mut reply) = first {
+        // A direct reply: no task; anything else the agent sends is not taken.
+        cancel.send_replace(true);
+        reply.context_id = Some(context_id);
+        if existing.is_none() {
+            reply.task_id = None;
+        }
+        return Ok(Started::Reply(reply));
+    }
+    // The execution is recorded before the task is created: a crash between the two writes
+    // leaves a record without a task, which the resumer removes, never a task that nothing
+    // would run again.
+    let lease = match record_execution(
+        state,
+        owner,
+        &task_id,
+        &message,
+        request.configuration.as_ref(),
+        &context.service_params,
+    )
+    .await
+    {
+        Ok(lease) => lease,
+        Err(error) => {
+            cancel.send_replace(true);
+            return Err(error);
+        }
+    };
+    let created = match existing {
+        Some(existing) => Ok(existing),
+        None => {
+            let mut task = Task::new(&task_id, &context_id, TaskStatus::now(TaskState::Submitted));
+            task.history.push(message);
+            match state.tasks.create(owner, task.clone()).await {
+                Ok(version) => Ok((task, version)),
+                Err(error) => Err(error.to_error(&task_id)),
+            }
+        }
+    };
+    let added = match (&created, configuration.task_push_notification_config) {
+        (Ok(_), Some(mut config)) => {
+            config.task_id = Some(task_id.clone());
+            add_from_message(state, owner, config).await
+        }
+        _ => Ok(()),
+    };
+    let (snapshot, version) = match (created, added) {
+        (Ok(created), Ok(())) => created,
+        (Err(error), _) | (_, Err(error)) => {
+            // The request fails, so its execution must not be resumed either.
+            cancel.send_replace(true);
+            forget_execution(state, &task_id, lease.as_deref()).await;
+            return Err(error);
+        }
+    };
+    let (settle, settled) = oneshot::channel();
+    drive(
+        state,
+        Execution {
+            owner: owner.clone(),
+            task_id,
+            context_id,
+            first: Some(first),
+            events,
+            executor: execution,
+            outcome,
+            cancel,
+            settle: Some(settle),
+            lease,
+        },
+    );
+    Ok(Started::Task {
+        snapshot,
+        version,
+        settled,
+    })
+}
+
+/// With an execution queue, records the execution of the request (`message` with its ids set,
+/// and `configuration`, received with `service_params`) on the task under a new lease (see [`crate::store::executions`]); its
+/// lease token. A record that cannot be written fails the request: the execution would not
+/// survive a crash. Without a queue, nothing is built: the copy of the request is for the record.
+async fn record_execution(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    message: &Message,
+    configuration: Option<&SendMessageConfiguration>,
+    service_params: &ServiceParams,
+) -> Result<Option<String>, Error> {
+    let Some(queue) = &state.executions else {
+        return Ok(None);
+    };
+    let request = SendMessageRequest {
+        message: message.clone(),
+        configuration: configuration.cloned(),
+        ..Default::default()
+    };
+    let token = crate::ids::new_id("lease");
+    queue
+        .begin(
+            owner,
+            task_id,
+            &request,
+            service_params,
+            &token,
+            state.config.executions.lease,
+        )
+        .await
+        .map_err(|e| e.to_error(task_id))?;
+    Ok(Some(token))
+}
+
+/// Removes the record [`record_execution`] wrote for a request that then failed; a record
+/// left behind (logged) only makes the resumer look at the task once more.
+async fn forget_execution(state: &ServerState, task_id: &str, lease: Option<&str>) {
+    if let (Some(queue), Some(token)) = (&state.executions, lease)
+        && let Err(error) = queue.finish(task_id, token).await
+    {
+        tracing::warn!(%error, task_id, "a failed request's execution record could not be removed");
+    }
+}

@@ -1,0 +1,169 @@
+//! The driver of one execution: applies the executor's events to its task in order, fails the
+//! task when the executor fails, and, with an execution queue, renews the execution's lease while
+//! it runs and removes its record when it ends (see [`crate::store::executions`]).
+
+use std::sync::Arc;
+
+use a2a_types::errors::Error;
+use a2a_types::v1::{Message, StreamResponse, TaskState, TaskStatus, TaskStatusUpdateEvent};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::{JoinError, JoinHandle};
+
+use crate::auth::Owner;
+use crate::core::execution::apply::apply;
+use crate::core::execution::events::{ends_stream, to_stream_event};
+use crate::core::state::ServerState;
+use crate::executor::AgentEvent;
+
+/// What the executor's task returns.
+pub(crate) type Outcome = Result<Result<(), Error>, JoinError>;
+
+/// One running execution, handed to [`drive`].
+pub(crate) struct Execution {
+    pub(crate) owner: Owner,
+    pub(crate) task_id: String,
+    pub(crate) context_id: String,
+    /// An event already read from `events` (the first, which decided that there is a task).
+    pub(crate) first: Option<AgentEvent>,
+    pub(crate) events: mpsc::Receiver<AgentEvent>,
+    pub(crate) executor: JoinHandle<Result<(), Error>>,
+    /// The executor's outcome when it ended before the driver started.
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) cancel: watch::Sender<bool>,
+    /// Fired once the task ends or waits for input (what a blocking SendMessage waits for).
+    pub(crate) settle: Option<oneshot::Sender<()>>,
+    /// The lease token the execution's record is held under, with an execution queue.
+    pub(crate) lease: Option<String>,
+}
+
+/// Aborts the lease renewal when the driver is done, however it ends.
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Runs the driver of `run` in a task of its own.
+pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
+    state
+        .running()
+        .insert(run.task_id.clone(), run.cancel.clone());
+    let state = state.clone();
+    tokio::spawn(async move {
+        let Execution {
+            owner,
+            task_id,
+            context_id,
+            first,
+            mut events,
+            executor,
+            outcome,
+            cancel,
+            mut settle,
+            lease,
+        } = run;
+        let _renewal = lease
+            .as_ref()
+            .map(|token| AbortOnDrop(renew_lease(&state, &task_id, token, cancel.clone())));
+        let mut next = match first {
+            Some(event) => Some(event),
+            None => events.recv().await,
+        };
+        while let Some(event) = next.take() {
+            let event = to_stream_event(event, &task_id, &context_id);
+            let ends = ends_stream(&event);
+            if apply(&state, &owner, &task_id, event).await.is_err() {
+                // Canceled or gone: the executor is told to stop.
+                cancel.send_replace(true);
+                break;
+            }
+            if ends && let Some(settle) = settle.take() {
+                let _ = settle.send(());
+            }
+            next = events.recv().await;
+        }
+        drop(events);
+        let ended = match outcome {
+            Some(ended) => ended,
+            None => executor.await,
+        };
+        let failure = match ended {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some(error.message),
+            Err(_) => Some("the agent failed".to_owned()),
+        };
+        if let Some(problem) = failure
+            && !cancel.borrow().to_owned()
+        {
+            let _ = fail_task(&state, &owner, &task_id, &context_id, problem).await;
+        }
+        state.running().remove(&task_id);
+        if let (Some(token), Some(queue)) = (&lease, &state.executions)
+            && let Err(error) = queue.finish(&task_id, token).await
+        {
+            // The record stays; once its lease ends the execution is resumed (and sees the
+            // task as it is now).
+            tracing::warn!(%error, task_id, "the execution's record could not be removed");
+        }
+    });
+}
+
+/// Marks the task failed with `problem` as the agent's message.
+pub(crate) async fn fail_task(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    context_id: &str,
+    problem: String,
+) -> Result<(), Error> {
+    let mut message = Message::agent(
+        crate::ids::new_id("msg"),
+        [a2a_types::v1::Part::text(problem)],
+    );
+    message.task_id = Some(task_id.to_owned());
+    message.context_id = Some(context_id.to_owned());
+    let status = TaskStatus::now(TaskState::Failed).message(message);
+    let update = TaskStatusUpdateEvent::new(task_id, context_id, status);
+    apply(state, owner, task_id, StreamResponse::StatusUpdate(update))
+        .await
+        .map(|_| ())
+}
+
+/// Renews the lease `token` holds on the execution of `task_id` every third of the lease;
+/// when another replica holds it now, tells the executor to stop (`cancel`).
+fn renew_lease(
+    state: &Arc<ServerState>,
+    task_id: &str,
+    token: &str,
+    cancel: watch::Sender<bool>,
+) -> JoinHandle<()> {
+    let state = state.clone();
+    let (task_id, token) = (task_id.to_owned(), token.to_owned());
+    tokio::spawn(async move {
+        let Some(queue) = state.executions.clone() else {
+            return;
+        };
+        let lease = state.config.executions.lease;
+        loop {
+            tokio::time::sleep(lease / 3).await;
+            match queue.renew(&task_id, &token, lease).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::warn!(
+                        task_id,
+                        "the execution's lease was taken over; stopping it here"
+                    );
+                    cancel.send_replace(true);
+                    return;
+                }
+                // A store that does not answer: try again; if the lease runs out meanwhile,
+                // another replica may resume the task (at least once).
+                Err(error) => {
+                    tracing::warn!(%error, task_id, "the execution's lease could not be renewed")
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,49 @@
+//! The state every clone of an [`A2aServer`](crate::A2aServer) shares: the agent, its cards, its
+//! stores and settings, and what runs now (executions, streams). The server's operations are
+//! functions that are handed this state; the bindings hold it too, so none of them needs the
+//! server object.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use a2a_types::v1::AgentCard;
+use tokio::sync::{Semaphore, watch};
+
+use crate::auth::Authenticator;
+use crate::config::ServerConfig;
+use crate::executor::AgentExecutor;
+use crate::push::{OutboxWaker, PushConfigStore, PushSender};
+use crate::store::{ExecutionQueue, TaskStore};
+use crate::versions::VersionBus;
+
+/// What the server is made of and what it runs, shared by all clones and bindings.
+pub(crate) struct ServerState {
+    pub(crate) card: AgentCard,
+    pub(crate) extended_card: Option<AgentCard>,
+    pub(crate) executor: Arc<dyn AgentExecutor>,
+    pub(crate) tasks: Arc<dyn TaskStore>,
+    pub(crate) push_configs: Arc<dyn PushConfigStore>,
+    pub(crate) bus: Arc<dyn VersionBus>,
+    pub(crate) authenticator: Arc<dyn Authenticator>,
+    pub(crate) pusher: PushSender,
+    /// With a durable outbox, the task store writes the deliveries with each event; this wakes
+    /// the worker that makes them (and the in-process `pusher` is not used for events).
+    pub(crate) outbox: Option<OutboxWaker>,
+    /// Where executions are recorded with leases, so a stopped one is resumed.
+    pub(crate) executions: Option<Arc<dyn ExecutionQueue>>,
+    pub(crate) config: ServerConfig,
+    /// The cancel signals of the executions running in this process, by task id.
+    pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
+    pub(crate) streams: Arc<Semaphore>,
+    pub(crate) shutdown: watch::Sender<bool>,
+}
+
+impl ServerState {
+    /// The cancel signals of the running executions (a poisoned lock is still a usable map:
+    /// every change is one map operation).
+    pub(crate) fn running(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<bool>>> {
+        self.running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
