@@ -1,6 +1,7 @@
-//! The example client against the example agent, in process, over each of the three bindings: the
-//! same conformance run (`client::conformance::run_conformance`) that `tests/sdk_server.rs` makes
-//! against the official SDK's server, so both halves of the example are proven Rust ⇄ Rust too.
+//! The workspace's client against the example agent, in process, over each of the three bindings:
+//! the same conformance run (`a2a_testkit::conformance::run_conformance`) that
+//! `a2a-testkit/tests/sdk_server.rs` makes against the official SDK's server, so the agent is proven
+//! Rust ⇄ Rust too.
 //!
 //! The same run is made with the agent on each store (`tests/common`): in memory, on a SQLite file
 //! of its own and on a PostgreSQL database of its own (skipped with one line without
