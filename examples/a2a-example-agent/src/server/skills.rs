@@ -1,5 +1,5 @@
 //! The agent's travel skills: each is an ordinary function whose `#[a2a_skill]` puts it on the card.
-//! A message no `messageId` prefix claims ([`super::behaviour`]) is answered by [`answer`], which
+//! A message no `messageId` prefix claims (`a2a_testkit::behaviour`) is answered by [`answer`], which
 //! picks the skill from the words of the message.
 
 use a2a_types::v1::{AgentSkill, Part};
