@@ -1,7 +1,7 @@
 //! `a2a-example-agent --demo`, the workspace's main job: starts the example agent on free loopback
-//! ports, drives it with the example client over each binding (JSON-RPC, HTTP+JSON, gRPC) — a task,
-//! a stream, an error — prints every exchange (what was sent, what came back, as A2A v1 JSON), checks
-//! each answer, and shuts the agent down.
+//! ports, drives it with the workspace's client (`a2a_client`) over each binding (JSON-RPC,
+//! HTTP+JSON, gRPC) — a task, a stream, an error — prints every exchange (what was sent, what came
+//! back, as A2A v1 JSON), checks each answer, and shuts the agent down.
 //!
 //! [`run`] returns `Err` naming the first answer that was not what the agent's behaviour table says,
 //! so the binary exits non-zero; the whole demo is bounded by [`DEMO_LIMIT`].

@@ -9,8 +9,8 @@
 //! `a2a-example-agent --help`: the usage and the stores, on standard output.
 //!
 //! `a2a-example-agent --demo`: the workspace's main job ([`a2a_example_agent::demo`]): the agent on
-//! free loopback ports, driven by the example client over each binding, the exchange printed; exits
-//! non-zero when an answer is not the expected one.
+//! free loopback ports, driven by the workspace's client over each binding, the exchange printed;
+//! exits non-zero when an answer is not the expected one.
 //!
 //! `a2a-example-agent --load [--record] [PYTHON]`: the load test (`a2a_testkit::load`)
 //! against this agent and, with a Python that has the official SDK (`PYTHON` or

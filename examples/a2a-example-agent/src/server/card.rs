@@ -8,7 +8,8 @@ use std::net::SocketAddr;
 use a2a_server::BearerTokens;
 use a2a_types::v1::{AgentCard, AgentExtension};
 
-use super::{Config, skills};
+use super::config::{Config, EXTENDED_CARD_TOKEN};
+use super::skills;
 
 /// The path of the JSON-RPC endpoint (v1 and v0.3).
 pub const JSONRPC_PATH: &str = "/jsonrpc";
@@ -52,7 +53,7 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
                 "bearer",
                 BearerTokens::security_scheme(format!(
                     "The extended card needs `Authorization: Bearer <token>`; the example's token is `{}`. Other operations also serve anonymous callers.",
-                    super::EXTENDED_CARD_TOKEN
+                    EXTENDED_CARD_TOKEN
                 )),
             )
             // Bearer, or nothing: the empty requirement says anonymous callers are served too.
