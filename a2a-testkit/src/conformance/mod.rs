@@ -38,16 +38,17 @@ mod helpers;
 mod push;
 mod run;
 pub mod server_rules;
+mod streams;
 
 use checks::{
     ArtifactKind, Expect, cancel_working, card, extended_card, get_history_length, list_tasks,
-    send_message_response, send_task, stream_chunked, stream_file, stream_message, stream_text,
-    subscribe_running,
+    send_message_response, send_task, subscribe_running,
 };
 use helpers::{cancel, completed_task, expect_error, get, send, unknown_id, user_message};
 use push::{push_config_crud, push_delivery};
 use run::Run;
 pub use run::{Check, ConformanceOptions, Report};
+use streams::{stream_chunked, stream_file, stream_message, stream_text};
 
 /// Runs every check against the agent behind `client`.
 pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -> Report {

@@ -20,12 +20,12 @@ use a2a_types::v1::{
 
 use a2a_client::A2aClient;
 
-use super::checks::final_state;
 use super::helpers::{
     cancel, expect_error, expect_state, failed, get, message_id, send, send_for_task,
     send_returning_immediately, user_message,
 };
 use super::run::{CheckResult, Run};
+use super::streams::final_state;
 
 /// Runs every check of the module docs.
 pub(super) async fn run(run: &mut Run<'_>, client: &A2aClient) {
