@@ -1,7 +1,7 @@
 //! The client's own tests, no Python needed: binding choice from a card, and each transport against a
 //! loopback socket that answers one canned HTTP response per connection (errors of every shape, a
 //! stream that fails midway, unreadable answers, a port nobody listens on). The full protocol runs
-//! against the SDK's server in `tests/sdk_server.rs`.
+//! against the SDK's server in `a2a-testkit/tests/sdk_server.rs`.
 
 use std::sync::{Arc, Mutex};
 

@@ -3,13 +3,13 @@
 
     python sdk_agent_server.py [--resubscribe-delay SECONDS] [--token TOKEN]
 
-The peer that the Rust example client (examples/a2a-example-agent) is proven against. Everything that
+The peer that the Rust conformance run (a2a-testkit's `conformance`) is proven against. Everything that
 speaks the protocol is the SDK's: DefaultRequestHandlerV2 over an InMemoryTaskStore, an
 InMemoryPushNotificationConfigStore with the BasePushNotificationSender, the JSON-RPC and REST route
 factories inside a Starlette app served by uvicorn, and GrpcHandler on a grpc.aio server. Only the agent
 executor below is ours: it chooses its behaviour by the prefix of the incoming message's messageId, the
-convention conformance kits use (the table is the one of the workspace's example agent, so the same
-checks run against both):
+convention conformance kits use (the table is a2a-testkit's `behaviour::table`, which the workspace's
+example agent answers, so the same checks run against both):
 
   tck-complete-task            a completed task whose status message is "Hello from TCK"
   tck-artifact-text|-file|-file-url|-data
@@ -80,7 +80,7 @@ STREAM_TEXT = {
     'tck-stream-artifact-text': 'Streamed text content',
 }
 
-# The example agent's load-progress (examples/a2a-example-agent/src/server/behaviour.rs).
+# The load test's load-progress (a2a-testkit/src/behaviour/table.rs).
 PROGRESS_UPDATES = 100
 PROGRESS_TEXT_BYTES = 256
 

@@ -1,7 +1,7 @@
 //! `a2a-example-agent --demo`, the workspace's main job: starts the example agent on free loopback
-//! ports, drives it with the example client over each binding (JSON-RPC, HTTP+JSON, gRPC) — a task,
-//! a stream, an error — prints every exchange (what was sent, what came back, as A2A v1 JSON), checks
-//! each answer, and shuts the agent down.
+//! ports, drives it with the workspace's client (`a2a_client`) over each binding (JSON-RPC,
+//! HTTP+JSON, gRPC) — a task, a stream, an error — prints every exchange (what was sent, what came
+//! back, as A2A v1 JSON), checks each answer, and shuts the agent down.
 //!
 //! [`run`] returns `Err` naming the first answer that was not what the agent's behaviour table says,
 //! so the binary exits non-zero; the whole demo is bounded by [`DEMO_LIMIT`].
@@ -10,14 +10,15 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::time::Duration;
 
+use a2a_client::{A2aClient, Binding, ClientConfig};
+use a2a_testkit::stores::{self, StoreChoice};
 use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
-    GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse, StreamResponse,
-    TaskState,
+    GetTaskRequest, ListTasksRequest, Message, Part, SendMessageRequest, SendMessageResponse,
+    StreamResponse, TaskState,
 };
 use serde::Serialize;
 
-use crate::client::{A2aClient, Binding, ClientConfig};
 use crate::server::{self, Config};
 
 /// The longest the whole demo may take.
@@ -53,9 +54,13 @@ fn json(value: &impl Serialize) -> String {
 pub async fn run(out: &mut dyn Write) -> Result<(), String> {
     let mut transcript = Transcript { out };
     // On the embedded store, so that the last part can show the tasks surviving a restart.
-    let store = crate::stores::demo_sqlite();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let file = format!("demo-{}-{nanos}.sqlite3", std::process::id());
+    let store = std::env::temp_dir().join("a2a-example-agent").join(file);
     let config = Config {
-        store: crate::stores::StoreChoice::Sqlite(store.clone()),
+        store: StoreChoice::Sqlite(store.clone()),
         ..Config::default()
     };
     let agent = server::start_on_free_ports(config.clone())
@@ -73,10 +78,10 @@ pub async fn run(out: &mut dyn Write) -> Result<(), String> {
         .unwrap_or_else(|_| Err(format!("the demo took over {} s", DEMO_LIMIT.as_secs())));
     agent.shutdown().await;
     let outcome = match outcome {
-        Ok(()) => crate::stores::show_restart(&config, transcript.out).await,
+        Ok(()) => show_restart(&config, &mut transcript).await,
         failed => failed,
     };
-    crate::stores::remove_sqlite(&store);
+    stores::remove_sqlite(&store);
     match &outcome {
         Ok(()) => transcript.line(
             "\nevery binding answered as expected (a task, a stream, an error), the tasks outlived a restart; agent shut down",
@@ -216,4 +221,45 @@ async fn error(client: &A2aClient, transcript: &mut Transcript<'_>) -> Result<()
             json(&task)
         )),
     }
+}
+
+/// The last part: an agent started anew on the store of `config` (the first one has shut down)
+/// still has every task, read back over JSON-RPC.
+async fn show_restart(config: &Config, transcript: &mut Transcript<'_>) -> Result<(), String> {
+    let agent = server::start_on_free_ports(config.clone())
+        .await
+        .map_err(|e| format!("restarting the agent: {e}"))?;
+    let outcome = async {
+        let client = A2aClient::connect(&agent.base_url(), ClientConfig::default())
+            .await
+            .map_err(|e| format!("connecting to the restarted agent: {e}"))?;
+        let listed = client
+            .list_tasks(ListTasksRequest::default())
+            .await
+            .map_err(|e| format!("ListTasks after the restart: {e}"))?;
+        let oldest = listed.tasks.last().ok_or("no task survived the restart")?;
+        let get = GetTaskRequest {
+            id: oldest.id.clone(),
+            ..Default::default()
+        };
+        let again = client
+            .get_task(get)
+            .await
+            .map_err(|e| format!("GetTask after the restart: {e}"))?;
+        // ListTasks leaves out history and artifacts by default: the status is compared.
+        if again.status != oldest.status || again.artifacts.is_empty() {
+            return Err(format!("task {} changed across the restart", oldest.id));
+        }
+        transcript.line(format!(
+            "\n── restarted on the same store ({}) ──\n  ← ListTasks: {} tasks still there\n  ← GetTask {}: {}",
+            config.store,
+            listed.total_size,
+            again.id,
+            json(&again.status)
+        ));
+        Ok(())
+    }
+    .await;
+    agent.shutdown().await;
+    outcome
 }

@@ -3,28 +3,30 @@
 //! `--grpc-listen` or else the next free port; the card says which. (A fixed gRPC port lets an agent
 //! restarted on the same store keep the card its clients already read.) The two options set the decode budget of every request body (`Config::limits`; by
 //! default `a2a_types::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
-//! `--store` says where tasks are kept ([`a2a_example_agent::stores`]): without it, the SQLite file
+//! `--store` says where tasks are kept (`a2a_testkit::stores`): without it, the SQLite file
 //! `a2a-example-agent/tasks.sqlite3` in the system's temporary directory.
 //!
 //! `a2a-example-agent --help`: the usage and the stores, on standard output.
 //!
 //! `a2a-example-agent --demo`: the workspace's main job ([`a2a_example_agent::demo`]): the agent on
-//! free loopback ports, driven by the example client over each binding, the exchange printed; exits
-//! non-zero when an answer is not the expected one.
+//! free loopback ports, driven by the workspace's client over each binding, the exchange printed;
+//! exits non-zero when an answer is not the expected one.
 //!
-//! `a2a-example-agent --load [--record] [PYTHON]`: the load test ([`a2a_example_agent::load`])
+//! `a2a-example-agent --load [--record] [PYTHON]`: the load test (`a2a_testkit::load`)
 //! against this agent and, with a Python that has the official SDK (`PYTHON` or
 //! `A2A_INTEROP_PYTHON`), against the SDK's own server (and a2a-server-lf's when built); CI's short
 //! scale, or with `--record` the scale of the figures of record (run it `--release`); exits non-zero
 //! on an error, a lost task or memory over its bounds.
 //!
 //! `a2a-example-agent --load-profile AGENT [CALLS]`: the agent binary `AGENT` under callgrind, its
-//! instructions per SendMessage on each binding ([`a2a_example_agent::load::profile`]).
+//! instructions per SendMessage on each binding (`a2a_testkit::load::profile`).
 
 use std::net::SocketAddr;
 
+use tokio::net::TcpListener;
+
 use a2a_example_agent::server::{self, Config};
-use a2a_example_agent::stores::BadStore;
+use a2a_testkit::stores::BadStore;
 
 /// What `--help` prints after the usage line.
 const STORES_HELP: &str = "\
@@ -34,6 +36,19 @@ const STORES_HELP: &str = "\
 (no --store)              the SQLite file a2a-example-agent/tasks.sqlite3 in the system's temporary
                           directory ($TMPDIR, else /tmp)";
 
+/// Binds `option`'s `address`: the example serves loopback addresses only.
+async fn bind(option: &str, address: &str) -> TcpListener {
+    let parsed: SocketAddr = address
+        .parse()
+        .unwrap_or_else(|e| fail(&format!("{option} {address}: {e}")));
+    if !parsed.ip().is_loopback() {
+        fail("the example agent listens on a loopback address only, such as 127.0.0.1:8000");
+    }
+    TcpListener::bind(parsed)
+        .await
+        .unwrap_or_else(|e| fail(&format!("binding {address}: {e}")))
+}
+
 fn fail(message: &str) -> ! {
     eprintln!("a2a-example-agent: {message}");
     std::process::exit(2)
@@ -42,10 +57,11 @@ fn fail(message: &str) -> ! {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
-    let address = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+    let address = match args[..] {
         ["--listen", address, ref options @ ..] if options.len() % 2 == 0 => {
             for pair in options.chunks(2) {
                 if pair[0] == "--store" {
@@ -55,7 +71,7 @@ async fn main() {
                     continue;
                 }
                 if pair[0] == "--grpc-listen" {
-                    grpc_address = Some(pair[1].to_owned());
+                    grpc_address = Some(pair[1]);
                     continue;
                 }
                 let number: usize = pair[1]
@@ -67,7 +83,7 @@ async fn main() {
                     _ => fail(usage),
                 };
             }
-            address.to_owned()
+            address
         }
         ["--demo"] => {
             let outcome = a2a_example_agent::demo::run(&mut std::io::stdout()).await;
@@ -77,48 +93,24 @@ async fn main() {
             println!("{usage}\n\n{STORES_HELP}");
             std::process::exit(0)
         }
-        ["--load-profile", agent] => {
-            a2a_example_agent::load::profile::main(agent, None).await;
-            std::process::exit(0)
-        }
-        ["--load-profile", agent, calls] => {
-            a2a_example_agent::load::profile::main(agent, Some(calls)).await;
-            std::process::exit(0)
-        }
-        ["--load", ref rest @ ..] => {
-            use a2a_example_agent::load::{self, Scale};
-            let (scale, python) = match rest {
-                [] => (Scale::CI, None),
-                ["--record"] => (Scale::RECORD, None),
-                ["--record", python] => (Scale::RECORD, Some(*python)),
-                [python] => (Scale::CI, Some(*python)),
-                _ => fail(usage),
-            };
-            std::process::exit(load::main(scale, python).await)
+        ["--load" | "--load-profile", ..] => {
+            let agent = std::env::current_exe().unwrap_or_else(|e| fail(&e.to_string()));
+            let code = a2a_testkit::load::command_line(&agent, &args).await;
+            std::process::exit(code.unwrap_or_else(|| fail(usage)))
         }
         _ => fail(usage),
     };
-    let address: SocketAddr = address
-        .parse()
-        .unwrap_or_else(|e| fail(&format!("--listen {address}: {e}")));
-    if !address.ip().is_loopback() {
-        fail("the example agent listens on a loopback address only, such as 127.0.0.1:8000");
-    }
-    let http = tokio::net::TcpListener::bind(address)
-        .await
-        .unwrap_or_else(|e| fail(&format!("binding {address}: {e}")));
-    let grpc_address = match grpc_address {
-        Some(grpc) => grpc
-            .parse()
-            .unwrap_or_else(|e| fail(&format!("--grpc-listen {grpc}: {e}"))),
-        None => SocketAddr::new(address.ip(), 0),
+    let http = bind("--listen", address).await;
+    let grpc = match grpc_address {
+        Some(grpc) => bind("--grpc-listen", grpc).await,
+        // The next free port of the same address.
+        None => {
+            let ip = http
+                .local_addr()
+                .map_or_else(|e| fail(&e.to_string()), |a| a.ip());
+            bind("--listen", &SocketAddr::new(ip, 0).to_string()).await
+        }
     };
-    if !grpc_address.ip().is_loopback() {
-        fail("the example agent listens on a loopback address only, such as 127.0.0.1:8001");
-    }
-    let grpc = tokio::net::TcpListener::bind(grpc_address)
-        .await
-        .unwrap_or_else(|e| fail(&format!("binding the gRPC address {grpc_address}: {e}")));
     let handle = server::start(config, http, grpc)
         .await
         .unwrap_or_else(|e| fail(&e.to_string()));

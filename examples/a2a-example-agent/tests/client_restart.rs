@@ -17,7 +17,7 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use a2a_client::{A2aClient, Binding, ClientConfig};
-use a2a_example_agent::process::Server;
+use a2a_testkit::process::Server;
 use a2a_types::v1::{
     GetTaskRequest, Message, Part, SendMessageRequest, StreamResponse, SubscribeToTaskRequest,
     TaskState, TaskStatus,

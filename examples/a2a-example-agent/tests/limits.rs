@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use a2a_example_agent::server::{self, Config};
-use a2a_example_agent::stores::StoreChoice;
+use a2a_testkit::stores::StoreChoice;
 use a2a_types::limits::Limits;
 use serde_json::{Value, json};
 

@@ -1,6 +1,7 @@
-//! The example client against the example agent, in process, over each of the three bindings: the
-//! same conformance run (`client::conformance::run_conformance`) that `tests/sdk_server.rs` makes
-//! against the official SDK's server, so both halves of the example are proven Rust ⇄ Rust too.
+//! The workspace's client against the example agent, in process, over each of the three bindings:
+//! the same conformance run (`a2a_testkit::conformance::run_conformance`) that
+//! `a2a-testkit/tests/sdk_server.rs` makes against the official SDK's server, so the agent is proven
+//! Rust ⇄ Rust too.
 //!
 //! The same run is made with the agent on each store (`tests/common`): in memory, on a SQLite file
 //! of its own and on a PostgreSQL database of its own (skipped with one line without
@@ -11,9 +12,10 @@
 
 use std::time::{Duration, Instant};
 
-use a2a_example_agent::client::conformance::{ConformanceOptions, run_conformance};
-use a2a_example_agent::client::{A2aClient, Binding, ClientConfig};
+use a2a_client::{A2aClient, Binding, ClientConfig};
 use a2a_example_agent::server::{self, Config, EXTENDED_CARD_TOKEN};
+use a2a_testkit::conformance::{ConformanceOptions, run_conformance};
+use a2a_types::v1::{Message, Part, SendMessageRequest, StreamResponse, TaskState};
 use common::TestStore;
 
 mod common;
@@ -90,4 +92,39 @@ async fn example_client_drives_the_example_agent_on_postgres_over_every_binding(
     if let Some(store) = TestStore::postgres(test).await {
         conformance_on(store).await;
     }
+}
+
+/// A message that names no behaviour goes to the travel skills: working, the answer saying what was
+/// understood, completed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_messages_go_to_the_travel_skills() {
+    let config = Config {
+        store: a2a_testkit::stores::StoreChoice::Memory,
+        ..Config::default()
+    };
+    let agent = server::start_on_free_ports(config)
+        .await
+        .expect("the agent starts on free loopback ports");
+    let client = A2aClient::connect(&agent.base_url(), ClientConfig::default())
+        .await
+        .expect("the client connects");
+    let request = SendMessageRequest {
+        message: Message::user("m-1", [Part::text("Find a hotel in Porto")]),
+        ..Default::default()
+    };
+    let mut events = client.send_streaming_message(request).await.unwrap();
+    let (mut states, mut texts) = (Vec::new(), Vec::new());
+    while let Some(event) = tokio::time::timeout(RUN_LIMIT, events.next())
+        .await
+        .unwrap()
+    {
+        match event.unwrap() {
+            StreamResponse::StatusUpdate(update) => states.push(update.status.state),
+            StreamResponse::ArtifactUpdate(update) => texts.push(update.artifact.text()),
+            _ => {}
+        }
+    }
+    agent.shutdown().await;
+    assert_eq!(texts[0], "Understood: Find a hotel in Porto");
+    assert_eq!(states, [TaskState::Working, TaskState::Completed]);
 }

@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_example_agent::client::{A2aClient, ClientConfig};
+use a2a_client::{A2aClient, ClientConfig};
 use a2a_server::push::NOTIFICATION_TOKEN_HEADER;
 use a2a_server_sql::{PostgresStore, SqliteStore};
 use a2a_types::v1::{

@@ -23,7 +23,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use a2a_example_agent::process::Server;
+use a2a_testkit::process::Server;
 use a2a_tests::interop::{Suite, python};
 
 /// The longest the script may run.

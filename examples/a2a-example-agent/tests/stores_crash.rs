@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use a2a_example_agent::client::{A2aClient, ClientConfig};
+use a2a_client::{A2aClient, ClientConfig};
 use a2a_types::v1::{
     GetTaskRequest, ListTasksRequest, Message, Part, SendMessageRequest, SendMessageResponse,
     StreamResponse, SubscribeToTaskRequest, Task, TaskState,

@@ -7,11 +7,11 @@
 
 use std::time::Duration;
 
-use a2a_example_agent::client::{A2aClient, Binding, ClientConfig, ClientError};
-use a2a_example_agent::server::agent::ExampleAgent;
-use a2a_example_agent::server::behaviour::Delays;
+use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
+use a2a_example_agent::server::agent::TravelAgent;
 use a2a_example_agent::server::{Config, card};
 use a2a_server::{A2aServer, BearerTokens, ServerConfig, WebhookPolicy};
+use a2a_testkit::behaviour::{Delays, WithBehaviours};
 use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
     CancelTaskRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -66,7 +66,7 @@ async fn a_task_is_invisible_to_other_callers_and_tenants_on_every_binding() {
     };
     let mut server_config = ServerConfig::default();
     server_config.webhook_policy = WebhookPolicy::local_development();
-    let server = A2aServer::builder(card, ExampleAgent { delays })
+    let server = A2aServer::builder(card, WithBehaviours::new(TravelAgent, delays))
         .authenticator(
             BearerTokens::new()
                 .token("alice-token", "alice")

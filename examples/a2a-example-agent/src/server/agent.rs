@@ -1,82 +1,30 @@
-//! The example agent's logic on the server crate: an [`AgentExecutor`] that runs the plan the
-//! behaviour table ([`super::behaviour`]) gives a message, step by step, through the event sink.
+//! The example agent's own logic on the server crate: an [`AgentExecutor`] that answers each
+//! message with what the travel skills ([`super::skills`]) make of it, as a completed task.
 
 use a2a_server::{AgentEvent, AgentExecutor, EventSink, RequestContext, async_trait};
 use a2a_types::errors::Error;
-use a2a_types::v1::Task;
+use a2a_types::v1::{Artifact, TaskState};
 
-use super::behaviour::{self, Delays, Plan, Step};
+use super::skills;
 
-/// The example agent: the behaviour table, with its delays.
+/// The travel agent: working, one artifact `answer` (named after the skill that answered), completed.
 #[derive(Clone, Copy, Debug)]
-pub struct ExampleAgent {
-    /// How long the behaviours that take their time take.
-    pub delays: Delays,
-}
+pub struct TravelAgent;
 
 #[async_trait]
-impl AgentExecutor for ExampleAgent {
+impl AgentExecutor for TravelAgent {
     async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
-        let plan = match &context.task {
-            // Run again after a crash (at least once): the message's plan, without the status
-            // steps the task has already taken, so a resumed task goes on rather than repeats.
-            Some(task) if context.resumed => {
-                resumed(behaviour::plan(&context.message, self.delays), task)
-            }
-            Some(_) => behaviour::continue_plan(&context.message),
-            None => behaviour::plan(&context.message, self.delays),
+        events.status(TaskState::Working, None).await?;
+        let (skill, parts) = skills::answer(&context.message.text());
+        let mut answer = Artifact::new("answer", parts);
+        answer.name = skill.map(str::to_owned);
+        let artifact = AgentEvent::Artifact {
+            artifact: answer,
+            append: false,
+            last_chunk: true,
         };
-        let steps = match plan {
-            Plan::Reply(text) => {
-                events.reply(text).await?;
-                return Ok(());
-            }
-            Plan::Task(steps) => steps,
-        };
-        for step in steps {
-            match step {
-                Step::Status(state, text) => events.status(state, text.as_deref()).await?,
-                Step::Artifact {
-                    artifact,
-                    append,
-                    last_chunk,
-                } => {
-                    events
-                        .send(AgentEvent::Artifact {
-                            artifact,
-                            append,
-                            last_chunk,
-                        })
-                        .await?
-                }
-                Step::Wait(duration) => {
-                    tokio::select! {
-                        _ = tokio::time::sleep(duration) => {}
-                        _ = events.canceled() => return Ok(()),
-                    }
-                }
-                Step::UntilCanceled => {
-                    events.canceled().await;
-                    return Ok(());
-                }
-            }
-        }
+        events.send(artifact).await?;
+        events.status(TaskState::Completed, None).await?;
         Ok(())
     }
-}
-
-/// `plan` for a task resumed in `task`'s state: its leading status steps up to and including the
-/// task's current state are dropped (they were committed before the crash).
-fn resumed(plan: Plan, task: &Task) -> Plan {
-    let Plan::Task(steps) = plan else {
-        return plan;
-    };
-    let reached = steps
-        .iter()
-        .take_while(|step| matches!(step, Step::Status(..)))
-        .position(|step| matches!(step, Step::Status(state, _) if *state == task.status.state));
-    Plan::Task(match reached {
-        Some(at) => steps.into_iter().skip(at + 1).collect(),
-        None => steps,
-    })
 }

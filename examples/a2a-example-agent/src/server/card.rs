@@ -8,7 +8,8 @@ use std::net::SocketAddr;
 use a2a_server::BearerTokens;
 use a2a_types::v1::{AgentCard, AgentExtension};
 
-use super::{Config, skills};
+use super::config::{Config, EXTENDED_CARD_TOKEN};
+use super::skills;
 
 /// The path of the JSON-RPC endpoint (v1 and v0.3).
 pub const JSONRPC_PATH: &str = "/jsonrpc";
@@ -52,7 +53,7 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
                 "bearer",
                 BearerTokens::security_scheme(format!(
                     "The extended card needs `Authorization: Bearer <token>`; the example's token is `{}`. Other operations also serve anonymous callers.",
-                    super::EXTENDED_CARD_TOKEN
+                    EXTENDED_CARD_TOKEN
                 )),
             )
             // Bearer, or nothing: the empty requirement says anonymous callers are served too.
@@ -75,50 +76,4 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     builder
         .build()
         .unwrap_or_else(|violations| unreachable!("the example card breaks the spec: {violations}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use a2a_types::validate::Validate;
-
-    #[test]
-    fn the_card_lists_every_binding_and_capability() {
-        let http: SocketAddr = "127.0.0.1:8000".parse().unwrap();
-        let grpc: SocketAddr = "127.0.0.1:8001".parse().unwrap();
-        let card = build(&Config::default(), http, grpc, false);
-        card.validate().unwrap();
-        let interfaces: Vec<(&str, &str, &str)> = card
-            .supported_interfaces
-            .iter()
-            .map(|i| {
-                (
-                    i.url.as_str(),
-                    i.protocol_binding.as_str(),
-                    i.protocol_version.as_str(),
-                )
-            })
-            .collect();
-        assert_eq!(
-            interfaces,
-            [
-                ("http://127.0.0.1:8000/jsonrpc", "JSONRPC", "1.0"),
-                ("http://127.0.0.1:8000/rest", "HTTP+JSON", "1.0"),
-                ("127.0.0.1:8001", "GRPC", "1.0"),
-                ("http://127.0.0.1:8000/jsonrpc", "JSONRPC", "0.3"),
-            ]
-        );
-        let capabilities = &card.capabilities;
-        assert_eq!(
-            (
-                capabilities.streaming,
-                capabilities.push_notifications,
-                capabilities.extended_agent_card
-            ),
-            (Some(true), Some(true), Some(true))
-        );
-        assert!(card.security_schemes.contains_key("bearer"));
-        assert_eq!(card.security_requirements.len(), 2);
-        assert!(build(&Config::default(), http, grpc, true).skills.len() > card.skills.len());
-    }
 }

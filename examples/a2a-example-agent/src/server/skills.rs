@@ -1,5 +1,5 @@
 //! The agent's travel skills: each is an ordinary function whose `#[a2a_skill]` puts it on the card.
-//! A message no `messageId` prefix claims ([`super::behaviour`]) is answered by [`answer`], which
+//! A message no `messageId` prefix claims (`a2a_testkit::behaviour`) is answered by [`answer`], which
 //! picks the skill from the words of the message.
 
 use a2a_types::v1::{AgentSkill, Part};
@@ -97,48 +97,4 @@ fn word_after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use a2a_types::v1::PartContent;
-
-    #[test]
-    fn the_skills_are_picked_by_what_the_message_asks() {
-        let (skill, parts) = answer("Find a hotel in Lisbon for 3 nights");
-        assert_eq!(skill, Some("find_hotels"));
-        assert_eq!(
-            parts[0].as_text(),
-            Some("Understood: Find a hotel in Lisbon for 3 nights")
-        );
-        let Some(PartContent::Data(data)) = &parts[1].content else {
-            panic!("{parts:?}")
-        };
-        assert_eq!(data["city"], "Lisbon");
-
-        let (skill, parts) = answer("plan my route from Sunnyvale to Mountain View");
-        assert_eq!(skill, Some("route-planner"));
-        assert_eq!(
-            parts[1].as_text(),
-            Some("<ol><li>Leave Sunnyvale</li><li>Arrive in Mountain</li></ol>")
-        );
-
-        let (skill, parts) = answer("Book Casa do Rio");
-        assert_eq!(skill, Some("book_room"));
-        assert_eq!(
-            parts[1].as_text(),
-            Some("Booked Casa do Rio; you will be charged in EUR")
-        );
-
-        assert_eq!(answer("hello").0, None);
-    }
-
-    #[test]
-    fn the_extended_card_adds_booking() {
-        let public: Vec<String> = public_skills().into_iter().map(|s| s.id).collect();
-        let extended: Vec<String> = extended_skills().into_iter().map(|s| s.id).collect();
-        assert_eq!(public, ["find-hotels", "route-planner"]);
-        assert_eq!(extended, ["find-hotels", "route-planner", "book-room"]);
-    }
 }

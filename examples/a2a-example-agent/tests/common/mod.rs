@@ -13,8 +13,8 @@
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use a2a_example_agent::process::Server;
-use a2a_example_agent::stores::StoreChoice;
+use a2a_testkit::process::Server;
+use a2a_testkit::stores::StoreChoice;
 use sqlx::Connection;
 
 /// The variable naming the test PostgreSQL server.
@@ -84,7 +84,7 @@ impl TestStore {
 impl Drop for TestStore {
     fn drop(&mut self) {
         if let StoreChoice::Sqlite(path) = &self.choice {
-            a2a_example_agent::stores::remove_sqlite(path);
+            a2a_testkit::stores::remove_sqlite(path);
         }
     }
 }
@@ -163,6 +163,6 @@ pub struct SqliteFile(std::path::PathBuf);
 
 impl Drop for SqliteFile {
     fn drop(&mut self) {
-        a2a_example_agent::stores::remove_sqlite(&self.0);
+        a2a_testkit::stores::remove_sqlite(&self.0);
     }
 }

@@ -25,8 +25,8 @@ use a2a_types::v1::{
 };
 
 use super::targets::{self, Kind};
-use crate::client::{A2aClient, ClientConfig};
-use crate::server::behaviour::{PROGRESS_TEXT_BYTES, PROGRESS_UPDATES, progress_text};
+use crate::behaviour::table::{PROGRESS_TEXT_BYTES, PROGRESS_UPDATES, progress_text};
+use a2a_client::{A2aClient, ClientConfig};
 
 /// What one round measured.
 #[derive(Debug, Default)]

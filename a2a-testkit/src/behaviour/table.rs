@@ -1,4 +1,4 @@
-//! What the agent does with a message, chosen by a prefix (the convention conformance kits use, so
+//! The behaviour table: what an agent does with a message, chosen by a prefix (the convention conformance kits use, so
 //! an outside test can drive every path): the prefix of its `messageId`, or, when that names no
 //! behaviour, the prefix of its first text part (the convention of the draft conformance format
 //! ACTS). Where both name one, the `messageId` wins.
@@ -12,16 +12,15 @@
 //! | `tck-auth-required` | moves the task to auth-required |
 //! | `tck-reject-task` | rejects the task with "rejected" |
 //! | `tck-task-failure` | fails the task with the message "Task failed: simulated failure" |
-//! | `tck-long-running` | working, waits [`Config::long_running_delay`](super::Config), completed |
+//! | `tck-long-running` | working, waits [`Delays::long_running`], completed |
 //! | `tck-cancel` | working until canceled |
 //! | `tck-stream-001`, `tck-stream-003`, `tck-stream-ordering-001`, `tck-stream-artifact-text`, `tck-stream-basic` | working, one text artifact ("Stream hello from TCK", "Stream task lifecycle", "Ordered output", "Streamed text content", "Stream basic output"), completed |
 //! | `tck-stream-002` | a single completed status |
 //! | `tck-stream-artifact-file` | working, a file artifact `output.txt` (`text/plain`), completed |
 //! | `tck-stream-artifact-chunked`, `tck-stream-chunked` | working, artifact chunk "chunk-1 " then a last chunk "chunk-2" (append), completed |
-//! | `test-resubscribe-message-id` | working, waits [`Config::resubscribe_delay`](super::Config), completed |
+//! | `test-resubscribe-message-id` | working, waits [`Delays::resubscribe`], completed |
 //! | `test-slow-chunks` | working, then one text artifact in [`SLOW_CHUNKS`] chunks `chunk-1 `, `chunk-2 `, … (appended), each after [`SLOW_CHUNK_PAUSE`], completed: a stream long enough to cut and resume, whose every event says where it belongs |
 //! | `load-progress` | working, [`PROGRESS_UPDATES`] versions of one text artifact `progress` (each replaces the last; [`PROGRESS_TEXT_BYTES`] characters), completed: the load test's slow readers (many events, a task that does not grow) |
-//! | anything else | the travel skills answer: a completed task echoing what it understood |
 //!
 //! A message sent to an existing task (`taskId` set) that waits for input completes it, unless it
 //! names `tck-input-required` again: then the task asks for input once more.
@@ -157,9 +156,10 @@ pub fn behaviour_of(message: &Message) -> Option<&'static str> {
     })
 }
 
-/// The plan for a new message (`taskId` not set), by its behaviour ([`behaviour_of`]).
-pub fn plan(message: &Message, delays: Delays) -> Plan {
-    let id = behaviour_of(message).unwrap_or_default();
+/// The plan for a new message (`taskId` not set), by its behaviour ([`behaviour_of`]); `None`
+/// when the message names none (the agent's own logic answers it).
+pub fn plan(message: &Message, delays: Delays) -> Option<Plan> {
+    let id = behaviour_of(message)?;
     let text_task = |text: &str| {
         Plan::Task(vec![
             working(),
@@ -168,7 +168,7 @@ pub fn plan(message: &Message, delays: Delays) -> Plan {
         ])
     };
     // Longer prefixes first: `tck-artifact-file-url` also starts with `tck-artifact-file`.
-    if id.starts_with("tck-complete-task") {
+    let plan = if id.starts_with("tck-complete-task") {
         Plan::Task(vec![
             working(),
             Step::Status(TaskState::Completed, Some("Hello from TCK".into())),
@@ -280,19 +280,9 @@ pub fn plan(message: &Message, delays: Delays) -> Plan {
             .chain([completed()]);
         Plan::Task(steps.collect())
     } else {
-        let (skill, parts) = super::skills::answer(&message.text());
-        let mut answer = Artifact::new("answer", parts);
-        answer.name = skill.map(str::to_owned);
-        Plan::Task(vec![
-            working(),
-            Step::Artifact {
-                artifact: answer,
-                append: false,
-                last_chunk: true,
-            },
-            completed(),
-        ])
-    }
+        return None;
+    };
+    Some(plan)
 }
 
 /// The plan for a message that continues a task waiting for input: another `tck-input-required`
@@ -327,7 +317,7 @@ mod tests {
     };
 
     fn plan_for(id: &str) -> Plan {
-        plan(&Message::user(id, [Part::text("hi")]), DELAYS)
+        plan(&Message::user(id, [Part::text("hi")]), DELAYS).expect("a behaviour")
     }
 
     fn states(plan: &Plan) -> Vec<TaskState> {
@@ -431,7 +421,9 @@ mod tests {
     #[test]
     fn the_acts_prefixes_of_the_first_text_part_count_and_the_message_id_wins() {
         use TaskState::*;
-        let by_text = |text: &str| plan(&Message::user("m-1", [Part::text(text)]), DELAYS);
+        let by_text = |text: &str| {
+            plan(&Message::user("m-1", [Part::text(text)]), DELAYS).expect("a behaviour")
+        };
         assert_eq!(
             states(&by_text("tck-task-failure please")),
             [Working, Failed]
@@ -456,7 +448,7 @@ mod tests {
         assert_eq!(steps[1], Step::UntilCanceled);
         let both = Message::user("tck-reject-task-1", [Part::text("tck-complete-task")]);
         assert_eq!(
-            states(&plan(&both, DELAYS)),
+            states(&plan(&both, DELAYS).expect("a behaviour")),
             [Rejected],
             "the messageId wins"
         );
@@ -493,15 +485,5 @@ mod tests {
                 serde_json::json!({"key": "value", "count": 42})
             ))
         );
-    }
-
-    #[test]
-    fn other_messages_go_to_the_travel_skills() {
-        let plan = plan(
-            &Message::user("m-1", [Part::text("Find a hotel in Porto")]),
-            DELAYS,
-        );
-        assert_eq!(texts(&plan)[0], "Understood: Find a hotel in Porto");
-        assert_eq!(states(&plan), [TaskState::Working, TaskState::Completed]);
     }
 }

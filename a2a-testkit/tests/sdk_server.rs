@@ -1,8 +1,8 @@
-//! The example client against the official Python SDK's own server classes
+//! The conformance run against the official Python SDK's own server classes
 //! (`tests/interop/sdk_agent_server.py`: the SDK's request handler, task store, push-config store, and
 //! its JSON-RPC, REST and gRPC apps), over each of the three bindings, on 127.0.0.1.
 //!
-//! The same conformance run (`client::conformance::run_conformance`) is made on every binding: card,
+//! The same conformance run (`a2a_testkit::conformance::run_conformance`) is made on every binding: card,
 //! send (task and message results, artifacts of every kind), streams, get with historyLength, list
 //! (context and status filters, paging), cancel, subscribe, push-config CRUD and a webhook delivery to
 //! a loopback receiver (with the config's token and credentials), the extended card behind a bearer
@@ -15,9 +15,9 @@
 
 use std::time::{Duration, Instant};
 
-use a2a_example_agent::client::conformance::{ConformanceOptions, Report, run_conformance};
-use a2a_example_agent::client::{A2aClient, Binding, ClientConfig};
-use a2a_example_agent::process::start_sdk_server;
+use a2a_client::{A2aClient, Binding, ClientConfig};
+use a2a_testkit::conformance::{ConformanceOptions, Report, run_conformance};
+use a2a_testkit::process::start_sdk_server;
 use a2a_tests::interop::{Suite, python};
 
 /// The most a whole run over one binding may take.

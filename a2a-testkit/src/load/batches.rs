@@ -13,7 +13,7 @@ use a2a_types::v1::{
     TaskState,
 };
 
-use crate::client::A2aClient;
+use a2a_client::A2aClient;
 
 /// Calls in flight at once within a batch.
 pub const CONCURRENCY: usize = 32;

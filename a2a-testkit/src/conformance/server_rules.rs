@@ -1,5 +1,5 @@
 //! The checks of what the specification (and the official conformance kit) require of a server
-//! beyond the behaviour table, run when [`ConformanceOptions::server_rules`](super::ConformanceOptions)
+//! beyond the behaviour table, run when `ConformanceOptions::server_rules`
 //! is set (the workspace's own agent; the SDK's reference server does not follow all of them):
 //!
 //! | check | requirement |
@@ -18,10 +18,14 @@ use a2a_types::v1::{
     TaskPushNotificationConfig, TaskState,
 };
 
-use super::{
-    A2aClient, CheckResult, Run, cancel, expect_error, expect_state, failed, final_state, get,
-    message_id, send, send_for_task, send_returning_immediately, user_message,
+use a2a_client::A2aClient;
+
+use super::helpers::{
+    cancel, expect_error, expect_state, failed, get, message_id, send, send_for_task,
+    send_returning_immediately, user_message,
 };
+use super::run::{CheckResult, Run};
+use super::streams::final_state;
 
 /// Runs every check of the module docs.
 pub(super) async fn run(run: &mut Run<'_>, client: &A2aClient) {

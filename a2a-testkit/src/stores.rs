@@ -1,10 +1,11 @@
-//! Where the example agent keeps its tasks: `--store memory|sqlite:PATH|postgres://…`.
+//! Where a server keeps its tasks, as a command line names it: `--store memory|sqlite:PATH|postgres://…`
+//! ([`StoreChoice`], parsed from the option's value), opened ([`StoreChoice::open`]) and given to the
+//! server's builder ([`OpenedStore::install`]).
 //!
 //! | `--store` | store | survives a restart | shared by replicas |
 //! |---|---|---|---|
 //! | `memory` | the server crate's in-memory store | no | no |
 //! | `sqlite:PATH` | one SQLite file ([`a2a_server_sql::SqliteStore`]) | yes | no (one process owns the file) |
-//! | (none: the default) | the SQLite file of [`StoreChoice::default_sqlite`] | yes | no |
 //! | `postgres://user@host:port/db` | PostgreSQL ([`a2a_server_sql::PostgresStore`], streams over `LISTEN`/`NOTIFY`) | yes | yes |
 //!
 //! Push-notification configs go to the same place as tasks; on SQLite and PostgreSQL so do the
@@ -17,12 +18,8 @@ use std::str::FromStr;
 
 use a2a_server::A2aServerBuilder;
 use a2a_server_sql::{OpenError, PostgresEventBus, PostgresStore, SqliteStore};
-use a2a_types::v1::{GetTaskRequest, ListTasksRequest};
 
-use crate::client::{A2aClient, ClientConfig};
-use crate::server::{self, Config};
-
-/// The `--store` the agent was started with.
+/// A `--store` value: where the tasks go.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreChoice {
     /// Tasks in the process's memory.
@@ -34,17 +31,6 @@ pub enum StoreChoice {
 }
 
 impl StoreChoice {
-    /// The agent's store when `--store` is not given: the SQLite file
-    /// `a2a-example-agent/tasks.sqlite3` in the system's temporary directory (`$TMPDIR`, else `/tmp`),
-    /// so an agent restarted without options finds its tasks, and the working directory stays clean.
-    pub fn default_sqlite() -> StoreChoice {
-        StoreChoice::Sqlite(
-            std::env::temp_dir()
-                .join("a2a-example-agent")
-                .join("tasks.sqlite3"),
-        )
-    }
-
     /// Opens the store (creating and migrating the database when needed).
     pub async fn open(&self) -> Result<OpenedStore, OpenError> {
         Ok(match self {
@@ -62,6 +48,17 @@ impl StoreChoice {
                 OpenedStore::Postgres(store, bus)
             }
         })
+    }
+}
+
+/// The `--store` value naming this store (`memory`, `sqlite:PATH` or the PostgreSQL URL).
+impl fmt::Display for StoreChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreChoice::Memory => write!(f, "memory"),
+            StoreChoice::Sqlite(path) => write!(f, "sqlite:{}", path.display()),
+            StoreChoice::Postgres(url) => write!(f, "{url}"),
+        }
     }
 }
 
@@ -128,16 +125,6 @@ impl OpenedStore {
     }
 }
 
-/// A new SQLite file for one run of the demo (`--demo`), in the system's temporary directory.
-pub fn demo_sqlite() -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    std::env::temp_dir()
-        .join("a2a-example-agent")
-        .join(format!("demo-{}-{nanos}.sqlite3", std::process::id()))
-}
-
 /// Removes a SQLite file with its WAL and shared-memory files.
 pub fn remove_sqlite(path: &std::path::Path) {
     for suffix in ["", "-wal", "-shm"] {
@@ -145,53 +132,6 @@ pub fn remove_sqlite(path: &std::path::Path) {
         name.push(suffix);
         let _ = std::fs::remove_file(name);
     }
-}
-
-/// The demo's last part: an agent started anew on the store of `config` (the first one has
-/// shut down) still has every task, read back over JSON-RPC; the exchange goes to `out`.
-pub async fn show_restart(config: &Config, out: &mut dyn std::io::Write) -> Result<(), String> {
-    let agent = server::start_on_free_ports(config.clone())
-        .await
-        .map_err(|e| format!("restarting the agent: {e}"))?;
-    let outcome = async {
-        let client = A2aClient::connect(&agent.base_url(), ClientConfig::default())
-            .await
-            .map_err(|e| format!("connecting to the restarted agent: {e}"))?;
-        let listed = client
-            .list_tasks(ListTasksRequest::default())
-            .await
-            .map_err(|e| format!("ListTasks after the restart: {e}"))?;
-        let oldest = listed
-            .tasks
-            .last()
-            .ok_or("no task survived the restart")?;
-        let again = client
-            .get_task(GetTaskRequest {
-                id: oldest.id.clone(),
-                ..Default::default()
-            })
-            .await
-            .map_err(|e| format!("GetTask after the restart: {e}"))?;
-        // ListTasks leaves out history and artifacts by default: the status is compared.
-        if again.status != oldest.status || again.artifacts.is_empty() {
-            return Err(format!("task {} changed across the restart", oldest.id));
-        }
-        let _ = writeln!(
-            out,
-            "\n── restarted on the same store ({}) ──\n  ← ListTasks: {} tasks still there\n  ← GetTask {}: {}",
-            match &config.store {
-                StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
-                other => format!("{other:?}"),
-            },
-            listed.total_size,
-            again.id,
-            serde_json::to_string(&again.status).unwrap_or_default()
-        );
-        Ok(())
-    }
-    .await;
-    agent.shutdown().await;
-    outcome
 }
 
 #[cfg(test)]

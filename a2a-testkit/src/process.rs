@@ -1,5 +1,5 @@
-//! Server processes started by the load test and the package's tests (this agent's binary, the official
-//! SDK's server of `tests/interop/sdk_agent_server.py`): each is read until its ready line, bounded in
+//! Server processes started by the load test and by tests (an agent binary, the official SDK's
+//! server of the workspace's `tests/interop/sdk_agent_server.py`): each is read until its ready line, bounded in
 //! time, and killed by its pid when dropped, passing or failing.
 
 use std::io::{BufRead, BufReader};
@@ -87,5 +87,5 @@ pub fn start_sdk_server(
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }

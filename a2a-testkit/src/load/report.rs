@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::batches::{Batch, Op};
 use super::targets::Kind;
-use crate::client::Binding;
+use a2a_client::Binding;
 
 /// Every batch of one operation over one binding against one server.
 pub struct Cell {

@@ -1,4 +1,4 @@
-//! `a2a-example-client`: the example client on the command line. It resolves the agent's card, picks a
+//! `a2a-example-client`: the workspace's client on the command line. It resolves the agent's card, picks a
 //! binding (`--binding` to insist on one), and runs one operation, printing what came back as
 //! ProtoJSON (a stream one event per line):
 //!
@@ -16,8 +16,8 @@
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use a2a_example_agent::client::conformance::{ConformanceOptions, run_conformance};
-use a2a_example_agent::client::{A2aClient, Binding, ClientConfig, ClientError, EventStream};
+use a2a_client::{A2aClient, Binding, ClientConfig, ClientError, EventStream};
+use a2a_testkit::conformance::{ConformanceOptions, run_conformance};
 use a2a_types::v1::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,

@@ -1,5 +1,5 @@
-//! `a2a-example-agent --load [--record] [PYTHON]`: the load test of the example agent (the
-//! workspace's server crate), side by side with the official Python SDK's server
+//! The load test of an agent binary (`a2a-example-agent --load [--record] [PYTHON]` runs it on the
+//! workspace's example agent, on the server crate), side by side with the official Python SDK's server
 //! (`tests/interop/sdk_agent_server.py`) and, when built, the official Rust SDK's server
 //! (`benchmarks/lf-agent` on `a2a-server-lf`), all answering the same requests on the same machine
 //! in the same run, each in its own process.
@@ -32,7 +32,7 @@ pub mod report;
 pub mod slow_readers;
 pub mod targets;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use batches::Op;
@@ -40,7 +40,7 @@ use report::Cell;
 use slow_readers::Round;
 use targets::{Kind, Target, mib};
 
-use crate::client::Binding;
+use a2a_client::Binding;
 
 /// The most our server's resident set may reach over the alternating batches (it keeps every task
 /// it made, up to about 10,000 small ones; a release build peaks near 30 MiB).
@@ -100,10 +100,34 @@ fn on_ci() -> bool {
     std::env::var("CI").is_ok_and(|ci| ci.eq_ignore_ascii_case("true") || ci == "1")
 }
 
-/// Runs the load test at `scale` and prints its tables; returns the process exit code (0: no
-/// error, no lost task, memory within its bounds).
-pub async fn main(scale: Scale, python: Option<&str>) -> i32 {
-    match run(scale, python).await {
+/// The load commands on an agent's command line, `args` being what follows the program's name:
+/// `--load [--record] [PYTHON]` runs [`main`] on `agent` at [`Scale::CI`] (with `--record`,
+/// [`Scale::RECORD`]); `--load-profile AGENT [CALLS]` runs [`profile::main`]. Returns the process
+/// exit code, or `None` when `args` are neither.
+pub async fn command_line(agent: &Path, args: &[&str]) -> Option<i32> {
+    let (scale, python) = match args {
+        ["--load-profile", profiled] => {
+            profile::main(profiled, None).await;
+            return Some(0);
+        }
+        ["--load-profile", profiled, calls] => {
+            profile::main(profiled, Some(calls)).await;
+            return Some(0);
+        }
+        ["--load"] => (Scale::CI, None),
+        ["--load", "--record"] => (Scale::RECORD, None),
+        ["--load", "--record", python] => (Scale::RECORD, Some(*python)),
+        ["--load", python] => (Scale::CI, Some(*python)),
+        _ => return None,
+    };
+    Some(main(agent, scale, python).await)
+}
+
+/// Runs the load test of the agent binary `agent` at `scale` and prints its tables; returns the
+/// process exit code (0: no error, no lost task, memory within its bounds). The agent is started as
+/// `AGENT --listen 127.0.0.1:0 --store memory` and must print `listening on URL` when ready.
+pub async fn main(agent: &Path, scale: Scale, python: Option<&str>) -> i32 {
+    match run(agent, scale, python).await {
         Ok(()) => 0,
         Err(problem) => {
             println!("FAILED: {problem}");
@@ -139,7 +163,7 @@ fn peers(python: Option<&str>) -> Result<Vec<(Kind, PathBuf)>, String> {
     Ok(peers)
 }
 
-async fn run(scale: Scale, python: Option<&str>) -> Result<(), String> {
+async fn run(agent: &Path, scale: Scale, python: Option<&str>) -> Result<(), String> {
     let peers = peers(python)?;
     println!(
         "load: {} rounds of alternating batches ({} SendMessage, {} streamed tasks per batch, {} in \
@@ -150,7 +174,7 @@ async fn run(scale: Scale, python: Option<&str>) -> Result<(), String> {
         batches::CONCURRENCY,
         scale.slow_streams
     );
-    let mut targets = vec![targets::start(Kind::Ours, None).await?];
+    let mut targets = vec![targets::start(Kind::Ours, Some(agent)).await?];
     for (kind, program) in &peers {
         targets.push(targets::start(*kind, Some(program)).await?);
     }
@@ -220,7 +244,7 @@ async fn run(scale: Scale, python: Option<&str>) -> Result<(), String> {
     }
     drop(targets);
 
-    problems.extend(slow_reader_rounds(scale, &peers).await?);
+    problems.extend(slow_reader_rounds(scale, agent, &peers).await?);
     if problems.is_empty() {
         println!("ok: no error, no task lost, memory within its bounds");
         Ok(())
@@ -290,9 +314,10 @@ async fn alternate(targets: &[Target], scale: Scale) -> (Vec<Cell>, Vec<Vec<Stri
 /// Prompt and stalled readers against ours and the Python SDK's server; the problems of ours.
 async fn slow_reader_rounds(
     scale: Scale,
+    agent: &Path,
     peers: &[(Kind, PathBuf)],
 ) -> Result<Vec<String>, String> {
-    let mut servers = vec![(Kind::Ours, None)];
+    let mut servers = vec![(Kind::Ours, Some(agent))];
     servers.extend(
         peers
             .iter()
@@ -303,7 +328,7 @@ async fn slow_reader_rounds(
         "\nslow readers: {} concurrent streams of {} artifact updates ({} KiB of text each), spread \
          over the bindings; stalled readers stop for {:?} after the first event",
         scale.slow_streams,
-        crate::server::behaviour::PROGRESS_UPDATES,
+        crate::behaviour::table::PROGRESS_UPDATES,
         slow_readers::TEXT_PER_STREAM / 1024,
         scale.stall
     );

@@ -6,13 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::client::{A2aClient, Binding, ClientConfig};
+use a2a_client::{A2aClient, Binding, ClientConfig};
+
 use crate::process::{Server, start_sdk_server};
 
 /// Which server a figure belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// The workspace's server crate under this example agent.
+    /// The agent binary under test (the workspace's example agent, on the server crate).
     Ours,
     /// The official Python SDK (a2a-sdk) server.
     PythonSdk,
@@ -72,13 +73,12 @@ fn url_of_ready_line(line: &str, what: &str) -> Result<String, String> {
         .ok_or_else(|| format!("{what}: unexpected ready line {:?}", line.trim_end()))
 }
 
-/// Starts a server of `kind` (`program` is the Python for the SDK, the binary for a2a-server-lf)
-/// and connects a client over each binding it serves.
+/// Starts a server of `kind` (`program` is the agent binary for ours, the Python for the SDK, the
+/// binary for a2a-server-lf) and connects a client over each binding it serves.
 pub async fn start(kind: Kind, program: Option<&Path>) -> Result<Target, String> {
     let server = match (kind, program) {
-        (Kind::Ours, _) => {
-            let exe = std::env::current_exe().map_err(|e| format!("finding this binary: {e}"))?;
-            let mut command = Command::new(exe);
+        (Kind::Ours, Some(agent)) => {
+            let mut command = Command::new(agent);
             // In memory, as the SDK's server keeps its tasks: the figures compare the servers, not
             // stores (and no run shares the default SQLite file with another agent).
             command.args(["--listen", "127.0.0.1:0", "--store", "memory"]);
@@ -120,7 +120,7 @@ pub fn lf_agent_binary() -> Option<PathBuf> {
         return Some(PathBuf::from(path));
     }
     let built =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/target/release/a2a-lf-agent");
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchmarks/target/release/a2a-lf-agent");
     built.is_file().then_some(built)
 }
 

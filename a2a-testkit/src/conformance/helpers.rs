@@ -1,7 +1,18 @@
 //! Helpers of the conformance checks: unique message ids, request builders, and the comparisons
 //! each check reports through.
 
-use super::*;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use a2a_client::{A2aClient, ClientError};
+use a2a_types::errors::ErrorKind;
+use a2a_types::v1::{
+    CancelTaskRequest, GetTaskRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
+    SendMessageResponse, Task, TaskState,
+};
+
+use super::run::CheckResult;
 
 /// A message id no other run of this process or another shares, after the behaviour prefix.
 pub(super) fn message_id(prefix: &str) -> String {

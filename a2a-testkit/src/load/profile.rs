@@ -20,8 +20,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::batches::{self, Op};
-use crate::client::{A2aClient, Binding, ClientConfig};
 use crate::process::Server;
+use a2a_client::{A2aClient, Binding, ClientConfig};
 
 /// Calls before the counters are zeroed, per binding and operation (connections, lazily built
 /// state).

@@ -1,0 +1,131 @@
+//! What a conformance run is given ([`ConformanceOptions`]) and what it gives back ([`Report`], one
+//! [`Check`] per check), and the run in progress that times each check.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+/// What a run needs besides the client.
+#[derive(Clone, Debug)]
+pub struct ConformanceOptions {
+    /// The bearer token that unlocks the agent's extended card; `None` skips the extended-card checks.
+    pub extended_card_token: Option<String>,
+    /// Whether to check push-notification delivery: the run listens on a loopback port for the
+    /// agent's webhook calls (the agent must be allowed to call 127.0.0.1).
+    pub push_delivery: bool,
+    /// The longest one check may take (a check makes a few calls).
+    pub check_timeout: Duration,
+    /// Whether to run the server rules (`conformance::server_rules`) too (the workspace's own agent follows
+    /// them; the SDK's reference server does not follow all).
+    pub server_rules: bool,
+}
+
+impl Default for ConformanceOptions {
+    fn default() -> Self {
+        ConformanceOptions {
+            extended_card_token: None,
+            push_delivery: true,
+            check_timeout: Duration::from_secs(20),
+            server_rules: false,
+        }
+    }
+}
+
+/// The outcome of one check.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// What was checked, such as `stream.artifact-chunked`.
+    pub name: &'static str,
+    /// `Ok` with a short account of what was seen, or `Err` with what was wrong.
+    pub outcome: Result<String, String>,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+/// Every check of one run, over one binding.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The binding the client used (`JSONRPC`, `HTTP+JSON`, `GRPC`).
+    pub binding: String,
+    /// The checks, in the order they ran.
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    /// How many checks passed.
+    pub fn passed(&self) -> usize {
+        self.checks.iter().filter(|c| c.outcome.is_ok()).count()
+    }
+
+    /// The checks that failed.
+    pub fn failures(&self) -> impl Iterator<Item = &Check> {
+        self.checks.iter().filter(|c| c.outcome.is_err())
+    }
+
+    /// Whether every check passed.
+    pub fn all_passed(&self) -> bool {
+        self.failures().next().is_none()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for check in &self.checks {
+            let (mark, text) = match &check.outcome {
+                Ok(detail) => ("pass", detail),
+                Err(problem) => ("FAIL", problem),
+            };
+            writeln!(
+                f,
+                "  {mark} {:<10} {:<36} {:>5} ms  {text}",
+                self.binding,
+                check.name,
+                check.elapsed.as_millis()
+            )?;
+        }
+        write!(
+            f,
+            "{}: {}/{} checks passed",
+            self.binding,
+            self.passed(),
+            self.checks.len()
+        )
+    }
+}
+
+/// What one check found: a short account of what was seen, or what was wrong.
+pub(super) type CheckResult = Result<String, String>;
+
+/// A run in progress: its options and the checks made so far.
+pub(super) struct Run<'a> {
+    pub(super) options: &'a ConformanceOptions,
+    pub(super) report: Report,
+}
+
+impl Run<'_> {
+    /// Runs one check under the run's time limit and records its outcome. The check's future is
+    /// boxed: held inline, every check's state machine would sit in `run_conformance`'s future,
+    /// which a debug build's test thread (2 MiB of stack) cannot hold.
+    pub(super) fn check<'s>(
+        &'s mut self,
+        name: &'static str,
+        check: impl Future<Output = CheckResult> + 's,
+    ) -> Pin<Box<dyn Future<Output = ()> + 's>> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(format!(
+                    "no answer within {} s",
+                    self.options.check_timeout.as_secs_f32()
+                )),
+            };
+            self.report.checks.push(Check {
+                name,
+                outcome,
+                elapsed: started.elapsed(),
+            });
+        })
+    }
+}

@@ -1,0 +1,64 @@
+//! How the example agent behaves ([`Config`]), and the token of its extended card.
+
+use std::time::Duration;
+
+use a2a_server::WebhookPolicy;
+use a2a_testkit::stores::StoreChoice;
+use a2a_types::limits::Limits;
+
+/// The bearer token the example agent's extended card is behind unless [`Config`] says otherwise:
+/// send `Authorization: Bearer example-extended-card-token`.
+pub const EXTENDED_CARD_TOKEN: &str = "example-extended-card-token";
+
+/// The principal the extended card's token identifies.
+pub const EXTENDED_CARD_PRINCIPAL: &str = "example-client";
+
+/// How the agent behaves; [`Config::default`] is what `a2a-example-agent --listen` serves.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a `test-resubscribe-message-id` task stays working before it completes.
+    pub resubscribe_delay: Duration,
+    /// How long a `tck-long-running` task stays working before it completes.
+    pub long_running_delay: Duration,
+    /// The bearer token of `GetExtendedAgentCard`; `None` configures no extended card, so the
+    /// method fails with `ExtendedAgentCardNotConfigured`.
+    pub extended_card_token: Option<String>,
+    /// Whether the agent takes push-notification configs (declared in the card's capabilities);
+    /// without, the four push-config methods fail with `PushNotificationNotSupported`.
+    pub push_notifications: bool,
+    /// Extensions the card declares as required: a request whose `A2A-Extensions` does not name
+    /// each of them fails with `ExtensionSupportRequired`.
+    pub required_extensions: Vec<String>,
+    /// The decode budget of every request body (see the [server module docs](super) for the
+    /// answers to a body over it); `Limits::default()` unless told otherwise.
+    pub limits: Limits,
+    /// Which webhook URLs push configs may name: any `https` URL, `http` on loopback.
+    pub webhook_policy: WebhookPolicy,
+    /// Where tasks and push configs are kept (`--store`): by default the SQLite file of
+    /// [`default_store`], so tasks survive a restart; tests and embedders that must not
+    /// share that file name their own (`StoreChoice::Memory` or a file of their own).
+    pub store: StoreChoice,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            resubscribe_delay: Duration::from_secs(3),
+            long_running_delay: Duration::from_secs(3),
+            extended_card_token: Some(EXTENDED_CARD_TOKEN.to_owned()),
+            push_notifications: true,
+            required_extensions: Vec::new(),
+            limits: Limits::default(),
+            webhook_policy: WebhookPolicy::local_development(),
+            store: default_store(),
+        }
+    }
+}
+
+/// The agent's store when `--store` is not given: the SQLite file `a2a-example-agent/tasks.sqlite3`
+/// in the system's temporary directory (`$TMPDIR`, else `/tmp`), so an agent restarted without
+/// options finds its tasks, and the working directory stays clean.
+pub fn default_store() -> StoreChoice {
+    let folder = std::env::temp_dir().join("a2a-example-agent");
+    StoreChoice::Sqlite(folder.join("tasks.sqlite3"))
+}
