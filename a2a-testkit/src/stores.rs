@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use a2a_server::A2aServerBuilder;
-use a2a_server_sql::{OpenError, PostgresEventBus, PostgresStore, SqliteStore};
+use a2a_server_sql::{OpenError, PostgresStore, PostgresVersionBus, SqliteStore};
 
 /// A `--store` value: where the tasks go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ impl StoreChoice {
             }
             StoreChoice::Postgres(url) => {
                 let store = PostgresStore::connect(url).await?;
-                let bus = PostgresEventBus::start(&store).await?;
+                let bus = PostgresVersionBus::start(&store).await?;
                 OpenedStore::Postgres(store, bus)
             }
         })
@@ -102,7 +102,7 @@ pub enum OpenedStore {
     /// One SQLite file (the server's in-process event bus).
     Sqlite(SqliteStore),
     /// PostgreSQL and its notifications.
-    Postgres(PostgresStore, PostgresEventBus),
+    Postgres(PostgresStore, PostgresVersionBus),
 }
 
 impl OpenedStore {
@@ -120,7 +120,7 @@ impl OpenedStore {
                 .push_config_store(store.clone())
                 .push_outbox(store.clone())
                 .execution_queue(store)
-                .event_bus(bus),
+                .version_bus(bus),
         }
     }
 }
