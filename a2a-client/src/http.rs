@@ -1,5 +1,5 @@
 //! The two HTTP bindings on reqwest: JSON-RPC (one `POST` per call, a JSON-RPC envelope each way) and
-//! HTTP+JSON (the method, path and query string of `a2a_types::rest`). Both stream as server-sent
+//! HTTP+JSON (the method, path and query string of `a2a_protocol::rest`). Both stream as server-sent
 //! events; a stream that fails before it starts is answered as plain JSON, which is read as the
 //! binding's error.
 //!
@@ -9,12 +9,13 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use a2a_types::errors::Error;
-use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
-use a2a_types::limits::Limits;
-use a2a_types::operations::Operation;
-use a2a_types::rest;
-use a2a_types::service;
+use a2a_protocol::errors::Error;
+use a2a_protocol::jsonrpc::{JsonRpcRequest, JsonRpcResponse};
+use a2a_protocol::limits::Limits;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::rest;
+use a2a_protocol::service;
 use serde_json::Value;
 
 use crate::client::CallMeta;
@@ -296,7 +297,7 @@ impl JsonRpcTransport {
                 JSONRPC,
                 response,
                 SseKind::JsonRpc(
-                    a2a_types::sse::JsonDecoder::with_limits(*self.common.limits()),
+                    a2a_protocol::sse::JsonDecoder::with_limits(*self.common.limits()),
                     operation,
                 ),
             ));
@@ -419,7 +420,7 @@ impl RestTransport {
             return Ok(EventStream::sse(
                 REST,
                 response,
-                SseKind::Rest(a2a_types::sse::HttpJsonDecoder::with_limits(
+                SseKind::Rest(a2a_protocol::sse::HttpJsonDecoder::with_limits(
                     *self.common.limits(),
                 )),
             ));

@@ -26,11 +26,11 @@
 //!
 //! | binding | request | answer | stream |
 //! |---|---|---|---|
-//! | JSON-RPC | [`JsonRpcRequest`](a2a_types::jsonrpc::JsonRpcRequest) over `POST` (reqwest) | [`JsonRpcResponse::parse`](a2a_types::jsonrpc::JsonRpcResponse::parse), errors by [`Error::from_jsonrpc`](a2a_types::errors::Error::from_jsonrpc) | SSE, [`JsonDecoder`](a2a_types::sse::JsonDecoder) of JSON-RPC responses |
-//! | HTTP+JSON | [`rest::build_request`](a2a_types::rest::build_request) | [`MethodResult::from_json`](a2a_types::jsonrpc::MethodResult::from_json), errors by [`Error::from_rest`](a2a_types::errors::Error::from_rest) | SSE, [`HttpJsonDecoder`](a2a_types::sse::HttpJsonDecoder) |
+//! | JSON-RPC | [`JsonRpcRequest`](a2a_protocol::jsonrpc::JsonRpcRequest) over `POST` (reqwest) | [`JsonRpcResponse::parse`](a2a_protocol::jsonrpc::JsonRpcResponse::parse), errors by [`Error::from_jsonrpc`](a2a_protocol::errors::Error::from_jsonrpc) | SSE, [`JsonDecoder`](a2a_protocol::sse::JsonDecoder) of JSON-RPC responses |
+//! | HTTP+JSON | [`rest::build_request`](a2a_protocol::rest::build_request) | [`MethodResult::from_json`](a2a_protocol::operations::MethodResult::from_json), errors by [`Error::from_rest`](a2a_protocol::errors::Error::from_rest) | SSE, [`HttpJsonDecoder`](a2a_protocol::sse::HttpJsonDecoder) |
 //! | gRPC | a2a-proto's tonic client stubs, messages converted by the `proto` feature | the same conversions back | tonic server streams |
-//! | JSON-RPC, A2A v0.3 | [`bridge::downgrade_request`](a2a_types::bridge::downgrade_request) | [`bridge::upgrade_response`](a2a_types::bridge::upgrade_response) | SSE of v0.3 responses, each upgraded |
-//! | HTTP+JSON, A2A v0.3 | the downgraded request as its `a2a.v1` protobuf message ([`a2a_types::v0_3::proto`]), ProtoJSON at the path of its `google.api.http` option | the response message, converted to v0.3 then upgraded | SSE of ProtoJSON `StreamResponse`s, each upgraded |
+//! | JSON-RPC, A2A v0.3 | [`bridge::downgrade_request`](a2a_compat::bridge::downgrade_request) | [`bridge::upgrade_response`](a2a_compat::bridge::upgrade_response) | SSE of v0.3 responses, each upgraded |
+//! | HTTP+JSON, A2A v0.3 | the downgraded request as its `a2a.v1` protobuf message ([`a2a_compat::v0_3::proto`]), ProtoJSON at the path of its `google.api.http` option | the response message, converted to v0.3 then upgraded | SSE of ProtoJSON `StreamResponse`s, each upgraded |
 //! | gRPC, A2A v0.3 | the same messages on a2a-proto's `a2a.v1.A2AService` stub | the same conversions back | tonic server streams, each event upgraded |
 //!
 //! ```no_run
@@ -54,7 +54,7 @@
 //!
 //! An agent whose card is a v0.3 card, or whose v0.3 interface is preferred
 //! ([`ClientConfig::only_version`]), is called with the same methods on JSON-RPC, HTTP+JSON or gRPC:
-//! each request is downgraded with [`a2a_types::bridge`], each result, event and error upgraded. A
+//! each request is downgraded with [`a2a_compat::bridge`], each result, event and error upgraded. A
 //! request that would lose a field on the way (a `tenant`, a part's `mediaType`, paging, and on
 //! HTTP+JSON and gRPC what the protobuf request has no field for, such as `metadata` of
 //! `CancelTask`) fails with [`ClientError::NotConvertible`] naming it, and `ListTasks`, which v0.3
@@ -102,8 +102,8 @@ pub use paging::TaskPages;
 pub use stream::EventStream;
 
 /// The A2A protocol version this client speaks natively (v0.3 agents through the bridge).
-pub const PROTOCOL_VERSION: a2a_types::service::ProtocolVersion =
-    a2a_types::service::ProtocolVersion::V1_0;
+pub const PROTOCOL_VERSION: a2a_protocol::service::ProtocolVersion =
+    a2a_protocol::service::ProtocolVersion::V1_0;
 
 #[cfg(test)]
 mod tests;

@@ -27,7 +27,7 @@
 //! connection, rather than with a bare timeout. The task itself is still the agent's to read
 //! (`GetTask`) or subscribe to.
 
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{GetTaskRequest, StreamResponse, Task};
 
 use crate::stream::EventStream;

@@ -12,10 +12,10 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use a2a_types::jsonrpc::MethodResult;
-use a2a_types::limits::Limits;
-use a2a_types::operations::Operation;
-use a2a_types::sse::{HttpJsonDecoder, JsonDecoder, StreamError, StreamItem};
+use a2a_protocol::limits::Limits;
+use a2a_protocol::operations::MethodResult;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::sse::{HttpJsonDecoder, JsonDecoder, StreamError, StreamItem};
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 

@@ -73,11 +73,11 @@
 //! |---|---|---|
 //! | binary `ListTasksResponse` of empty tasks (2 bytes each) | 225 | 451 |
 //! | JSON `ListTasksResponse` of empty tasks (`a2a-types`) | 147 | 440 |
-//! | v0.3 `Message` upgraded to v1 JSON (`a2a_types::bridge::upgrade_json`, a `serde_json::Value`) | 26 (peak 33) | 223 |
-//! | the same, text to text (`a2a_types::bridge::upgrade_slice`: typed values, no `Value`) | under 1 (peak 7) | |
+//! | v0.3 `Message` upgraded to v1 JSON (`a2a_compat::bridge::upgrade_json`, a `serde_json::Value`) | 26 (peak 33) | 223 |
+//! | the same, text to text (`a2a_compat::bridge::upgrade_slice`: typed values, no `Value`) | under 1 (peak 7) | |
 //! | JSON `Message` of empty parts (either crate) | 12 | 73 |
 //! | JSON `metadata` of many small members | 8 | 114 |
-//! | v0.3 JSON `Message` of empty parts (`a2a_types::v0_3`) | 5.6 | 49 |
+//! | v0.3 JSON `Message` of empty parts (`a2a_compat::v0_3`) | 5.6 | 49 |
 //! | JSON text with escapes | under 1 | (one string) |
 //!
 //!   The ratios come from the structs' own size (a `Task` is about 340 bytes, every field inline,
@@ -91,7 +91,7 @@
 //!   budget; over gRPC, set tonic's `max_decoding_message_size` to the same `max_bytes`. For JSON,
 //!   the same [`limits::Limits`] counts values (this crate's [`json`] applies no budget: check the
 //!   bytes with [`Limits::check_json`](limits::Limits::check_json) first). For server-sent events,
-//!   `a2a_types::sse::JsonDecoder` applies it per event.
+//!   `a2a_protocol::sse::JsonDecoder` applies it per event.
 
 //! # Feature flags
 //!

@@ -12,9 +12,9 @@
 //! | push configs | the task must be the caller's; URLs checked by the [`WebhookPolicy`](crate::WebhookPolicy) |
 //! | GetExtendedAgentCard | the extended card, to authenticated callers (the bindings answer 401 / `UNAUTHENTICATED` before) |
 
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
-use a2a_types::operations::Operation;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{Empty, MethodParams, MethodResult};
 use a2a_types::v1::{
     ListTaskPushNotificationConfigsResponse, ListTasksResponse, StreamResponse, Task,
     TaskPushNotificationConfig, TaskState,

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use a2a_types::limits::Limits;
+use a2a_protocol::limits::Limits;
 use a2a_types::v1::AgentCard;
 use tokio::sync::{Semaphore, watch};
 
@@ -23,7 +23,7 @@ use crate::store::{ExecutionQueue, ExecutionSettings, InMemoryTaskStore, TaskSto
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ServerConfig {
-    /// The decode budget of every request (`a2a_types::limits`): bodies over it are refused before
+    /// The decode budget of every request (`a2a_protocol::limits`): bodies over it are refused before
     /// they are parsed (JSON-RPC `-32600`, HTTP 413, gRPC `OUT_OF_RANGE`).
     pub limits: Limits,
     /// Extensions every request must activate (`A2A-Extensions`), else `ExtensionSupportRequired`.

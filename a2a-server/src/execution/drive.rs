@@ -2,7 +2,7 @@
 //! task when the executor fails, and, with an execution queue, renews the execution's lease while
 //! it runs and removes its record when it ends (see [`crate::store::executions`]).
 
-use a2a_types::errors::Error;
+use a2a_protocol::errors::Error;
 use a2a_types::v1::{Message, StreamResponse, TaskState, TaskStatus, TaskStatusUpdateEvent};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::{JoinError, JoinHandle};

@@ -10,7 +10,7 @@
 //! replica, got there first; the in-memory store changes the task where it lies). Each applied event is logged under the new version, announced on the event bus
 //! and handed to the task's webhooks (by the store's durable outbox when the server has one).
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{
     Message, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
     Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,

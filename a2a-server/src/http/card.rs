@@ -3,7 +3,7 @@
 //! and a request whose `If-None-Match` names the current one gets `304 Not Modified`. (A2A v0.3 clients that need v0.3's `url` and `preferredTransport` read a v0.3
 //! card from an agent that serves one; the bridge's `well_known_card_json` makes one.)
 
-use a2a_types::service::{MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
+use a2a_protocol::service::{MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
 use axum::Router;
 use axum::extract::State;
 use std::hash::{DefaultHasher, Hash, Hasher};

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::time::Duration;
 
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{
     GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse, StreamResponse,
     TaskState,
@@ -65,7 +65,7 @@ pub async fn run(out: &mut dyn Write) -> Result<(), String> {
         "example agent serving on {} (card at {}{}), gRPC on {}",
         agent.base_url(),
         agent.base_url(),
-        a2a_types::service::WELL_KNOWN_AGENT_CARD_PATH,
+        a2a_protocol::service::WELL_KNOWN_AGENT_CARD_PATH,
         agent.grpc_addr()
     ));
     let outcome = tokio::time::timeout(DEMO_LIMIT, drive(&agent.base_url(), &mut transcript))

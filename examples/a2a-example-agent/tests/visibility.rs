@@ -11,8 +11,8 @@ use a2a_example_agent::client::{A2aClient, Binding, ClientConfig, ClientError};
 use a2a_example_agent::server::agent::ExampleAgent;
 use a2a_example_agent::server::behaviour::Delays;
 use a2a_example_agent::server::{Config, card};
+use a2a_protocol::errors::ErrorKind;
 use a2a_server::{A2aServer, BearerTokens, ServerConfig, WebhookPolicy};
-use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
     CancelTaskRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
     ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Part,

@@ -1,8 +1,8 @@
 //! The example agent's logic on the server crate: an [`AgentExecutor`] that runs the plan the
 //! behaviour table ([`super::behaviour`]) gives a message, step by step, through the event sink.
 
+use a2a_protocol::errors::Error;
 use a2a_server::{AgentEvent, AgentExecutor, EventSink, RequestContext, async_trait};
-use a2a_types::errors::Error;
 use a2a_types::v1::Task;
 
 use super::behaviour::{self, Delays, Plan, Step};

@@ -20,7 +20,7 @@
 //! tenant) that created it. Webhooks may be any `https` URL, or `http` on loopback (the example's
 //! own conformance run listens there); other internal addresses are refused.
 //!
-//! Every request body is read under [`Config::limits`] (a decode budget, `a2a_types::limits`;
+//! Every request body is read under [`Config::limits`] (a decode budget, `a2a_protocol::limits`;
 //! `--max-bytes` and `--max-elements` on the command line), checked before anything is parsed:
 //!
 //! | binding | over `max_bytes` | over `max_elements` |
@@ -38,8 +38,8 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use a2a_protocol::limits::Limits;
 use a2a_server::{A2aServer, BearerTokens, ServerConfig, Serving, WebhookPolicy};
-use a2a_types::limits::Limits;
 use tokio::net::TcpListener;
 
 use crate::stores::{OpenedStore, StoreChoice};
