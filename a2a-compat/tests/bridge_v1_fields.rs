@@ -1,4 +1,4 @@
-//! The bridge's field table (`a2a-types/src/bridge/fields.rs`) against the v1 descriptor: every field
+//! The bridge's field table (`a2a-compat/src/bridge/fields.rs`) against the v1 descriptor: every field
 //! of every v1 message the bridge converts is listed as carried or as lost, so a field a later spec
 //! adds fails here by name instead of being dropped in silence; and every field listed as carried
 //! comes back unchanged from v1 → v0.3 → v1, on a value with every field set.
@@ -16,7 +16,7 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorSet};
 use serde_json::{Value, json};
 
-const TABLE: &str = "a2a-types/src/bridge/fields.rs";
+const TABLE: &str = "a2a-compat/src/bridge/fields.rs";
 const PACKAGE: &str = "lf.a2a.v1";
 
 /// The messages and enums of the v1 descriptor, by full name (nested ones included).
@@ -168,7 +168,7 @@ fn every_field_of_a_converted_message_is_carried_or_listed_as_lost() {
     assert!(
         unlisted.is_empty(),
         "fields of v1 messages the bridge converts that are neither carried nor listed as lost: \
-         {}.\nConvert each both ways (a2a-types/src/bridge/objects.rs, card.rs, methods/) and add \
+         {}.\nConvert each both ways (a2a-compat/src/bridge/objects.rs, card.rs, methods/) and add \
          it to `carried` in {TABLE}, or add it to `lost` there saying what becomes of it.",
         unlisted.join(", ")
     );

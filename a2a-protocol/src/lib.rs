@@ -14,15 +14,15 @@
 //! - [`limits`]: the decode budget every entry point that reads bytes applies;
 //! - `describe` (feature `describe`): an agent's OpenAPI 3.1 and OpenRPC 1.3 documents and an HTML page.
 //!
-//! An HTTP+JSON server finds the operation and its typed request, within the default limits:
+//! An HTTP+JSON server finds the operation a request is for, within the limits it sets on what one
+//! request may make it hold:
 //!
 //! ```
-//! use a2a_protocol::operations::{MethodParams, Operation};
+//! use a2a_protocol::limits::Limits;
 //!
-//! let route = a2a_protocol::rest::route("GET", "/tasks/t-1", b"")?;
-//! assert_eq!(route.operation, Operation::GetTask);
-//! let MethodParams::GetTask(request) = route.params else { unreachable!() };
-//! assert_eq!(request.id, "t-1");
+//! let limits = Limits::default().with_max_bytes(4 << 20).with_max_elements(20_000);
+//! let route = a2a_protocol::rest::route_with_limits("GET", "/tasks/t-1", b"", &limits)?;
+//! assert_eq!(route.operation, a2a_protocol::operations::Operation::GetTask);
 //! # Ok::<(), a2a_protocol::rest::RouteError>(())
 //! ```
 //!

@@ -53,15 +53,14 @@
 //! With the defaults a document holds at most ~100 MB of structs plus about twice its text whatever
 //! its shape ([`Limits::max_held_bytes`]: 136 MB), and real documents far less (the measured worst
 //! shape, empty tasks, holds 440 bytes per value). Servers with other needs set their own numbers; [`Limits::unlimited`] turns the budget
-//! off. The measured ratios per shape are in the crate docs ("Limits").
+//! off. The measured ratios per shape are in the README of `a2a-spec-types` ("Memory").
 //!
 //! # Cost
 //!
-//! The pre-scan reads the bytes once without allocating (strings are skipped with `memchr`): on the
-//! six documents of the workspace benchmark (0.5 to 51 KB) it costs 0.10 to 0.14 of a typed decode of
-//! the same document with this crate (`cargo bench --manifest-path benchmarks/Cargo.toml --bench
-//! budget`), and nothing when the byte limit alone refuses the input. [`Limits::unlimited`] skips
-//! it.
+//! The pre-scan reads the bytes once without allocating (strings are skipped with `memchr`), a fraction
+//! of a typed decode of the same document (the workspace's `budget` benchmark measures it; the README of
+//! `a2a-spec-types` has the figures), and nothing when the byte limit alone refuses the input.
+//! [`Limits::unlimited`] skips it.
 
 pub use a2a_support::limits::{
     BYTES_PER_BYTE as JSON_BYTES_PER_BYTE, BYTES_PER_ELEMENT as JSON_BYTES_PER_ELEMENT, Counted,

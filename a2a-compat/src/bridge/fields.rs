@@ -3,7 +3,7 @@
 //! docs.
 //!
 //! The conversions to v0.3 read v1 messages field by field, so a field a later v1 spec adds would be
-//! dropped without a word. `a2a-types/tests/bridge_v1_fields.rs` checks this table against the v1
+//! dropped without a word. `a2a-compat/tests/bridge_v1_fields.rs` checks this table against the v1
 //! descriptor: a field of a converted message that is in neither list fails it, by its full name. It
 //! also sends a value with every field set through v1 → v0.3 → v1 and checks that each carried field
 //! comes back unchanged.

@@ -1,4 +1,4 @@
-//! The bridge between A2A v0.3 ([`crate::v0_3`], JSON-RPC) and A2A v1 ([`a2a_types::v1`]) (feature `v0_3`).
+//! The bridge between A2A v0.3 ([`crate::v0_3`], JSON-RPC) and A2A v1 ([`a2a_types::v1`]).
 //!
 //! Every object, every method's params and result, method names and error codes convert both ways,
 //! exactly as the official Python SDK (`a2a-sdk`, module `a2a.compat.v0_3`) converts them when a v1

@@ -19,7 +19,7 @@ impl Error {
 
     /// Reads a JSON-RPC `error` object: the code names the error; the details are read from `data`
     /// when it is a list. An object `data` (what a v0.3 peer sends) is accepted and dropped, as the
-    /// SDK's clients drop it (see `TryFrom<&v0_3::JsonRpcError>`, feature `v0_3`).
+    /// SDK's clients drop it (see `TryFrom<&v0_3::JsonRpcError>` in `a2a-spec-compat`).
     pub fn from_jsonrpc(error: &Value) -> Result<Self, ErrorShapeError> {
         let object = error
             .as_object()

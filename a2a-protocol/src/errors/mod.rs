@@ -11,7 +11,7 @@
 //! | JSON-RPC (section 9.5) | `{"code", "message", "data": [Any...]}` | [`Error::to_jsonrpc`], [`Error::from_jsonrpc`] |
 //! | HTTP+JSON (section 11.6) | `{"error": {"code", "status", "message", "details": [Any...]}}` (google.rpc.Status as JSON) | [`Error::to_rest`], [`Error::from_rest`] |
 //! | gRPC (section 10.6), feature `proto` | status code, message, binary `google.rpc.Status` for `grpc-status-details-bin` | `Error::to_grpc_status`, `Error::from_grpc_status`; with feature `grpc`, `From<Error> for tonic::Status` and `Error::from_tonic_status` |
-//! | v0.3 JSON-RPC, feature `v0_3` | `{"code", "message", "data": <metadata>}` | `From<&Error> for v0_3::JsonRpcError`, and back |
+//! | v0.3 JSON-RPC, crate `a2a-spec-compat` | `{"code", "message", "data": <metadata>}` | `From<&Error> for v0_3::JsonRpcError`, and back |
 //!
 //! The details are ProtoJSON `Any` objects: a `google.rpc.ErrorInfo` whose reason names the error
 //! (sections 10.6 and 11.6) and whose domain is `a2a-protocol.org`, then, for invalid params, a

@@ -10,10 +10,10 @@
 //! - Errors come from [`ERRORS`] and [`OPERATION_ERRORS`]: the error table and the per-operation error
 //!   lists are specification text (sections 3.1, 3.3.2, 5.4, 9.5), not proto, so they are written here.
 //!   `a2a_protocol::errors` is the other copy; the test `describe_v1::generated_errors_are_the_error_model`
-//!   in the test suite holds the two together (xtask does not depend on a2a-types).
+//!   in the test suite holds the two together (xtask does not depend on a2a-protocol).
 //!
-//! `a2a-types` embeds the two v1 documents to describe one agent from its card (`a2a_protocol::describe`);
-//! a crate can only package files inside it, so they are also written to `a2a-types/src/v1/generated/`.
+//! `a2a-protocol` embeds the two v1 documents to describe one agent from its card (`a2a_protocol::describe`);
+//! a crate can only package files inside it, so they are also written to `a2a-protocol/src/generated/`.
 //!
 //! One module per document ([`openapi_v1`](mod@openapi_v1), [`openrpc_v1`](mod@openrpc_v1),
 //! [`openrpc_v0_3`](mod@openrpc_v0_3)) and one for the error model they share ([`errors`]); this
