@@ -1,5 +1,5 @@
 //! `a2a upgrade` and `a2a downgrade`: one document from stdin converted between A2A v0.3 and v1 by
-//! `a2a_types::bridge`, which follows the official SDKs' conversions (and their losses, listed in its
+//! `a2a_compat::bridge`, which follows the official SDKs' conversions (and their losses, listed in its
 //! docs).
 //!
 //! Upgrade reads v0.3 JSON of a type of the v0.3 JSON Schema (`--type MessageSendParams`) and writes
@@ -8,7 +8,7 @@
 
 use std::io::Read;
 
-use a2a_types::bridge::{BridgeError, BridgeErrorKind};
+use a2a_compat::bridge::{BridgeError, BridgeErrorKind};
 
 use crate::cli::{BridgeArgs, TypesFor};
 use crate::failure::Failure;
@@ -53,12 +53,12 @@ pub fn convert(
         // take many times their size.
         Direction::Upgrade => {
             check_not_blank(type_name, input)?;
-            a2a_types::bridge::upgrade_slice(type_name, input, pretty)
+            a2a_compat::bridge::upgrade_slice(type_name, input, pretty)
                 .map_err(|e| failure(type_name, direction, e))?
         }
         Direction::Downgrade => {
             let json = parse_json_document(type_name, input)?;
-            let (written_type, output) = a2a_types::bridge::downgrade_json(type_name, json)
+            let (written_type, output) = a2a_compat::bridge::downgrade_json(type_name, json)
                 .map_err(|e| failure(type_name, direction, e))?;
             let text = if pretty {
                 serde_json::to_string_pretty(&output)

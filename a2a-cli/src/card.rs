@@ -61,8 +61,8 @@ fn verify(args: &VerifyArgs, stdin: &mut impl Read) -> Result<Vec<u8>, Failure> 
 
 fn canonicalize(args: &CanonicalizeArgs, stdin: &mut impl Read) -> Result<Vec<u8>, Failure> {
     let canonical = if args.v0_3 {
-        let card: a2a_types::v0_3::AgentCard = read_card(stdin, "the v0.3 AgentCard")?;
-        a2a_types::signing::canonicalize_v0_3(&card)
+        let card: a2a_compat::v0_3::AgentCard = read_card(stdin, "the v0.3 AgentCard")?;
+        a2a_compat::v0_3::signing::canonicalize_v0_3(&card)
     } else {
         let card: AgentCard = read_card(stdin, "lf.a2a.v1.AgentCard")?;
         a2a_types::signing::canonicalize(&card)
@@ -103,7 +103,7 @@ fn algorithms(names: &[String]) -> Result<Vec<SigningAlgorithm>, Failure> {
 
 /// Reads a card of either version from stdin, a v0.3 card (one with `url` and no
 /// `supportedInterfaces`) converted to v1, as the official SDK's client reads a fetched card: its
-/// signatures cover that v1 form (`a2a_types::signing::canonicalize_v0_3`).
+/// signatures cover that v1 form (`a2a_compat::v0_3::signing::canonicalize_v0_3`).
 fn read_any_card(stdin: &mut impl Read) -> Result<AgentCard, Failure> {
     let mut text = Vec::new();
     stdin
@@ -111,10 +111,10 @@ fn read_any_card(stdin: &mut impl Read) -> Result<AgentCard, Failure> {
         .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
     let json: serde_json::Value = a2a_types::json::from_slice(&text)
         .map_err(|e| Failure::input(format!("invalid JSON at `{}`: {}", e.path(), e.inner())))?;
-    let version = a2a_types::bridge::AnyAgentCard::detect(&json);
-    if version == Some(a2a_types::service::ProtocolVersion::V0_3) {
-        let card: a2a_types::v0_3::AgentCard = parse(&text, "the v0.3 AgentCard")?;
-        Ok(a2a_types::signing::v0_3_card_as_v1(&card))
+    let version = a2a_compat::bridge::AnyAgentCard::detect(&json);
+    if version == Some(a2a_protocol::service::ProtocolVersion::V0_3) {
+        let card: a2a_compat::v0_3::AgentCard = parse(&text, "the v0.3 AgentCard")?;
+        Ok(a2a_compat::v0_3::signing::v0_3_card_as_v1(&card))
     } else {
         parse(&text, "lf.a2a.v1.AgentCard")
     }

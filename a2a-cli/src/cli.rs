@@ -25,11 +25,11 @@ pub enum Command {
     Transcode(TranscodeArgs),
     /// Read A2A v0.3 JSON (a type of the v0.3 JSON Schema) from stdin and write its A2A v1 form.
     ///
-    /// The conversion is the official SDKs' (`a2a_types::bridge`); stderr names the v1 message written.
+    /// The conversion is the official SDKs' (`a2a_compat::bridge`); stderr names the v1 message written.
     Upgrade(BridgeArgs),
     /// Read A2A v1 JSON (ProtoJSON of an lf.a2a.v1 message) from stdin and write its A2A v0.3 form.
     ///
-    /// The conversion is the official SDKs' (`a2a_types::bridge`); stderr names the v0.3 type written.
+    /// The conversion is the official SDKs' (`a2a_compat::bridge`); stderr names the v0.3 type written.
     Downgrade(BridgeArgs),
     /// Print every type name a command's `--type` accepts, one per line.
     ListTypes(ListTypesArgs),

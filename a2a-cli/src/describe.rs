@@ -1,5 +1,5 @@
 //! `a2a describe`: an agent's OpenAPI or OpenRPC document, or its HTML page, from its card
-//! (`a2a_types::describe`).
+//! (`a2a_protocol::describe`).
 
 use std::io::Read;
 
@@ -34,9 +34,13 @@ pub fn run(args: &DescribeArgs, stdin: &mut impl Read) -> Result<Vec<u8>, Failur
         Failure::input(format!("the card is not valid: {}", each.join("; ")))
     };
     let mut output = match args.format {
-        DescribeFormat::Openapi => pretty(&a2a_types::describe::openapi(&card).map_err(invalid)?),
-        DescribeFormat::Openrpc => pretty(&a2a_types::describe::openrpc(&card).map_err(invalid)?),
-        DescribeFormat::Html => a2a_types::describe::html(&card).map_err(invalid)?,
+        DescribeFormat::Openapi => {
+            pretty(&a2a_protocol::describe::openapi(&card).map_err(invalid)?)
+        }
+        DescribeFormat::Openrpc => {
+            pretty(&a2a_protocol::describe::openrpc(&card).map_err(invalid)?)
+        }
+        DescribeFormat::Html => a2a_protocol::describe::html(&card).map_err(invalid)?,
     };
     if !output.ends_with('\n') {
         output.push('\n');

@@ -13,11 +13,11 @@ pub fn accepted(command: TypesFor) -> Vec<&'static str> {
             .chain(a2a_proto::v0_3::MESSAGE_NAMES)
             .copied()
             .collect(),
-        TypesFor::Upgrade => a2a_types::bridge::UPGRADES
+        TypesFor::Upgrade => a2a_compat::bridge::UPGRADES
             .iter()
             .map(|(schema_type, _)| *schema_type)
             .collect(),
-        TypesFor::Downgrade => a2a_types::bridge::DOWNGRADES
+        TypesFor::Downgrade => a2a_compat::bridge::DOWNGRADES
             .iter()
             .map(|(v1_name, _)| *v1_name)
             .collect(),

@@ -22,16 +22,16 @@
 //!
 //! For an A2A v0.3 protobuf message (`a2a.v1.X`, the v0.3 gRPC binding), `json` is the JSON-RPC form
 //! the official converter pairs with it (`MessageSendParams` for `a2a.v1.SendMessageRequest`), converted
-//! by `a2a_types::v0_3::proto` with exactly the losses its docs list; `proto-json` and `binpb` are the
+//! by `a2a_compat::v0_3::proto` with exactly the losses its docs list; `proto-json` and `binpb` are the
 //! protobuf message itself.
 
 use std::io::Read;
 
+use a2a_compat::v0_3::proto::TranscodeError;
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
 use a2a_proto::wire;
 use a2a_types::proto::ConversionError;
 use a2a_types::registry::{A2aMessage, ProtoPairVisitor};
-use a2a_types::v0_3::proto::TranscodeError;
 
 use crate::cli::{Format, TranscodeArgs, TypesFor};
 use crate::failure::Failure;
@@ -141,7 +141,7 @@ impl ProtoPairVisitor for V1<'_> {
     }
 }
 
-/// An A2A v0.3 protobuf message: `json` is its JSON-RPC form, through `a2a_types::v0_3::proto`.
+/// An A2A v0.3 protobuf message: `json` is its JSON-RPC form, through `a2a_compat::v0_3::proto`.
 struct V0_3<'a>(Job<'a>);
 
 impl MessageVisitor for V0_3<'_> {
@@ -152,7 +152,7 @@ impl MessageVisitor for V0_3<'_> {
         let proto: P = match job.from {
             Format::Json => {
                 let json = parse_json_document(job.type_name, job.input)?;
-                let bytes = a2a_types::v0_3::proto::jsonrpc_to_proto(job.type_name, json)
+                let bytes = a2a_compat::v0_3::proto::jsonrpc_to_proto(job.type_name, json)
                     .map_err(|e| jsonrpc_failure(job.type_name, e))?;
                 P::decode(bytes.as_slice()).map_err(|e| {
                     Failure::input(format!(
@@ -165,9 +165,11 @@ impl MessageVisitor for V0_3<'_> {
         };
         match job.to {
             Format::Json => {
-                let json =
-                    a2a_types::v0_3::proto::proto_to_jsonrpc(job.type_name, &proto.encode_to_vec())
-                        .map_err(|e| jsonrpc_failure(job.type_name, e))?;
+                let json = a2a_compat::v0_3::proto::proto_to_jsonrpc(
+                    job.type_name,
+                    &proto.encode_to_vec(),
+                )
+                .map_err(|e| jsonrpc_failure(job.type_name, e))?;
                 let text = if job.pretty {
                     serde_json::to_string_pretty(&json)
                 } else {

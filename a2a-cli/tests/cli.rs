@@ -861,14 +861,14 @@ fn describe_writes_each_format_from_a_card() {
         &["describe", "--card", card_path, "--format", "openapi"],
         b"",
     )));
-    assert_eq!(openapi, a2a_types::describe::openapi(&card).unwrap());
+    assert_eq!(openapi, a2a_protocol::describe::openapi(&card).unwrap());
     assert_eq!(openapi["info"]["title"], "Wayfarer Travel Agent");
 
     let openrpc = json_value(&ok(a2a(
         &["describe", "--card", "-", "--format", "openrpc"],
         &fixture("AgentCard"),
     )));
-    assert_eq!(openrpc, a2a_types::describe::openrpc(&card).unwrap());
+    assert_eq!(openrpc, a2a_protocol::describe::openrpc(&card).unwrap());
 
     let html = ok(a2a(
         &["describe", "--card", card_path, "--format", "html"],

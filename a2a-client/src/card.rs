@@ -14,9 +14,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use a2a_types::bridge::AnyAgentCard;
-use a2a_types::limits::Limits;
-use a2a_types::service::{self, ProtocolVersion};
+use a2a_compat::bridge::AnyAgentCard;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::service::{self, ProtocolVersion};
 use a2a_types::v1::{AgentCard, AgentInterface};
 
 use crate::http::{read_limited, send_error};

@@ -5,9 +5,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
-use a2a_types::operations::Operation;
-use a2a_types::service::{self, ProtocolVersion};
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{Empty, MethodParams, MethodResult};
+use a2a_protocol::service::{self, ProtocolVersion};
 use a2a_types::v1::{
     AgentCard, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -70,7 +70,7 @@ impl A2aClient {
                 .verifier()
                 .is_some_and(|checked| Arc::ptr_eq(checked, verifier))
         {
-            let url = a2a_types::service::well_known_agent_card_url(base_url);
+            let url = a2a_protocol::service::well_known_agent_card_url(base_url);
             resolved.check(verifier, &url)?;
         }
         let http = config.reqwest_client()?;
@@ -206,7 +206,7 @@ impl A2aClient {
             let extensions = config.extensions.join(",");
             if version == ProtocolVersion::V0_3 {
                 meta.headers.push((
-                    a2a_types::bridge::LEGACY_A2A_EXTENSIONS_HEADER.to_owned(),
+                    a2a_compat::bridge::LEGACY_A2A_EXTENSIONS_HEADER.to_owned(),
                     extensions.clone(),
                 ));
             }

@@ -9,8 +9,8 @@ use std::time::Duration;
 #[cfg(feature = "signing")]
 use a2a_types::signing::CardVerifier;
 
-use a2a_types::limits::Limits;
-use a2a_types::service::ProtocolVersion;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::service::ProtocolVersion;
 
 use crate::auth::Credentials;
 use crate::binding::Binding;

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 
 use crate::Binding;
 

@@ -3,8 +3,8 @@
 //! without ever buffering more than a limit (an error body no more than [`MAX_ERROR_BODY`]); reading
 //! an answer as JSON under the decode budget; describing reqwest's errors; percent-encoding.
 
-use a2a_types::limits::Limits;
-use a2a_types::service;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::service;
 use serde_json::Value;
 
 use crate::binding::Binding;

@@ -33,7 +33,7 @@
 //!
 //! An agent whose card is a v0.3 card, or whose v0.3 interface is preferred
 //! ([`ClientConfig::only_version`]), is called with the same methods on each binding: each request
-//! is downgraded with [`a2a_types::bridge`], each result, event and error upgraded. A request that
+//! is downgraded with [`a2a_compat::bridge`], each result, event and error upgraded. A request that
 //! would lose a field on the way fails with [`ClientError::NotConvertible`] naming it, and
 //! `ListTasks`, which v0.3 lacks, likewise.
 
@@ -65,8 +65,8 @@ pub use paging::TaskPages;
 pub use stream::EventStream;
 
 /// The A2A protocol version this client speaks natively (v0.3 agents through the bridge).
-pub const PROTOCOL_VERSION: a2a_types::service::ProtocolVersion =
-    a2a_types::service::ProtocolVersion::V1_0;
+pub const PROTOCOL_VERSION: a2a_protocol::service::ProtocolVersion =
+    a2a_protocol::service::ProtocolVersion::V1_0;
 
 #[cfg(test)]
 mod tests;

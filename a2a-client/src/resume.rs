@@ -31,7 +31,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{GetTaskRequest, StreamResponse, Task};
 
 use crate::binding::Binding;

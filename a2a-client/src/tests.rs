@@ -5,9 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::MethodParams;
-use a2a_types::sse;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::MethodParams;
+use a2a_protocol::sse;
 use a2a_types::v1::{
     AgentCard, AgentInterface, GetTaskRequest, StreamResponse, SubscribeToTaskRequest, TaskState,
     TaskStatus, TaskStatusUpdateEvent,
@@ -133,8 +133,8 @@ fn the_first_preferred_binding_the_card_offers_for_v1_is_chosen() {
 #[test]
 fn a_v0_3_card_ranks_its_interfaces_by_its_preferred_transport() {
     use crate::card::candidates;
-    use a2a_types::bridge::AnyAgentCard;
-    use a2a_types::service::ProtocolVersion;
+    use a2a_compat::bridge::AnyAgentCard;
+    use a2a_protocol::service::ProtocolVersion;
     // As the SDK 0.3 writes a card: the preferred interface at `url`, and again among the others.
     let card = AnyAgentCard::from_json(serde_json::json!({
         "name": "v0.3 agent", "description": "", "version": "1", "protocolVersion": "0.3.0",

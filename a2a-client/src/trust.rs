@@ -2,9 +2,10 @@
 //! [`CardVerifier`] refuses every card no trusted key signed, with [`ClientError::UntrustedCard`]
 //! naming the card and why (unsigned, each signature's reason, no canonical form).
 
-use a2a_types::bridge::AnyAgentCard;
-use a2a_types::service::ProtocolVersion;
-use a2a_types::signing::{CardVerifier, v0_3_card_as_v1};
+use a2a_compat::bridge::AnyAgentCard;
+use a2a_compat::v0_3::signing::v0_3_card_as_v1;
+use a2a_protocol::service::ProtocolVersion;
+use a2a_types::signing::CardVerifier;
 use a2a_types::v1::AgentCard;
 
 use crate::error::ClientError;

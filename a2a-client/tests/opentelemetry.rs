@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use a2a_client::{A2aClient, Binding, ClientConfig};
+use a2a_protocol::errors::Error;
 use a2a_server::{A2aServer, AgentExecutor, EventSink, RequestContext, async_trait};
-use a2a_types::errors::Error;
 use a2a_types::v1::{
     AgentCard, AgentSkill, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
 };

@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use a2a_client::tls::RootCertificate;
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
+use a2a_protocol::errors::Error;
 use a2a_server::tls::{TlsIdentity, TlsListener, WebhookTls};
 use a2a_server::{
     A2aServer, AgentExecutor, EventSink, HttpPaths, RequestContext, ServerConfig, async_trait,
 };
-use a2a_types::errors::Error;
 use a2a_types::v1::{
     AgentCard, AgentSkill, GetTaskRequest, Message, Part, SendMessageConfiguration,
     SendMessageRequest, SendMessageResponse, StreamResponse, TaskPushNotificationConfig, TaskState,

@@ -7,7 +7,7 @@
 //!
 //! > bytes held by a decoded message ≤ [`BINARY_BYTES_PER_ELEMENT`] × elements + [`BINARY_BYTES_PER_BYTE`] × input bytes
 //!
-//! [`Limits`] is the one budget of both type crates (`a2a_types::limits::Limits` is the same type,
+//! [`Limits`] is the one budget of both type crates (`a2a_protocol::limits::Limits` is the same type,
 //! from `a2a_support::limits`): the same numbers bound a JSON document and a protobuf message.
 //! [`CheckBinary::check_binary`] walks the wire format once ([`crate::wire`]), guided by which fields
 //! are messages (read from the [`FILE_DESCRIPTOR_SET`](crate::v1::FILE_DESCRIPTOR_SET)s this crate

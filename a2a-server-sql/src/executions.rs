@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
+use a2a_protocol::service::Extensions;
 use a2a_server::store::{ExecutionRecord, StoreError};
 use a2a_server::{Owner, ServiceParams};
-use a2a_types::service::Extensions;
 use a2a_types::v1::SendMessageRequest;
 use sqlx::Row;
 

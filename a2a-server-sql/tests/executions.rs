@@ -12,12 +12,12 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use a2a_protocol::errors::Error;
+use a2a_protocol::service::{Extensions, ProtocolVersion};
 use a2a_server::store::{ExecutionQueue, TaskStore};
 use a2a_server::{
     A2aServer, AgentExecutor, EventSink, RequestContext, ServerConfig, ServiceParams, async_trait,
 };
-use a2a_types::errors::Error;
-use a2a_types::service::{Extensions, ProtocolVersion};
 use a2a_types::v1::{
     AgentCard, AgentSkill, Message, Part, SendMessageRequest, Task, TaskState, TaskStatus,
 };

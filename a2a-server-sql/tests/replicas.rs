@@ -11,14 +11,14 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use a2a_protocol::errors::Error;
+use a2a_protocol::operations::{MethodParams, MethodResult};
 use a2a_server::auth::Caller;
 use a2a_server::{
     A2aServer, AgentExecutor, CallContext, EventSink, Reply, RequestContext, StreamEvent,
     async_trait,
 };
 use a2a_server_sql::{PostgresStore, PostgresVersionBus, SqliteStore};
-use a2a_types::errors::Error;
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::v1::{
     AgentCard, AgentSkill, CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part,
     SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, TaskState,

@@ -1,6 +1,7 @@
 //! The README's server quickstart: an agent that answers over JSON-RPC, HTTP+JSON and gRPC.
+use a2a_protocol::errors::Error;
 use a2a_server::{A2aServer, AgentExecutor, EventSink, RequestContext, async_trait};
-use a2a_types::{a2a_skill, errors::Error, skills, v1::AgentCard};
+use a2a_types::{a2a_skill, skills, v1::AgentCard};
 use tokio::net::TcpListener;
 
 /// Say back what you were told.
@@ -8,7 +9,6 @@ use tokio::net::TcpListener;
 fn echo(text: &str) -> String {
     format!("You said: {text}")
 }
-
 struct Echo;
 #[async_trait]
 impl AgentExecutor for Echo {

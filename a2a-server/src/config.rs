@@ -1,6 +1,6 @@
 //! The server's settings ([`ServerConfig`]), read by the builder, the operations and the bindings.
 
-use a2a_types::limits::Limits;
+use a2a_protocol::limits::Limits;
 
 use crate::push::{PushSettings, WebhookPolicy};
 use crate::store::ExecutionSettings;
@@ -9,7 +9,7 @@ use crate::store::ExecutionSettings;
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ServerConfig {
-    /// The decode budget of every request (`a2a_types::limits`): bodies over it are refused before
+    /// The decode budget of every request (`a2a_protocol::limits`): bodies over it are refused before
     /// they are parsed (JSON-RPC `-32600`, HTTP 413, gRPC `OUT_OF_RANGE`).
     pub limits: Limits,
     /// Extensions every request must activate (`A2A-Extensions`), else `ExtensionSupportRequired`.

@@ -1,7 +1,7 @@
 //! The A2A errors the server's pieces answer with, in one place for the operations, the stores
 //! and the push configs alike: a bad field, an absent task, a state named in a message.
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::TaskState;
 use a2a_types::validate::FieldViolation;
 

@@ -9,8 +9,8 @@
 
 use std::fmt;
 
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::service::{Extensions, ProtocolVersion};
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::service::{Extensions, ProtocolVersion};
 use a2a_types::v1::{
     Artifact, Message, Part, Role, SendMessageConfiguration, Task, TaskState, TaskStatus,
 };
@@ -29,7 +29,7 @@ use crate::auth::Caller;
 ///
 /// ```
 /// use a2a_server::{AgentExecutor, EventSink, RequestContext, async_trait};
-/// use a2a_types::errors::Error;
+/// use a2a_protocol::errors::Error;
 ///
 /// struct Echo;
 ///

@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use a2a_server::{A2aServer, AgentExecutor, EventSink, RequestContext, async_trait};
-//! use a2a_types::errors::Error;
+//! use a2a_protocol::errors::Error;
 //! use a2a_types::v1::AgentCard;
 //!
 //! struct Echo;

@@ -7,12 +7,12 @@ mod common;
 
 use std::time::Duration;
 
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::{MethodParams, MethodResult};
 use a2a_server::{
     A2aServer, AgentExecutor, CallContext, Caller, EventSink, InMemoryTaskStore, MemoryLimits,
     Reply, RequestContext, ServerConfig, async_trait,
 };
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
 use a2a_types::v1::{
     AgentCard, AgentSkill, CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,

@@ -4,13 +4,13 @@
 
 use std::time::Duration;
 
+use a2a_protocol::errors::Error;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::service::WELL_KNOWN_AGENT_CARD_PATH;
 use a2a_server::{
     A2aServer, AgentExecutor, BuildError, CallContext, Caller, EventSink, Reply, RequestContext,
     async_trait,
 };
-use a2a_types::errors::Error;
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
-use a2a_types::service::WELL_KNOWN_AGENT_CARD_PATH;
 use a2a_types::signing::{CardSigner, CardVerifier, SignError, SigningAlgorithm, VerifyError};
 use a2a_types::v1::{AgentCard, AgentExtension, AgentSkill, GetExtendedAgentCardRequest};
 use serde_json::{Value, json};

@@ -7,9 +7,9 @@
 
 mod common;
 
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_server::auth::Owner;
 use a2a_server::{Caller, InMemoryTaskStore, MemoryLimits, TaskStore};
-use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::v1::{StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
 use common::ObservedStore;
 

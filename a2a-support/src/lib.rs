@@ -9,7 +9,7 @@ crate of their own; this crate does the same for the JSON side of A2A:
 |---|---|---|
 | [`json`] | parsing whose errors name the field path ([`json::JsonError`]), the Unicode rule for JSON text, error text bounded in length, values read with no key twice | `a2a_types::json`, `a2a_proto::json` |
 | [`json_write`] | ProtoJSON written straight into a buffer: the [`json_write::WriteJson`] encoders generated for `a2a_types`' messages call it; the same bytes as `serde_json::to_vec`, sooner | `a2a_types::json::{to_vec, to_string, WriteJson}` |
-| [`limits`] | the decode budget ([`limits::Limits`]): bytes and elements per document, and the JSON pre-scan that counts values without allocating | `a2a_types::limits`, `a2a_proto::limits` (which adds the protobuf walk) |
+| [`limits`] | the decode budget ([`limits::Limits`]): bytes and elements per document, and the JSON pre-scan that counts values without allocating | `a2a_protocol::limits`, `a2a_proto::limits` (which adds the protobuf walk) |
 | [`protojson`] | the ProtoJSON field rules the serde code generated for `a2a_types` names: numbers, enums, oneofs, timestamps, bytes, free-form `data`/`metadata` | not public API |
 | [`pbjson`] | the adjustments of `pbjson`'s output in `a2a-proto`: open enums, lenient numbers, maps without a key twice, named non-finite floats | not public API |
 | [`MAX_NESTING_DEPTH`], [`TooDeep`] | how deep free-form JSON may nest, on every path of both crates, and the error past it | `a2a_types::MAX_NESTING_DEPTH`, `a2a_proto::MAX_NESTING_DEPTH`, `a2a_proto::wkt::depth::TooDeep` |

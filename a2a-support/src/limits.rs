@@ -1,6 +1,6 @@
 //! A decode budget: how many bytes, and how many elements, one document may have before anything is
 //! decoded, so a server bounds the memory one request can make it hold (re-exported as
-//! `a2a_types::limits` for JSON and `a2a_proto::limits`, which adds the walk of protobuf binary).
+//! `a2a_protocol::limits` for JSON and `a2a_proto::limits`, which adds the walk of protobuf binary).
 //!
 //! A decoded value can hold many times its input: an empty element costs a whole Rust struct (a
 //! 3-byte `{}` task in a list is a `Task` of several hundred bytes). Bounding the bytes alone bounds
@@ -41,7 +41,7 @@
 //!
 //! | limit | default | why |
 //! |---|---|---|
-//! | [`max_bytes`](Limits::max_bytes) | [`DEFAULT_MAX_BYTES`] (16 MiB) | as `a2a_types::sse::DEFAULT_MAX_EVENT_SIZE`: a file part of about 12 MB inline (base64) fits |
+//! | [`max_bytes`](Limits::max_bytes) | [`DEFAULT_MAX_BYTES`] (16 MiB) | as `a2a_protocol::sse::DEFAULT_MAX_EVENT_SIZE`: a file part of about 12 MB inline (base64) fits |
 //! | [`max_elements`](Limits::max_elements) | [`DEFAULT_MAX_ELEMENTS`] (100,000) | 50 times the values of the benchmark's 51 KB task (1,851) and 10 times a task of 1,000 messages of a few parts each; at most ~100 MB of structs |
 //!
 //! With the defaults a document holds at most ~100 MB of structs plus about twice its text whatever

@@ -1,10 +1,10 @@
 //! The workspace's main job: an agent publishes its skills by annotating the functions that handle
 //! them, builds its AgentCard from them, validates it, and prints it as the A2A v1 JSON a client fetches
-//! from `/.well-known/agent-card.json`, and, through the bridge to A2A v0.3 (feature `v0_3`), as the
-//! card an older client fetches from the same URL. It then shows what a client gets back for a request
-//! that breaks the spec's requirements.
+//! from `/.well-known/agent-card.json`. It then shows what a client gets back for a request that breaks
+//! the spec's requirements. (The card an A2A v0.3 client fetches from the same URL is the bridge's,
+//! `a2a_compat::bridge::ToV0_3Card`, in the crate `a2a-spec-compat`.)
 //!
-//! Run it with `cargo run -p a2a-types --example travel_agent --features v0_3`.
+//! Run it with `cargo run -p a2a-spec-types --example travel_agent`.
 
 use a2a_types::v1::{
     AgentCard, Artifact, HttpAuthSecurityScheme, Message, Part, SecurityScheme, SendMessageRequest,
@@ -102,18 +102,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!("GET /.well-known/agent-card.json (A2A v1):");
     println!("{}", serde_json::to_string_pretty(&card)?);
-    #[cfg(feature = "v0_3")]
-    {
-        use a2a_types::service::A2A_VERSION_HEADER;
-        use a2a_types::service::ProtocolVersion;
-        // A client that sends no A2A-Version header speaks 0.3: it gets the v0.3 form of the same card.
-        let version = ProtocolVersion::from_header(None)?;
-        assert_eq!(version, ProtocolVersion::V0_3);
-        println!(
-            "\nGET /.well-known/agent-card.json without an {A2A_VERSION_HEADER} header (A2A {version}):"
-        );
-        println!("{}", serde_json::to_string_pretty(&card.to_v0_3()?)?);
-    }
     println!("\nthe skills still run: {route:?}; {booking:?}");
 
     // A client sends a message without an id or role, and with an empty part: the server answers with

@@ -66,10 +66,6 @@ impl<'de, T: a2a_support::protojson::ReferenceRead> serde::Deserialize<'de> for 
     }
 }
 
-// What the hand-written v0.3 readers and the bridge call.
-#[allow(unused_imports)] // some only with feature `v0_3`
-pub(crate) use a2a_support::json::{UniqueKeys, UniqueKeysVisitor, shown, unique_entries_after};
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 //! Every message converts both ways: `From<a2a_types::v1::X> for a2a_proto::v1::X`, and
 //! `TryFrom<a2a_proto::v1::X> for a2a_types::v1::X` with a [`ConversionError`] naming the field path.
 //! The impls are generated (`src/v1/generated/proto_conversions.rs`); this module holds the error type and the
-//! well-known-type conversions they call.
+//! well-known-type conversions they call, which the v0.3 conversions of `a2a-spec-compat` call too.
 //!
 //! # What does not survive
 //!
@@ -54,19 +54,19 @@ impl ConversionError {
     }
 
     /// Places the error inside field `field`.
-    pub(crate) fn at(mut self, field: &str) -> Self {
+    pub fn at(mut self, field: &str) -> Self {
         self.reversed_path.push(field.to_owned());
         self
     }
 
     /// Places the error inside element `index` of list field `field`.
-    pub(crate) fn at_index(mut self, field: &str, index: usize) -> Self {
+    pub fn at_index(mut self, field: &str, index: usize) -> Self {
         self.reversed_path.push(format!("[{index}]"));
         self.at(field)
     }
 
     /// Places the error inside the entry `key` of map field `field`.
-    pub(crate) fn at_key(mut self, field: &str, key: &str) -> Self {
+    pub fn at_key(mut self, field: &str, key: &str) -> Self {
         self.reversed_path.push(format!("[{key:?}]"));
         self.at(field)
     }
@@ -83,19 +83,17 @@ impl fmt::Display for ConversionError {
 
 impl std::error::Error for ConversionError {}
 
-pub(crate) fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
+pub fn timestamp_to_proto(time: DateTime<Utc>) -> wkt::Timestamp {
     wkt::Timestamp::from(time)
 }
 
-pub(crate) fn timestamp_from_proto(
-    timestamp: wkt::Timestamp,
-) -> Result<DateTime<Utc>, ConversionError> {
+pub fn timestamp_from_proto(timestamp: wkt::Timestamp) -> Result<DateTime<Utc>, ConversionError> {
     timestamp
         .to_datetime()
         .map_err(|e| ConversionError::new(e.to_string()))
 }
 
-pub(crate) fn value_to_proto(value: serde_json::Value) -> wkt::Value {
+pub fn value_to_proto(value: serde_json::Value) -> wkt::Value {
     match value {
         serde_json::Value::Null => wkt::Value::null(),
         serde_json::Value::Bool(flag) => wkt::Value::from(flag),
@@ -109,7 +107,7 @@ pub(crate) fn value_to_proto(value: serde_json::Value) -> wkt::Value {
     }
 }
 
-pub(crate) fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
+pub fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
     // One insert per member: the keys come in order, and `collect` into a `BTreeMap` would gather them
     // in a `Vec`, sort and deduplicate them first, which costs more than the inserts on the small
     // objects `metadata` and `data` hold.
@@ -120,7 +118,7 @@ pub(crate) fn struct_to_proto(object: crate::JsonObject) -> wkt::Struct {
     wkt::Struct { fields }
 }
 
-pub(crate) fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
+pub fn value_from_proto(value: wkt::Value) -> Result<serde_json::Value, ConversionError> {
     value_within(value, 0)
 }
 
@@ -159,7 +157,7 @@ fn value_within(value: wkt::Value, open: usize) -> Result<serde_json::Value, Con
     })
 }
 
-pub(crate) fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
+pub fn struct_from_proto(object: wkt::Struct) -> Result<crate::JsonObject, ConversionError> {
     struct_within(object, 1)
 }
 

@@ -5,7 +5,7 @@
 //! |---|---|---|---|---|
 //! | v1 messages | full protobuf name (`lf.a2a.v1.Task`) | [`A2aMessage`] | [`MessageVisitor`] | [`crate::v1::visit_message`] |
 //! | v1 messages with their protobuf type (feature `proto`) | full protobuf name | [`A2aMessage`] | `ProtoPairVisitor` | `v1::visit_proto_pair` |
-//! | v0.3 schema types (feature `v0_3`) | JSON Schema definition name (`MessageSendParams`) | `SchemaType` | `SchemaTypeVisitor` | `v0_3::visit_schema_type` |
+//! | v0.3 schema types (crate `a2a-spec-compat`) | JSON Schema definition name (`MessageSendParams`) | `SchemaType` | `SchemaTypeVisitor` | `a2a_compat::v0_3::visit_schema_type` |
 //!
 //! Implement the visitor once, and the lookup calls it with the type the name stands for.
 
@@ -54,8 +54,8 @@ pub trait ProtoPairVisitor {
         P: a2a_proto::registry::ProtoMessage;
 }
 
-/// A type of the v0.3 JSON Schema; [`SchemaType::SCHEMA_NAME`] is its definition's name.
-#[cfg(feature = "v0_3")]
+/// A type of the v0.3 JSON Schema (`a2a_compat::v0_3`); [`SchemaType::SCHEMA_NAME`] is its
+/// definition's name.
 pub trait SchemaType:
     Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync + 'static
 {
@@ -64,8 +64,7 @@ pub trait SchemaType:
 }
 
 /// Something done with a v0.3 schema type chosen at run time by name; see
-/// [`crate::v0_3::visit_schema_type`].
-#[cfg(feature = "v0_3")]
+/// `a2a_compat::v0_3::visit_schema_type`.
 pub trait SchemaTypeVisitor {
     /// What the work produces.
     type Output;

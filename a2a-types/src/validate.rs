@@ -39,7 +39,9 @@ pub struct FieldViolation {
 }
 
 impl FieldViolation {
-    pub(crate) fn at(prefix: &str, field: &str, description: &str) -> Self {
+    /// The violation of `field` inside the message at `prefix` (empty for the top level), such as
+    /// `message` + `role`: `message.role`.
+    pub fn at(prefix: &str, field: &str, description: &str) -> Self {
         Self {
             field: join(prefix, field),
             description: description.to_owned(),

@@ -1,4 +1,4 @@
-//! What the decode budget costs: `a2a_types::limits::Limits::check_json` (the counting pre-scan)
+//! What the decode budget costs: `a2a_protocol::limits::Limits::check_json` (the counting pre-scan)
 //! against a2a-types' typed JSON decode of the same document, and
 //! `a2a_proto::limits::Limits::check_binary` against a2a-proto's binary decode, on the payloads of the
 //! ratio table. Timed in CPU time with the two sides alternating in short batches, median of the
@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use a2a_benchmarks::{Kind, thread_cpu_nanos};
 use a2a_proto::limits::{CheckBinary as _, Limits as BinaryLimits};
-use a2a_types::limits::Limits;
+use a2a_protocol::limits::Limits;
 use prost::Message as _;
 use serde::de::DeserializeOwned;
 

@@ -114,10 +114,10 @@ fn main() {
             .find(|p| p.name.contains(wanted.as_str()))
             .expect("a v0.3 payload of that name");
         return match payload.kind {
-            Kind::StreamResponse => run_v0_3::<a2a_types::v0_3::SendStreamingMessageResponse>(
+            Kind::StreamResponse => run_v0_3::<a2a_compat::v0_3::SendStreamingMessageResponse>(
                 operation, payload, budget,
             ),
-            _ => run_v0_3::<a2a_types::v0_3::Task>(operation, payload, budget),
+            _ => run_v0_3::<a2a_compat::v0_3::Task>(operation, payload, budget),
         };
     }
     let payloads = a2a_benchmarks::payloads();

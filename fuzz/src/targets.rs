@@ -8,8 +8,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
+use a2a_compat::v0_3::proto::PROTO_PAIRS;
 use a2a_types::registry::{MessageVisitor, ProtoPairVisitor, SchemaType, SchemaTypeVisitor};
-use a2a_types::v0_3::proto::PROTO_PAIRS;
 use serde_json::Value;
 
 /// One fuzz target.
@@ -165,7 +165,7 @@ fn seeds_v1_json() -> Vec<Vec<u8>> {
 }
 
 fn seeds_v0_3_json() -> Vec<Vec<u8>> {
-    typed_seeds("v0_3", a2a_types::v0_3::SCHEMA_TYPES, "")
+    typed_seeds("v0_3", a2a_compat::v0_3::SCHEMA_TYPES, "")
 }
 
 fn seeds_v0_3_pairs() -> Vec<Vec<u8>> {
@@ -346,7 +346,7 @@ impl a2a_proto::registry::MessageVisitor for ProtoBinary<'_> {
 /// The decode budget's JSON pre-scan counts exactly the values a JSON parser reads, and its
 /// element limit passes at that count and fails one below it.
 fn json_budget_counts_exactly(document: &[u8]) {
-    use a2a_types::limits::Limits;
+    use a2a_protocol::limits::Limits;
     fn values(value: &serde_json::Value) -> usize {
         1 + match value {
             serde_json::Value::Array(items) => items.iter().map(values).sum(),
@@ -435,10 +435,10 @@ impl ProtoPairVisitor for Convert<'_> {
 }
 
 fn json_v0_3(input: &[u8]) -> u64 {
-    let Some((index, document)) = split(input, a2a_types::v0_3::SCHEMA_TYPES.len()) else {
+    let Some((index, document)) = split(input, a2a_compat::v0_3::SCHEMA_TYPES.len()) else {
         return 1;
     };
-    a2a_types::v0_3::visit_schema_type(a2a_types::v0_3::SCHEMA_TYPES[index], V0_3Json(document))
+    a2a_compat::v0_3::visit_schema_type(a2a_compat::v0_3::SCHEMA_TYPES[index], V0_3Json(document))
         .unwrap()
 }
 
@@ -487,21 +487,21 @@ fn convert_v0_3(input: &[u8]) -> u64 {
 }
 
 fn bridge(input: &[u8]) -> u64 {
-    let Some((index, document)) = split(input, a2a_types::v0_3::SCHEMA_TYPES.len()) else {
+    let Some((index, document)) = split(input, a2a_compat::v0_3::SCHEMA_TYPES.len()) else {
         return 1;
     };
-    let name = a2a_types::v0_3::SCHEMA_TYPES[index];
+    let name = a2a_compat::v0_3::SCHEMA_TYPES[index];
     let result = serde_json::from_slice::<Value>(document)
         .map_err(|e| e.to_string())
         .and_then(|json| {
             let (v1_name, v1) =
-                a2a_types::bridge::upgrade_json(name, json).map_err(|e| e.to_string())?;
+                a2a_compat::bridge::upgrade_json(name, json).map_err(|e| e.to_string())?;
             // Down and up again: a v1 document that came from v0.3 holds only what v0.3 can say.
-            let Ok((v0_3_name, v0_3)) = a2a_types::bridge::downgrade_json(v1_name, v1.clone())
+            let Ok((v0_3_name, v0_3)) = a2a_compat::bridge::downgrade_json(v1_name, v1.clone())
             else {
                 return Ok(());
             };
-            let (_, again) = a2a_types::bridge::upgrade_json(v0_3_name, v0_3.clone())
+            let (_, again) = a2a_compat::bridge::upgrade_json(v0_3_name, v0_3.clone())
                 .unwrap_or_else(|e| panic!("{name} -> {v1_name} -> {v0_3_name}: {e}: {v0_3}"));
             // The documented exception (`From<v0_3::AgentCard> for v1::AgentCard`): a card whose
             // `protocolVersion` is not a v0.3 version keeps it on its first interface, and going down
@@ -509,7 +509,7 @@ fn bridge(input: &[u8]) -> u64 {
             let foreign_version = v1_name == "lf.a2a.v1.AgentCard"
                 && v1["supportedInterfaces"][0]["protocolVersion"]
                     .as_str()
-                    .is_some_and(|version| !a2a_types::bridge::is_v0_3_version(version));
+                    .is_some_and(|version| !a2a_compat::bridge::is_v0_3_version(version));
             if !foreign_version {
                 assert_eq!(again, v1, "{name} -> {v1_name} -> {v0_3_name} -> {v1_name}");
             }
@@ -552,26 +552,26 @@ fn jsonrpc(input: &[u8]) -> u64 {
     let Ok(body) = serde_json::from_slice::<Value>(input) else {
         return 1;
     };
-    let request = a2a_types::jsonrpc::JsonRpcRequest::parse(&body).map(|request| {
+    let request = a2a_protocol::jsonrpc::JsonRpcRequest::parse(&body).map(|request| {
         let json = request.to_json();
-        let again = a2a_types::jsonrpc::JsonRpcRequest::parse(&json)
+        let again = a2a_protocol::jsonrpc::JsonRpcRequest::parse(&json)
             .unwrap_or_else(|e| panic!("a request we wrote: {e:?}: {json}"));
         assert_eq!(again, request);
     });
     let mut hash = outcome(&request.map_err(|e| e.to_error().message));
-    for operation in a2a_types::operations::Operation::all() {
+    for operation in a2a_protocol::operations::Operation::all() {
         let response =
-            a2a_types::jsonrpc::JsonRpcResponse::parse(&body, operation).map(|response| {
+            a2a_protocol::jsonrpc::JsonRpcResponse::parse(&body, operation).map(|response| {
                 let json = response.to_json();
-                let again = a2a_types::jsonrpc::JsonRpcResponse::parse(&json, operation)
+                let again = a2a_protocol::jsonrpc::JsonRpcResponse::parse(&json, operation)
                     .unwrap_or_else(|e| panic!("a response we wrote: {e:?}: {json}"));
                 assert_eq!(again, response);
             });
         hash = hash.rotate_left(3) ^ outcome(&response.map_err(|e| e.to_error().message));
     }
-    let v0_3 = a2a_types::json::from_value::<a2a_types::v0_3::A2aRequest>(body).map(|request| {
+    let v0_3 = a2a_types::json::from_value::<a2a_compat::v0_3::A2aRequest>(body).map(|request| {
         let text = serde_json::to_string(&request).unwrap();
-        let again: a2a_types::v0_3::A2aRequest = a2a_types::json::from_str(&text)
+        let again: a2a_compat::v0_3::A2aRequest = a2a_types::json::from_str(&text)
             .unwrap_or_else(|e| panic!("a v0.3 request we wrote: {e}: {text}"));
         assert_eq!(again, request);
     });
@@ -595,11 +595,11 @@ fn seeds_sse() -> Vec<Vec<u8>> {
 }
 
 fn sse(input: &[u8]) -> u64 {
-    let mut whole = a2a_types::sse::Decoder::new();
+    let mut whole = a2a_protocol::sse::Decoder::new();
     let mut events = whole.feed(input);
     let finished = whole.finish();
     // The same bytes in chunks cut where the input's own bytes say.
-    let mut chunked = a2a_types::sse::Decoder::new();
+    let mut chunked = a2a_protocol::sse::Decoder::new();
     let mut pieces = Vec::new();
     let mut rest = input;
     let mut cut = input.first().copied().unwrap_or(1) as usize;
@@ -615,7 +615,7 @@ fn sse(input: &[u8]) -> u64 {
         format!("{events:?}"),
         "chunking changed the events"
     );
-    let mut typed = a2a_types::sse::JsonDecoder::<a2a_types::v1::StreamResponse>::new();
+    let mut typed = a2a_protocol::sse::JsonDecoder::<a2a_types::v1::StreamResponse>::new();
     let items = typed.feed(input);
     let mut hasher = DefaultHasher::new();
     events.len().min(8).hash(&mut hasher);
@@ -660,9 +660,9 @@ fn rest(input: &[u8]) -> u64 {
     };
     let head = String::from_utf8_lossy(head);
     let (method, target) = head.split_once(' ').unwrap_or((&head, "/"));
-    let result = a2a_types::rest::route(method, target, body).map(|route| {
+    let result = a2a_protocol::rest::route(method, target, body).map(|route| {
         // Built back into a request (no tenant: the one routed is inside the params), routed again.
-        let Ok(request) = a2a_types::rest::build_request(&route.params, None) else {
+        let Ok(request) = a2a_protocol::rest::build_request(&route.params, None) else {
             return;
         };
         let body = request
@@ -671,7 +671,7 @@ fn rest(input: &[u8]) -> u64 {
             .map(|b| b.to_string())
             .unwrap_or_default();
         let again =
-            a2a_types::rest::route(request.method, &request.path_and_query(), body.as_bytes())
+            a2a_protocol::rest::route(request.method, &request.path_and_query(), body.as_bytes())
                 .unwrap_or_else(|e| {
                     panic!(
                         "a request we built: {e:?}: {} {}",
@@ -738,7 +738,7 @@ mod findings {
             "defaultOutputModes": ["text/plain"],
             "skills": []
         });
-        let index = a2a_types::v0_3::SCHEMA_TYPES
+        let index = a2a_compat::v0_3::SCHEMA_TYPES
             .iter()
             .position(|n| *n == "AgentCard")
             .unwrap() as u8;
@@ -757,7 +757,7 @@ mod findings {
     /// name `tasks/`, which reading refuses. Writing now refuses an empty task id.
     #[test]
     fn an_empty_task_id_is_refused_before_it_is_written() {
-        let index = a2a_types::v0_3::proto::PROTO_PAIRS
+        let index = a2a_compat::v0_3::proto::PROTO_PAIRS
             .iter()
             .position(|p| p.proto == "a2a.v1.CancelTaskRequest")
             .unwrap() as u8;

@@ -1,4 +1,4 @@
-//! Speed of reading and writing A2A v0.3 JSON-RPC documents with `a2a_types::v0_3`, against
+//! Speed of reading and writing A2A v0.3 JSON-RPC documents with `a2a_compat::v0_3`, against
 //! `serde_json::Value` on the same document as the baseline (figures are ratios). The unions read
 //! through a buffered `Value` to pick their variant, so this is what that costs.
 //!
@@ -39,12 +39,12 @@ macro_rules! bench_document {
 }
 
 fn json(c: &mut Criterion) {
-    bench_document!(c, "AgentCard", a2a_types::v0_3::AgentCard);
-    bench_document!(c, "Task", a2a_types::v0_3::Task);
+    bench_document!(c, "AgentCard", a2a_compat::v0_3::AgentCard);
+    bench_document!(c, "Task", a2a_compat::v0_3::Task);
     bench_document!(
         c,
         "SendStreamingMessageResponse",
-        a2a_types::v0_3::SendStreamingMessageResponse
+        a2a_compat::v0_3::SendStreamingMessageResponse
     );
 }
 

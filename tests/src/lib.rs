@@ -174,10 +174,10 @@ pub fn v0_3_type_failures<V>(check_for: impl Fn(&'static str) -> V) -> Vec<Strin
 where
     V: a2a_types::registry::SchemaTypeVisitor<Output = Result<(), String>>,
 {
-    a2a_types::v0_3::SCHEMA_TYPES
+    a2a_compat::v0_3::SCHEMA_TYPES
         .iter()
         .filter_map(|name| {
-            a2a_types::v0_3::visit_schema_type(name, check_for(name))
+            a2a_compat::v0_3::visit_schema_type(name, check_for(name))
                 .expect("every schema type is visitable")
                 .err()
         })

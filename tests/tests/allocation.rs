@@ -198,15 +198,15 @@ fn decode_list_tasks(input: &[u8]) -> bool {
 
 fn upgrade_message(input: &[u8]) -> bool {
     let json = serde_json::from_slice(input).unwrap();
-    a2a_types::bridge::upgrade_json("Message", json).is_ok()
+    a2a_compat::bridge::upgrade_json("Message", json).is_ok()
 }
 
 fn upgrade_message_text(input: &[u8]) -> bool {
-    a2a_types::bridge::upgrade_slice("Message", input, false).is_ok()
+    a2a_compat::bridge::upgrade_slice("Message", input, false).is_ok()
 }
 
 fn decode_v0_3_message(input: &[u8]) -> bool {
-    a2a_types::json::from_slice::<a2a_types::v0_3::Message>(input).is_ok()
+    a2a_types::json::from_slice::<a2a_compat::v0_3::Message>(input).is_ok()
 }
 
 const SHAPES: &[Shape] = &[
@@ -356,15 +356,15 @@ fn keep(name: &str, input: &[u8]) -> Box<dyn std::any::Any> {
             Box::new(a2a_proto::v1::ListTasksResponse::decode(input).unwrap())
         }
         n if n.starts_with("v0.3 Message -> v1 text") => Box::new(
-            a2a_types::bridge::upgrade_slice("Message", input, false)
+            a2a_compat::bridge::upgrade_slice("Message", input, false)
                 .unwrap()
                 .1,
         ),
         n if n.starts_with("v0.3 Message -> v1") => {
             let json = serde_json::from_slice(input).unwrap();
-            Box::new(a2a_types::bridge::upgrade_json("Message", json).unwrap().1)
+            Box::new(a2a_compat::bridge::upgrade_json("Message", json).unwrap().1)
         }
-        _ => Box::new(a2a_types::json::from_slice::<a2a_types::v0_3::Message>(input).unwrap()),
+        _ => Box::new(a2a_types::json::from_slice::<a2a_compat::v0_3::Message>(input).unwrap()),
     }
 }
 
@@ -377,7 +377,7 @@ fn elements(name: &str, input: &[u8]) -> usize {
             .check_binary::<a2a_proto::v1::ListTasksResponse>(input)
             .unwrap()
     } else {
-        a2a_types::limits::Limits::unlimited()
+        a2a_protocol::limits::Limits::unlimited()
             .with_max_elements(usize::MAX - 1)
             .check_json(input)
             .unwrap()
@@ -389,9 +389,9 @@ fn elements(name: &str, input: &[u8]) -> usize {
 fn decode_within(
     name: &str,
     input: &[u8],
-    limits: a2a_types::limits::Limits,
+    limits: a2a_protocol::limits::Limits,
 ) -> Result<Box<dyn std::any::Any>, String> {
-    use a2a_types::limits::from_slice;
+    use a2a_protocol::limits::from_slice;
     let text = |e: &dyn std::fmt::Display| e.to_string();
     Ok(match name {
         n if n.contains("(binary)") => Box::new(
@@ -411,10 +411,10 @@ fn decode_within(
         n if n.starts_with("v0.3 Message -> v1") => {
             limits.check_json(input).map_err(|e| text(&e))?;
             let json = serde_json::from_slice(input).unwrap();
-            Box::new(a2a_types::bridge::upgrade_json("Message", json).unwrap().1)
+            Box::new(a2a_compat::bridge::upgrade_json("Message", json).unwrap().1)
         }
         _ => {
-            Box::new(from_slice::<a2a_types::v0_3::Message>(input, &limits).map_err(|e| text(&e))?)
+            Box::new(from_slice::<a2a_compat::v0_3::Message>(input, &limits).map_err(|e| text(&e))?)
         }
     })
 }
@@ -424,7 +424,7 @@ fn decode_within(
 #[test]
 fn hostile_inputs_are_refused_under_the_default_limits_before_allocating() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let limits = a2a_types::limits::Limits::default();
+    let limits = a2a_protocol::limits::Limits::default();
     for (name, build, _) in SHAPES {
         if name.contains("escaped text") {
             continue; // one string: held under its own size, the byte limit bounds it
@@ -457,7 +457,7 @@ fn held_memory_stays_within_the_published_bound_per_element() {
     for (name, build, _) in SHAPES {
         let input = build(20_000);
         let count = elements(name, &input);
-        let limits = a2a_types::limits::Limits::default().with_max_elements(count);
+        let limits = a2a_protocol::limits::Limits::default().with_max_elements(count);
         let (kept, cost) = measure(|| decode_within(name, &input, limits).unwrap());
         drop(kept);
         let (per_element, per_byte) = if name.contains("(binary)") {
@@ -467,8 +467,8 @@ fn held_memory_stays_within_the_published_bound_per_element() {
             )
         } else {
             (
-                a2a_types::limits::JSON_BYTES_PER_ELEMENT,
-                a2a_types::limits::JSON_BYTES_PER_BYTE,
+                a2a_protocol::limits::JSON_BYTES_PER_ELEMENT,
+                a2a_protocol::limits::JSON_BYTES_PER_BYTE,
             )
         };
         let bound = per_element * count + per_byte * input.len();

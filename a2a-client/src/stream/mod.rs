@@ -15,8 +15,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use a2a_types::limits::Limits;
-use a2a_types::sse::JsonDecoder;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::sse::JsonDecoder;
 use a2a_types::v1::{StreamResponse, Task};
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -6,8 +6,8 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-use a2a_types::limits::Limits;
-use a2a_types::sse::{JsonDecoder, StreamError, StreamItem};
+use a2a_protocol::limits::Limits;
+use a2a_protocol::sse::{JsonDecoder, StreamError, StreamItem};
 use a2a_types::v1::StreamResponse;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -2,8 +2,8 @@
 //! call ([`CallMeta`]); for the HTTP transports, the client, base URL and decode budget of an
 //! interface ([`Common`]) and how the answer to a streaming call is read ([`stream_or_error`]).
 
-use a2a_types::limits::Limits;
-use a2a_types::sse::{JsonDecoder, StreamItem};
+use a2a_protocol::limits::Limits;
+use a2a_protocol::sse::{JsonDecoder, StreamItem};
 use a2a_types::v1::StreamResponse;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

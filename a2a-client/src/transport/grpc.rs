@@ -5,9 +5,9 @@
 
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
-use a2a_types::errors::Error;
-use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
-use a2a_types::limits::Limits;
+use a2a_protocol::errors::Error;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::operations::{Empty, MethodParams, MethodResult};
 use a2a_types::v1::StreamResponse;
 use tonic::metadata::{MetadataKey, MetadataValue};
 use tonic::transport::{Channel, Endpoint};

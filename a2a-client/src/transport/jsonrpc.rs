@@ -4,11 +4,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
-use a2a_types::limits::Limits;
-use a2a_types::operations::Operation;
-use a2a_types::service;
-use a2a_types::sse::StreamItem;
+use a2a_protocol::jsonrpc::{JsonRpcRequest, JsonRpcResponse};
+use a2a_protocol::limits::Limits;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::service;
+use a2a_protocol::sse::StreamItem;
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 

@@ -8,8 +8,8 @@ pub(crate) mod jsonrpc;
 pub(crate) mod rest;
 pub(crate) mod v0_3;
 
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
-use a2a_types::service::ProtocolVersion;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::service::ProtocolVersion;
 
 use self::contract::CallMeta;
 use crate::binding::Binding;

@@ -1,13 +1,13 @@
-//! The HTTP+JSON binding: each operation at the method, path and query string `a2a_types::rest`
+//! The HTTP+JSON binding: each operation at the method, path and query string `a2a_protocol::rest`
 //! gives it under the interface URL; a stream is server-sent events of `StreamResponse`s, an `error`
 //! event the binding's error body.
 
-use a2a_types::errors::Error;
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
-use a2a_types::limits::Limits;
-use a2a_types::rest;
-use a2a_types::service;
-use a2a_types::sse::StreamItem;
+use a2a_protocol::errors::Error;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::rest;
+use a2a_protocol::service;
+use a2a_protocol::sse::StreamItem;
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 

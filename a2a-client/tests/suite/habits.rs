@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use a2a_client::auth::{BoxFuture, Credential, Credentials, TokenSource};
 use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig, ClientError, RetryPolicy};
-use a2a_types::limits::Limits;
+use a2a_protocol::limits::Limits;
 use a2a_types::v1::{ListTasksRequest, Message, Part, SendMessageRequest};
 use serde_json::json;
 

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use a2a_client::{A2aClient, ClientConfig, ClientError, RetryPolicy};
-use a2a_types::limits::Limits;
+use a2a_protocol::limits::Limits;
 use a2a_types::v1::{GetTaskRequest, Message, Part, SendMessageRequest};
 use axum::body::Body;
 use axum::response::Response;

@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use a2a_client::{A2aClient, ClientConfig, ClientError, RetryPolicy};
-use a2a_types::errors::ErrorKind;
-use a2a_types::limits::Limits;
+use a2a_protocol::errors::ErrorKind;
+use a2a_protocol::limits::Limits;
 use a2a_types::v1::{
     AgentCard, AgentInterface, CancelTaskRequest, Message, Part, SendMessageRequest, TaskState,
 };

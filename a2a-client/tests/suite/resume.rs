@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{Message, Part, SendMessageRequest, StreamResponse, TaskState};
 use axum::response::Response;
 use serde_json::{Value, json};

@@ -17,8 +17,8 @@
 use std::time::Duration;
 
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
-use a2a_types::errors::ErrorKind;
-use a2a_types::service::ProtocolVersion;
+use a2a_protocol::errors::ErrorKind;
+use a2a_protocol::service::ProtocolVersion;
 use a2a_types::v1::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,

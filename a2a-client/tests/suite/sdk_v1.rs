@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{
     CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
     GetTaskRequest, ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,

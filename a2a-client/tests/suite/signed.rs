@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig, ClientError, RetryPolicy};
+use a2a_protocol::errors::Error;
 use a2a_server::{A2aServer, AgentExecutor, BearerTokens, EventSink, RequestContext, Serving};
-use a2a_types::errors::Error;
 use a2a_types::signing::{CardSigner, CardVerifier, RejectReason, SigningAlgorithm, VerifyError};
 use a2a_types::v1::{AgentCard, AgentSkill, GetExtendedAgentCardRequest};
 use tokio::net::TcpListener;
@@ -316,8 +316,8 @@ async fn a_v0_3_card_is_checked_in_the_v1_form_its_signature_covers() {
     let agent = serve(move |request, _, base| {
         let mut card = v0_3_card(base);
         // Signed as the official SDK 1.3.0 signs a v0.3 card: over its card reader's v1 form.
-        let typed: a2a_types::v0_3::AgentCard = serde_json::from_value(card.clone()).unwrap();
-        let signed_form = a2a_types::signing::v0_3_card_as_v1(&typed);
+        let typed: a2a_compat::v0_3::AgentCard = serde_json::from_value(card.clone()).unwrap();
+        let signed_form = a2a_compat::v0_3::signing::v0_3_card_as_v1(&typed);
         let signature = signing.signature(&signed_form).expect("signs");
         card["signatures"] = serde_json::json!([signature]);
         if request.path.starts_with("/tampered/") {

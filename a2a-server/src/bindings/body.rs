@@ -6,8 +6,9 @@
 //! `JsonRpcResponse::to_json` do, at about twice the cost per answer). The members are the same;
 //! only their order may differ (a `Value` object sorts its keys), which JSON leaves free.
 
+use a2a_protocol::jsonrpc::Id;
+use a2a_protocol::operations::MethodResult;
 use a2a_types::json::WriteJson;
-use a2a_types::jsonrpc::{Id, MethodResult};
 use a2a_types::serde::Serialize;
 
 /// `value`'s JSON appended to `out`; `false` (and `out` as it was) if its serialization failed.
@@ -79,7 +80,7 @@ pub(crate) fn jsonrpc_result(id: &Id, result: &MethodResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::jsonrpc::JsonRpcResponse;
+    use a2a_protocol::jsonrpc::JsonRpcResponse;
     use a2a_types::v1::{
         Artifact, Message, Part, SendMessageResponse, StreamResponse, Task,
         TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskState, TaskStatus,

@@ -7,7 +7,7 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
-use a2a_types::service::{MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
+use a2a_protocol::service::{MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
 use axum::Router;
 use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};

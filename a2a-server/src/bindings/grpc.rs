@@ -9,10 +9,12 @@ use std::sync::Arc;
 use a2a_proto::grpc::Budgeted;
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_server::{A2aService, A2aServiceServer};
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::service::{
+    A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, ProtocolVersion,
+};
 use a2a_types::proto::ConversionError;
-use a2a_types::service::{A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, ProtocolVersion};
 use tokio_stream::StreamExt;
 use tonic::codegen::BoxStream;
 use tonic::service::Routes;

@@ -3,7 +3,7 @@
 
 use std::convert::Infallible;
 
-use a2a_types::service::{
+use a2a_protocol::service::{
     A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, MEDIA_TYPE_EVENT_STREAM,
     MEDIA_TYPE_JSON, ProtocolVersion,
 };
@@ -84,7 +84,7 @@ pub(crate) fn json_response(status: StatusCode, body: String) -> Response {
 
 /// One server-sent event carrying `json`, with `id` when given.
 pub(crate) fn sse_event(json: String, id: Option<u64>) -> String {
-    let mut event = a2a_types::sse::Event::new(json);
+    let mut event = a2a_protocol::sse::Event::new(json);
     if let Some(id) = id {
         event = event.id(id.to_string());
     }

@@ -1,13 +1,13 @@
-//! The HTTP+JSON binding under a prefix: `a2a_types::rest` matches the method and path against the
+//! The HTTP+JSON binding under a prefix: `a2a_protocol::rest` matches the method and path against the
 //! proto's `google.api.http` bindings (with and without `/{tenant}`, and POST as well as GET for
 //! `:subscribe`) and reads the typed request; results are ProtoJSON, errors the binding's error body
 //! with their HTTP status, streams server-sent events of `StreamResponse`.
 
 use std::sync::Arc;
 
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::rest;
-use a2a_types::service::A2A_VERSION_HEADER;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::rest;
+use a2a_protocol::service::A2A_VERSION_HEADER;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

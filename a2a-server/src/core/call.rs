@@ -14,9 +14,9 @@
 
 use std::sync::Arc;
 
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
-use a2a_types::operations::Operation;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{Empty, MethodParams, MethodResult};
 use a2a_types::validate::Validate;
 use axum::http::HeaderMap;
 use tracing::Instrument;

@@ -1,7 +1,7 @@
 //! What a binding hands the operations besides the request ([`CallContext`]), and what it gets
 //! back ([`Reply`]).
 
-use a2a_types::jsonrpc::MethodResult;
+use a2a_protocol::operations::MethodResult;
 
 use crate::auth::Caller;
 use crate::core::streams::EventStream;

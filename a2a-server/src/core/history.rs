@@ -1,6 +1,6 @@
 //! `historyLength`: how much of a task's history an answer carries.
 
-use a2a_types::errors::Error;
+use a2a_protocol::errors::Error;
 use a2a_types::v1::Task;
 
 use crate::errors::invalid;

@@ -1,7 +1,7 @@
 //! The push-notification config operations (create, get, list, delete), each on a task of the
 //! caller's, and the config a message may bring along (`configuration.taskPushNotificationConfig`).
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{
     DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
     ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,

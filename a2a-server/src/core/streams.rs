@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::StreamResponse;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_stream::Stream;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{ListTasksRequest, ListTasksResponse, StreamResponse};
 
 use crate::auth::Owner;

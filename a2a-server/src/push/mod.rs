@@ -25,7 +25,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use a2a_types::errors::Error;
+use a2a_protocol::errors::Error;
 use a2a_types::v1::TaskPushNotificationConfig;
 use async_trait::async_trait;
 use reqwest::Url;

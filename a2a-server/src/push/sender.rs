@@ -121,7 +121,7 @@ pub(crate) async fn attempt(
         .post(url)
         .header(
             reqwest::header::CONTENT_TYPE,
-            a2a_types::service::MEDIA_TYPE_JSON,
+            a2a_protocol::service::MEDIA_TYPE_JSON,
         )
         .body(body);
     if let Some(token) = config.token.as_deref().filter(|t| !t.is_empty()) {

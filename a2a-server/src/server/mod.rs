@@ -12,9 +12,9 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use a2a_types::errors::Error;
-use a2a_types::jsonrpc::MethodParams;
-use a2a_types::operations::Operation;
+use a2a_protocol::errors::Error;
+use a2a_protocol::operations::MethodParams;
+use a2a_protocol::operations::Operation;
 use a2a_types::v1::AgentCard;
 use axum::Router;
 use axum::http::HeaderMap;

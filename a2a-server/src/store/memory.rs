@@ -9,7 +9,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 
-use a2a_types::errors::Error;
+use a2a_protocol::errors::Error;
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskState};
 use async_trait::async_trait;
 

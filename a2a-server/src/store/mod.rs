@@ -16,7 +16,7 @@ mod memory;
 
 use std::fmt;
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task};
 use async_trait::async_trait;
 

@@ -1,8 +1,8 @@
 //! [`WithBehaviours`]: an agent whose messages that name a behaviour of the table follow the table,
 //! step by step through the event sink; every other message goes to the agent's own logic.
 
+use a2a_protocol::errors::Error;
 use a2a_server::{AgentEvent, AgentExecutor, EventSink, RequestContext, async_trait};
-use a2a_types::errors::Error;
 use a2a_types::v1::Task;
 
 use super::table::{self, Delays, Plan, Step};

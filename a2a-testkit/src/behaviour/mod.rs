@@ -8,7 +8,7 @@
 //!
 //! use a2a_server::{AgentExecutor, EventSink, RequestContext, async_trait};
 //! use a2a_testkit::behaviour::{Delays, WithBehaviours};
-//! use a2a_types::errors::Error;
+//! use a2a_protocol::errors::Error;
 //!
 //! struct Echo;
 //!

@@ -46,7 +46,7 @@ struct Cli {
     timeout: u64,
     /// The protocol versions to use, most wanted first (1.0, 0.3: a v0.3 agent through the bridge).
     #[arg(long = "protocol-version", value_delimiter = ',', default_values = ["1.0", "0.3"])]
-    protocol_versions: Vec<a2a_types::service::ProtocolVersion>,
+    protocol_versions: Vec<a2a_protocol::service::ProtocolVersion>,
     /// An extension URI to activate (sent as A2A-Extensions); repeat for more.
     #[arg(long)]
     extension: Vec<String>,

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use a2a_client::{A2aClient, ClientError};
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{
     CancelTaskRequest, GetTaskRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
     SendMessageResponse, Task, TaskState,

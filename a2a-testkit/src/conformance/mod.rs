@@ -28,7 +28,7 @@
 //! official conformance kit require of a server beyond that table ([`server_rules`]).
 
 use a2a_client::A2aClient;
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{
     GetTaskPushNotificationConfigRequest, ListTasksRequest, SubscribeToTaskRequest, TaskState,
 };

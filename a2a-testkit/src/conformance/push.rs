@@ -1,7 +1,7 @@
 //! The push-notification checks: config CRUD, and delivery to a webhook this run serves on 127.0.0.1.
 
 use a2a_client::A2aClient;
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{
     AuthenticationInfo, DeleteTaskPushNotificationConfigRequest,
     GetTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigsRequest, StreamResponse,

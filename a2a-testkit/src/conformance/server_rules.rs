@@ -12,7 +12,7 @@
 //! | `rules.subscribe-until-terminal` | a subscription to a task waiting for input lasts until the task completes, its last event terminal (§3.1.6) |
 //! | `rules.webhook-ssrf-guard` | push configs to the private `10.0.0.1` and the link-local `169.254.169.254` are refused (`InvalidParams`); `https://example.com/...` is accepted (§13 push notification security). Loopback is not checked: an agent whose webhooks this run's delivery check receives on 127.0.0.1 must allow it |
 
-use a2a_types::errors::ErrorKind;
+use a2a_protocol::errors::ErrorKind;
 use a2a_types::v1::{
     DeleteTaskPushNotificationConfigRequest, Part, StreamResponse, SubscribeToTaskRequest,
     TaskPushNotificationConfig, TaskState,

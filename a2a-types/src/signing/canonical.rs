@@ -14,8 +14,13 @@ use crate::v1::AgentCard;
 const PARAMS_DEPTH: usize = 5;
 
 /// Refuses the `params` of extension `index` when they nest beyond [`MAX_DEPTH`] in the card, before
-/// the card is serialized (which recurses).
-pub(super) fn check_params_depth(
+/// the card is serialized (which recurses), or converted from another form (which clones them
+/// recursively): [`canonicalize`] checks them itself, a caller converting first checks with this.
+///
+/// # Errors
+///
+/// [`CanonicalizationError::TooDeep`], naming the path inside the card.
+pub fn check_params_depth(
     params: &Map<String, Value>,
     index: usize,
 ) -> Result<(), CanonicalizationError> {

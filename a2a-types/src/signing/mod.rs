@@ -42,7 +42,7 @@
 //! 5. Nesting deeper than [`MAX_DEPTH`] (128 objects and arrays, the card counting 1) has no canonical
 //!    form ([`CanonicalizationError::TooDeep`]), as in the SDK.
 //!
-//! A v0.3 card (feature `v0_3`, `canonicalize_v0_3`) is signed over the canonical bytes of its v1
+//! A v0.3 card (`a2a_compat::v0_3::signing::canonicalize_v0_3`) is signed over the canonical bytes of its v1
 //! form, as the Python SDK 1.3.0 reads a fetched v0.3 card into v1 before verifying it.
 //!
 //! ## Where implementations disagree
@@ -62,7 +62,7 @@
 //!   has no nesting limit. Its verifier also refuses a signature whose protected header lacks `typ`
 //!   (so [`CardSigner::with_typ`]`(None)` makes cards it will not accept).
 //! - **The Python SDK 1.3.0 with itself, on v0.3 cards**: its message conversion
-//!   (`compat.v0_3.conversions`, which `bridge` follows) gives a v0.3 card's
+//!   (`compat.v0_3.conversions`, which `a2a_compat::bridge` follows) gives a v0.3 card's
 //!   `additionalInterfaces` the protocol version `0.3`, its client's card reader (`parse_agent_card`,
 //!   applied before verifying) the card's own `protocolVersion`. A signature covers the reader's form,
 //!   so `v0_3_card_as_v1` and `canonicalize_v0_3` follow the reader.
@@ -111,21 +111,17 @@ mod canonical;
 mod error;
 mod jcs;
 mod signer;
-#[cfg(feature = "v0_3")]
-mod v0_3;
 mod verifier;
 
 use crate::json::bounded;
 
 pub use algorithm::SigningAlgorithm;
-pub use canonical::canonicalize;
+pub use canonical::{canonicalize, check_params_depth};
 pub use error::{
     CanonicalizationError, KeySetError, RejectReason, SignError, SignatureRejection, VerifyError,
 };
 pub use jcs::{MAX_DEPTH, canonical_json};
 pub use signer::CardSigner;
-#[cfg(feature = "v0_3")]
-pub use v0_3::{canonicalize_v0_3, v0_3_card_as_v1};
 pub use verifier::{
     CardVerifier, MAX_PROTECTED_HEADER_BYTES, MAX_SIGNATURE_BYTES, MAX_SIGNATURES, MIN_RSA_BITS,
     VerifiedSignature,

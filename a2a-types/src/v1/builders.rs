@@ -78,41 +78,6 @@ pub struct AgentCardBuilder {
     card: AgentCard,
 }
 
-/// The card as an A2A v0.3 client reads it (from `/.well-known/agent-card.json`), converted by the
-/// bridge as the official SDKs convert it: the first interface whose protocol version is 0.x becomes
-/// `url`, `preferredTransport` and `protocolVersion`, the other 0.x ones `additionalInterfaces`, and v1-only
-/// interfaces are left out. Fails, naming the field, when the card has no v0.3 interface (see
-/// [`AgentCardBuilder::jsonrpc_v0_3`]) or holds what v0.3 cannot express; the `bridge` module lists
-/// every difference.
-///
-/// ```
-/// use a2a_types::v1::{AgentCard, AgentSkill};
-///
-/// let card = AgentCard::builder("Wayfarer", "Plans and books trips.", "1.4.0")
-///     .jsonrpc("https://agents.example.com/a2a")
-///     .jsonrpc_v0_3("https://agents.example.com/a2a/v0.3")
-///     .default_input_modes(["text/plain"])
-///     .default_output_modes(["text/plain"])
-///     .skill(AgentSkill {
-///         id: "book-hotel".into(),
-///         name: "Book a hotel".into(),
-///         description: "Finds and books rooms.".into(),
-///         tags: vec!["travel".into()],
-///         ..Default::default()
-///     })
-///     .build()
-///     .unwrap();
-/// let legacy = card.to_v0_3().unwrap();
-/// assert_eq!(legacy.url, "https://agents.example.com/a2a/v0.3");
-/// assert_eq!(legacy.preferred_transport, "JSONRPC");
-/// ```
-#[cfg(feature = "v0_3")]
-impl AgentCard {
-    pub fn to_v0_3(&self) -> Result<crate::v0_3::AgentCard, crate::bridge::BridgeError> {
-        crate::v0_3::AgentCard::try_from(self.clone())
-    }
-}
-
 impl AgentCardBuilder {
     /// Adds an endpoint: its URL, protocol binding (see [`binding`]) and protocol version.
     pub fn interface(
@@ -135,8 +100,8 @@ impl AgentCardBuilder {
     }
 
     /// Adds a JSON-RPC endpoint speaking A2A v0.3 (protocol version `0.3`), for the many clients that
-    /// have not moved to v1. A card needs one for its v0.3 form: with the `v0_3` feature,
-    /// `AgentCard::to_v0_3` gives the card such clients fetch.
+    /// have not moved to v1. A card needs one for its v0.3 form: `a2a_compat::bridge::ToV0_3Card::to_v0_3` gives
+    /// the card such clients fetch.
     pub fn jsonrpc_v0_3(self, url: impl Into<String>) -> Self {
         self.interface(url, binding::JSONRPC, "0.3")
     }

@@ -280,8 +280,8 @@ pub fn all() -> Vec<Case> {
             out: &mut out,
         };
         match payload.kind {
-            Kind::StreamResponse => cases.v0_3::<a2a_types::v0_3::SendStreamingMessageResponse>(),
-            Kind::Task => cases.v0_3::<a2a_types::v0_3::Task>(),
+            Kind::StreamResponse => cases.v0_3::<a2a_compat::v0_3::SendStreamingMessageResponse>(),
+            Kind::Task => cases.v0_3::<a2a_compat::v0_3::Task>(),
             _ => unreachable!("no other v0.3 payload"),
         }
     }

@@ -11,8 +11,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use a2a_client::{A2aClient, Binding, ClientConfig};
+use a2a_protocol::errors::ErrorKind;
 use a2a_testkit::stores::{self, StoreChoice};
-use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
     GetTaskRequest, ListTasksRequest, Message, Part, SendMessageRequest, SendMessageResponse,
     StreamResponse, TaskState,
@@ -70,7 +70,7 @@ pub async fn run(out: &mut dyn Write) -> Result<(), String> {
         "example agent serving on {} (card at {}{}), gRPC on {}",
         agent.base_url(),
         agent.base_url(),
-        a2a_types::service::WELL_KNOWN_AGENT_CARD_PATH,
+        a2a_protocol::service::WELL_KNOWN_AGENT_CARD_PATH,
         agent.grpc_addr()
     ));
     let outcome = tokio::time::timeout(DEMO_LIMIT, drive(&agent.base_url(), &mut transcript))

@@ -2,7 +2,7 @@
 //! [--store S]`: serves the example agent until killed. HTTP (card, JSON-RPC, HTTP+JSON) on PORT, gRPC on
 //! `--grpc-listen` or else the next free port; the card says which. (A fixed gRPC port lets an agent
 //! restarted on the same store keep the card its clients already read.) The two options set the decode budget of every request body (`Config::limits`; by
-//! default `a2a_types::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
+//! default `a2a_protocol::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
 //! `--store` says where tasks are kept (`a2a_testkit::stores`): without it, the SQLite file
 //! `a2a-example-agent/tasks.sqlite3` in the system's temporary directory.
 //!
@@ -118,7 +118,7 @@ async fn main() {
         "listening on {} (card at {}{}, gRPC on {})",
         handle.base_url(),
         handle.base_url(),
-        a2a_types::service::WELL_KNOWN_AGENT_CARD_PATH,
+        a2a_protocol::service::WELL_KNOWN_AGENT_CARD_PATH,
         handle.grpc_addr()
     );
     std::future::pending::<()>().await;

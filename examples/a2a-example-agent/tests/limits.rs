@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use a2a_example_agent::server::{self, Config};
+use a2a_protocol::limits::Limits;
 use a2a_testkit::stores::StoreChoice;
-use a2a_types::limits::Limits;
 use serde_json::{Value, json};
 
 const CALL_LIMIT: Duration = Duration::from_secs(20);

@@ -10,9 +10,9 @@ use std::time::Duration;
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
 use a2a_example_agent::server::agent::TravelAgent;
 use a2a_example_agent::server::{Config, card};
+use a2a_protocol::errors::ErrorKind;
 use a2a_server::{A2aServer, BearerTokens, ServerConfig, WebhookPolicy};
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
-use a2a_types::errors::ErrorKind;
 use a2a_types::v1::{
     CancelTaskRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
     ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, Part,

@@ -1,4 +1,4 @@
-//! `a2a_types::bridge`: A2A v0.3 (JSON-RPC) ⇄ v1, which must convert as the official Python SDK's
+//! `a2a_compat::bridge`: A2A v0.3 (JSON-RPC) ⇄ v1, which must convert as the official Python SDK's
 //! `a2a.compat.v0_3.conversions` does.
 //!
 //! - every pair of types, both ways, on realistic data, with the exact JSON expected (the table and the
@@ -14,17 +14,18 @@
 
 use std::collections::BTreeMap;
 
-use a2a_tests::jsonrpc_interop::{self, Match};
-use a2a_tests::{fixture_json, json_differences};
-use a2a_types::bridge::{
+use a2a_compat::bridge::{
     self, AnyAgentCard, BridgeError, BridgeErrorKind, downgrade_json, downgrade_json_as,
     upgrade_json,
 };
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
-use a2a_types::operations::Operation;
-use a2a_types::service::ProtocolVersion;
-use a2a_types::{v0_3, v1};
+use a2a_compat::v0_3;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::service::ProtocolVersion;
+use a2a_tests::jsonrpc_interop::{self, Match};
+use a2a_tests::{fixture_json, json_differences};
+use a2a_types::v1;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -1494,8 +1495,11 @@ fn the_card_reader_tells_the_version_and_gives_both_forms() {
 
 #[test]
 fn the_version_header_and_the_method_tell_the_version() {
-    assert_eq!(a2a_types::service::A2A_VERSION_HEADER, "A2A-Version");
-    assert_eq!(a2a_types::service::A2A_EXTENSIONS_HEADER, "A2A-Extensions");
+    assert_eq!(a2a_protocol::service::A2A_VERSION_HEADER, "A2A-Version");
+    assert_eq!(
+        a2a_protocol::service::A2A_EXTENSIONS_HEADER,
+        "A2A-Extensions"
+    );
     assert_eq!(bridge::LEGACY_A2A_EXTENSIONS_HEADER, "X-A2A-Extensions");
     // The one A2A-Version rule (`service::ProtocolVersion::from_header`, cased in full in its own
     // tests): the bridge reads the header with it.

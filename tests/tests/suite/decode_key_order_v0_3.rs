@@ -1,7 +1,7 @@
 //! The v0.3 types read a document the same whatever the order of its members: the same value, or an
 //! error with the same text (up to serde_json's ` at line L column C`, which follows the input).
 //!
-//! The order decides which way the union reader goes (`a2a_types::v0_3::union_reader`): a
+//! The order decides which way the union reader goes (`a2a_compat::v0_3::union_reader`): a
 //! discriminator (`kind`, `type`, `method`) that comes first hands the rest of the object straight to
 //! the variant, one that comes later has the members before it kept as raw text and replayed, and a
 //! union chosen by its members commits when one arrives. Every SDK writes its own order (a2a-sdk 0.3
@@ -15,9 +15,9 @@
 //!
 //! `PROPTEST_CASES` sets the cases per type (default 16).
 
+use a2a_compat::v0_3;
 use a2a_tests::schema_values::SchemaValues;
 use a2a_types::registry::{SchemaType, SchemaTypeVisitor};
-use a2a_types::v0_3;
 use proptest::test_runner::TestCaseError;
 use serde_json::Value;
 

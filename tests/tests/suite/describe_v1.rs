@@ -1,18 +1,20 @@
 //! The OpenAPI and OpenRPC documents: the generated ones (`spec/v1/generated/openapi.json`,
 //! `openrpc.json`, `spec/v0_3/generated/openrpc.json`) agree with the operations table and the error
-//! model; an agent's own documents (`a2a_types::describe`) follow its card, one test per mapping
+//! model; an agent's own documents (`a2a_protocol::describe`) follow its card, one test per mapping
 //! rule; and every document passes the established validators and the official SDK's traffic
 //! (`tests/interop/sdk_describe.py`).
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use a2a_protocol::describe;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::{Capability, OPERATIONS};
+use a2a_protocol::service::{
+    A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, WELL_KNOWN_AGENT_CARD_PATH,
+};
 use a2a_tests::interop::{Suite, python, run_script};
 use a2a_tests::{fixture_json, workspace_root};
-use a2a_types::describe;
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::operations::{Capability, OPERATIONS};
-use a2a_types::service::{A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, WELL_KNOWN_AGENT_CARD_PATH};
 use a2a_types::v1::AgentCard;
 use serde_json::{Value, json};
 
@@ -264,7 +266,7 @@ fn v0_3_openrpc_has_every_v0_3_method() {
     );
 }
 
-// --- One agent's documents, one test per rule of `a2a_types::describe`. ---
+// --- One agent's documents, one test per rule of `a2a_protocol::describe`. ---
 
 fn card(json: Value) -> AgentCard {
     serde_json::from_value(json).unwrap()

@@ -1,4 +1,4 @@
-//! `a2a_types::errors` against the official Python SDK (`a2a-sdk` 1.3.0), for every error the SDK maps
+//! `a2a_protocol::errors` against the official Python SDK (`a2a-sdk` 1.3.0), for every error the SDK maps
 //! to a JSON-RPC code: the mapping (JSON-RPC code, HTTP status, gRPC status, `ErrorInfo` reason) is the
 //! SDK's; the JSON-RPC error object and the REST error body we write equal the SDK's; we read the SDK's;
 //! the SDK's clients read ours back to the same error, message and data.
@@ -14,8 +14,8 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_tests::interop::{Suite, python, run_script};
-use a2a_types::errors::{Error, ErrorKind};
 use a2a_types::validate::{FieldViolation, Violations};
 use serde_json::{Value, json};
 

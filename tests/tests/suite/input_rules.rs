@@ -63,27 +63,27 @@ fn duplicate_keys_in_metadata_and_data_are_errors_in_both_crates() {
 #[test]
 fn a_duplicate_v0_3_discriminator_is_an_error() {
     let part = r#"{"kind":"file","file":{"uri":"https://files.example.com/a.pdf"},"kind":"text","text":"x"}"#;
-    let error = a2a_types::json::from_str::<a2a_types::v0_3::Part>(part).unwrap_err();
+    let error = a2a_types::json::from_str::<a2a_compat::v0_3::Part>(part).unwrap_err();
     duplicate(&error, "kind");
     let request = r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t-1"},"method":"tasks/cancel"}"#;
-    let error = a2a_types::json::from_str::<a2a_types::v0_3::A2aRequest>(request).unwrap_err();
+    let error = a2a_types::json::from_str::<a2a_compat::v0_3::A2aRequest>(request).unwrap_err();
     duplicate(&error, "method");
     // Inside a message, the path leads to the part.
     let message = format!(
         r#"{{"kind":"message","role":"user","messageId":"m-1","parts":[{{"kind":"text","text":"a"}},{part}]}}"#
     );
-    let error = a2a_types::json::from_str::<a2a_types::v0_3::Message>(&message).unwrap_err();
+    let error = a2a_types::json::from_str::<a2a_compat::v0_3::Message>(&message).unwrap_err();
     assert_eq!(error.path(), "parts[1]", "{error}");
     // v0.3 `metadata` and `data` members follow the same rule.
     let metadata =
         r#"{"kind":"message","role":"user","messageId":"m-1","parts":[],"metadata":{"a":1,"a":2}}"#;
-    let error = a2a_types::json::from_str::<a2a_types::v0_3::Message>(metadata).unwrap_err();
+    let error = a2a_types::json::from_str::<a2a_compat::v0_3::Message>(metadata).unwrap_err();
     assert_eq!(error.path(), "metadata", "{error}");
     duplicate(&error, "a");
     // The bridge's JSON entry point reads text through the same rule.
     let card = r#"{"name":"a","name":"b","protocolVersion":"0.3.0"}"#;
     duplicate(
-        &a2a_types::bridge::AnyAgentCard::from_json_str(card).unwrap_err(),
+        &a2a_compat::bridge::AnyAgentCard::from_json_str(card).unwrap_err(),
         "name",
     );
     duplicate(&a2a_types::json::value_from_str(part).unwrap_err(), "kind");
@@ -96,29 +96,29 @@ fn the_delete_response_the_python_sdk_writes_is_a_success() {
     let sdk_written =
         sdk_delete_response().unwrap_or_else(|| r#"{"id":1,"jsonrpc":"2.0"}"#.to_owned());
     assert!(!sdk_written.contains("result"), "{sdk_written}");
-    let response: a2a_types::v0_3::DeleteTaskPushNotificationConfigResponse =
+    let response: a2a_compat::v0_3::DeleteTaskPushNotificationConfigResponse =
         a2a_types::json::from_str(&sdk_written).unwrap();
     assert!(
         matches!(
             response,
-            a2a_types::v0_3::DeleteTaskPushNotificationConfigResponse::Success(_)
+            a2a_compat::v0_3::DeleteTaskPushNotificationConfigResponse::Success(_)
         ),
         "{response:?}"
     );
     // We write `result: null`, as JSON-RPC has it, and read that back too.
     let written = serde_json::to_string(&response).unwrap();
     assert!(written.contains(r#""result":null"#), "{written}");
-    let again: a2a_types::v0_3::DeleteTaskPushNotificationConfigResponse =
+    let again: a2a_compat::v0_3::DeleteTaskPushNotificationConfigResponse =
         a2a_types::json::from_str(&written).unwrap();
     assert_eq!(again, response);
     // An error response is still an error.
     let error = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}"#;
-    let response: a2a_types::v0_3::DeleteTaskPushNotificationConfigResponse =
+    let response: a2a_compat::v0_3::DeleteTaskPushNotificationConfigResponse =
         a2a_types::json::from_str(error).unwrap();
     assert!(
         !matches!(
             response,
-            a2a_types::v0_3::DeleteTaskPushNotificationConfigResponse::Success(_)
+            a2a_compat::v0_3::DeleteTaskPushNotificationConfigResponse::Success(_)
         ),
         "{response:?}"
     );
@@ -152,7 +152,7 @@ fn sdk_delete_response() -> Option<String> {
 /// it read as the other form. `null` means "not set", so it is the task-id form, both times.
 #[test]
 fn a_null_push_notification_config_id_keeps_its_params_form() {
-    use a2a_types::v0_3::GetTaskPushNotificationConfigRequestParams as Params;
+    use a2a_compat::v0_3::GetTaskPushNotificationConfigRequestParams as Params;
     let params: Params =
         a2a_types::json::from_str(r#"{"id":"t-1","pushNotificationConfigId":null}"#).unwrap();
     assert!(matches!(params, Params::TaskId(_)), "{params:?}");
@@ -337,7 +337,7 @@ fn text_that_is_not_unicode_is_an_error_in_every_crate_even_when_ignored() {
             )
             .replace("TASK_STATE_WORKING", "working");
         assert!(
-            a2a_types::json::from_str::<a2a_types::v0_3::Task>(&v0_3).is_err(),
+            a2a_types::json::from_str::<a2a_compat::v0_3::Task>(&v0_3).is_err(),
             "{v0_3}"
         );
     }
@@ -369,11 +369,11 @@ fn a_leap_second_is_never_written() {
     };
     let error = serde_json::to_string(&status).unwrap_err();
     assert!(error.to_string().contains("leap second"), "{error}");
-    let error = a2a_types::v0_3::TaskStatus::try_from(status).unwrap_err();
+    let error = a2a_compat::v0_3::TaskStatus::try_from(status).unwrap_err();
     assert!(error.to_string().contains("leap second"), "{error}");
     assert_eq!(error.path(), "timestamp");
     // And the text it used to write is rejected on the way up, as before.
-    let up = a2a_types::json::from_str::<a2a_types::v0_3::TaskStatus>(
+    let up = a2a_types::json::from_str::<a2a_compat::v0_3::TaskStatus>(
         r#"{"state":"working","timestamp":"2026-06-30T23:59:60.500Z"}"#,
     )
     .map_err(|e| e.to_string())

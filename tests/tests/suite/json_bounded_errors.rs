@@ -4,8 +4,8 @@
 //! whose members hold many megabytes of the wrong type. The CLI's stderr is tested in
 //! `a2a-cli/tests/cli.rs`.
 
-use a2a_types::jsonrpc::JsonRpcResponse;
-use a2a_types::operations::Operation;
+use a2a_protocol::jsonrpc::JsonRpcResponse;
+use a2a_protocol::operations::Operation;
 
 /// An error line this long at most: the kept start and end, the note, the path.
 const SHORT: usize = 600;
@@ -40,7 +40,7 @@ fn is_short(error: &str, value_bytes: usize) {
 fn a_v0_3_part_whose_kind_is_50_mb_gives_a_short_error() {
     let kind = huge_string(50_000_000);
     let document = format!(r#"{{"kind":{kind},"text":"hello"}}"#);
-    let error = a2a_types::json::from_str::<a2a_types::v0_3::Part>(&document).unwrap_err();
+    let error = a2a_types::json::from_str::<a2a_compat::v0_3::Part>(&document).unwrap_err();
     let text = error.to_string();
     assert!(text.contains("unknown kind \"AAAA"), "{text}");
     assert!(text.len() < SHORT, "{} bytes", text.len());
@@ -51,7 +51,7 @@ fn a_v0_3_part_whose_kind_is_50_mb_gives_a_short_error() {
     let message = format!(
         r#"{{"kind":"message","role":"user","messageId":"m-1","parts":[{{"kind":"text","text":"hi"}},{{"kind":{kind},"text":"x"}}]}}"#
     );
-    let error = a2a_types::json::from_str::<a2a_types::v0_3::Message>(&message).unwrap_err();
+    let error = a2a_types::json::from_str::<a2a_compat::v0_3::Message>(&message).unwrap_err();
     assert_eq!(error.path(), "parts[1]", "{error}");
     assert!(
         error.to_string().len() < SHORT,
@@ -61,7 +61,7 @@ fn a_v0_3_part_whose_kind_is_50_mb_gives_a_short_error() {
 
     // Through the bridge's JSON entry point.
     let value: serde_json::Value = serde_json::from_str(&document).unwrap();
-    let error = a2a_types::bridge::upgrade_json("Part", value).unwrap_err();
+    let error = a2a_compat::bridge::upgrade_json("Part", value).unwrap_err();
     assert!(
         error.to_string().len() < SHORT,
         "{} bytes",

@@ -202,7 +202,7 @@ fn the_bridge_keeps_every_number() {
             r#"{{"kind":"data","data":{{"values":{}}}}}"#,
             json_array(chunk)
         );
-        let v0_3: a2a_types::v0_3::Part = a2a_types::json::from_str(&v0_3_text).unwrap();
+        let v0_3: a2a_compat::v0_3::Part = a2a_types::json::from_str(&v0_3_text).unwrap();
         let v1 = a2a_types::v1::Part::try_from(v0_3).unwrap();
         let Some(a2a_types::v1::PartContent::Data(data)) = &v1.content else {
             panic!("{v1:?}");
@@ -210,10 +210,10 @@ fn the_bridge_keeps_every_number() {
         for (value, (text, expected)) in data["values"].as_array().unwrap().iter().zip(chunk) {
             same_bits("v0.3 → v1", text, number(value), *expected);
         }
-        let down = a2a_types::v0_3::Part::try_from(v1).unwrap();
+        let down = a2a_compat::v0_3::Part::try_from(v1).unwrap();
         let written = serde_json::to_string(&down).unwrap();
-        let again: a2a_types::v0_3::Part = a2a_types::json::from_str(&written).unwrap();
-        let a2a_types::v0_3::Part::Data(again) = again else {
+        let again: a2a_compat::v0_3::Part = a2a_types::json::from_str(&written).unwrap();
+        let a2a_compat::v0_3::Part::Data(again) = again else {
             panic!("{written}");
         };
         for (value, (text, expected)) in again.data["values"].as_array().unwrap().iter().zip(chunk)
@@ -222,7 +222,7 @@ fn the_bridge_keeps_every_number() {
         }
         // The JSON entry point the CLI uses.
         let (_, upgraded) =
-            a2a_types::bridge::upgrade_json("Part", serde_json::from_str(&v0_3_text).unwrap())
+            a2a_compat::bridge::upgrade_json("Part", serde_json::from_str(&v0_3_text).unwrap())
                 .unwrap();
         for (value, (text, expected)) in upgraded["data"]["values"]
             .as_array()

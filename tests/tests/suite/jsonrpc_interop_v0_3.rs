@@ -1,5 +1,5 @@
 //! Interoperability with the official A2A Python SDK (`a2a-sdk`, pinned in `tests/interop/requirements.txt`)
-//! for A2A v0.3's JSON-RPC payloads, read and written by `a2a_types::v0_3`.
+//! for A2A v0.3's JSON-RPC payloads, read and written by `a2a_compat::v0_3`.
 //!
 //! `tests/interop/sdk_jsonrpc_vectors.py generate` has the SDK's pydantic models write payloads of every
 //! schema type: every method's request (string and integer ids), success and error responses, every
@@ -15,9 +15,9 @@
 //!
 //! Skips with a message without the SDK's interpreter, except under `CI=true`, where it fails.
 
+use a2a_compat::v0_3;
 use a2a_tests::jsonrpc_interop;
 use a2a_types::registry::{SchemaType, SchemaTypeVisitor};
-use a2a_types::v0_3;
 use serde_json::{Value, json};
 
 /// Lenient SDK inputs we reject on purpose: (schema type, case, why).

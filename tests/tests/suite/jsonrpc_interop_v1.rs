@@ -1,4 +1,4 @@
-//! `a2a_types::jsonrpc` (with `sse`, `errors` and `service`) against the official Python SDK's own
+//! `a2a_protocol::jsonrpc` (with `sse`, `errors` and `service`) against the official Python SDK's own
 //! JSON-RPC client and server (`a2a-sdk` 1.3.0), for every v1 method, both ways.
 //!
 //! `tests/interop/sdk_jsonrpc_v1.py generate` has the SDK's client call the SDK's server in-process
@@ -29,13 +29,14 @@
 
 use std::path::PathBuf;
 
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse};
+use a2a_protocol::operations::MethodResult;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::service::ProtocolVersion;
+use a2a_protocol::sse::{self, JsonDecoder, StreamItem};
 use a2a_tests::interop::{Suite, python, run_script};
 use a2a_tests::{json_differences, json_equivalent};
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
-use a2a_types::operations::Operation;
-use a2a_types::service::ProtocolVersion;
-use a2a_types::sse::{self, JsonDecoder, StreamItem};
 use serde_json::{Value, json};
 
 const SUITE: Suite = Suite {
@@ -45,7 +46,7 @@ const SUITE: Suite = Suite {
 };
 
 /// Header values probed against the SDK server's version check (`None`: no header): the cases of the
-/// one `A2A-Version` rule (`a2a_types::service::ProtocolVersion::from_header`).
+/// one `A2A-Version` rule (`a2a_protocol::service::ProtocolVersion::from_header`).
 const VERSIONS: [Option<&str>; 11] = [
     None,
     Some("1.0"),
@@ -198,7 +199,7 @@ fn every_jsonrpc_method_matches_the_official_sdk_both_ways() {
         let responses = if case["streaming"] == true {
             let content_type = case["response"]["content_type"].as_str().unwrap();
             sdk_response.check(
-                content_type.starts_with(a2a_types::service::MEDIA_TYPE_EVENT_STREAM),
+                content_type.starts_with(a2a_protocol::service::MEDIA_TYPE_EVENT_STREAM),
                 || format!("{name}: content type {content_type}"),
             );
             read_stream(case["response"]["sse"].as_str().unwrap(), operation)

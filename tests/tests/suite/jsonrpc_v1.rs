@@ -1,10 +1,11 @@
-//! `a2a_types::jsonrpc` on realistic v1 JSON-RPC traffic: a request and a response for every method
+//! `a2a_protocol::jsonrpc` on realistic v1 JSON-RPC traffic: a request and a response for every method
 //! of the service (read typed by method, written back unchanged), and every way an envelope can be
 //! wrong, each reported with its JSON path and the JSON-RPC error a server answers with.
 
-use a2a_types::errors::ErrorKind;
-use a2a_types::jsonrpc::{Empty, Id, JsonRpcRequest, JsonRpcResponse, MethodParams, MethodResult};
-use a2a_types::operations::Operation;
+use a2a_protocol::errors::ErrorKind;
+use a2a_protocol::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse};
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{Empty, MethodParams, MethodResult};
 use serde_json::{Value, json};
 
 fn task() -> Value {
@@ -178,7 +179,7 @@ fn typed_params_and_results() {
 #[test]
 fn error_responses_carry_the_error_model() {
     let error =
-        a2a_types::errors::Error::new(ErrorKind::TaskNotFound).with_metadata("taskId", "task-9");
+        a2a_protocol::errors::Error::new(ErrorKind::TaskNotFound).with_metadata("taskId", "task-9");
     let response = JsonRpcResponse::<MethodResult>::error(Some(Id::from("r")), error.clone());
     let body = response.to_json();
     assert_eq!(body["error"]["code"], -32001);

@@ -1,4 +1,4 @@
-//! The decode budget (`a2a_types::limits`, `a2a_proto::limits`) at the entry points that read bytes:
+//! The decode budget (`a2a_protocol::limits`, `a2a_proto::limits`) at the entry points that read bytes:
 //! every realistic document passes the defaults, in JSON and in binary; JSON-RPC requests and
 //! responses over a budget get the documented error naming the limit and the path, exactly at the
 //! boundary; the plain readers apply the defaults.
@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use a2a_proto::limits::CheckBinary as _;
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
-use a2a_types::errors::ErrorKind;
-use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse};
-use a2a_types::limits::{DEFAULT_MAX_ELEMENTS, Limits};
-use a2a_types::operations::Operation;
+use a2a_protocol::errors::ErrorKind;
+use a2a_protocol::jsonrpc::{JsonRpcRequest, JsonRpcResponse};
+use a2a_protocol::limits::{DEFAULT_MAX_ELEMENTS, Limits};
+use a2a_protocol::operations::Operation;
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/v1");

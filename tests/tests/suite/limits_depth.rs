@@ -146,21 +146,21 @@ fn v0_3_json_in_both_crates_takes_the_limit_and_names_the_field_beyond_it() {
             "parts": [{"kind": "data", "data": data, "metadata": metadata}]})
     };
     let at_limit = part(objects(MAX), in_object(mixed, MAX));
-    let message: a2a_types::v0_3::Message = a2a_types::json::from_value(at_limit.clone()).unwrap();
+    let message: a2a_compat::v0_3::Message = a2a_types::json::from_value(at_limit.clone()).unwrap();
     assert_eq!(serde_json::to_value(&message).unwrap(), at_limit);
     for beyond in [
         part(objects(MAX + 1), json!({})),
         part(json!({}), objects(MAX + 1)),
     ] {
-        let error =
-            a2a_types::json::from_str::<a2a_types::v0_3::Message>(&beyond.to_string()).unwrap_err();
+        let error = a2a_types::json::from_str::<a2a_compat::v0_3::Message>(&beyond.to_string())
+            .unwrap_err();
         assert!(error.path().starts_with("parts[0]"), "{error}");
         assert!(is_depth_error(&error.to_string()), "{error}");
     }
     // The JSON-RPC form of a request, read whole.
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": "message/send",
         "params": {"message": part(objects(MAX + 1), json!({}))}});
-    let error = a2a_types::json::from_value::<a2a_types::v0_3::A2aRequest>(request).unwrap_err();
+    let error = a2a_types::json::from_value::<a2a_compat::v0_3::A2aRequest>(request).unwrap_err();
     assert!(is_depth_error(&error.to_string()), "{error}");
 
     // a2a-proto's v0.3 messages (ProtoJSON): the `Struct` of a DataPart.
@@ -281,15 +281,15 @@ fn conversions_from_protobuf_stop_at_the_limit_with_the_path() {
 #[test]
 fn the_bridge_carries_the_limit_both_ways_and_refuses_beyond_it() {
     let v0_3 = |data: Value| json!({"kind": "data", "data": data, "metadata": {"m": 1}});
-    let (name, v1) = a2a_types::bridge::upgrade_json("Part", v0_3(objects(MAX))).unwrap();
+    let (name, v1) = a2a_compat::bridge::upgrade_json("Part", v0_3(objects(MAX))).unwrap();
     assert_eq!(name, "lf.a2a.v1.Part");
     assert_eq!(v1["data"], objects(MAX));
-    let (_, back) = a2a_types::bridge::downgrade_json("lf.a2a.v1.Part", v1).unwrap();
+    let (_, back) = a2a_compat::bridge::downgrade_json("lf.a2a.v1.Part", v1).unwrap();
     assert_eq!(back["data"], objects(MAX));
-    let error = a2a_types::bridge::upgrade_json("Part", v0_3(objects(MAX + 1))).unwrap_err();
+    let error = a2a_compat::bridge::upgrade_json("Part", v0_3(objects(MAX + 1))).unwrap_err();
     assert!(is_depth_error(&error.to_string()), "{error}");
     let error =
-        a2a_types::bridge::downgrade_json("lf.a2a.v1.Part", json!({"data": objects(MAX + 1)}))
+        a2a_compat::bridge::downgrade_json("lf.a2a.v1.Part", json!({"data": objects(MAX + 1)}))
             .unwrap_err();
     assert!(is_depth_error(&error.to_string()), "{error}");
 }

@@ -1,9 +1,9 @@
-//! The generated operations table of `a2a_types::operations` equals the service of the embedded
+//! The generated operations table of `a2a_protocol::operations` equals the service of the embedded
 //! descriptor (`a2a_proto::v1::FILE_DESCRIPTOR_SET`), read here independently with prost-reflect:
 //! every RPC, in order, with its gRPC path, types, streaming and every `google.api.http` binding. The
 //! capabilities are checked against the list of the spec's section 3.3.4.
 
-use a2a_types::operations::{Capability, OPERATIONS, Operation, SERVICE_NAME};
+use a2a_protocol::operations::{Capability, OPERATIONS, Operation, SERVICE_NAME};
 use prost_reflect::{DescriptorPool, DynamicMessage, Value};
 
 const HTTP_EXTENSION: u32 = 72295728;

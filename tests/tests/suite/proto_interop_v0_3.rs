@@ -26,7 +26,7 @@
 
 use a2a_tests::interop::{Decoder, Outcome, ProtoRoundTrip, Suite, Vector, run_suite};
 
-/// The implementation under test. The serde types of v0.3 (`a2a_types::v0_3`) are JSON-RPC types, not
+/// The implementation under test. The serde types of v0.3 (`a2a_compat::v0_3`) are JSON-RPC types, not
 /// protobuf ones: `jsonrpc_interop_v0_3.rs` and `proto_v0_3.rs` test them against the SDK.
 const DECODERS: &[Decoder] = &[Decoder {
     name: "a2a-proto",

@@ -1,4 +1,4 @@
-//! `a2a_types::v0_3::proto`: the conversions between A2A v0.3's JSON-RPC form and its protobuf
+//! `a2a_compat::v0_3::proto`: the conversions between A2A v0.3's JSON-RPC form and its protobuf
 //! (`a2a.v1`), which must do what the official Python SDK's `proto_utils` does.
 //!
 //! - every `a2a.v1` message with a JSON-RPC form has a realistic case here, converted both ways through
@@ -13,20 +13,20 @@
 
 use std::collections::BTreeSet;
 
-use a2a_proto::registry::{MessageVisitor, ProtoMessage};
-use a2a_proto::v0_3 as pb;
-use a2a_tests::jsonrpc_interop::{self, Match, compare};
-use a2a_tests::{fixture_json, json_differences};
-use a2a_types::v0_3::proto::{
+use a2a_compat::v0_3::proto::{
     ConversionError, NO_JSONRPC_COUNTERPART, PROTO_PAIRS, TranscodeError, jsonrpc_schema_type,
     jsonrpc_to_proto, proto_to_jsonrpc,
 };
-use a2a_types::v0_3::{
+use a2a_compat::v0_3::{
     self as v03, AgentCard, FileContent, GetTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigRequestParams, Message, MessageRole, MessageSendParams,
     OAuthFlows, Part, SecurityScheme, SendMessageResult, SendStreamingMessageResult, Task,
     TaskIdParams, TaskPushNotificationConfig, TaskQueryParams, TaskState, TaskStatus,
 };
+use a2a_proto::registry::{MessageVisitor, ProtoMessage};
+use a2a_proto::v0_3 as pb;
+use a2a_tests::jsonrpc_interop::{self, Match, compare};
+use a2a_tests::{fixture_json, json_differences};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -403,7 +403,7 @@ fn an_empty_task_id_is_refused_when_writing() {
     let error = pb::TaskPushNotificationConfig::try_from(config).unwrap_err();
     assert_eq!(error.path(), "taskId", "{error}");
     // Through the by-name table too, as the transcoder and the fuzzer use it.
-    let pair = a2a_types::v0_3::proto::PROTO_PAIRS
+    let pair = a2a_compat::v0_3::proto::PROTO_PAIRS
         .iter()
         .find(|p| p.proto == "a2a.v1.CancelTaskRequest")
         .unwrap();

@@ -1,4 +1,4 @@
-//! HTTP+JSON routing (`a2a_types::rest`): every binding of the generated operations table round-trips
+//! HTTP+JSON routing (`a2a_protocol::rest`): every binding of the generated operations table round-trips
 //! a realistic request (client form built, then routed back to the same typed request), the requests
 //! real clients send route to what they mean (among them every request the official Python SDK's REST
 //! client sends), and bad requests get typed errors naming the field.
@@ -9,12 +9,13 @@
 
 use std::path::PathBuf;
 
+use a2a_protocol::errors::ErrorKind;
+use a2a_protocol::jsonrpc::JsonRpcRequest;
+use a2a_protocol::operations::MethodParams;
+use a2a_protocol::operations::{OPERATIONS, Operation};
+use a2a_protocol::rest::{self, RouteError};
 use a2a_tests::interop::{Suite, python, run_script};
 use a2a_tests::{fixture_json, json_differences, json_equivalent};
-use a2a_types::errors::ErrorKind;
-use a2a_types::jsonrpc::{JsonRpcRequest, MethodParams};
-use a2a_types::operations::{OPERATIONS, Operation};
-use a2a_types::rest::{self, RouteError};
 use a2a_types::v1::{
     DeleteTaskPushNotificationConfigRequest, GetTaskRequest, ListTasksRequest, TaskState,
 };
@@ -365,7 +366,7 @@ fn bad_values_are_invalid_params_naming_the_field() {
         body["error"]["details"][1]["fieldViolations"][0]["field"],
         "pageSize"
     );
-    let error = a2a_types::errors::Error::from(error);
+    let error = a2a_protocol::errors::Error::from(error);
     assert_eq!(error.kind, ErrorKind::InvalidParams);
     assert_eq!(error.field_violations[0].field, "pageSize");
 }

@@ -1,5 +1,5 @@
-//! Property-based round trips of A2A v0.3 documents through the protobuf form (`a2a_types::v0_3::proto`)
-//! and through the bridge to v1 (`a2a_types::bridge`), on documents generated from the v0.3 JSON Schema
+//! Property-based round trips of A2A v0.3 documents through the protobuf form (`a2a_compat::v0_3::proto`)
+//! and through the bridge to v1 (`a2a_compat::bridge`), on documents generated from the v0.3 JSON Schema
 //! (`a2a_tests::schema_values`) and from the v1 strategies.
 //!
 //! The conversions lose what their docs list (as the official SDK's do), so the properties are the ones
@@ -13,9 +13,9 @@
 //!
 //! `PROPTEST_CASES` sets the cases per type (default 64).
 
+use a2a_compat::v0_3::proto::PROTO_PAIRS;
 use a2a_proto::registry::{MessageVisitor, ProtoMessage};
 use a2a_tests::schema_values::SchemaValues;
-use a2a_types::v0_3::proto::PROTO_PAIRS;
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use serde_json::Value;
@@ -182,7 +182,7 @@ fn every_proto_pair_is_stable_after_one_round_trip() {
 
 /// The v0.3 request type whose `method` is `method`.
 fn request_type(schema: &SchemaValues, method: &str) -> &'static str {
-    a2a_types::v0_3::SCHEMA_TYPES
+    a2a_compat::v0_3::SCHEMA_TYPES
         .iter()
         .copied()
         .find(|t| schema.root()["definitions"][*t]["properties"]["method"]["const"] == method)
@@ -195,7 +195,7 @@ fn back_target(
     schema: &SchemaValues,
     schema_type: &'static str,
     document: &Value,
-) -> (&'static str, Option<a2a_types::v0_3::JsonRpcId>) {
+) -> (&'static str, Option<a2a_compat::v0_3::JsonRpcId>) {
     let id = document
         .get("id")
         .and_then(|id| serde_json::from_value(id.clone()).ok());
@@ -211,7 +211,7 @@ fn back_target(
 /// as the type the bridge names, and the second trip starts from there.
 #[test]
 fn every_bridge_pair_is_stable_after_one_round_trip() {
-    use a2a_types::bridge::{
+    use a2a_compat::bridge::{
         BridgeErrorKind, UPGRADES, downgrade_json, downgrade_json_as, upgrade_json,
     };
     let schema = schema();
@@ -333,7 +333,7 @@ fn without_empty_members(mut value: Value) -> Value {
 /// v0.3 → v1 → v0.3 gives the document back, for the types in [`BRIDGE_LOSSLESS`].
 #[test]
 fn lossless_types_come_back_from_v1_unchanged() {
-    use a2a_types::bridge::{UPGRADES, downgrade_json_as, upgrade_json};
+    use a2a_compat::bridge::{UPGRADES, downgrade_json_as, upgrade_json};
     let schema = schema();
     let mut failures = Vec::new();
     for schema_type in BRIDGE_LOSSLESS {

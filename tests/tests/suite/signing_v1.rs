@@ -488,9 +488,9 @@ fn v0_3_cards_canonicalize_as_the_sdk_reads_them() {
     );
     let mut failures = Vec::new();
     for ((label, input), answer) in cards.iter().zip(answers.as_array().unwrap()) {
-        let card: a2a_types::v0_3::AgentCard = serde_json::from_value(input.clone()).unwrap();
-        let ours =
-            String::from_utf8(a2a_types::signing::canonicalize_v0_3(&card).unwrap()).unwrap();
+        let card: a2a_compat::v0_3::AgentCard = serde_json::from_value(input.clone()).unwrap();
+        let ours = String::from_utf8(a2a_compat::v0_3::signing::canonicalize_v0_3(&card).unwrap())
+            .unwrap();
         if answer["canonical"].as_str() != Some(ours.as_str()) {
             failures.push(format!("{label}:\n ours    {ours}\n the SDK {answer}"));
         }

@@ -1,4 +1,4 @@
-//! `a2a_types::sse` against the server-sent event streams of the official A2A Python SDK (`a2a-sdk`
+//! `a2a_protocol::sse` against the server-sent event streams of the official A2A Python SDK (`a2a-sdk`
 //! and its HTTP server, pinned in `tests/interop/requirements.txt`).
 //!
 //! `tests/interop/sdk_sse.py generate` runs the SDK's own server in-process for both HTTP bindings and
@@ -20,8 +20,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use a2a_protocol::sse::{self, Decoder, HttpJsonDecoder, JsonDecoder, StreamError, StreamItem};
 use a2a_tests::interop::{Suite, python, run_script};
-use a2a_types::sse::{self, Decoder, HttpJsonDecoder, JsonDecoder, StreamError, StreamItem};
 use a2a_types::v1::StreamResponse;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -301,7 +301,7 @@ fn a_failure_before_the_first_event_is_a_plain_json_response() {
 
 /// Our encoding of one stream's typed items.
 fn encode(case: &Case) -> String {
-    let mut out = sse::comment("written by a2a_types::sse");
+    let mut out = sse::comment("written by a2a_protocol::sse");
     for ((is_error, value), (kind, _)) in typed_items(case).into_iter().zip(&case.events) {
         assert_eq!(is_error, kind == sse::ERROR_EVENT_TYPE);
         let event = match (case.binding.as_str(), is_error) {

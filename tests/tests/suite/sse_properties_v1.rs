@@ -1,11 +1,11 @@
-//! Properties of `a2a_types::sse`: what the encoder writes, cut into chunks anywhere and with any of
+//! Properties of `a2a_protocol::sse`: what the encoder writes, cut into chunks anywhere and with any of
 //! the three line ends, decodes to the same events; any bytes, in any chunks, decode without a panic
 //! and exactly as when fed at once; a stream cut inside an event and an event over the size limit give
 //! their typed errors; and the HTTP+JSON typed layer gives back every `StreamResponse` it was given.
 //!
 //! Runs `PROPTEST_CASES` cases per property (proptest's default, 256, when unset).
 
-use a2a_types::sse::{self, DecodeError, Decoder, Event, HttpJsonDecoder, StreamItem};
+use a2a_protocol::sse::{self, DecodeError, Decoder, Event, HttpJsonDecoder, StreamItem};
 use a2a_types::v1::StreamResponse;
 use proptest::prelude::*;
 

@@ -6,6 +6,8 @@ use a2a_types::v1::{
     TaskState, TaskStatus,
 };
 use a2a_types::validate::Validate;
+// `AgentCard::to_v0_3`, the card an A2A v0.3 client fetches.
+use a2a_compat::bridge::ToV0_3Card;
 use serde_json::json;
 
 fn skill(id: &str) -> AgentSkill {
@@ -192,6 +194,6 @@ fn a_built_card_renders_for_v0_3_clients() {
     assert_eq!(error.path(), "supportedInterfaces");
     assert!(matches!(
         error.kind(),
-        a2a_types::bridge::BridgeErrorKind::NoCompatibleInterface
+        a2a_compat::bridge::BridgeErrorKind::NoCompatibleInterface
     ));
 }

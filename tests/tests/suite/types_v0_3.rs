@@ -1,14 +1,14 @@
-//! `a2a_types::v0_3`, the serde types of A2A v0.3's JSON-RPC binding: every schema definition is a type,
+//! `a2a_compat::v0_3`, the serde types of A2A v0.3's JSON-RPC binding: every schema definition is a type,
 //! every document the schema accepts reads and writes back unchanged, and every union picks its variant
 //! by its discriminator, with errors that say what was expected.
 
-use a2a_tests::schema_values::SchemaValues;
-use a2a_types::registry::{SchemaType, SchemaTypeVisitor};
-use a2a_types::v0_3::{
+use a2a_compat::v0_3::{
     self, A2aError, A2aRequest, FileContent, GetTaskPushNotificationConfigRequestParams,
     JsonRpcError, JsonRpcId, JsonRpcResponse, Part, SecurityScheme, SendMessageResponse,
     SendMessageResult, SendStreamingMessageResult, TaskNotFoundError,
 };
+use a2a_tests::schema_values::SchemaValues;
+use a2a_types::registry::{SchemaType, SchemaTypeVisitor};
 use serde_json::{Value, json};
 
 fn parse<T: serde::de::DeserializeOwned>(json: Value) -> Result<T, String> {

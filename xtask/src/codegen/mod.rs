@@ -78,22 +78,22 @@ pub(crate) static TARGETS: &[Target] = &[
     },
     Target {
         name: "operations-v1",
-        about: "a2a-types/src/v1/generated/{operations,jsonrpc}.rs, the operations table and JSON-RPC method enums of lf.a2a.v1.A2AService",
+        about: "a2a-protocol/src/generated/{operations,methods}.rs, the operations table and the request and response enums of lf.a2a.v1.A2AService",
         generate: operations::generate,
     },
     Target {
         name: "types-v0_3",
-        about: "a2a-types/src/v0_3/generated/ from spec/v0_3/a2a.json",
+        about: "a2a-compat/src/v0_3/generated/ from spec/v0_3/a2a.json",
         generate: |mode| types_v0_3::generate(&types_v0_3::V0_3, mode),
     },
     Target {
         name: "openapi-v1",
-        about: "spec/v1/generated/openapi.json (and its copy in a2a-types/src/v1/generated/), OpenAPI 3.1 of the HTTP+JSON binding",
+        about: "spec/v1/generated/openapi.json (and its copy in a2a-protocol/src/generated/), OpenAPI 3.1 of the HTTP+JSON binding",
         generate: api_docs::generate_openapi_v1,
     },
     Target {
         name: "openrpc-v1",
-        about: "spec/v1/generated/openrpc.json (and its copy in a2a-types/src/v1/generated/), OpenRPC 1.3 of the JSON-RPC binding",
+        about: "spec/v1/generated/openrpc.json (and its copy in a2a-protocol/src/generated/), OpenRPC 1.3 of the JSON-RPC binding",
         generate: api_docs::generate_openrpc_v1,
     },
     Target {

@@ -1,4 +1,4 @@
-//! `a2a-types/src/v1/generated/operations.rs`: the operations of A2A v1, read from the service of
+//! `a2a-protocol/src/generated/{operations,methods}.rs`: the operations of A2A v1, read from the service of
 //! `spec/v1/a2a.proto` (`lf.a2a.v1.A2AService`) and its `google.api.http` options.
 //!
 //! One generated file holds, per RPC, everything the proto states about it: names for each binding, the
@@ -23,7 +23,7 @@ use super::{GeneratedFile, Mode, ensure_files, format_rust, header, parse_rust, 
 
 const SPEC_FILE: &str = "v1/a2a.proto";
 const PACKAGE: &str = "lf.a2a.v1";
-const OUT_DIR: &str = "a2a-types/src/v1/generated";
+const OUT_DIR: &str = "a2a-protocol/src/generated";
 /// The v0.3 JSON-RPC schema whose `method` constants the pairing below must name.
 const V0_3_SCHEMA: &str = "spec/v0_3/a2a.json";
 
@@ -59,10 +59,10 @@ const V0_3_METHODS: &[(&str, &str)] = &[
 ];
 
 /// Proto types outside the package that an RPC may take or return, and their Rust types.
-const EXTERNAL_TYPES: &[(&str, &str)] = &[("google.protobuf.Empty", "crate::jsonrpc::Empty")];
+const EXTERNAL_TYPES: &[(&str, &str)] = &[("google.protobuf.Empty", "crate::operations::Empty")];
 
 /// The boolean fields of `AgentCapabilities` an operation can depend on, with the variant of
-/// `a2a_types::operations::Capability` that names each.
+/// `a2a_protocol::operations::Capability` that names each.
 const CAPABILITY_FIELDS: &[(&str, &str)] = &[
     ("streaming", "Streaming"),
     ("push_notifications", "PushNotifications"),
@@ -95,7 +95,7 @@ pub(crate) fn v1_service() -> Result<(String, Vec<Rpc>)> {
 pub(crate) fn generate(mode: Mode) -> Result<()> {
     let (service_name, operations) = v1_service()?;
     check_v0_3_pairing(&operations, V0_3_METHODS)?;
-    let (table, jsonrpc) = render(&service_name, &operations)?;
+    let (table, methods) = render(&service_name, &operations)?;
     let label = format!("spec/{SPEC_FILE} (service {service_name})");
     let file = |name: &str, code: TokenStream| -> Result<GeneratedFile> {
         let source = format_rust(&parse_rust(&code.to_string(), name)?);
@@ -105,7 +105,7 @@ pub(crate) fn generate(mode: Mode) -> Result<()> {
         })
     };
     ensure_files(
-        &[file("operations.rs", table)?, file("jsonrpc.rs", jsonrpc)?],
+        &[file("operations.rs", table)?, file("methods.rs", methods)?],
         mode,
     )
 }
@@ -317,11 +317,12 @@ fn rust_type(full_name: &str) -> Result<TokenStream> {
             anyhow!("{full_name} is neither a top-level message of {PACKAGE} nor in EXTERNAL_TYPES")
         })?;
     let ident = format_ident!("{name}");
-    Ok(quote!(crate::v1::#ident))
+    Ok(quote!(a2a_types::v1::#ident))
 }
 
-/// The operations table (for `a2a_types::operations`) and the JSON-RPC request and response enums (for
-/// `a2a_types::jsonrpc`, which imports `Operation` and provides the `read` and `write` helpers they call).
+/// The operations table (for `a2a_protocol::operations`) and the request and response enums of every
+/// operation (for `a2a_protocol::operations::methods`, which imports `Operation` and provides the `read`
+/// and `write` helpers they call, and whose readers `jsonrpc` calls).
 fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)> {
     let variants: Vec<_> = rpcs.iter().map(|r| format_ident!("{}", r.name)).collect();
     let mut entries = Vec::new();
@@ -337,12 +338,12 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
         let response = &rpc.response;
         let request_type = rust_type(request)?;
         let response_type = rust_type(response)?;
-        // As a user writes them: `a2a_types::v1::Task`.
+        // As a user writes them: `a2a_types::v1::Task`, `a2a_protocol::operations::Empty`.
         let user_path = |tokens: &TokenStream| {
             tokens
                 .to_string()
                 .replace(' ', "")
-                .replacen("crate::", "a2a_types::", 1)
+                .replacen("crate::", "a2a_protocol::", 1)
         };
         let request_rust = user_path(&request_type);
         let response_rust = user_path(&response_type);
@@ -486,7 +487,7 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
                 }
             }
 
-            fn read_params(
+            pub(crate) fn read_params(
                 operation: Operation,
                 params: ::serde_json::Value,
             ) -> ::core::result::Result<Self, ::serde_path_to_error::Error<::serde_json::Error>> {
@@ -497,7 +498,7 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
 
             /// Reads the params of `operation` from any deserializer (the text of a request body), with
             /// no `serde_json::Value` in between and no path tracking.
-            fn read_params_from<'de, D: ::serde::Deserializer<'de>>(
+            pub(crate) fn read_params_from<'de, D: ::serde::Deserializer<'de>>(
                 operation: Operation,
                 params: D,
             ) -> ::core::result::Result<Self, D::Error> {
@@ -522,7 +523,7 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
                 }
             }
 
-            fn read_result(
+            pub(crate) fn read_result(
                 operation: Operation,
                 result: ::serde_json::Value,
             ) -> ::core::result::Result<Self, ::serde_path_to_error::Error<::serde_json::Error>> {
@@ -582,12 +583,12 @@ mod tests {
         new.capability = required_capability(&new);
         assert_eq!(new.capability, Some("streaming"));
         rpcs.push(new);
-        let (table, jsonrpc) = render("lf.a2a.v1.A2AService", &rpcs).unwrap();
+        let (table, methods) = render("lf.a2a.v1.A2AService", &rpcs).unwrap();
         assert!(table.to_string().contains("WatchAgent"));
         assert!(
-            jsonrpc
+            methods
                 .to_string()
-                .contains("WatchAgent (crate :: v1 :: GetTaskRequest)")
+                .contains("WatchAgent (a2a_types :: v1 :: GetTaskRequest)")
         );
         let capabilities: Vec<_> = service()
             .iter()

@@ -17,8 +17,8 @@
 //!
 //! Anything else (a proxy's 502 page, a status without a name) is a transport error, as on v1.
 
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::operations::Operation;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::Operation;
 use serde_json::Value;
 
 use crate::{Binding, ClientError};

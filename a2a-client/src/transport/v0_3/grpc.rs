@@ -4,7 +4,7 @@
 //! errors read by [`errors::status_error`](super::errors::status_error).
 
 use a2a_proto::v0_3::a2a_service_client::A2aServiceClient;
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
+use a2a_protocol::operations::{MethodParams, MethodResult};
 use tonic::transport::Channel;
 
 use super::Downgrader;

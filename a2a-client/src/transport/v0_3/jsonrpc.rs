@@ -2,14 +2,14 @@
 //! posted to the interface URL, their JSON-RPC responses (and each event of a stream, a JSON-RPC
 //! response too) upgraded with [`bridge::upgrade_response`].
 
-use a2a_types::bridge;
-use a2a_types::errors::Error;
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
-use a2a_types::limits::Limits;
-use a2a_types::operations::Operation;
-use a2a_types::service;
-use a2a_types::sse::StreamItem;
-use a2a_types::v0_3;
+use a2a_compat::bridge;
+use a2a_compat::v0_3;
+use a2a_protocol::errors::Error;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::service;
+use a2a_protocol::sse::StreamItem;
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
@@ -151,7 +151,7 @@ mod tests {
         let error = read_response(Operation::GetTask, &json).unwrap_err();
         assert_eq!(
             error.a2a_kind(),
-            Some(a2a_types::errors::ErrorKind::TaskNotFound),
+            Some(a2a_protocol::errors::ErrorKind::TaskNotFound),
             "{error}"
         );
     }

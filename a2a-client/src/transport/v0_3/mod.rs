@@ -1,5 +1,5 @@
 //! A2A v0.3 agents through the bridge, on all three bindings: the same v1 calls, downgraded with
-//! [`a2a_types::bridge`] to v0.3 requests and sent as v0.3 JSON-RPC ([`jsonrpc`]), v0.3 HTTP+JSON
+//! [`a2a_compat::bridge`] to v0.3 requests and sent as v0.3 JSON-RPC ([`jsonrpc`]), v0.3 HTTP+JSON
 //! ([`rest`], the `google.api.http` paths of `a2a.v1.A2AService` with ProtoJSON bodies) or v0.3 gRPC
 //! ([`grpc`], `a2a.v1.A2AService`); results, stream events and errors come back upgraded to v1.
 //! Every call of the bridge is in this module.
@@ -17,10 +17,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use a2a_types::bridge;
-use a2a_types::jsonrpc::MethodParams;
-use a2a_types::operations::Operation;
-use a2a_types::v0_3;
+use a2a_compat::bridge;
+use a2a_compat::v0_3;
+use a2a_protocol::operations::MethodParams;
+use a2a_protocol::operations::Operation;
 use serde_json::Value;
 
 use crate::ClientError;

@@ -2,17 +2,18 @@
 //! ProtoJSON and the v0.3 gRPC binding as protobuf: a v0.3 JSON-RPC request (from [`Downgrader`])
 //! to its request message ([`ProtoRequest`]), and an answer message ([`ProtoResult`], a stream's
 //! `StreamResponse`) back to the v1 result, both through `a2a_types`' conversions (the SDK's own
-//! rules, see `a2a_types::v0_3::proto`).
+//! rules, see `a2a_compat::v0_3::proto`).
 //!
 //! The request is converted back as well, and a field the protobuf message has no place for (the
 //! `metadata` of `tasks/get` and `tasks/cancel`, a page size) is refused by name, as the bridge's own
 //! losses are.
 
+use a2a_compat::v0_3;
 use a2a_proto::v0_3 as pb;
-use a2a_types::jsonrpc::{Empty, MethodParams, MethodResult};
-use a2a_types::operations::Operation;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{Empty, MethodParams, MethodResult};
 use a2a_types::proto::ConversionError;
-use a2a_types::{v0_3, v1};
+use a2a_types::v1;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -166,7 +167,7 @@ pub(crate) fn upgrade(
         (Operation::ListTaskPushNotificationConfigs, ProtoResult::PushConfigs(list)) => {
             let list = v0_3::ListTaskPushNotificationConfigSuccessResponse::try_from(list)
                 .map_err(|e| bad(&e))?;
-            MethodResult::ListTaskPushNotificationConfigs(list.result.into())
+            MethodResult::ListTaskPushNotificationConfigs(list.into())
         }
         (Operation::DeleteTaskPushNotificationConfig, ProtoResult::Empty) => {
             MethodResult::DeleteTaskPushNotificationConfig(Empty)

@@ -18,11 +18,11 @@
 //! under the decode budget; errors as [`errors::rest_error`](super::errors::rest_error) reads them.
 
 use a2a_proto::v0_3 as pb;
-use a2a_types::jsonrpc::{MethodParams, MethodResult};
-use a2a_types::limits::Limits;
-use a2a_types::operations::Operation;
-use a2a_types::service;
-use a2a_types::sse::StreamItem;
+use a2a_protocol::limits::Limits;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_protocol::service;
+use a2a_protocol::sse::StreamItem;
 use a2a_types::v1::StreamResponse;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

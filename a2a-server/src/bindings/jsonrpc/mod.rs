@@ -1,14 +1,15 @@
 //! The JSON-RPC binding: A2A v1 requests (with `A2A-Version: 1.x`) through
-//! `a2a_types::jsonrpc`; with feature `v0_3`, A2A v0.3 requests (v0.3 method names, no header)
+//! `a2a_protocol::jsonrpc`; with feature `v0_3`, A2A v0.3 requests (v0.3 method names, no header)
 //! through the bridge ([`v0_3`]). Streaming methods answer with server-sent events, one
 //! JSON-RPC response per event.
 
 use std::sync::Arc;
 
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse, MethodResult};
-use a2a_types::operations::Operation;
-use a2a_types::service::{A2A_VERSION_HEADER, MEDIA_TYPE_JSON};
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse};
+use a2a_protocol::operations::MethodResult;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::service::{A2A_VERSION_HEADER, MEDIA_TYPE_JSON};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

@@ -1,15 +1,15 @@
 //! A2A v0.3 JSON-RPC clients on the v1 endpoint (feature `v0_3`): a request whose method is a v0.3
-//! name (`message/send`, ...) is upgraded through `a2a_types::bridge`, answered by the same server,
+//! name (`message/send`, ...) is upgraded through `a2a_compat::bridge`, answered by the same server,
 //! and its result or error downgraded back. Every call into the bridge is in this module.
 
 use std::sync::Arc;
 
-use a2a_types::bridge;
-use a2a_types::errors::{Error, ErrorKind};
-use a2a_types::jsonrpc::MethodResult;
-use a2a_types::operations::Operation;
-use a2a_types::service::{A2A_VERSION_HEADER, ProtocolVersion};
-use a2a_types::v0_3;
+use a2a_compat::bridge;
+use a2a_compat::v0_3;
+use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::operations::MethodResult;
+use a2a_protocol::operations::Operation;
+use a2a_protocol::service::{A2A_VERSION_HEADER, ProtocolVersion};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use a2a_types::errors::{Error, ErrorKind};
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
 
 use crate::auth::Owner;

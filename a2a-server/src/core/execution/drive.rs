@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use a2a_types::errors::Error;
+use a2a_protocol::errors::Error;
 use a2a_types::v1::{Message, StreamResponse, TaskState, TaskStatus, TaskStatusUpdateEvent};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::{JoinError, JoinHandle};

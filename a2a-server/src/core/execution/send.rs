@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use a2a_types::errors::Error;
+use a2a_protocol::errors::Error;
 use a2a_types::v1::{SendMessageRequest, SendMessageResponse, StreamResponse};
 
 use crate::auth::Owner;

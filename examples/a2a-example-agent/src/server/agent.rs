@@ -1,8 +1,8 @@
 //! The example agent's own logic on the server crate: an [`AgentExecutor`] that answers each
 //! message with what the travel skills ([`super::skills`]) make of it, as a completed task.
 
+use a2a_protocol::errors::Error;
 use a2a_server::{AgentEvent, AgentExecutor, EventSink, RequestContext, async_trait};
-use a2a_types::errors::Error;
 use a2a_types::v1::{Artifact, TaskState};
 
 use super::skills;

@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
+use a2a_protocol::limits::Limits;
 use a2a_server::WebhookPolicy;
 use a2a_testkit::stores::StoreChoice;
-use a2a_types::limits::Limits;
 
 /// The bearer token the example agent's extended card is behind unless [`Config`] says otherwise:
 /// send `Authorization: Bearer example-extended-card-token`.

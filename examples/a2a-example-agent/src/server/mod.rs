@@ -21,7 +21,7 @@
 //! tenant) that created it. Webhooks may be any `https` URL, or `http` on loopback (the example's
 //! own conformance run listens there); other internal addresses are refused.
 //!
-//! Every request body is read under [`Config::limits`] (a decode budget, `a2a_types::limits`;
+//! Every request body is read under [`Config::limits`] (a decode budget, `a2a_protocol::limits`;
 //! `--max-bytes` and `--max-elements` on the command line), checked before anything is parsed; a
 //! body over it gets each binding's answer that [`ServerConfig::limits`] describes.
 

@@ -37,7 +37,7 @@ const fn error(
     }
 }
 
-/// Every error A2A v1 defines, in the order of `a2a_types::errors::ErrorKind::ALL`.
+/// Every error A2A v1 defines, in the order of `a2a_protocol::errors::ErrorKind::ALL`.
 pub(super) const ERRORS: &[ErrorEntry] = &[
     error(
         "JSONParseError",

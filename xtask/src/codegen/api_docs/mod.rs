@@ -3,17 +3,17 @@
 //! HTTP+JSON and JSON-RPC bindings, built from the same sources as the code.
 //!
 //! - Operations, paths, bodies and streaming come from the v1 service and its `google.api.http`
-//!   bindings ([`super::operations::v1_service`], the source of `a2a_types::operations`).
+//!   bindings ([`super::operations::v1_service`], the source of `a2a_protocol::operations`).
 //! - Schemas are the JSON Schema bundle of the proto ([`super::json_schema::build`], the source of
 //!   `spec/v1/generated/a2a.json`), copied whole into `components/schemas` with their references
 //!   rewritten; nothing is defined twice. v0.3's come from `spec/v0_3/a2a.json` the same way.
 //! - Errors come from [`ERRORS`] and [`OPERATION_ERRORS`]: the error table and the per-operation error
 //!   lists are specification text (sections 3.1, 3.3.2, 5.4, 9.5), not proto, so they are written here.
-//!   `a2a_types::errors` is the other copy; the test `describe_v1::generated_errors_are_the_error_model`
-//!   in the test suite holds the two together (xtask does not depend on a2a-types).
+//!   `a2a_protocol::errors` is the other copy; the test `describe_v1::generated_errors_are_the_error_model`
+//!   in the test suite holds the two together (xtask does not depend on a2a-protocol).
 //!
-//! `a2a-types` embeds the two v1 documents to describe one agent from its card (`a2a_types::describe`);
-//! a crate can only package files inside it, so they are also written to `a2a-types/src/v1/generated/`.
+//! `a2a-protocol` embeds the two v1 documents to describe one agent from its card (`a2a_protocol::describe`);
+//! a crate can only package files inside it, so they are also written to `a2a-protocol/src/generated/`.
 //!
 //! One module per document ([`openapi_v1`](mod@openapi_v1), [`openrpc_v1`](mod@openrpc_v1),
 //! [`openrpc_v0_3`](mod@openrpc_v0_3)) and one for the error model they share ([`errors`]); this
@@ -40,11 +40,11 @@ use schemas::V0_3_SCHEMA;
 
 const V1_OPENAPI: &[&str] = &[
     "spec/v1/generated/openapi.json",
-    "a2a-types/src/v1/generated/openapi.json",
+    "a2a-protocol/src/generated/openapi.json",
 ];
 const V1_OPENRPC: &[&str] = &[
     "spec/v1/generated/openrpc.json",
-    "a2a-types/src/v1/generated/openrpc.json",
+    "a2a-protocol/src/generated/openrpc.json",
 ];
 const V0_3_OPENRPC: &str = "spec/v0_3/generated/openrpc.json";
 

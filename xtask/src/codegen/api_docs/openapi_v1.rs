@@ -166,7 +166,7 @@ pub(super) fn openapi_v1(rpcs: &[Rpc], bundle: &Value) -> Result<Value> {
                 .ok_or_else(|| anyhow!("path item {path}"))?;
             let method = binding.method.to_lowercase();
             // A custom method bound to GET is also served on POST, its body ignored, as
-            // `a2a_types::rest` and the official SDK's server do (its client subscribes with POST).
+            // `a2a_protocol::rest` and the official SDK's server do (its client subscribes with POST).
             let post_alias = (method == "get" && path.rsplit('/').next().is_some_and(|s| s.contains(':')))
                 .then(|| {
                     let mut alias = operation.clone();
