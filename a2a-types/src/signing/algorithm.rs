@@ -3,11 +3,8 @@
 //! can never be taken for an HMAC secret (the classic algorithm-confusion attack).
 
 use std::fmt;
-use std::str::FromStr;
 
 use jsonwebtoken::Algorithm;
-
-use super::SignError;
 
 /// A JWS signature algorithm (RFC 7518 section 3, RFC 8037 for EdDSA) that agent card signatures may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,19 +92,6 @@ impl SigningAlgorithm {
     }
 }
 
-impl FromStr for SigningAlgorithm {
-    type Err = SignError;
-
-    /// Reads a JWS `alg` name, exactly as RFC 7518 spells it (case matters: `es256` is not `ES256`).
-    fn from_str(name: &str) -> Result<Self, SignError> {
-        Self::NAMES
-            .iter()
-            .position(|known| *known == name)
-            .map(|position| Self::ALL[position])
-            .ok_or_else(|| SignError::UnknownAlgorithm(name.to_owned()))
-    }
-}
-
 impl fmt::Display for SigningAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -117,6 +101,7 @@ impl fmt::Display for SigningAlgorithm {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::signing::SignError;
 
     #[test]
     fn names_read_back_and_none_and_hmac_are_not_algorithms() {

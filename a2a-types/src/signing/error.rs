@@ -251,3 +251,18 @@ impl fmt::Display for RejectReason {
         }
     }
 }
+
+// Reading an algorithm's name fails with this module's error, so the parse lives here, and the
+// algorithm's own file does not depend on the error that depends on it.
+impl std::str::FromStr for super::SigningAlgorithm {
+    type Err = SignError;
+
+    /// Reads a JWS `alg` name, exactly as RFC 7518 spells it (case matters: `es256` is not `ES256`).
+    fn from_str(name: &str) -> Result<Self, SignError> {
+        Self::NAMES
+            .iter()
+            .position(|known| *known == name)
+            .map(|position| Self::ALL[position])
+            .ok_or_else(|| SignError::UnknownAlgorithm(name.to_owned()))
+    }
+}

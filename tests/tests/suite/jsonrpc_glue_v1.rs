@@ -22,7 +22,7 @@ fn rust_block_after<'a>(markdown: &'a str, marker: &str) -> &'a str {
 fn the_readme_jsonrpc_example_is_the_doctest() {
     let readme = read("README.md");
     let in_readme = rust_block_after(&readme, "Answering one JSON-RPC request");
-    let module = read("a2a-protocol/src/jsonrpc.rs");
+    let module = read("a2a-protocol/src/jsonrpc/mod.rs");
     let docs: String = module
         .lines()
         .filter_map(|line| line.strip_prefix("//!"))

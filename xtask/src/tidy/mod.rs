@@ -75,7 +75,8 @@ pub(crate) fn run() -> Result<()> {
     }
     if findings.is_empty() {
         println!(
-            "tidy: {crates_read} crate roots, {files_read} files: every file documented, no import cycle"
+            "tidy: {crates_read} crate roots, {files_read} files: every file documented, one module-file \
+             convention, no import cycle"
         );
         Ok(())
     } else {

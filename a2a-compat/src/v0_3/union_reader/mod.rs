@@ -35,27 +35,14 @@ use a2a_support::json::{UniqueKeysVisitor, bounded, shown};
 
 mod raw;
 mod replay;
+mod table;
 #[cfg(test)]
 mod tests;
 
 use raw::KeepRaw;
 use replay::{Failure, ReadTag, Replay, is_set};
-
-/// A discriminator value.
-#[derive(Clone, Copy, Debug)]
-pub enum Tag {
-    Str(&'static str),
-    Int(i64),
-}
-
-impl fmt::Display for Tag {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Tag::Str(s) => write!(f, "`{s}`"),
-            Tag::Int(n) => write!(f, "`{n}`"),
-        }
-    }
-}
+use table::Kept;
+pub use table::{Tag, Union, UnionType, Variant};
 
 /// Reads a string marker: exactly `expected`.
 pub fn expect_str<'de, D: Deserializer<'de>>(
@@ -139,64 +126,6 @@ impl<'de> Visitor<'de> for Marker {
     }
 }
 
-/// One variant of a union.
-pub struct Variant {
-    /// The Rust type it wraps, for messages.
-    pub type_name: &'static str,
-    /// Its discriminator value, if the union has one.
-    pub tag: Option<Tag>,
-    /// Members only this variant has; any of them present (and not `null`) selects it.
-    pub keys: &'static [&'static str],
-}
-
-/// A union: how to pick its variant.
-pub struct Union {
-    pub name: &'static str,
-    pub tag: Option<&'static str>,
-    /// Whether the tag must be present (JSON-RPC's `method`, an error's `code`); otherwise a missing tag
-    /// falls back to choosing by members.
-    pub tag_required: bool,
-    pub variants: &'static [Variant],
-}
-
-impl Union {
-    fn tag_list(&self) -> String {
-        let tags: Vec<String> = self
-            .variants
-            .iter()
-            .filter_map(|v| v.tag.map(|t| t.to_string()))
-            .collect();
-        tags.join(", ")
-    }
-
-    /// The one variant `key` identifies, if any.
-    fn identified_by(&self, key: &str) -> Option<usize> {
-        let mut found = self
-            .variants
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.keys.contains(&key))
-            .map(|(index, _)| index);
-        let first = found.next()?;
-        found.next().is_none().then_some(first)
-    }
-}
-
-/// A generated union: its table, and how to read variant `index` (in table order) from the members
-/// of its object into `slot` (each variant is a struct, read as its `FromObject` reads it: no layer
-/// of `Deserializer` between the union and the variant's fields). The value is stored, not returned:
-/// serde_json's layers between a union and its reader (`deserialize_any`, `next_value_seed`) then
-/// carry `()` instead of moving the whole union (300-odd bytes for a stream event) at each one.
-pub trait UnionType: Sized {
-    const UNION: &'static Union;
-
-    fn read_variant<'de, A: MapAccess<'de>>(
-        index: usize,
-        map: A,
-        slot: &mut Option<Self>,
-    ) -> Result<(), A::Error>;
-}
-
 /// Reads the union `U`.
 pub fn deserialize<'de, U: UnionType, D: Deserializer<'de>>(
     deserializer: D,
@@ -221,10 +150,6 @@ impl<U: UnionType> UnionVisitor<'_, U> {
         )))
     }
 }
-
-/// A member kept before the variant is known: its name and its raw JSON text (both borrowed from the
-/// input where it lends them).
-type Kept<'de> = (Key<'de>, Cow<'de, str>);
 
 impl<'de, U: UnionType> Visitor<'de> for UnionVisitor<'_, U> {
     type Value = ();

@@ -12,7 +12,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::{Kept, Tag, Union, UnionType};
+use super::table::{Kept, Tag, Union, UnionType};
 use a2a_support::json::{UniqueKeysVisitor, bounded};
 
 /// A discriminator's value, read without a tree when it is a string or an integer.

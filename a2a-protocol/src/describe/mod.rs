@@ -63,9 +63,9 @@ pub use html::render_html;
 
 /// The OpenAPI 3.1 description of the HTTP+JSON binding of v1, as generated (every operation, with
 /// and without the `{tenant}` prefix; example servers; no security).
-pub const OPENAPI_V1: &str = include_str!("generated/openapi.json");
+pub const OPENAPI_V1: &str = include_str!("../generated/openapi.json");
 /// The OpenRPC 1.3 description of the JSON-RPC binding of v1, as generated.
-pub const OPENRPC_V1: &str = include_str!("generated/openrpc.json");
+pub const OPENRPC_V1: &str = include_str!("../generated/openrpc.json");
 
 /// `AgentInterface.protocolBinding` of the HTTP+JSON binding.
 const HTTP_JSON: &str = "HTTP+JSON";
