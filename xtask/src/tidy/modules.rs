@@ -33,14 +33,23 @@ pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The crate roots under a package's `src/`: the library, else the main binary.
+/// The crate roots under a package's `src/`: the library, the main binary and the other binaries.
 pub(super) fn crate_roots(src: &Path) -> Vec<PathBuf> {
-    ["lib.rs", "main.rs"]
+    let mut roots: Vec<PathBuf> = ["lib.rs", "main.rs"]
         .iter()
         .map(|name| src.join(name))
-        .find(|file| file.is_file())
-        .into_iter()
-        .collect()
+        .filter(|file| file.is_file())
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(src.join("bin")) {
+        let mut binaries: Vec<PathBuf> = entries
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+            .collect();
+        binaries.sort();
+        roots.extend(binaries);
+    }
+    roots
 }
 
 /// Whether an item is compiled only for tests (`#[cfg(test)]`): test code is not part of the layout.
