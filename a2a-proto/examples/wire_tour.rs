@@ -2,7 +2,7 @@
 //! generated types, and write it back as canonical ProtoJSON and as protobuf binary, proving nothing is
 //! lost on the way.
 //!
-//! Run it with `cargo run -p a2a-proto --example wire_tour`.
+//! Run it with `cargo run -p a2a-spec-proto --example wire_tour`.
 
 use a2a_proto::v1::{SendMessageRequest, StreamResponse, Task, stream_response::Payload};
 

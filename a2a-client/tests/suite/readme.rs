@@ -1,4 +1,4 @@
-//! The README's client quickstart is the crate's `examples/quickstart.rs` (which `cargo test` compiles),
+//! The README's client quickstart is the crate's `examples/client_quickstart.rs` (which `cargo test` compiles),
 //! at most 25 lines, with the `[dependencies]` it needs.
 
 use std::path::Path;
@@ -37,7 +37,7 @@ fn the_readme_quickstart_is_the_example_file() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("../README.md")).expect("README.md");
     let example =
-        std::fs::read_to_string(root.join("examples/quickstart.rs")).expect("the example");
+        std::fs::read_to_string(root.join("examples/client_quickstart.rs")).expect("the example");
     let blocks = quickstart_blocks(&readme);
     assert_eq!(blocks.len(), 2, "a toml block then a rust block");
     let (toml_language, toml) = &blocks[0];
@@ -48,7 +48,7 @@ fn the_readme_quickstart_is_the_example_file() {
     );
     assert_eq!(
         rust, &example,
-        "the README's rust block and examples/quickstart.rs differ"
+        "the README's rust block and examples/client_quickstart.rs differ"
     );
     assert!(
         example.lines().count() <= 25,

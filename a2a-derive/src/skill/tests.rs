@@ -1,5 +1,5 @@
 //! Expansion snapshots: every `tests/expand/<case>.rs` is expanded here, without rustc, and compared with
-//! `tests/expand/<case>.expanded.rs`. `EXPAND_OVERWRITE=1 cargo test -p a2a-derive` rewrites the snapshots.
+//! `tests/expand/<case>.expanded.rs`. `EXPAND_OVERWRITE=1 cargo test -p a2a-spec-derive` rewrites the snapshots.
 //!
 //! In an input file, `#[a2a_skill(...)]` on a top-level item or on an item of an `impl` block is
 //! expanded, and so is every `skills![...]`; the result is formatted with prettyplease.
