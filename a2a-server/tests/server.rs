@@ -367,3 +367,45 @@ async fn webhooks_to_internal_addresses_are_refused_and_tasks_are_their_owners()
         ErrorKind::TaskNotFound
     );
 }
+
+/// A task's statuses never go back in time: the submitted status a stream opens with is no later
+/// than the agent's first status, though the task is only created once that first event shows
+/// there is a task (it was stamped after the agent's own status, a few microseconds later).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_timestamps_of_a_task_never_decrease() {
+    let server = server(ServerConfig::default(), MemoryLimits::default());
+    let anyone = Caller::anonymous();
+    for text in ["chunks 3", "done"] {
+        let params = MethodParams::SendStreamingMessage(send(text, false));
+        let Reply::Stream(stream) = call(&server, &anyone, params).await.unwrap() else {
+            panic!("not a stream")
+        };
+        let events: Vec<_> = tokio::time::timeout(LIMIT, stream.collect::<Vec<_>>())
+            .await
+            .unwrap();
+        let stamps: Vec<_> = events
+            .iter()
+            .filter_map(|event| match &event.event {
+                StreamResponse::Task(task) => Some((task.status.state, task.status.timestamp)),
+                StreamResponse::StatusUpdate(update) => {
+                    Some((update.status.state, update.status.timestamp))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            stamps.iter().map(|(state, _)| *state).collect::<Vec<_>>(),
+            [
+                TaskState::Submitted,
+                TaskState::Working,
+                TaskState::Completed
+            ],
+            "{events:?}"
+        );
+        let times: Vec<_> = stamps.iter().map(|(_, time)| time.unwrap()).collect();
+        assert!(
+            times.windows(2).all(|pair| pair[0] <= pair[1]),
+            "{text}: {times:?}"
+        );
+    }
+}

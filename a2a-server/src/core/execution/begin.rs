@@ -137,6 +137,10 @@ pub(crate) async fn begin(
         configuration: request.configuration.clone(),
         resumed: false,
     };
+    // A new task's submitted status is stamped before the agent runs: the task is only created once
+    // the agent's first event shows there is one, and a status stamped then would be later than
+    // the agent's own first status (a task's statuses never go back in time).
+    let submitted = TaskStatus::now(TaskState::Submitted);
     let executor = state.executor.clone();
     let mut execution = tokio::spawn(async move { executor.execute(request_context, sink).await });
 
@@ -200,7 +204,7 @@ pub(crate) async fn begin(
     let created = match existing {
         Some(existing) => Ok(existing),
         None => {
-            let mut task = Task::new(&task_id, &context_id, TaskStatus::now(TaskState::Submitted));
+            let mut task = Task::new(&task_id, &context_id, submitted);
             task.history.push(message);
             match state.tasks.create(owner, task.clone()).await {
                 Ok(version) => Ok((task, version)),
