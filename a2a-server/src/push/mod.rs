@@ -14,14 +14,18 @@
 //! out of order when one is retried; each carries its task's full state of that moment.
 //!
 //! Webhook URLs must be `https` (plain `http` only when the policy allows it) and must not point at
-//! loopback, private, link-local or otherwise internal addresses unless the policy allows them; a
-//! host name is checked again, on each delivery, against the addresses it resolves to.
+//! loopback, private, link-local or otherwise internal addresses unless the policy allows them
+//! (every IPv6 spelling of an IPv4 address is judged as that address). A host name is checked
+//! again on each delivery, and the webhook client connects only to the addresses its resolver
+//! let through, so a name that resolves elsewhere the second time gets no connection.
 
+mod addresses;
 pub mod outbox;
+mod resolver;
 mod sender;
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::IpAddr;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -32,11 +36,13 @@ use reqwest::Url;
 
 pub use outbox::{OutboxEntry, PushOutbox};
 pub(crate) use outbox::{OutboxWaker, start_worker as start_outbox_worker};
+pub(crate) use resolver::GuardedResolver;
 pub(crate) use sender::{Delivery, PushSender};
 
 use crate::auth::Owner;
 use crate::errors::invalid;
 use crate::store::StoreError;
+use addresses::AddressKind;
 
 /// The header carrying a push config's token, as the official SDKs name it.
 pub const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
@@ -232,54 +238,16 @@ impl WebhookPolicy {
         Ok(parsed)
     }
 
-    /// Whether the server may connect to this address.
+    /// Whether the server may connect to this address: judged by the IANA special-purpose
+    /// registries, after unwrapping every IPv6 form that carries an IPv4 address (see
+    /// `push::addresses`).
     pub fn check_ip(&self, ip: IpAddr) -> Result<(), String> {
-        let ip = match ip {
-            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-            v4 => v4,
-        };
-        if ip.is_loopback() {
-            return if self.allow_loopback {
-                Ok(())
-            } else {
-                Err(format!("{ip} is a loopback address"))
-            };
-        }
-        if !self.allow_private && !is_public(ip) {
-            return Err(format!("{ip} is not a public address"));
-        }
-        Ok(())
-    }
-}
-
-/// Whether an address is reachable on the public internet (not private, link-local, shared,
-/// unspecified, broadcast, multicast, documentation or reserved).
-fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || v4.is_documentation()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b)) // shared address space, RFC 6598
-                || (a == 192 && b == 0 && v4.octets()[2] == 0) // IETF protocol assignments
-                || (a == 198 && (18..20).contains(&b)) // benchmarking, RFC 2544
-                || a >= 240)
-                && v4 != Ipv4Addr::LOCALHOST
-        }
-        IpAddr::V6(v6) => {
-            let first = v6.segments()[0];
-            !(v6.is_unspecified()
-                || v6.is_loopback()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00 // unique local
-                || (first & 0xffc0) == 0xfe80 // link-local
-                || (first == 0x2001 && v6.segments()[1] == 0x0db8)) // documentation
-                && v6 != Ipv6Addr::LOCALHOST
+        match addresses::classify(ip) {
+            AddressKind::Public => Ok(()),
+            AddressKind::Loopback if self.allow_loopback => Ok(()),
+            AddressKind::Loopback => Err(format!("{ip} is a loopback address")),
+            AddressKind::Internal(_) if self.allow_private => Ok(()),
+            AddressKind::Internal(range) => Err(format!("{ip} is not a public address ({range})")),
         }
     }
 }
@@ -350,6 +318,14 @@ mod tests {
             "https://127.0.0.1:9000/hook",
             "https://[::1]/hook",
             "https://[::ffff:10.0.0.1]/hook",
+            "https://[::10.0.0.1]/hook",
+            "https://[::169.254.169.254]/latest/meta-data",
+            "https://[64:ff9b::a9fe:a9fe]/hook",
+            "https://[64:ff9b:1::a00:1]/hook",
+            "https://[2002:a9fe:a9fe::]/hook",
+            "https://[::ffff:0:a00:1]/hook",
+            "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
+            "https://[100::1]/hook",
             "https://[fd00::1]/hook",
             "https://localhost/hook",
             "https://100.64.0.1/hook",

@@ -1,9 +1,13 @@
 //! The HTTP client of webhook deliveries, built once when the server is built: no proxy and no
-//! redirects (the SSRF guard checked this very URL and the addresses it resolves to), each attempt
+//! redirects (the SSRF guard checked this very URL), a resolver that hands it only the addresses the
+//! webhook policy allows (so the guard judges the addresses actually connected to), each attempt
 //! bounded by the push timeout, and with feature `rustls` the trust of
 //! [`ServerConfig::webhook_tls`](crate::ServerConfig::webhook_tls).
 
+use std::sync::Arc;
+
 use crate::config::ServerConfig;
+use crate::push::GuardedResolver;
 use crate::server::error::BuildError;
 
 /// The webhook client `config` asks for.
@@ -11,7 +15,10 @@ pub(crate) fn webhook_client(config: &ServerConfig) -> Result<reqwest::Client, B
     let builder = reqwest::Client::builder()
         .timeout(config.push.timeout)
         .no_proxy()
-        .redirect(reqwest::redirect::Policy::none());
+        .redirect(reqwest::redirect::Policy::none())
+        .dns_resolver(Arc::new(GuardedResolver {
+            policy: config.webhook_policy,
+        }));
     #[cfg(feature = "rustls")]
     let builder = builder.tls_backend_preconfigured(
         config
