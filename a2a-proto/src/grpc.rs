@@ -188,10 +188,12 @@ impl<U: prost::Message + Default + 'static> Decoder for BudgetDecoder<U> {
         current_limits()
             .check_binary_as(full_name_of::<U>().unwrap_or(""), &bytes)
             .map_err(|error| Status::out_of_range(error.to_string()))?;
-        // As tonic's own prost codec answers a message that does not decode.
+        // Bytes that are no message are the sender's mistake: INVALID_ARGUMENT, as gRPC's status
+        // codes say of a malformed request (tonic's own prost codec answers INTERNAL). A client
+        // decoding an agent's answer reports it as the call's error the same way.
         U::decode(bytes)
             .map(Some)
-            .map_err(|error| Status::internal(error.to_string()))
+            .map_err(|error| Status::invalid_argument(error.to_string()))
     }
 }
 

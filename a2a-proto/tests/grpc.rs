@@ -299,6 +299,73 @@ mod v1 {
         server.shut_down(client).await;
     }
 
+    /// Bytes on the wire as they are: a client codec that sends a request body no message decodes.
+    mod raw {
+        use prost::bytes::{Buf, BufMut};
+        use tonic::Status;
+        use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+
+        #[derive(Clone, Copy, Default)]
+        pub(super) struct RawCodec;
+        pub(super) struct RawEncoder;
+        pub(super) struct RawDecoder;
+
+        impl Codec for RawCodec {
+            type Encode = Vec<u8>;
+            type Decode = Vec<u8>;
+            type Encoder = RawEncoder;
+            type Decoder = RawDecoder;
+            fn encoder(&mut self) -> RawEncoder {
+                RawEncoder
+            }
+            fn decoder(&mut self) -> RawDecoder {
+                RawDecoder
+            }
+        }
+
+        impl Encoder for RawEncoder {
+            type Item = Vec<u8>;
+            type Error = Status;
+            fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+                dst.put_slice(&item);
+                Ok(())
+            }
+        }
+
+        impl Decoder for RawDecoder {
+            type Item = Vec<u8>;
+            type Error = Status;
+            fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
+                Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
+            }
+        }
+    }
+
+    /// A request that is not a protobuf message (a varint that never ends) is the client's error:
+    /// `INVALID_ARGUMENT`, as gRPC's status codes have it, not `INTERNAL` (tonic's own codec's
+    /// answer); the server keeps serving.
+    #[tokio::test]
+    async fn an_undecodable_request_is_an_invalid_argument() {
+        let (server, mut client) =
+            connected(Routes::new(A2aServiceServer::new(MinimalAgent))).await;
+        let mut raw = tonic::client::Grpc::new(server.connect().await);
+        within_limit("ready", raw.ready()).await.expect("ready");
+        let path = tonic::codegen::http::uri::PathAndQuery::from_static(
+            "/lf.a2a.v1.A2AService/SendMessage",
+        );
+        let status = within_limit(
+            "SendMessage",
+            raw.unary(Request::new(vec![0xff; 11]), path, raw::RawCodec),
+        )
+        .await
+        .expect_err("no message decodes from these bytes");
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        let within = within_limit("SendMessage", client.send_message(booking_request())).await;
+        assert!(within.is_ok(), "{within:?}");
+        drop(raw);
+        server.shut_down(client).await;
+    }
+
     /// Without `Budgeted`, the stubs still decode under `Limits::default()` (100,000 fields): a
     /// 200 KB request of empty parts, which prost would turn into ~25 MB of structs, is refused.
     #[tokio::test]
