@@ -195,14 +195,15 @@ pub struct PruneReport {
 /// A ListTasks page from rows `(id, key, task JSON)` fetched one past the page.
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn page_of(
-    rows: impl Iterator<Item = (String, PageKey, String)>,
+    rows: impl Iterator<Item = Result<(String, PageKey, String), StoreError>>,
     page_size: usize,
     total: i64,
 ) -> Result<TaskPage, StoreError> {
     let mut tasks = Vec::with_capacity(page_size);
     let mut last_key = None;
     let mut more = false;
-    for (id, key, json) in rows {
+    for row in rows {
+        let (id, key, json) = row?;
         if tasks.len() == page_size {
             more = true;
             break;

@@ -9,12 +9,12 @@ use a2a_protocol::service::Extensions;
 use a2a_server::store::{ExecutionRecord, StoreError};
 use a2a_server::{Owner, ServiceParams};
 use a2a_types::v1::SendMessageRequest;
-use sqlx::Row;
 
 use crate::columns::now_micros;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
+use crate::rows::column;
 use crate::store::SqlStore;
 
 /// The end of a lease of `lease` from now, in microseconds since the epoch.
@@ -120,15 +120,16 @@ impl<D: Dialect> SqlStore<D> {
         .map_err(backend)?;
         rows.iter()
             .map(|row| {
-                let task_id: String = row.get(0);
-                let request: String = row.get(3);
+                let task_id: String = column(row, 0, "an execution")?;
+                let name = &format!("the execution of task {task_id}");
+                let request: String = column(row, 3, name)?;
                 let request = serde_json::from_str(&request).map_err(|e| {
                     StoreError::Backend(format!(
                         "the stored execution of task {task_id} is unreadable: {e}"
                     ))
                 })?;
-                let attempts: i64 = row.get(4);
-                let version: String = row.get(5);
+                let attempts: i64 = column(row, 4, name)?;
+                let version: String = column(row, 5, name)?;
                 let version = match version.as_str() {
                     "" => None,
                     text => Some(text.parse().map_err(|e| {
@@ -138,11 +139,11 @@ impl<D: Dialect> SqlStore<D> {
                         ))
                     })?),
                 };
-                let extensions: String = row.get(6);
+                let extensions: String = column(row, 6, name)?;
                 let service_params = ServiceParams::new(version, Extensions::parse(&extensions));
                 Ok(ExecutionRecord::new(
-                    row.get(1),
-                    row.get(2),
+                    column(row, 1, name)?,
+                    column(row, 2, name)?,
                     task_id,
                     request,
                     u32::try_from(attempts).unwrap_or(u32::MAX),

@@ -103,6 +103,8 @@ mod notify;
 mod outbox;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod rows;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

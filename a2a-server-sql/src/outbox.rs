@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use a2a_server::push::OutboxEntry;
 use a2a_server::store::StoreError;
-use sqlx::{Row, Transaction};
+use sqlx::Transaction;
 
 use crate::columns::{config_from_json, event_from_json, now_micros};
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
+use crate::rows::column;
 use crate::store::SqlStore;
 
 /// What the outbox holds, for operators and tests.
@@ -96,11 +97,12 @@ impl<D: Dialect> SqlStore<D> {
         .map_err(backend)?;
         let mut entries = Vec::with_capacity(rows.len());
         for row in rows {
-            let id = entry_id(row.get(0));
-            let task_id: String = row.get(1);
-            let config: String = row.get(2);
-            let event: String = row.get(3);
-            let attempts: i64 = row.get(4);
+            let id = entry_id(column(&row, 0, "a push delivery")?);
+            let name = &format!("push delivery {id}");
+            let task_id: String = column(&row, 1, name)?;
+            let config: String = column(&row, 2, name)?;
+            let event: String = column(&row, 3, name)?;
+            let attempts: i64 = column(&row, 4, name)?;
             let parsed = config_from_json(&task_id, &config)
                 .and_then(|config| Ok((config, event_from_json(&task_id, &event)?)));
             match parsed {
@@ -187,8 +189,8 @@ impl<D: Dialect> SqlStore<D> {
         .await
         .map_err(backend)?;
         Ok(OutboxCounts {
-            pending: entry_id(row.get(0)),
-            given_up: entry_id(row.get(1)),
+            pending: entry_id(column(&row, 0, "the outbox count")?),
+            given_up: entry_id(column(&row, 1, "the outbox count")?),
         })
     }
 }

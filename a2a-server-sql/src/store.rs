@@ -8,7 +8,7 @@ use std::time::Duration;
 use a2a_server::auth::Owner;
 use a2a_server::store::{EventPage, StoreError, StoredEvent, StoredTask, TaskPage};
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskPushNotificationConfig};
-use sqlx::{Pool, Row};
+use sqlx::Pool;
 
 use crate::columns::{
     PageKey, PruneReport, RetentionPolicy, TaskColumns, config_from_json, config_to_json,
@@ -18,6 +18,7 @@ use crate::columns::{
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
+use crate::rows::column;
 
 /// Tasks, event logs and push configs in one database of dialect `D`; cheap to clone (clones
 /// share the connection pool).
@@ -163,7 +164,9 @@ impl<D: Dialect> SqlStore<D> {
         let row = self
             .owned_task_row(owner, task_id, "version, events_pruned_through")
             .await?;
-        Ok(row.map(|row| (row.get(0), row.get(1))))
+        let name = &format!("task {task_id}");
+        row.map(|row| Ok((column(&row, 0, name)?, column(&row, 1, name)?)))
+            .transpose()
     }
 
     pub(crate) async fn create_task(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
@@ -199,10 +202,11 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<Option<StoredTask>, StoreError> {
         let row = self.owned_task_row(owner, task_id, "version, task").await?;
         row.map(|row| {
-            let json: String = row.get(1);
+            let name = &format!("task {task_id}");
+            let json: String = column(&row, 1, name)?;
             Ok(StoredTask::new(
                 task_from_json(task_id, &json)?,
-                version_of(row.get(0)),
+                version_of(column(&row, 0, name)?),
             ))
         })
         .transpose()
@@ -250,7 +254,7 @@ impl<D: Dialect> SqlStore<D> {
                 None => Err(StoreError::NotFound),
             };
         };
-        let version: i64 = row.get(0);
+        let version: i64 = column(&row, 0, format!("task {}", task.id))?;
         if let Some(event) = event {
             sqlx::query(
                 "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
@@ -298,9 +302,10 @@ impl<D: Dialect> SqlStore<D> {
         let events = rows
             .into_iter()
             .map(|row| {
-                let json: String = row.get(1);
+                let name = &format!("an event of task {task_id}");
+                let json: String = column(&row, 1, name)?;
                 Ok(StoredEvent::new(
-                    version_of(row.get(0)),
+                    version_of(column(&row, 0, name)?),
                     event_from_json(task_id, &json)?,
                 ))
             })
@@ -348,14 +353,14 @@ impl<D: Dialect> SqlStore<D> {
         .map_err(backend)?;
         page_of(
             rows.iter().map(|row| {
-                (
-                    row.get::<String, _>(0),
-                    PageKey {
-                        micros: row.get(1),
-                        seq: row.get(2),
-                    },
-                    row.get::<String, _>(3),
-                )
+                let id: String = column(row, 0, "a task of the listing")?;
+                let name = &format!("task {id}");
+                let key = PageKey {
+                    micros: column(row, 1, name)?,
+                    seq: column(row, 2, name)?,
+                };
+                let json: String = column(row, 3, name)?;
+                Ok((id, key, json))
             }),
             page_size,
             total,

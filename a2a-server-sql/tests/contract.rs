@@ -512,3 +512,49 @@ async fn retention_prunes_postgres() {
     };
     retention_test!(postgres_store(&common::fresh_schema(&url).await).await);
 }
+
+/// A row whose columns were changed by hand to values of another type (SQLite keeps any value in
+/// any column) is an error naming the task, for GetTask, ListTasks and the event log alike, never a
+/// panic; the owner's other tasks are still read one by one.
+#[tokio::test]
+async fn a_tampered_sqlite_row_is_an_error_naming_the_task() {
+    let (store, path) = sqlite_store().await;
+    let tasks: &dyn TaskStore = &store;
+    let alice = owner("alice");
+    let (good, bad) = (unique("good"), unique("bad"));
+    for id in [&good, &bad] {
+        tasks
+            .create(&alice, task_at(id, "ctx", TaskState::Submitted, 0))
+            .await
+            .unwrap();
+        let working_task = task_at(id, "ctx", TaskState::Working, 5);
+        tasks
+            .update(&alice, working_task, 1, Some(working(id)))
+            .await
+            .unwrap();
+    }
+    for statement in [
+        "UPDATE a2a_tasks SET task = x'00ff', version = 'many', status_micros = 'late' WHERE id = $1",
+        "UPDATE a2a_task_events SET version = 'first', event = 42 WHERE task_id = $1",
+    ] {
+        sqlx::query(statement)
+            .bind(&bad)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    let named = |error: StoreError| {
+        let text = format!("{error:?}");
+        assert!(text.contains(&bad), "{text}");
+    };
+    named(tasks.get(&alice, &bad).await.unwrap_err());
+    named(
+        tasks
+            .list(&alice, &ListTasksRequest::default(), 10)
+            .await
+            .unwrap_err(),
+    );
+    named(tasks.events_after(&alice, &bad, 0, 10).await.unwrap_err());
+    assert!(tasks.get(&alice, &good).await.unwrap().is_some());
+    drop(path);
+}
