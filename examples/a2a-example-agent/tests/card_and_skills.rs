@@ -86,3 +86,19 @@ fn the_extended_card_adds_booking() {
     assert_eq!(public, ["find-hotels", "route-planner"]);
     assert_eq!(extended, ["find-hotels", "route-planner", "book-room"]);
 }
+
+/// The route is an HTML part: markup a caller writes into the places comes back as text, not as
+/// markup (it was echoed as it came).
+#[test]
+fn the_route_escapes_what_the_caller_wrote() {
+    let (_, parts) = answer("route from <img/src=x/onerror=alert(1)> to a&b'\"<script>x");
+    let html = parts[1].as_text().unwrap();
+    assert!(
+        !html.contains("<img") && !html.contains("<script"),
+        "{html}"
+    );
+    assert_eq!(
+        html,
+        "<ol><li>Leave img/src=x/onerror=alert(1</li><li>Arrive in a&amp;b&#39;&quot;&lt;script&gt;x</li></ol>"
+    );
+}
