@@ -102,3 +102,17 @@ fn the_route_escapes_what_the_caller_wrote() {
         "<ol><li>Leave img/src=x/onerror=alert(1</li><li>Arrive in a&amp;b&#39;&quot;&lt;script&gt;x</li></ol>"
     );
 }
+
+/// The public card says how to reach the extended card, never with what: no token in it.
+#[test]
+fn the_card_does_not_publish_the_token() {
+    let config = Config::default();
+    let token = config.extended_card_token.clone().expect("a token");
+    let address: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+    for extended in [false, true] {
+        let card = build(&config, address, address, extended);
+        let json = serde_json::to_string(&card).unwrap();
+        assert!(!json.contains(&token), "{json}");
+        assert!(card.security_schemes.contains_key("bearer"));
+    }
+}

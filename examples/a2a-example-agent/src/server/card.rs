@@ -1,6 +1,6 @@
 //! The agent's cards, built with the card builder from the `#[a2a_skill]` functions: the public card
 //! at the well-known path, and the extended card `GetExtendedAgentCard` returns to a caller with the
-//! bearer token. The card declares that token (`securitySchemes.bearer`, and a security requirement
+//! bearer token. The card declares the bearer scheme (`securitySchemes.bearer`, and a security requirement
 //! naming it), which is what the server's authentication hook (`a2a_server::BearerTokens`) checks.
 
 use std::net::SocketAddr;
@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use a2a_server::BearerTokens;
 use a2a_types::v1::{AgentCard, AgentExtension};
 
-use super::config::{Config, EXTENDED_CARD_TOKEN};
+use super::config::Config;
 use super::skills;
 
 /// The path of the JSON-RPC endpoint (v1 and v0.3).
@@ -51,10 +51,11 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
         builder = builder
             .security_scheme(
                 "bearer",
-                BearerTokens::security_scheme(format!(
-                    "The extended card needs `Authorization: Bearer <token>`; the example's token is `{}`. Other operations also serve anonymous callers.",
-                    EXTENDED_CARD_TOKEN
-                )),
+                // The card says how to authenticate, never with what: the token is the operator's.
+                BearerTokens::security_scheme(
+                    "The extended card needs `Authorization: Bearer <token>`, with the token the agent \
+                     was given. Other operations also serve anonymous callers.",
+                ),
             )
             // Bearer, or nothing: the empty requirement says anonymous callers are served too.
             .security_requirement([("bearer", Vec::<String>::new())])
