@@ -41,7 +41,7 @@ fn the_default_build_compiles_syn_without_full() {
         assert!(!line.contains("full"), "syn built with `full`: {line}");
     }
     assert!(
-        tree.lines().any(|l| l.starts_with("a2a-derive v")),
+        tree.lines().any(|l| l.starts_with("a2a-spec-derive v")),
         "the default build has #[a2a_skill]:\n{tree}"
     );
 }

@@ -285,7 +285,13 @@ fn each_published_crate_asks_for_correctly_rounded_floats() {
         String::from_utf8_lossy(&output.stderr)
     );
     let metadata: Value = serde_json::from_slice(&output.stdout).unwrap();
-    for crate_name in ["a2a-proto", "a2a-spec-types", "a2a-spec-cli"] {
+    for crate_name in [
+        "a2a-spec-proto",
+        "a2a-spec-types",
+        "a2a-spec-protocol",
+        "a2a-spec-compat",
+        "a2a-spec-cli",
+    ] {
         let package = metadata["packages"]
             .as_array()
             .unwrap()
