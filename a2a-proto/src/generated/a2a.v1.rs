@@ -1216,9 +1216,9 @@ impl TaskState {
 #[repr(i32)]
 pub enum Role {
     Unspecified = 0,
-    /// Sent by the client.
+    /// The client wrote it.
     User = 1,
-    /// Sent by the agent.
+    /// The agent wrote it.
     Agent = 2,
 }
 impl Role {

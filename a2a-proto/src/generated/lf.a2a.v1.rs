@@ -156,7 +156,7 @@ pub struct Message {
     /// `taskId`: task to attach the message to, if any.
     #[prost(string, tag = "3")]
     pub task_id: ::prost::alloc::string::String,
-    /// Sender of the message.
+    /// Who wrote the message.
     #[prost(enumeration = "Role", tag = "4")]
     pub role: i32,
     /// The message content, in order.
@@ -683,7 +683,7 @@ impl ::prost::Name for HttpAuthSecurityScheme {
         "/lf.a2a.v1.HTTPAuthSecurityScheme".into()
     }
 }
-/// OAuth 2.0 authentication.
+/// An OAuth 2.0 scheme and the flows it offers.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct OAuth2SecurityScheme {
     /// Human-readable notes on the scheme.
@@ -1056,7 +1056,7 @@ pub struct CancelTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[prost(string, tag = "1")]
     pub tenant: ::prost::alloc::string::String,
-    /// Id of the task to cancel.
+    /// The task the client wants canceled.
     #[prost(string, tag = "2")]
     pub id: ::prost::alloc::string::String,
     /// Free-form extra data for the request.

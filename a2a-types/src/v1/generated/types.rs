@@ -493,7 +493,7 @@ pub struct CancelTaskRequest {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
-    /// Id of the task to cancel.
+    /// The task the client wants canceled.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -956,7 +956,7 @@ pub struct Message {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub task_id: ::std::option::Option<::std::string::String>,
-    /// Sender of the message.
+    /// Who wrote the message.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -1006,7 +1006,7 @@ pub struct MutualTlsSecurityScheme {
     )]
     pub description: ::std::option::Option<::std::string::String>,
 }
-/// OAuth 2.0 authentication.
+/// An OAuth 2.0 scheme and the flows it offers.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 #[serde(remote = "Self")]
 pub struct OAuth2SecurityScheme {
