@@ -144,7 +144,14 @@ impl ModuleTree {
             }
             match item {
                 Item::Use(item) if !is_test_only(&item.attrs) => {
-                    flatten_use(&item.tree, &mut Vec::new(), &mut module);
+                    for leaf in use_leaves(&item.tree) {
+                        match leaf {
+                            UseLeaf::Named { visible, path } => {
+                                module.imports.insert(visible, path);
+                            }
+                            UseLeaf::Glob(path) => module.globs.push(path),
+                        }
+                    }
                 }
                 Item::Mod(item) if !is_test_only(&item.attrs) => {
                     let name = item.ident.to_string();
@@ -235,39 +242,58 @@ fn defined_name(item: &Item) -> Option<String> {
     Some(ident.to_string())
 }
 
-/// Records each leaf of a `use` tree under the name it is visible by.
-fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, module: &mut Module) {
-    match tree {
-        UseTree::Path(path) => {
-            prefix.push(path.ident.to_string());
-            flatten_use(&path.tree, prefix, module);
-            prefix.pop();
+/// One leaf of a `use` tree: a name it brings in, with the path it was written with, or a glob.
+pub(super) enum UseLeaf {
+    Named { visible: String, path: Vec<String> },
+    Glob(Vec<String>),
+}
+
+impl UseLeaf {
+    /// The path the leaf names (a glob names its module).
+    pub(super) fn path(&self) -> &[String] {
+        match self {
+            UseLeaf::Named { path, .. } | UseLeaf::Glob(path) => path,
         }
-        UseTree::Name(name) => {
-            let ident = name.ident.to_string();
-            let mut full = prefix.clone();
+    }
+}
+
+/// Every leaf of a `use` tree, in order.
+pub(super) fn use_leaves(tree: &UseTree) -> Vec<UseLeaf> {
+    fn walk(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<UseLeaf>) {
+        let named = |ident: &syn::Ident, visible: String| {
+            let mut path = prefix.clone();
             if ident != "self" {
-                full.push(ident.clone());
+                path.push(ident.to_string());
             }
-            let visible = if ident == "self" {
-                prefix.last().cloned().unwrap_or_default()
-            } else {
-                ident
-            };
-            module.imports.insert(visible, full);
-        }
-        UseTree::Rename(rename) => {
-            let mut full = prefix.clone();
-            if rename.ident != "self" {
-                full.push(rename.ident.to_string());
+            UseLeaf::Named { visible, path }
+        };
+        match tree {
+            UseTree::Path(path) => {
+                prefix.push(path.ident.to_string());
+                walk(&path.tree, prefix, out);
+                prefix.pop();
             }
-            module.imports.insert(rename.rename.to_string(), full);
-        }
-        UseTree::Glob(_) => module.globs.push(prefix.clone()),
-        UseTree::Group(group) => {
-            for tree in &group.items {
-                flatten_use(tree, prefix, module);
+            UseTree::Name(name) => {
+                // `use a::b::{self}` brings in `b`.
+                let visible = if name.ident == "self" {
+                    prefix.last().cloned().unwrap_or_default()
+                } else {
+                    name.ident.to_string()
+                };
+                out.push(named(&name.ident, visible));
+            }
+            UseTree::Rename(rename) => {
+                out.push(named(&rename.ident, rename.rename.to_string()));
+            }
+            UseTree::Glob(_) => out.push(UseLeaf::Glob(prefix.clone())),
+            UseTree::Group(group) => {
+                for tree in &group.items {
+                    walk(tree, prefix, out);
+                }
             }
         }
     }
+    let mut out = Vec::new();
+    walk(tree, &mut Vec::new(), &mut out);
+    out
 }

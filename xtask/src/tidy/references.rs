@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 use syn::visit::{self, Visit};
 
-use super::modules::{ModulePath, ModuleTree, is_test_only};
+use super::modules::{ModulePath, ModuleTree, is_test_only, use_leaves};
 
 /// Edges between files: `(from, to)` file indexes, with the names `from` takes from `to`.
 pub(super) struct FileGraph<'tree> {
@@ -94,10 +94,8 @@ impl<'ast> Visit<'ast> for PathVisitor<'_> {
         if !matches!(item.vis, syn::Visibility::Inherited) {
             return;
         }
-        let mut leaves = Vec::new();
-        use_leaves(&item.tree, &mut Vec::new(), &mut leaves);
-        for leaf in leaves {
-            self.record(&leaf);
+        for leaf in use_leaves(&item.tree) {
+            self.record(leaf.path());
         }
     }
 
@@ -123,36 +121,6 @@ fn item_name(tree: &ModuleTree, path: &[String]) -> String {
         .or(path.last())
         .cloned()
         .unwrap_or_else(|| "crate".to_owned())
-}
-
-/// Every path a `use` tree names (a glob names its module).
-fn use_leaves(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    match tree {
-        syn::UseTree::Path(path) => {
-            prefix.push(path.ident.to_string());
-            use_leaves(&path.tree, prefix, out);
-            prefix.pop();
-        }
-        syn::UseTree::Name(name) if name.ident == "self" => out.push(prefix.clone()),
-        syn::UseTree::Name(name) => {
-            let mut full = prefix.clone();
-            full.push(name.ident.to_string());
-            out.push(full);
-        }
-        syn::UseTree::Rename(rename) => {
-            let mut full = prefix.clone();
-            if rename.ident != "self" {
-                full.push(rename.ident.to_string());
-            }
-            out.push(full);
-        }
-        syn::UseTree::Glob(_) => out.push(prefix.clone()),
-        syn::UseTree::Group(group) => {
-            for tree in &group.items {
-                use_leaves(tree, prefix, out);
-            }
-        }
-    }
 }
 
 /// The crate-absolute form of a path written inside `module`, or `None` when it leaves the crate or
