@@ -175,7 +175,14 @@ fn classify_v4(ip: Ipv4Addr) -> AddressKind {
     let bits = u32::from(ip);
     IPV4_INTERNAL
         .iter()
-        .find(|(network, prefix, _)| in_prefix_v4(bits, u32::from(*network), *prefix))
+        .find(|(network, prefix, _)| {
+            in_prefix(
+                u128::from(bits),
+                u128::from(u32::from(*network)),
+                *prefix,
+                32,
+            )
+        })
         .map_or(AddressKind::Public, |(_, _, name)| {
             AddressKind::Internal(name)
         })
@@ -188,7 +195,7 @@ fn classify_v6(ip: Ipv6Addr) -> AddressKind {
     let bits = u128::from(ip);
     if let Some((_, _, name)) = IPV6_INTERNAL
         .iter()
-        .find(|(network, prefix, _)| in_prefix_v6(bits, u128::from(*network), *prefix))
+        .find(|(network, prefix, _)| in_prefix(bits, u128::from(*network), *prefix, 128))
     {
         return AddressKind::Internal(name);
     }
@@ -199,15 +206,10 @@ fn classify_v6(ip: Ipv6Addr) -> AddressKind {
     AddressKind::Public
 }
 
-/// Whether the first `prefix` bits of `bits` are those of `network` (a prefix of 0 matches all).
-fn in_prefix_v4(bits: u32, network: u32, prefix: u8) -> bool {
-    let shift = 32 - u32::from(prefix.min(32));
-    bits.checked_shr(shift).unwrap_or(0) == network.checked_shr(shift).unwrap_or(0)
-}
-
-/// [`in_prefix_v4`] for IPv6.
-fn in_prefix_v6(bits: u128, network: u128, prefix: u8) -> bool {
-    let shift = 128 - u32::from(prefix.min(128));
+/// Whether the first `prefix` bits of the `width`-bit address `bits` are those of `network` (a
+/// prefix of 0 matches every address).
+fn in_prefix(bits: u128, network: u128, prefix: u8, width: u32) -> bool {
+    let shift = width - u32::from(prefix).min(width);
     bits.checked_shr(shift).unwrap_or(0) == network.checked_shr(shift).unwrap_or(0)
 }
 

@@ -3,11 +3,39 @@
 //! A name that resolved to a public address when its delivery was checked and to an internal one a
 //! moment later (DNS rebinding) gets no connection.
 
+use std::fmt;
 use std::net::SocketAddr;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
 use super::WebhookPolicy;
+
+/// Why a webhook host was refused: every address it resolves to is one the policy refuses. A
+/// delivery that meets it is not retried (the policy will not change its mind).
+#[derive(Debug)]
+pub(crate) struct HostRefused(pub(crate) String);
+
+impl fmt::Display for HostRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HostRefused {}
+
+impl HostRefused {
+    /// The refusal somewhere in an error's chain of sources, as reqwest wraps a resolver's error.
+    pub(crate) fn in_chain<'e>(error: &'e (dyn std::error::Error + 'static)) -> Option<&'e Self> {
+        let mut current = Some(error);
+        while let Some(error) = current {
+            if let Some(refused) = error.downcast_ref::<Self>() {
+                return Some(refused);
+            }
+            current = error.source();
+        }
+        None
+    }
+}
 
 /// Resolves with the system resolver, then keeps only the addresses `policy` allows; with none
 /// left, resolution fails naming the first refused address.
@@ -24,15 +52,19 @@ impl Resolve for GuardedResolver {
             // Port 0: the client puts the URL's port on whatever is returned.
             let resolved: Vec<SocketAddr> =
                 tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            let (allowed, refused): (Vec<SocketAddr>, Vec<SocketAddr>) = resolved
-                .into_iter()
-                .partition(|address| policy.check_ip(address.ip()).is_ok());
+            let mut allowed = Vec::new();
+            let mut first_refusal = None;
+            for address in resolved {
+                match policy.check_ip(address.ip()) {
+                    Ok(()) => allowed.push(address),
+                    Err(why) => {
+                        first_refusal.get_or_insert(why);
+                    }
+                }
+            }
             if allowed.is_empty() {
-                let why = refused
-                    .first()
-                    .and_then(|address| policy.check_ip(address.ip()).err())
-                    .unwrap_or_else(|| "no address".to_owned());
-                return Err(format!("webhook host {host} refused: {why}").into());
+                let why = first_refusal.unwrap_or_else(|| "it resolves to no address".to_owned());
+                return Err(Box::new(HostRefused(format!("{host}: {why}"))) as _);
             }
             Ok(Box::new(allowed.into_iter()) as Addrs)
         })
@@ -68,8 +100,8 @@ mod tests {
             ..WebhookPolicy::default()
         };
         let error = client(refusing).post(&url).send().await.unwrap_err();
-        let chain = format!("{:?}", error);
-        assert!(chain.contains("loopback"), "{chain}");
+        let refused = HostRefused::in_chain(&error).expect("the refusal is in the error's chain");
+        assert!(refused.0.contains("loopback"), "{refused}");
         let accepted = tokio::time::timeout(Duration::from_millis(300), listener.accept()).await;
         assert!(accepted.is_err(), "a refused webhook was connected to");
 

@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
-use reqwest::Url;
 use tokio::sync::{Semaphore, mpsc};
 
+use super::resolver::HostRefused;
 use super::{NOTIFICATION_TOKEN_HEADER, PushSettings, WebhookPolicy};
 
 /// One delivery: this event, to this webhook.
@@ -83,22 +83,6 @@ impl PushSender {
     }
 }
 
-/// Resolves the webhook's host and refuses it when an address is not allowed (a name may point
-/// anywhere, and may change after the config was checked).
-async fn check_resolved(policy: WebhookPolicy, url: &Url) -> Result<(), String> {
-    let Some(url::Host::Domain(host)) = url.host() else {
-        return Ok(()); // literal addresses were checked when the config was made
-    };
-    let port = url.port_or_known_default().unwrap_or(443);
-    let addresses = tokio::net::lookup_host((host, port))
-        .await
-        .map_err(|e| format!("{host} does not resolve: {e}"))?;
-    for address in addresses {
-        policy.check_ip(address.ip())?;
-    }
-    Ok(())
-}
-
 /// One POST of `delivery` to its webhook.
 pub(crate) async fn attempt(
     client: &reqwest::Client,
@@ -110,9 +94,6 @@ pub(crate) async fn attempt(
         Ok(url) => url,
         Err(error) => return Attempt::Final(format!("webhook refused: {}", error.message)),
     };
-    if let Err(problem) = check_resolved(policy, &url).await {
-        return Attempt::Final(format!("webhook refused: {problem}"));
-    }
     let body = match serde_json::to_vec(event) {
         Ok(body) => body,
         Err(error) => return Attempt::Final(format!("the event did not serialize: {error}")),
@@ -146,7 +127,11 @@ pub(crate) async fn attempt(
                 Attempt::Final(problem)
             }
         }
-        Err(error) => Attempt::Retry(format!("the delivery failed: {error}")),
+        // The client's resolver refused every address of the host: final, as a refused URL is.
+        Err(error) => match HostRefused::in_chain(&error) {
+            Some(refused) => Attempt::Final(format!("webhook refused: {refused}")),
+            None => Attempt::Retry(format!("the delivery failed: {error}")),
+        },
     }
 }
 
