@@ -60,6 +60,28 @@ impl Common {
     }
 }
 
+/// What an HTTP+JSON answer to a streaming request that started no stream is: for a 2xx, JSON where
+/// a stream was asked for (an agent that does not stream); otherwise the binding's error, read by
+/// `error` from the status and body.
+pub(crate) fn rest_no_stream(
+    operation: impl std::fmt::Display,
+    status: u16,
+    json: Value,
+    error: impl FnOnce(u16, &Value) -> ClientError,
+) -> ClientError {
+    if (200..300).contains(&status) {
+        ClientError::invalid(
+            Some(Binding::HttpJson),
+            format!(
+                "asked for a stream of {operation}, got HTTP {status} JSON: {}",
+                a2a_types::json::bounded(&json.to_string())
+            ),
+        )
+    } else {
+        error(status, &json)
+    }
+}
+
 /// The answer to a streaming request on `binding`: a 2xx `text/event-stream` answer is the stream,
 /// its events decoded under `limits` and each read by `read_event`. Any other answer started no
 /// stream: it is read as JSON under `limits` (an error body only up to

@@ -11,7 +11,7 @@ use a2a_protocol::sse::StreamItem;
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
-use super::contract::{CallMeta, Common, stream_or_error};
+use super::contract::{CallMeta, Common, rest_no_stream, stream_or_error};
 use crate::binding::Binding;
 use crate::error::ClientError;
 use crate::http::{read_json, send};
@@ -97,19 +97,7 @@ impl RestTransport {
             response,
             self.common.limits(),
             stream_event,
-            |status, json| {
-                if (200..300).contains(&status) {
-                    ClientError::invalid(
-                        Some(REST),
-                        format!(
-                            "asked for a stream of {operation}, got HTTP {status} JSON: {}",
-                            a2a_types::json::bounded(&json.to_string())
-                        ),
-                    )
-                } else {
-                    rest_error(status, &json)
-                }
-            },
+            |status, json| rest_no_stream(operation, status, json, rest_error),
         )
         .await
     }

@@ -35,7 +35,7 @@ use crate::binding::Binding;
 use crate::error::ClientError;
 use crate::http::{percent_encode, read_json, send};
 use crate::stream::EventStream;
-use crate::transport::contract::{CallMeta, Common, stream_or_error};
+use crate::transport::contract::{CallMeta, Common, rest_no_stream, stream_or_error};
 
 const REST: Binding = Binding::HttpJson;
 
@@ -109,17 +109,9 @@ impl RestV0_3Transport {
             self.common.limits(),
             stream_event,
             |status, json| {
-                if (200..300).contains(&status) {
-                    ClientError::invalid(
-                        Some(REST),
-                        format!(
-                            "asked for a stream of {operation}, got HTTP {status} JSON: {}",
-                            a2a_types::json::bounded(&json.to_string())
-                        ),
-                    )
-                } else {
-                    rest_error(operation, status, &json)
-                }
+                rest_no_stream(operation, status, json, |status, json| {
+                    rest_error(operation, status, json)
+                })
             },
         )
         .await
