@@ -25,8 +25,9 @@ details{border:1px solid #d0d7de;border-radius:6px;margin:.5rem 0;padding:.3rem 
 .path{font-family:ui-monospace,monospace}.muted{color:#57606a;font-weight:normal}.tag{display:inline-block;background:#ddf4ff;border-radius:1rem;padding:0 .6rem;margin:0 .2rem .2rem 0;font-size:.8rem}
 ";
 
-/// Escapes text for HTML content and attribute values.
-fn escape(text: &str) -> String {
+/// Escapes text for HTML content and attribute values: `&`, `<`, `>`, `"` and `'` become
+/// character references, so text from anyone (a card, a caller's message) never becomes markup.
+pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -50,9 +51,9 @@ fn inline(line: &str) -> String {
     let mut out = String::new();
     for (index, piece) in line.split('`').enumerate() {
         if index % 2 == 1 {
-            let _ = write!(out, "<code>{}</code>", escape(piece));
+            let _ = write!(out, "<code>{}</code>", escape_html(piece));
         } else {
-            out.push_str(&escape(piece));
+            out.push_str(&escape_html(piece));
         }
     }
     out
@@ -99,15 +100,18 @@ fn schema_anchor(reference: &str) -> Option<String> {
 fn schema_summary(schema: &Value) -> String {
     match schema.get("$ref").and_then(Value::as_str) {
         Some(reference) => link(reference),
-        None => format!("<code>{}</code>", escape(&compact(schema))),
+        None => format!("<code>{}</code>", escape_html(&compact(schema))),
     }
 }
 
 fn link(reference: &str) -> String {
     let name = reference.rsplit('/').next().unwrap_or(reference);
     match schema_anchor(reference) {
-        Some(anchor) => format!("<a href=\"#{anchor}\"><code>{}</code></a>", escape(name)),
-        None => format!("<code>{}</code>", escape(reference)),
+        Some(anchor) => format!(
+            "<a href=\"#{anchor}\"><code>{}</code></a>",
+            escape_html(name)
+        ),
+        None => format!("<code>{}</code>", escape_html(reference)),
     }
 }
 
@@ -126,7 +130,7 @@ fn json_html(value: &Value, indent: usize, out: &mut String) {
                 let _ = write!(
                     out,
                     "{pad}{}: ",
-                    escape(&compact(&Value::String(key.clone())))
+                    escape_html(&compact(&Value::String(key.clone())))
                 );
                 match (key.as_str(), item) {
                     ("$ref", Value::String(reference)) => out.push_str(&link(reference)),
@@ -149,7 +153,7 @@ fn json_html(value: &Value, indent: usize, out: &mut String) {
             }
             let _ = write!(out, "{close}]");
         }
-        other => out.push_str(&escape(&compact(other))),
+        other => out.push_str(&escape_html(&compact(other))),
     }
 }
 
@@ -171,12 +175,12 @@ fn security_list(security: &Value) -> String {
                             .filter_map(Value::as_str)
                             .collect();
                         if scopes.is_empty() {
-                            format!("<code>{}</code>", escape(name))
+                            format!("<code>{}</code>", escape_html(name))
                         } else {
                             format!(
                                 "<code>{}</code> ({})",
-                                escape(name),
-                                escape(&scopes.join(", "))
+                                escape_html(name),
+                                escape_html(&scopes.join(", "))
                             )
                         }
                     })
@@ -195,7 +199,7 @@ fn servers_table(servers: &Value) -> String {
         let _ = writeln!(
             out,
             "<tr><td><code>{}</code></td><td>{}</td></tr>",
-            escape(text(&server["url"])),
+            escape_html(text(&server["url"])),
             inline(text(&server["description"]))
         );
     }
@@ -214,16 +218,16 @@ fn operation_html(
     let _ = writeln!(
         out,
         "<details id=\"op-{id}\"><summary><span class=\"method {method}\">{upper}</span><span class=\"path\">{path}</span> <span class=\"muted\">{summary}</span></summary>",
-        id = escape(text(&operation["operationId"])),
+        id = escape_html(text(&operation["operationId"])),
         upper = method.to_uppercase(),
-        path = escape(path),
+        path = escape_html(path),
         summary = inline(text(&operation["summary"])),
     );
     let _ = writeln!(
         out,
         "<p>{}</p><p>Operation <code>{}</code>{}</p>",
         inline(text(&operation["description"])),
-        escape(text(&operation["operationId"])),
+        escape_html(text(&operation["operationId"])),
         if operation["x-a2a-streaming"] == Value::Bool(true) {
             "; answers with a stream of server-sent events"
         } else {
@@ -264,8 +268,8 @@ fn operation_html(
             let _ = writeln!(
                 out,
                 "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&name),
-                escape(&location),
+                escape_html(&name),
+                escape_html(&location),
                 if required { "yes" } else { "no" },
                 schema,
                 inline(&description)
@@ -279,7 +283,7 @@ fn operation_html(
             let _ = writeln!(
                 out,
                 "<p>Request body ({}): {}</p>",
-                escape(
+                escape_html(
                     &types
                         .iter()
                         .map(|t| t.as_str())
@@ -294,8 +298,8 @@ fn operation_html(
                 let _ = writeln!(
                     out,
                     "<details><summary>Example <code>{}</code> <span class=\"muted\">{}</span></summary><pre>{json}</pre></details>",
-                    escape(name),
-                    escape(text(&example["summary"]))
+                    escape_html(name),
+                    escape_html(text(&example["summary"]))
                 );
             }
         }
@@ -311,13 +315,13 @@ fn operation_html(
                     .get("x-a2a-event-schema")
                     .map(|event| format!("events of {}", schema_summary(event)))
                     .unwrap_or_else(|| schema_summary(&media["schema"]));
-                format!("<code>{}</code>: {schema}", escape(media_type))
+                format!("<code>{}</code>: {schema}", escape_html(media_type))
             })
             .collect();
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(status),
+            escape_html(status),
             content.join("<br>"),
             inline(text(&response["description"]))
         );
@@ -338,8 +342,8 @@ fn security_schemes_html(schemes: &Value) -> String {
         let _ = writeln!(
             out,
             "<tr><td><code>{}</code></td><td>{}</td><td><pre>{json}</pre></td></tr>",
-            escape(name),
-            escape(text(&scheme["type"]))
+            escape_html(name),
+            escape_html(text(&scheme["type"]))
         );
     }
     out.push_str("</table>\n");
@@ -356,9 +360,9 @@ pub fn render_html(openapi: &Value) -> String {
     let _ = writeln!(
         body,
         "<header><h1>{}</h1><div class=\"version\">version {} · OpenAPI {}</div></header>\n<main>",
-        escape(title),
-        escape(text(&info["version"])),
-        escape(text(&openapi["openapi"]))
+        escape_html(title),
+        escape_html(text(&info["version"])),
+        escape_html(text(&openapi["openapi"]))
     );
     let _ = writeln!(
         body,
@@ -369,15 +373,15 @@ pub fn render_html(openapi: &Value) -> String {
         let _ = writeln!(
             body,
             "<p>Provider: {} (<code>{}</code>)</p>",
-            escape(text(&contact["name"])),
-            escape(text(&contact["url"]))
+            escape_html(text(&contact["name"])),
+            escape_html(text(&contact["url"]))
         );
     }
     if let Some(docs) = openapi.get("externalDocs") {
         let _ = writeln!(
             body,
             "<p>Documentation: <code>{}</code></p>",
-            escape(text(&docs["url"]))
+            escape_html(text(&docs["url"]))
         );
     }
     body.push_str("</section>\n");
@@ -414,7 +418,7 @@ pub fn render_html(openapi: &Value) -> String {
             let _ = writeln!(
                 body,
                 "<tr><td><code>{}</code></td><td>{}</td></tr>",
-                escape(text(&parameter["name"])),
+                escape_html(text(&parameter["name"])),
                 inline(text(&parameter["description"]))
             );
         }
@@ -431,7 +435,7 @@ pub fn render_html(openapi: &Value) -> String {
         let _ = writeln!(
             body,
             "<details id=\"schema-{name}\"><summary>{name} <span class=\"muted\">{description}</span></summary><pre>{json}</pre></details>",
-            name = escape(name),
+            name = escape_html(name),
             description = inline(
                 text(&schema["description"])
                     .lines()
@@ -443,7 +447,7 @@ pub fn render_html(openapi: &Value) -> String {
     body.push_str("</section>\n</main>\n");
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>{} — API</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
-        escape(title)
+        escape_html(title)
     )
 }
 

@@ -59,7 +59,7 @@ use a2a_types::validate::{FieldViolation, Violations};
 
 mod html;
 
-pub use html::render_html;
+pub use html::{escape_html, render_html};
 
 /// The OpenAPI 3.1 description of the HTTP+JSON binding of v1, as generated (every operation, with
 /// and without the `{tenant}` prefix; example servers; no security).

@@ -2,6 +2,7 @@
 //! A message no `messageId` prefix claims (`a2a_testkit::behaviour`) is answered by [`answer`], which
 //! picks the skill from the words of the message.
 
+use a2a_protocol::describe::escape_html;
 use a2a_types::v1::{AgentSkill, Part};
 use a2a_types::{a2a_skill, skills};
 
@@ -33,25 +34,9 @@ pub fn find_hotels(request: &str) -> Part {
     output_modes("text/html", "text/plain")
 )]
 pub fn plan_route(from: &str, to: &str) -> String {
+    // The route is an HTML part: what a caller writes must not become markup in it.
     let (from, to) = (escape_html(from), escape_html(to));
     format!("<ol><li>Leave {from}</li><li>Arrive in {to}</li></ol>")
-}
-
-/// The caller's words as HTML text: the route is an HTML part, and what a caller writes must not
-/// become markup in it.
-fn escape_html(text: &str) -> String {
-    text.chars()
-        .fold(String::with_capacity(text.len()), |mut out, c| {
-            match c {
-                '&' => out.push_str("&amp;"),
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                '"' => out.push_str("&quot;"),
-                '\'' => out.push_str("&#39;"),
-                c => out.push(c),
-            }
-            out
-        })
 }
 
 /// Book a room the traveller picked from a shortlist.
