@@ -120,16 +120,15 @@ impl<D: Dialect> SqlStore<D> {
         .map_err(backend)?;
         rows.iter()
             .map(|row| {
-                let task_id: String = column(row, 0, "an execution")?;
-                let name = &format!("the execution of task {task_id}");
-                let request: String = column(row, 3, name)?;
+                let task_id: String = column(row, 0, "an execution", "")?;
+                let request: String = column(row, 3, "the execution of task", &task_id)?;
                 let request = serde_json::from_str(&request).map_err(|e| {
                     StoreError::Backend(format!(
                         "the stored execution of task {task_id} is unreadable: {e}"
                     ))
                 })?;
-                let attempts: i64 = column(row, 4, name)?;
-                let version: String = column(row, 5, name)?;
+                let attempts: i64 = column(row, 4, "the execution of task", &task_id)?;
+                let version: String = column(row, 5, "the execution of task", &task_id)?;
                 let version = match version.as_str() {
                     "" => None,
                     text => Some(text.parse().map_err(|e| {
@@ -139,11 +138,11 @@ impl<D: Dialect> SqlStore<D> {
                         ))
                     })?),
                 };
-                let extensions: String = column(row, 6, name)?;
+                let extensions: String = column(row, 6, "the execution of task", &task_id)?;
                 let service_params = ServiceParams::new(version, Extensions::parse(&extensions));
                 Ok(ExecutionRecord::new(
-                    column(row, 1, name)?,
-                    column(row, 2, name)?,
+                    column(row, 1, "the execution of task", &task_id)?,
+                    column(row, 2, "the execution of task", &task_id)?,
                     task_id,
                     request,
                     u32::try_from(attempts).unwrap_or(u32::MAX),

@@ -97,12 +97,11 @@ impl<D: Dialect> SqlStore<D> {
         .map_err(backend)?;
         let mut entries = Vec::with_capacity(rows.len());
         for row in rows {
-            let id = entry_id(column(&row, 0, "a push delivery")?);
-            let name = &format!("push delivery {id}");
-            let task_id: String = column(&row, 1, name)?;
-            let config: String = column(&row, 2, name)?;
-            let event: String = column(&row, 3, name)?;
-            let attempts: i64 = column(&row, 4, name)?;
+            let id = entry_id(column(&row, 0, "a push delivery", "")?);
+            let task_id: String = column(&row, 1, "push delivery", id)?;
+            let config: String = column(&row, 2, "push delivery", id)?;
+            let event: String = column(&row, 3, "push delivery", id)?;
+            let attempts: i64 = column(&row, 4, "push delivery", id)?;
             let parsed = config_from_json(&task_id, &config)
                 .and_then(|config| Ok((config, event_from_json(&task_id, &event)?)));
             match parsed {
@@ -189,8 +188,8 @@ impl<D: Dialect> SqlStore<D> {
         .await
         .map_err(backend)?;
         Ok(OutboxCounts {
-            pending: entry_id(column(&row, 0, "the outbox count")?),
-            given_up: entry_id(column(&row, 1, "the outbox count")?),
+            pending: entry_id(column(&row, 0, "the outbox count", "")?),
+            given_up: entry_id(column(&row, 1, "the outbox count", "")?),
         })
     }
 }

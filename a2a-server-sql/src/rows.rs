@@ -7,11 +7,13 @@ use std::fmt::Display;
 use a2a_server::store::StoreError;
 use sqlx::{ColumnIndex, Decode, Row, Type};
 
-/// Column `index` of `row`, as `T`; `row_name` names the row in the error (`task t-1`).
+/// Column `index` of `row`, as `T`; the error names the row as `what` and `id` (`task`, `t-1`;
+/// an empty `id` when the row's own id is what failed to read).
 pub(crate) fn column<'r, R, T>(
     row: &'r R,
     index: usize,
-    row_name: impl Display,
+    what: &str,
+    id: impl Display,
 ) -> Result<T, StoreError>
 where
     R: Row,
@@ -19,8 +21,10 @@ where
     T: Decode<'r, R::Database> + Type<R::Database>,
 {
     row.try_get(index).map_err(|error| {
+        let id = id.to_string();
+        let separator = if id.is_empty() { "" } else { " " };
         StoreError::Backend(format!(
-            "{row_name}: stored column {index} cannot be read ({error})"
+            "{what}{separator}{id}: stored column {index} cannot be read ({error})"
         ))
     })
 }

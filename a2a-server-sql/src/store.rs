@@ -164,8 +164,12 @@ impl<D: Dialect> SqlStore<D> {
         let row = self
             .owned_task_row(owner, task_id, "version, events_pruned_through")
             .await?;
-        let name = &format!("task {task_id}");
-        row.map(|row| Ok((column(&row, 0, name)?, column(&row, 1, name)?)))
+        row.map(|row| {
+            Ok((
+                column(&row, 0, "task", task_id)?,
+                column(&row, 1, "task", task_id)?,
+            ))
+        })
             .transpose()
     }
 
@@ -202,11 +206,10 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<Option<StoredTask>, StoreError> {
         let row = self.owned_task_row(owner, task_id, "version, task").await?;
         row.map(|row| {
-            let name = &format!("task {task_id}");
-            let json: String = column(&row, 1, name)?;
+            let json: String = column(&row, 1, "task", task_id)?;
             Ok(StoredTask::new(
                 task_from_json(task_id, &json)?,
-                version_of(column(&row, 0, name)?),
+                version_of(column(&row, 0, "task", task_id)?),
             ))
         })
         .transpose()
@@ -254,7 +257,7 @@ impl<D: Dialect> SqlStore<D> {
                 None => Err(StoreError::NotFound),
             };
         };
-        let version: i64 = column(&row, 0, format!("task {}", task.id))?;
+        let version: i64 = column(&row, 0, "task", &task.id)?;
         if let Some(event) = event {
             sqlx::query(
                 "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
@@ -302,10 +305,9 @@ impl<D: Dialect> SqlStore<D> {
         let events = rows
             .into_iter()
             .map(|row| {
-                let name = &format!("an event of task {task_id}");
-                let json: String = column(&row, 1, name)?;
+                let json: String = column(&row, 1, "an event of task", task_id)?;
                 Ok(StoredEvent::new(
-                    version_of(column(&row, 0, name)?),
+                    version_of(column(&row, 0, "an event of task", task_id)?),
                     event_from_json(task_id, &json)?,
                 ))
             })
@@ -353,13 +355,12 @@ impl<D: Dialect> SqlStore<D> {
         .map_err(backend)?;
         page_of(
             rows.iter().map(|row| {
-                let id: String = column(row, 0, "a task of the listing")?;
-                let name = &format!("task {id}");
+                let id: String = column(row, 0, "a task of the listing", "")?;
                 let key = PageKey {
-                    micros: column(row, 1, name)?,
-                    seq: column(row, 2, name)?,
+                    micros: column(row, 1, "task", &id)?,
+                    seq: column(row, 2, "task", &id)?,
                 };
-                let json: String = column(row, 3, name)?;
+                let json: String = column(row, 3, "task", &id)?;
                 Ok((id, key, json))
             }),
             page_size,
