@@ -1,13 +1,13 @@
 //! Signed agent cards against the official JS SDK (`@a2a-js/sdk` 1.3.0 from npm, its
 //! `canonicalizeAgentCard`, `generateAgentCardSignature` and `verifyAgentCardSignature` with `jose`;
-//! driven by `tests/interop/signing-js/sdk_signing.mjs`), the same cards as `signing_v1`:
+//! driven by `tests/interop/js-sdk/sdk_signing.mjs`), the same cards as `signing_v1`:
 //!
 //! - canonical bytes equal ours for every card but those with nothing left after empty values are
 //!   dropped, which the JS SDK writes `{}` and the Python SDK and we write `null` (we follow Python);
 //! - for ES256, RS256 and EdDSA, cards signed here verify in the JS SDK and cards it signs verify
 //!   here; a changed card is refused by both.
 //!
-//! Needs `node` and `npm ci` in `tests/interop/signing-js`: skips with one line without them, fails
+//! Needs `node` and `npm ci` in `tests/interop/js-sdk`: skips with one line without them, fails
 //! under `CI=true`.
 
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ use super::signing_v1::{
 
 /// `node` and the installed script, or `None` (after saying why) where the test is skipped.
 fn node() -> Option<(PathBuf, PathBuf)> {
-    let dir = workspace_root().join("tests/interop/signing-js");
+    let dir = workspace_root().join("tests/interop/js-sdk");
     let node = PathBuf::from("node");
     let runs = Command::new(&node)
         .arg("--version")
@@ -35,7 +35,7 @@ fn node() -> Option<(PathBuf, PathBuf)> {
     let why = if !runs {
         "`node` is not on PATH"
     } else if !dir.join("node_modules/@a2a-js/sdk").exists() {
-        "the JS SDK is not installed (run `npm ci` in tests/interop/signing-js)"
+        "the JS SDK is not installed (run `npm ci` in tests/interop/js-sdk)"
     } else {
         return Some((node, dir.join("sdk_signing.mjs")));
     };
