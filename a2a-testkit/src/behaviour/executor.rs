@@ -34,10 +34,8 @@ impl<A: AgentExecutor> AgentExecutor for WithBehaviours<A> {
             Some(task) if context.resumed => {
                 table::plan(&context.message, self.delays).map(|plan| resumed(plan, task))
             }
-            Some(task) if started_by_a_behaviour(task) => {
-                Some(table::continue_plan(&context.message))
-            }
-            Some(_) => None,
+            Some(task) => behaviour_started(task)
+                .map(|started_by| table::continue_plan(started_by, &context.message)),
             None => table::plan(&context.message, self.delays),
         };
         match plan {
@@ -47,11 +45,10 @@ impl<A: AgentExecutor> AgentExecutor for WithBehaviours<A> {
     }
 }
 
-/// Whether the task's first message named a behaviour (the server keeps it first in the history).
-fn started_by_a_behaviour(task: &Task) -> bool {
-    task.history
-        .first()
-        .is_some_and(|first| table::behaviour_of(first).is_some())
+/// The behaviour the task's first message named, if any (the server keeps it first in the
+/// history).
+fn behaviour_started(task: &Task) -> Option<&'static str> {
+    task.history.first().and_then(table::behaviour_of)
 }
 
 /// Takes the plan's steps through `events`, until done or canceled.

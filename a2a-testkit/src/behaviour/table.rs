@@ -8,11 +8,12 @@
 //! | `tck-complete-task` | completes the task with an agent message "Hello from TCK" |
 //! | `tck-artifact-text` / `-file` / `-file-url` / `-data` | completes the task with one artifact: text "Generated text content"; a file part `output.txt` (`text/plain`, bytes); a file URL `https://example.com/output.txt` named `output.txt` (`text/plain`); data `{"key": "value", "count": 42}` |
 //! | `tck-message-response` | answers with a message (no task) whose text is "Direct message response" |
-//! | `tck-input-required`, `tck-multi-turn` | moves the task to input-required; the next message completes it |
+//! | `tck-input-required` | moves the task to input-required; the next message completes it, unless it names `tck-input-required` again |
+//! | `tck-multi-turn` | moves the task to input-required, and back there after every further message, until one whose text is `done` (or that names `tck-complete-task`) completes it |
 //! | `tck-auth-required` | moves the task to auth-required |
 //! | `tck-reject-task` | rejects the task with "rejected" |
 //! | `tck-task-failure` | fails the task with the message "Task failed: simulated failure" |
-//! | `tck-long-running` | working, waits [`Delays::long_running`], completed |
+//! | `tck-long-running` | working, waits [`Delays::long_running`], one text artifact ([`LONG_RUNNING_OUTPUT`]), completed |
 //! | `tck-cancel` | working until canceled |
 //! | `tck-stream-001`, `tck-stream-003`, `tck-stream-ordering-001`, `tck-stream-artifact-text`, `tck-stream-basic` | working, one text artifact ("Stream hello from TCK", "Stream task lifecycle", "Ordered output", "Streamed text content", "Stream basic output"), completed |
 //! | `tck-stream-002` | a single completed status |
@@ -22,8 +23,11 @@
 //! | `test-slow-chunks` | working, then one text artifact in [`SLOW_CHUNKS`] chunks `chunk-1 `, `chunk-2 `, … (appended), each after [`SLOW_CHUNK_PAUSE`], completed: a stream long enough to cut and resume, whose every event says where it belongs |
 //! | `load-progress` | working, [`PROGRESS_UPDATES`] versions of one text artifact `progress` (each replaces the last; [`PROGRESS_TEXT_BYTES`] characters), completed: the load test's slow readers (many events, a task that does not grow) |
 //!
-//! A message sent to an existing task (`taskId` set) that waits for input completes it, unless it
-//! names `tck-input-required` again: then the task asks for input once more.
+//! A message sent to an existing task (`taskId` set) that waits for input follows
+//! [`continue_plan`]: the task a `tck-input-required` started completes unless the message names
+//! `tck-input-required` again (the conformance kit's `messageId` convention for one more turn); the
+//! task a `tck-multi-turn` started asks for input again until the message's text is `done` (the
+//! ACTS convention) or the message names `tck-complete-task` (the kit's).
 //! The plan is the same for `SendMessage` and `SendStreamingMessage`: one streams the steps, the
 //! other answers with the task once they are done.
 
@@ -33,6 +37,13 @@ use a2a_types::v1::{Artifact, Message, Part, TaskState};
 
 /// The bytes of the file part the `-file` behaviours produce.
 pub const FILE_CONTENT: &[u8] = b"Generated file content";
+
+/// The text of the artifact `tck-long-running` produces before it completes (the ACTS polling tests
+/// want the completed task to hold at least one artifact).
+pub const LONG_RUNNING_OUTPUT: &str = "Long-running work done";
+
+/// The text that ends a `tck-multi-turn` conversation (compared trimmed, in any case).
+pub const MULTI_TURN_DONE: &str = "done";
 
 /// How many chunks the `test-slow-chunks` artifact has.
 pub const SLOW_CHUNKS: usize = 30;
@@ -191,14 +202,10 @@ pub fn plan(message: &Message, delays: Delays) -> Option<Plan> {
         Plan::Task(vec![working(), artifact(vec![part]), completed()])
     } else if id.starts_with("tck-message-response") {
         Plan::Reply("Direct message response".into())
-    } else if id.starts_with("tck-input-required") || id.starts_with("tck-multi-turn") {
-        Plan::Task(vec![
-            working(),
-            Step::Status(
-                TaskState::InputRequired,
-                Some("Please provide more input".into()),
-            ),
-        ])
+    } else if id.starts_with("tck-input-required") {
+        ask_for_input()
+    } else if id.starts_with("tck-multi-turn") {
+        ask_for_more_turns()
     } else if id.starts_with("tck-reject-task") {
         Plan::Task(vec![Step::Status(
             TaskState::Rejected,
@@ -224,6 +231,7 @@ pub fn plan(message: &Message, delays: Delays) -> Option<Plan> {
         Plan::Task(vec![
             working(),
             Step::Wait(delays.long_running),
+            artifact(vec![Part::text(LONG_RUNNING_OUTPUT)]),
             completed(),
         ])
     } else if id.starts_with("tck-cancel") {
@@ -285,23 +293,55 @@ pub fn plan(message: &Message, delays: Delays) -> Option<Plan> {
     Some(plan)
 }
 
-/// The plan for a message that continues a task waiting for input: another `tck-input-required`
-/// asks for input again (so a conversation can take several turns); anything else completes it.
-pub fn continue_plan(message: &Message) -> Plan {
-    if behaviour_of(message) == Some("tck-input-required") {
-        return Plan::Task(vec![
-            working(),
-            Step::Status(
-                TaskState::InputRequired,
-                Some("Please provide more input".into()),
-            ),
-        ]);
+/// The plan for a message that continues a task waiting for input, which the message
+/// `started_by` (the behaviour of the task's first message) began: a `tck-multi-turn` task asks
+/// for input again until the message's text is [`MULTI_TURN_DONE`] or the message names
+/// `tck-complete-task`; any other task asks again when the message names `tck-input-required`.
+/// Every other message completes the task.
+pub fn continue_plan(started_by: &str, message: &Message) -> Plan {
+    let named = behaviour_of(message);
+    let another_turn = if started_by.starts_with("tck-multi-turn") {
+        let done = message.text().trim().eq_ignore_ascii_case(MULTI_TURN_DONE);
+        !done && named != Some("tck-complete-task")
+    } else {
+        named == Some("tck-input-required")
+    };
+    if another_turn {
+        return if started_by.starts_with("tck-multi-turn") {
+            ask_for_more_turns()
+        } else {
+            ask_for_input()
+        };
     }
     Plan::Task(vec![
         working(),
         Step::Status(
             TaskState::Completed,
             Some(format!("Thanks, that settles it: {}", message.text())),
+        ),
+    ])
+}
+
+/// Working, then input-required, asking for input.
+fn ask_for_input() -> Plan {
+    Plan::Task(vec![
+        working(),
+        Step::Status(
+            TaskState::InputRequired,
+            Some("Please provide more input".into()),
+        ),
+    ])
+}
+
+/// Working, then input-required, saying how the conversation ends.
+fn ask_for_more_turns() -> Plan {
+    Plan::Task(vec![
+        working(),
+        Step::Status(
+            TaskState::InputRequired,
+            Some(format!(
+                "Please provide more input, or \"{MULTI_TURN_DONE}\" to finish"
+            )),
         ),
     ])
 }
@@ -436,7 +476,9 @@ mod tests {
             states(&by_text("tck-multi-turn: step 1")),
             [Working, InputRequired]
         );
-        assert_eq!(states(&by_text("tck-long-running")), [Working, Completed]);
+        let long_running = by_text("tck-long-running");
+        assert_eq!(states(&long_running), [Working, Completed]);
+        assert_eq!(texts(&long_running), [LONG_RUNNING_OUTPUT], "one artifact");
         assert_eq!(
             texts(&by_text("tck-stream-chunked")),
             ["chunk-1 ", "chunk-2"]
@@ -456,6 +498,39 @@ mod tests {
             behaviour_of(&Message::user("m", [Part::text("hello")])),
             None
         );
+    }
+
+    #[test]
+    fn a_multi_turn_task_asks_again_until_done_and_an_input_required_task_completes_at_once() {
+        use TaskState::*;
+        let turn = |id: &str, text: &str| Message::user(id, [Part::text(text)]);
+        let multi = "tck-multi-turn";
+        for (message, expected) in [
+            (turn("m-2", "here is more input"), InputRequired),
+            (turn("tck-input-required-2", "more"), InputRequired),
+            (turn("m-3", "not done yet"), InputRequired),
+            (turn("m-4", "done"), Completed),
+            (turn("m-5", "  Done\n"), Completed),
+            (turn("tck-complete-task-5", "finish it"), Completed),
+        ] {
+            assert_eq!(
+                states(&continue_plan(multi, &message)),
+                [Working, expected],
+                "{message:?}"
+            );
+        }
+        let single = "tck-input-required";
+        for (message, expected) in [
+            (turn("m-2", "here is more input"), Completed),
+            (turn("tck-input-required-2", "more"), InputRequired),
+            (turn("m-4", "done"), Completed),
+        ] {
+            assert_eq!(
+                states(&continue_plan(single, &message)),
+                [Working, expected],
+                "{message:?}"
+            );
+        }
     }
 
     #[test]
