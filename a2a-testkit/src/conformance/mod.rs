@@ -9,8 +9,9 @@
 //!
 //! Push notifications are checked end to end when [`ConformanceOptions::push_delivery`] is set: the
 //! run serves a webhook on 127.0.0.1 (axum), registers it with a token and `Bearer` credentials on a
-//! task still working, and waits for the agent to POST the task's completion there, checking both
-//! headers and that the body is a `StreamResponse` of that task.
+//! task still working, and waits for the agent to POST the task's completion there, checking that
+//! every call carries the credentials in `Authorization` (all the specification asks of the headers,
+//! section 4.3.3) and that the body is a `StreamResponse` of that task.
 //!
 //! Expected A2A errors are checked by kind, the same on every binding:
 //!

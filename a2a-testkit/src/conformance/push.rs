@@ -86,9 +86,8 @@ pub(super) async fn push_config_crud(client: &A2aClient) -> CheckResult {
     ))
 }
 
-/// One webhook call the agent made: its notification token header and its body.
+/// One webhook call the agent made: its `Authorization` header and its body.
 pub(super) struct Delivery {
-    token: Option<String>,
     authorization: Option<String>,
     body: Vec<u8>,
 }
@@ -115,16 +114,11 @@ pub(super) async fn webhook() -> Result<
         "/a2a-webhook",
         post(
             move |headers: axum::http::HeaderMap, body: axum::body::Bytes| async move {
-                let token = headers
-                    .get(NOTIFICATION_TOKEN_HEADER)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned);
                 let authorization = headers
                     .get(axum::http::header::AUTHORIZATION)
                     .and_then(|v| v.to_str().ok())
                     .map(str::to_owned);
                 let _ = sender.send(Delivery {
-                    token,
                     authorization,
                     body: body.to_vec(),
                 });
@@ -141,10 +135,6 @@ pub(super) async fn webhook() -> Result<
         AbortOnDrop(server),
     ))
 }
-
-/// The header the official SDKs send a push config's `token` in (the spec leaves its transport open;
-/// the `authentication` credentials go in `Authorization`, spec section 4.3.3).
-pub(super) const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
 
 /// Stops a spawned task when dropped, so a failed check leaves no webhook listening.
 pub(super) struct AbortOnDrop(tokio::task::JoinHandle<()>);
@@ -165,6 +155,22 @@ pub(super) fn delivered_state(body: &[u8], task_id: &str) -> Option<TaskState> {
         }
         _ => None,
     }
+}
+
+/// Whether a webhook call's `Authorization` header is `{scheme} {credentials}`, what the
+/// specification asks of every call (section 4.3.3: "The agent MUST include authentication
+/// credentials in the request headers as specified in the `PushNotificationConfig.authentication`
+/// field", its request format `Authorization: {authentication_scheme} {credentials}`; section 13.2
+/// again). The scheme is compared in any case (RFC 9110 section 11.1, as the proto's
+/// `AuthenticationInfo.scheme` says), the credentials exactly. The config's `token` is not looked
+/// for: the specification names no header for it (both official SDKs happen to send it in
+/// `X-A2A-Notification-Token`, which a client may read but a conformance check must not require).
+fn carries_credentials(authorization: Option<&str>, scheme: &str, credentials: &str) -> bool {
+    authorization
+        .and_then(|value| value.split_once(' '))
+        .is_some_and(|(sent_scheme, sent_credentials)| {
+            sent_scheme.eq_ignore_ascii_case(scheme) && sent_credentials == credentials
+        })
 }
 
 pub(super) async fn push_delivery(client: &A2aClient) -> CheckResult {
@@ -189,26 +195,19 @@ pub(super) async fn push_delivery(client: &A2aClient) -> CheckResult {
         })
         .await
         .map_err(|e| failed("CreateTaskPushNotificationConfig", e))?;
-    let authorization = format!("Bearer {credentials}");
     let mut seen = 0;
     while let Some(delivery) = deliveries.recv().await {
         seen += 1;
-        if delivery.token.as_deref() != Some(token.as_str()) {
+        if !carries_credentials(delivery.authorization.as_deref(), "Bearer", &credentials) {
             return Err(format!(
-                "a webhook call carried {NOTIFICATION_TOKEN_HEADER} {:?}, expected {token:?}",
-                delivery.token
-            ));
-        }
-        if delivery.authorization.as_deref() != Some(authorization.as_str()) {
-            return Err(format!(
-                "a webhook call carried Authorization {:?}, expected {authorization:?}",
+                "a webhook call carried Authorization {:?}, expected \"Bearer {credentials}\"",
                 delivery.authorization
             ));
         }
         match delivered_state(&delivery.body, &task.id) {
             Some(TaskState::Completed) => {
                 return Ok(format!(
-                    "{seen} webhook call(s) to {url} with token and credentials, the last one completed"
+                    "{seen} webhook call(s) to {url} with the credentials, the last one completed"
                 ));
             }
             Some(_) => {}
@@ -222,4 +221,21 @@ pub(super) async fn push_delivery(client: &A2aClient) -> CheckResult {
         }
     }
     Err("the webhook stopped before the completed notification".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carries_credentials;
+
+    #[test]
+    fn the_authorization_header_is_the_scheme_in_any_case_and_the_credentials_exactly() {
+        let accepted = |header: Option<&str>| carries_credentials(header, "Bearer", "s3cret");
+        assert!(accepted(Some("Bearer s3cret")));
+        assert!(accepted(Some("bearer s3cret")));
+        assert!(!accepted(Some("Bearer S3CRET")));
+        assert!(!accepted(Some("Basic s3cret")));
+        assert!(!accepted(Some("Bearer")));
+        assert!(!accepted(Some("Bearer  s3cret")));
+        assert!(!accepted(None));
+    }
 }
