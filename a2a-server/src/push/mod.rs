@@ -44,7 +44,10 @@ use crate::errors::invalid;
 use crate::store::StoreError;
 use addresses::AddressKind;
 
-/// The header carrying a push config's token, as the official SDKs name it.
+/// The header carrying a push config's token, as the official SDKs (Python and JavaScript) name
+/// it. The specification names no header for the token (section 4.3.3 asks only for the
+/// credentials, in `Authorization`); the server sends it anyway, so that a webhook written for
+/// agents built on those SDKs finds the token it registered where they put it.
 pub const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
 
 /// Push-notification configs, by owner and task.
