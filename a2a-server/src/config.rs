@@ -2,6 +2,7 @@
 
 use a2a_protocol::limits::Limits;
 
+use crate::listen::settings::ConnectionSettings;
 use crate::push::{PushSettings, WebhookPolicy};
 use crate::store::ExecutionSettings;
 
@@ -35,6 +36,9 @@ pub struct ServerConfig {
     pub webhook_tls: crate::listen::tls::WebhookTls,
     /// How executions are leased and resumed, with an execution queue.
     pub executions: ExecutionSettings,
+    /// How [`A2aServer::serve`](crate::A2aServer::serve) and its TLS form hold connections: header,
+    /// body and idle timeouts, HTTP/2 keep-alive, and caps on connections in all and per client.
+    pub connections: ConnectionSettings,
 }
 
 impl Default for ServerConfig {
@@ -52,6 +56,7 @@ impl Default for ServerConfig {
             #[cfg(feature = "rustls")]
             webhook_tls: crate::listen::tls::WebhookTls::default(),
             executions: ExecutionSettings::default(),
+            connections: ConnectionSettings::default(),
         }
     }
 }
