@@ -72,7 +72,7 @@ impl A2aServer {
 
     /// How many streams are open.
     pub fn open_streams(&self) -> usize {
-        self.state.config.max_streams - self.state.streams.available_permits()
+        self.state.streams.open()
     }
 
     /// Runs the authentication hook on a request's headers (gRPC metadata as headers).
