@@ -2,6 +2,7 @@
 
 use a2a_protocol::limits::Limits;
 
+use crate::listen::settings::ConnectionSettings;
 use crate::push::{PushSettings, WebhookPolicy};
 use crate::store::ExecutionSettings;
 
@@ -22,6 +23,10 @@ pub struct ServerConfig {
     pub stream_queue: usize,
     /// Streams open at once (1,024); one more is refused with an `Internal` error naming the cap.
     pub max_streams: usize,
+    /// Streams one owner (a principal in a tenant; every anonymous caller is one owner) may have
+    /// open at once (64): one more is refused for that owner alone, so a caller holding streams
+    /// open cannot take every slot of [`max_streams`](Self::max_streams).
+    pub max_streams_per_owner: usize,
     /// ListTasks' page size when the request gives none (50).
     pub default_page_size: usize,
     /// ListTasks' largest page size (100).
@@ -35,6 +40,9 @@ pub struct ServerConfig {
     pub webhook_tls: crate::listen::tls::WebhookTls,
     /// How executions are leased and resumed, with an execution queue.
     pub executions: ExecutionSettings,
+    /// How [`A2aServer::serve`](crate::A2aServer::serve) and its TLS form hold connections: header,
+    /// body and idle timeouts, HTTP/2 keep-alive, and caps on connections in all and per client.
+    pub connections: ConnectionSettings,
 }
 
 impl Default for ServerConfig {
@@ -45,6 +53,7 @@ impl Default for ServerConfig {
             executor_queue: 64,
             stream_queue: 32,
             max_streams: 1024,
+            max_streams_per_owner: 64,
             default_page_size: 50,
             max_page_size: 100,
             webhook_policy: WebhookPolicy::default(),
@@ -52,6 +61,7 @@ impl Default for ServerConfig {
             #[cfg(feature = "rustls")]
             webhook_tls: crate::listen::tls::WebhookTls::default(),
             executions: ExecutionSettings::default(),
+            connections: ConnectionSettings::default(),
         }
     }
 }

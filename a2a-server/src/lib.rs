@@ -84,6 +84,7 @@ pub use core::streams::{EventStream, StreamEvent};
 pub use executor::{
     AgentEvent, AgentExecutor, EventSink, RequestContext, ServiceParams, SinkClosed,
 };
+pub use listen::settings::ConnectionSettings;
 pub use push::{
     InMemoryPushConfigStore, OutboxEntry, PushConfigStore, PushOutbox, PushSettings, WebhookPolicy,
 };

@@ -212,6 +212,72 @@ async fn a_reader_that_stops_reading_holds_neither_memory_nor_the_agent() {
     assert!(read < 3002, "{read} events");
 }
 
+/// A task of `caller`'s that works until canceled.
+async fn waiting_task(server: &A2aServer, caller: &Caller) -> Task {
+    let Ok(Reply::Unary(MethodResult::SendMessage(SendMessageResponse::Task(task)))) = call(
+        server,
+        caller,
+        MethodParams::SendMessage(send("wait", true)),
+    )
+    .await
+    else {
+        panic!("no task")
+    };
+    until_state(server, caller, &task.id, TaskState::Working).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caller_at_its_stream_cap_is_refused_alone_and_another_still_subscribes() {
+    let mut config = ServerConfig::default();
+    config.max_streams = 8;
+    config.max_streams_per_owner = 2;
+    let server = server(config, MemoryLimits::default());
+    let (anyone, member) = (Caller::anonymous(), Caller::authenticated("member"));
+    let subscribe = |task: &Task| {
+        MethodParams::SubscribeToTask(SubscribeToTaskRequest {
+            id: task.id.clone(),
+            ..Default::default()
+        })
+    };
+    let anonymous_task = waiting_task(&server, &anyone).await;
+    let held: Vec<_> = futures_ok([
+        call(&server, &anyone, subscribe(&anonymous_task)).await,
+        call(&server, &anyone, subscribe(&anonymous_task)).await,
+    ]);
+    // Anonymous callers (one owner) have their two open: a third is theirs to lose...
+    let refused = call(&server, &anyone, subscribe(&anonymous_task))
+        .await
+        .unwrap_err();
+    assert!(
+        refused
+            .message
+            .contains("this caller has its 2 streams open"),
+        "{}",
+        refused.message
+    );
+    // ...and no one else's: the member subscribes to its own task, and streams it too.
+    let members_task = waiting_task(&server, &member).await;
+    let members = call(&server, &member, subscribe(&members_task)).await;
+    assert!(members.is_ok(), "{:?}", members.err());
+    assert_eq!(server.open_streams(), 3);
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(
+        call(&server, &anyone, subscribe(&anonymous_task))
+            .await
+            .is_ok(),
+        "the slots came back"
+    );
+}
+
+/// The replies, each of which must be one.
+fn futures_ok<const N: usize>(replies: [Result<Reply, Error>; N]) -> Vec<Reply> {
+    replies
+        .into_iter()
+        .map(|reply| reply.expect("a stream"))
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streams_are_capped_and_resume_after_a_last_event_id() {
     let mut config = ServerConfig::default();

@@ -9,5 +9,6 @@ pub(crate) mod execution;
 pub(crate) mod history;
 pub(crate) mod push_configs;
 pub(crate) mod state;
+pub(crate) mod stream_slots;
 pub(crate) mod streams;
 pub(crate) mod tasks;

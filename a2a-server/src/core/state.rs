@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use a2a_types::v1::AgentCard;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 
 use crate::auth::Authenticator;
 use crate::config::ServerConfig;
+use crate::core::stream_slots::StreamSlots;
 use crate::executor::AgentExecutor;
 use crate::push::{OutboxWaker, PushConfigStore, PushSender};
 use crate::store::{ExecutionQueue, TaskStore};
@@ -34,7 +35,7 @@ pub(crate) struct ServerState {
     pub(crate) config: ServerConfig,
     /// The cancel signals of the executions running in this process, by task id.
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
-    pub(crate) streams: Arc<Semaphore>,
+    pub(crate) streams: Arc<StreamSlots>,
     pub(crate) shutdown: watch::Sender<bool>,
 }
 

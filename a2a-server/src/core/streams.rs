@@ -6,14 +6,15 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_protocol::errors::Error;
 use a2a_types::v1::StreamResponse;
-use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio::sync::mpsc;
 use tokio_stream::Stream;
 
 use crate::auth::Owner;
 use crate::core::execution::events::ends_stream;
 use crate::core::state::ServerState;
+use crate::core::stream_slots::StreamSlot;
 
 /// The most log events a stream reads at once (fewer when its client's queue has less room).
 const LOG_PAGE: usize = 64;
@@ -85,17 +86,9 @@ impl Stream for EventStream {
     }
 }
 
-/// A slot for one more stream, or the error naming the cap.
-pub(crate) fn stream_permit(state: &ServerState) -> Result<OwnedSemaphorePermit, Error> {
-    state.streams.clone().try_acquire_owned().map_err(|_| {
-        Error::with_message(
-            ErrorKind::Internal,
-            format!(
-                "this server has its {} streams open; try again later",
-                state.config.max_streams
-            ),
-        )
-    })
+/// A slot for one more stream of `owner`, or the error naming the cap reached.
+pub(crate) fn stream_permit(state: &ServerState, owner: &Owner) -> Result<StreamSlot, Error> {
+    state.streams.take(owner)
 }
 
 /// A stream of the task's events after version `after`, preceded by `first` when given.
@@ -106,7 +99,7 @@ pub(crate) fn task_stream(
     first: Option<StreamResponse>,
     after: u64,
 ) -> Result<EventStream, Error> {
-    let permit = stream_permit(state)?;
+    let permit = stream_permit(state, owner)?;
     let first = first.map(|event| (after, event));
     Ok(task_stream_with(
         state, owner, task_id, first, after, permit,
@@ -120,7 +113,7 @@ pub(crate) fn task_stream_with(
     task_id: &str,
     first: Option<(u64, StreamResponse)>,
     after: u64,
-    permit: OwnedSemaphorePermit,
+    permit: StreamSlot,
 ) -> EventStream {
     let (sender, receiver) = mpsc::channel(state.config.stream_queue.max(1));
     // Watch before reading the log, so no event lands between the read and the wait.

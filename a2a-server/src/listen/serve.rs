@@ -1,14 +1,17 @@
 //! The HTTP server and the gRPC server of [`A2aServer::serve`](crate::A2aServer::serve), each in a
-//! task of its own on the listener it is given, stopped together ([`Listening`]).
+//! task of its own on the listener it is given (served by [`connections`]), stopped together
+//! ([`Listening`]).
 
 use std::io;
 use std::net::SocketAddr;
 
 use axum::Router;
-use tokio::net::TcpListener;
+use axum::serve::Listener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
-use tonic::service::Routes;
+
+use crate::listen::connections;
+use crate::listen::settings::ConnectionSettings;
 
 /// The two servers running: their addresses, and the way to stop them. Dropping it stops both.
 #[derive(Debug)]
@@ -63,60 +66,24 @@ impl Drop for Listening {
     }
 }
 
-/// Starts `router` on `http` and `routes` on `grpc` with `grpc_server` (with or without TLS).
-pub(crate) fn start<L>(
-    http: L,
-    grpc: TcpListener,
-    mut grpc_server: tonic::transport::Server,
+/// Starts `router` on `http` and the gRPC service `grpc_router` on `grpc`, each connection held as
+/// `settings` say.
+pub(crate) fn start<H, G>(
+    http: H,
+    grpc: G,
     router: Router,
-    routes: Routes,
+    grpc_router: Router,
+    settings: &ConnectionSettings,
 ) -> io::Result<Listening>
 where
-    L: axum::serve::Listener<Addr = SocketAddr>,
+    H: Listener<Addr = SocketAddr>,
+    G: Listener<Addr = SocketAddr>,
 {
     let http_addr = http.local_addr()?;
     let grpc_addr = grpc.local_addr()?;
     let (stop, stopped) = watch::channel(false);
-    let http_task = {
-        let mut stopped = stopped.clone();
-        tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stopped.wait_for(|stop| *stop).await;
-            };
-            if let Err(error) = axum::serve(http, router)
-                .with_graceful_shutdown(shutdown)
-                .await
-            {
-                tracing::error!(%error, "the HTTP server stopped");
-            }
-        })
-    };
-    let grpc_task = {
-        let mut stopped = stopped.clone();
-        tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stopped.wait_for(|stop| *stop).await;
-            };
-            // tonic sets TCP_NODELAY only on sockets it accepts itself; without it, Nagle's
-            // algorithm holds back the small HTTP/2 frames of a unary answer (about 40 ms each).
-            let incoming = tokio_stream::StreamExt::map(
-                tokio_stream::wrappers::TcpListenerStream::new(grpc),
-                |accepted| {
-                    if let Ok(stream) = &accepted {
-                        let _ = stream.set_nodelay(true);
-                    }
-                    accepted
-                },
-            );
-            if let Err(error) = grpc_server
-                .add_routes(routes)
-                .serve_with_incoming_shutdown(incoming, shutdown)
-                .await
-            {
-                tracing::error!(%error, "the gRPC server stopped");
-            }
-        })
-    };
+    let http_task = connections::spawn(http, router, settings.clone(), stopped.clone(), "http");
+    let grpc_task = connections::spawn(grpc, grpc_router, settings.clone(), stopped, "grpc");
     Ok(Listening {
         http: http_addr,
         grpc: grpc_addr,

@@ -102,8 +102,6 @@ impl std::error::Error for TlsConfigError {}
 /// The certificate chain and private key the server presents, on HTTPS and gRPC alike.
 #[derive(Clone)]
 pub struct TlsIdentity {
-    chain_pem: Vec<u8>,
-    key_pem: Vec<u8>,
     config: Arc<rustls::ServerConfig>,
 }
 
@@ -119,7 +117,8 @@ impl TlsIdentity {
         certificate_chain: impl Into<Vec<u8>>,
         private_key: impl Into<Vec<u8>>,
     ) -> Result<Self, TlsConfigError> {
-        let (chain_pem, key_pem) = (certificate_chain.into(), private_key.into());
+        let (chain_pem, key_pem): (Vec<u8>, Vec<u8>) =
+            (certificate_chain.into(), private_key.into());
         let chain = CertificateDer::pem_slice_iter(&chain_pem)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| TlsConfigError {
@@ -148,26 +147,17 @@ impl TlsIdentity {
                 field: "private_key".into(),
                 message: format!("not usable with the certificate: {e}"),
             })?;
-        // Both HTTP versions, as the HTTP listener serves both (hyper picks by the preface).
+        // Both HTTP versions, as both listeners serve both (hyper picks by the preface; gRPC clients
+        // ask for h2).
         config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         Ok(TlsIdentity {
-            chain_pem,
-            key_pem,
             config: Arc::new(config),
         })
     }
 
-    /// The rustls configuration of the HTTPS listener.
+    /// The rustls configuration of the HTTPS and gRPC listeners.
     pub(crate) fn rustls_config(&self) -> Arc<rustls::ServerConfig> {
         self.config.clone()
-    }
-
-    /// tonic's configuration of the gRPC listener: the same chain and key.
-    pub(crate) fn tonic_config(&self) -> tonic::transport::ServerTlsConfig {
-        tonic::transport::ServerTlsConfig::new().identity(tonic::transport::Identity::from_pem(
-            &self.chain_pem,
-            &self.key_pem,
-        ))
     }
 }
 

@@ -4,12 +4,13 @@
 use std::sync::{Arc, Mutex};
 
 use a2a_types::v1::AgentCard;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 
 use crate::auth::{Anonymous, Authenticator};
 use crate::config::ServerConfig;
 use crate::core::execution::resume::start_resumer;
 use crate::core::state::ServerState;
+use crate::core::stream_slots::StreamSlots;
 use crate::executor::AgentExecutor;
 use crate::push::{
     InMemoryPushConfigStore, PushConfigStore, PushOutbox, PushSender, start_outbox_worker,
@@ -178,7 +179,7 @@ impl A2aServerBuilder {
             }),
             executions: self.executions,
             running: Mutex::default(),
-            streams: Arc::new(Semaphore::new(config.max_streams)),
+            streams: StreamSlots::new(config.max_streams, config.max_streams_per_owner),
             shutdown: watch::channel(false).0,
             config,
         });

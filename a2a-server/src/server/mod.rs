@@ -72,7 +72,7 @@ impl A2aServer {
 
     /// How many streams are open.
     pub fn open_streams(&self) -> usize {
-        self.state.config.max_streams - self.state.streams.available_permits()
+        self.state.streams.open()
     }
 
     /// Runs the authentication hook on a request's headers (gRPC metadata as headers).
@@ -151,19 +151,19 @@ impl A2aServer {
         grpc: TcpListener,
         paths: &HttpPaths,
     ) -> io::Result<Serving> {
-        let grpc_server = tonic::transport::Server::builder();
-        // TCP_NODELAY on every accepted connection, as the TLS listener and the gRPC server set it:
-        // without it, Nagle's algorithm holds a stream's next small event until the client
-        // acknowledges the last one, which a client delaying its ACKs does after about 40 ms.
-        let http = http.tap_io(|tcp| {
+        // TCP_NODELAY on every accepted connection, as the TLS listener sets it: without it, Nagle's
+        // algorithm holds a stream's next small event (or a unary gRPC answer's small HTTP/2 frames)
+        // until the client acknowledges the last one, which a client delaying its ACKs does after
+        // about 40 ms.
+        let nodelay = |tcp: &mut tokio::net::TcpStream| {
             let _ = tcp.set_nodelay(true);
-        });
+        };
         let listening = start(
-            http,
-            grpc,
-            grpc_server,
+            http.tap_io(nodelay),
+            grpc.tap_io(nodelay),
             self.router(paths),
-            self.grpc_routes(),
+            self.grpc_router(),
+            &self.state.config.connections,
         )?;
         Ok(self.serving(listening, "http"))
     }
@@ -183,18 +183,21 @@ impl A2aServer {
         paths: &HttpPaths,
         identity: &crate::listen::tls::TlsIdentity,
     ) -> io::Result<Serving> {
-        let grpc_server = tonic::transport::Server::builder()
-            .tls_config(identity.tonic_config())
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let http = crate::listen::tls_listener::TlsListener::new(http, identity)?;
+        let grpc = crate::listen::tls_listener::TlsListener::new(grpc, identity)?;
         let listening = start(
             http,
             grpc,
-            grpc_server,
             self.router(paths),
-            self.grpc_routes(),
+            self.grpc_router(),
+            &self.state.config.connections,
         )?;
         Ok(self.serving(listening, "https"))
+    }
+
+    /// The gRPC service as a router of its own, served by the same connection handling as HTTP.
+    fn grpc_router(&self) -> Router {
+        self.grpc_routes().prepare().into_axum_router()
     }
 
     fn serving(&self, listening: Listening, scheme: &'static str) -> Serving {

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use a2a_protocol::errors::{Error, ErrorKind};
-use a2a_protocol::jsonrpc::{Id, JsonRpcRequest, JsonRpcResponse};
+use a2a_protocol::jsonrpc::{JsonRpcRequest, JsonRpcResponse};
 use a2a_protocol::operations::MethodResult;
 use a2a_protocol::operations::Operation;
 use a2a_protocol::service::{A2A_VERSION_HEADER, MEDIA_TYPE_JSON};
@@ -121,8 +121,33 @@ async fn rpc(
 async fn v1_rpc(state: &Arc<ServerState>, headers: &HeaderMap, json: &Value) -> Response {
     match JsonRpcRequest::parse(json) {
         Ok(request) => v1_call(state, headers, request).await,
-        Err(e) => reply(JsonRpcResponse::<Value>::error(e.id.clone(), e.to_error()).to_json()),
+        Err(e) => {
+            let error = e.to_error();
+            // A well-formed notification to a method not served, or with params that do not
+            // read, gets no reply either (JSON-RPC 2.0 §4.1); a malformed request is answered.
+            if is_notification(json)
+                && matches!(
+                    error.kind,
+                    ErrorKind::MethodNotFound | ErrorKind::InvalidParams
+                )
+            {
+                return no_reply();
+            }
+            reply(JsonRpcResponse::<Value>::error(e.id.clone(), error).to_json())
+        }
     }
+}
+
+/// A JSON-RPC 2.0 request object without an `id` member: a notification.
+fn is_notification(json: &Value) -> bool {
+    json.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+        && json.get("method").is_some_and(Value::is_string)
+        && json.get("id").is_none()
+}
+
+/// The HTTP answer to a notification: no JSON-RPC reply at all.
+fn no_reply() -> Response {
+    StatusCode::NO_CONTENT.into_response()
 }
 
 async fn v1_call(
@@ -150,7 +175,15 @@ async fn v1_call(
     if let Err(refusal) = check_access(state, operation, &context.caller) {
         return unauthenticated(&refusal);
     }
-    let result_id = id.clone().unwrap_or(Id::Null);
+    let Some(result_id) = id.clone() else {
+        // A notification (no `id` member): JSON-RPC 2.0 §4.1 says the server MUST NOT reply to
+        // it. It is executed like the request it would be (a stream it asks for is opened and let
+        // go; the task goes on), and the HTTP answer is an empty 204, whatever the outcome.
+        if let Err(error) = call(state, request.params, &context).await {
+            tracing::debug!(%error, "a JSON-RPC notification failed; no reply is sent");
+        }
+        return no_reply();
+    };
     match call(state, request.params, &context).await {
         Ok(Reply::Unary(result)) => {
             json_response(StatusCode::OK, body::jsonrpc_result(&result_id, &result))

@@ -47,7 +47,7 @@ pub(crate) async fn send_streaming(
     let configuration = request.configuration.clone().unwrap_or_default();
     let length = check_history_length(configuration.history_length, "configuration.historyLength")?;
     // The stream's slot is taken first, so an agent never runs for a stream that is refused.
-    let permit = stream_permit(state)?;
+    let permit = stream_permit(state, owner)?;
     match begin(state, owner, request, context).await? {
         Started::Reply(reply) => Ok(Reply::Stream(EventStream::once(StreamResponse::Message(
             reply,
