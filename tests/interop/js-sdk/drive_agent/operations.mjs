@@ -1,10 +1,9 @@
 // The operations every binding and version of drive_agent.mjs is driven through, with the JS SDK's
 // client (`Client`, whose transport the factory chose): SendMessage (task, artifacts, message,
 // states, multi-turn), SendStreamingMessage, GetTask with historyLength, ListTasks, CancelTask,
-// SubscribeToTask, the push-config methods with a webhook delivery, and one store for every binding.
+// SubscribeToTask, the push-config methods (push.mjs), and one store for every binding.
 // The example agent's behaviours are chosen by the messageId prefixes of a2a-testkit's table.
 
-import { StreamResponse } from '@a2a-js/sdk';
 import {
   assert,
   assertEqual,
@@ -19,6 +18,7 @@ import {
   texts,
   unique,
 } from './checks.mjs';
+import { pushConfigChecks } from './push.mjs';
 
 const { TASK_STATE_COMPLETED, TASK_STATE_INPUT_REQUIRED, TASK_STATE_CANCELED } = TaskState;
 
@@ -72,6 +72,24 @@ export async function operationChecks({ binding, version, client, webhook, creat
       ['url', 'https://example.com/output.txt', 'output.txt', 'text/plain'], 'URL part');
     const data = (await send(unique('tck-artifact-data'))).artifacts[0].parts[0];
     assertEqual([data.content?.$case, data.content?.value], ['data', { key: 'value', count: 42 }], 'data part');
+  });
+
+  await run('SendMessage: the user\'s text, file bytes, file URL and data parts and metadata come back in the history', async () => {
+    const parts = [
+      { text: 'see attached' },
+      { raw: Buffer.from([0, 1, 2, 250, 255, 10]).toString('base64'), filename: 'blob.bin', mediaType: 'application/octet-stream' },
+      { url: 'https://example.com/plan.pdf', filename: 'plan.pdf', mediaType: 'application/pdf' },
+      { data: { nights: 3, city: 'Lisbon', tags: ['a', 'b'] } },
+    ];
+    const request = sendRequest(unique('tck-complete-task'), {
+      fields: { parts, metadata: { trip: 'spring', count: 2 } },
+    });
+    const task = await client.sendMessage(request);
+    const sent = (await client.getTask({ tenant: '', id: task.id })).history[0];
+    assertEqual(sent.messageId, request.message.messageId, 'the first history message is the one sent');
+    const shape = (p) => [p.content?.$case, Buffer.isBuffer(p.content?.value) ? [...p.content.value] : p.content?.value, p.filename, p.mediaType];
+    assertEqual(sent.parts.map(shape), request.message.parts.map(shape), 'parts');
+    assertEqual(sent.metadata, { trip: 'spring', count: 2 }, 'metadata');
   });
 
   await run('SendMessage: a message reply (no task)', async () => {
@@ -225,54 +243,7 @@ export async function operationChecks({ binding, version, client, webhook, creat
     assertEqual([last?.$case, stateName(last?.value.status?.state)], ['statusUpdate', 'TASK_STATE_CANCELED'], 'last event');
   });
 
-  await run('push configs: create, get, list, delete, and a delivery to the webhook (§4.3.3)', async () => {
-    const task = await startTask(client, unique('test-resubscribe-message-id'));
-    const path = `/hook/${encodeURIComponent(`${binding}-${version}`)}/${task.id}`;
-    const token = unique('token');
-    const credentials = unique('secret');
-    const config = {
-      tenant: '', id: 'hook-1', taskId: task.id, url: webhook.url + path, token,
-      authentication: { scheme: 'Bearer', credentials },
-    };
-    const made = await client.createTaskPushNotificationConfig(config);
-    assertEqual([made.id, made.taskId, made.url, made.token], ['hook-1', task.id, config.url, token], 'created');
-    const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'hook-1' });
-    assertEqual([got.id, got.url], ['hook-1', config.url], 'got');
-    const listed = await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' });
-    assertEqual(listed.configs.map((c) => c.id), ['hook-1'], 'listed');
-    const completedUpdate = (body) => {
-      const event = StreamResponse.fromJSON(body ?? {}).payload;
-      return event?.$case === 'statusUpdate' && event.value.status?.state === TASK_STATE_COMPLETED;
-    };
-    const deliveries = await webhook.waitFor(path, completedUpdate);
-    for (const { headers, body } of deliveries) {
-      assertEqual(headers.authorization, `Bearer ${credentials}`, 'Authorization from the config (§4.3.3)');
-      const event = StreamResponse.fromJSON(body).payload;
-      assertEqual(event?.value?.taskId ?? event?.value?.id, task.id, 'the delivery names the task');
-    }
-    await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'hook-1' });
-    const after = await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' });
-    assertEqual(after.configs.length, 0, 'listed after delete');
-  });
-
-  await run('push configs: one given with SendMessage (configuration.taskPushNotificationConfig) is used', async () => {
-    const path = `/inline/${encodeURIComponent(`${binding}-${version}`)}/${unique('send')}`;
-    const credentials = unique('secret');
-    const push = { url: webhook.url + path, token: unique('token'), authentication: { scheme: 'Bearer', credentials } };
-    const task = await send(unique('test-resubscribe-message-id'), {
-      configuration: { returnImmediately: true, taskPushNotificationConfig: push },
-    });
-    const completedUpdate = (body) => {
-      const event = StreamResponse.fromJSON(body ?? {}).payload;
-      return event?.$case === 'statusUpdate' && event.value.status?.state === TASK_STATE_COMPLETED;
-    };
-    const deliveries = await webhook.waitFor(path, completedUpdate);
-    for (const { headers, body } of deliveries) {
-      assertEqual(headers.authorization, `Bearer ${credentials}`, 'Authorization');
-      const event = StreamResponse.fromJSON(body).payload;
-      assertEqual(event?.value?.taskId ?? event?.value?.id, task.id, 'the delivery names the task');
-    }
-  });
+  await pushConfigChecks({ binding, version, client, webhook, run, startTask, send });
 
   await run('GetTask: one store for every binding (tasks made over the others read back)', async () => {
     const others = Object.entries(created);
