@@ -21,6 +21,11 @@ export async function commonErrorChecks(client, run) {
     const followUp = sendRequest(unique('m'), { fields: { taskId: unknown() } });
     await expectError(() => client.sendMessage(followUp), TaskNotFoundError);
   });
+  await run('error TaskNotFound on streams: SubscribeToTask and SendStreamingMessage of an unknown task id', async () => {
+    await expectError(() => drain(client.resubscribeTask({ tenant: '', id: unknown() })), TaskNotFoundError);
+    const followUp = sendRequest(unique('m'), { fields: { taskId: unknown() } });
+    await expectError(() => drain(client.sendMessageStream(followUp)), TaskNotFoundError);
+  });
   await run('error TaskNotCancelable: CancelTask of a completed task (§3.1.5)', async () => {
     const task = await completedTask();
     await expectError(() => client.cancelTask({ tenant: '', id: task.id }), TaskNotCancelableError);

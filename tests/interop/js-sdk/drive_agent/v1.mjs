@@ -48,13 +48,23 @@ export async function driveV1(binding, agentUrl, minimalUrl, webhook, created) {
 
   await operationChecks({ binding, version, client, webhook, created, listTasks: true, run });
 
-  await run('GetExtendedAgentCard: with the bearer token, the extended skills; refused without', async () => {
+  await run(`GetExtendedAgentCard: with the bearer token, the extended card${binding === 'GRPC' ? ' (the SDK\'s gRPC decoder drops map entries with an empty message value, against protobuf\'s map encoding)' : ''}; refused without`, async () => {
     // A fresh client each time: getAgentCard replaces the client's card with what it fetched.
     const authorized = await factoryFor(binding).createFromUrl(agentUrl);
     const extended = await authorized.getAgentCard({
       serviceParameters: { Authorization: `Bearer ${EXTENDED_CARD_TOKEN}` },
     });
     assertEqual(extended.skills.map((s) => s.id), ['find-hotels', 'route-planner', 'book-room'], 'skills');
+    assertEqual(extended.documentationUrl, 'https://a2a-protocol.org/', 'documentationUrl');
+    const bearer = extended.securitySchemes.bearer?.scheme;
+    assertEqual([bearer?.$case, bearer?.value.scheme], ['httpAuthSecurityScheme', 'Bearer'], 'the bearer scheme');
+    // Over gRPC the SDK's decoder drops a map entry whose value is absent, which is how prost (and
+    // any encoder skipping defaults) writes an empty message value (`bearer: StringList{}`, no
+    // scopes). The proto3 language guide (Maps, backwards compatibility) defines a map entry as a
+    // message of key 1 and value 2, whose absent value is the default: the entry should stay.
+    // Asserted as the SDK does it: the bearer requirement reads as an empty one.
+    const requirements = binding === 'GRPC' ? [[], []] : [['bearer'], []];
+    assertEqual(extended.securityRequirements.map((r) => Object.keys(r.schemes)), requirements, 'requirements');
     const anonymous = await factoryFor(binding).createFromUrl(agentUrl);
     let refused = false;
     try {
