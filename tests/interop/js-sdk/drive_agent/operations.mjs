@@ -144,12 +144,16 @@ export async function operationChecks({ binding, version, client, webhook, creat
     assertNonDecreasing(statusTimestamps(events));
   });
 
-  await run('SendStreamingMessage: single artifacts, a lone completed status, a message', async () => {
+  await run('SendStreamingMessage: single text and file artifacts, a lone completed status, a message', async () => {
     for (const [prefix, text] of [['tck-stream-001', 'Stream hello from TCK'], ['tck-stream-ordering-001', 'Ordered output']]) {
       const events = await drain(client.sendMessageStream(sendRequest(unique(prefix))));
       const artifacts = events.filter((e) => e.payload.$case === 'artifactUpdate');
       assertEqual(artifacts.map((e) => texts(e.payload.value.artifact.parts)[0]), [text], prefix);
     }
+    const fileEvents = await drain(client.sendMessageStream(sendRequest(unique('tck-stream-artifact-file'))));
+    const file = fileEvents.find((e) => e.payload.$case === 'artifactUpdate')?.payload.value.artifact.parts[0];
+    assertEqual([file?.content?.$case, Buffer.from(file?.content?.value ?? []).toString('utf8'), file?.filename],
+      ['raw', 'Generated file content', 'output.txt'], 'a streamed file artifact');
     const lone = await drain(client.sendMessageStream(sendRequest(unique('tck-stream-002'))));
     const last = lone[lone.length - 1].payload;
     const state = last.$case === 'task' ? last.value.status.state : last.value.status?.state;
