@@ -105,7 +105,7 @@ async function main({ agentUrl, minimalUrl, from, pending }) {
       await driveV1(binding, agentUrl, minimalUrl, webhook, created);
     }
     await envelopeErrorChecks(agentUrl);
-    if (pending) await pendingChecks(agentUrl);
+    if (pending) await pendingChecks(agentUrl, from);
     await driveV0_3(agentUrl, minimalUrl, webhook, created, from);
   } finally {
     webhook.close();

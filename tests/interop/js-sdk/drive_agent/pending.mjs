@@ -5,6 +5,7 @@
 import { A2AError, ERROR_INFO_TYPE, fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { assert, assertEqual, check, expectError, sendRequest, unique } from './checks.mjs';
+import { legacyCard } from './v0_3.mjs';
 
 /** The agent's interface of `binding` at version 1.0. */
 async function interfaceUrl(agentUrl, binding) {
@@ -12,10 +13,17 @@ async function interfaceUrl(agentUrl, binding) {
   return card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion === '1.0').url;
 }
 
-export async function pendingChecks(agentUrl) {
+/** The pending checks against the agent at `agentUrl` (its v0.3 interface found as `from` says). */
+export async function pendingChecks(agentUrl, from) {
   await check('JSONRPC', '1.0', 'GetExtendedAgentCard without the token: a JSON-RPC error envelope, which the SDK reads as an A2AError (§9.5)', async () => {
     const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] });
     const anonymous = await factory.createFromUrl(agentUrl);
+    await expectError(() => anonymous.getAgentCard(), A2AError);
+  });
+  await check('JSONRPC', '0.3', 'agent/getAuthenticatedExtendedCard without the token: a JSON-RPC error envelope, which the SDK reads as an A2AError', async () => {
+    const card = await legacyCard(agentUrl, from);
+    const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })] });
+    const anonymous = await factory.createFromAgentCard(card);
     await expectError(() => anonymous.getAgentCard(), A2AError);
   });
 
