@@ -17,6 +17,19 @@ pub enum OpenError {
     Connect(sqlx::Error),
     /// Its schema could not be brought up to date.
     Migrate(sqlx::migrate::MigrateError),
+    /// Another store holds the SQLite file (its lock file is `path`): in another process, or
+    /// still open in this one.
+    InUse {
+        /// The lock file beside the database.
+        path: std::path::PathBuf,
+    },
+    /// The SQLite file's lock could not be taken (the lock file cannot be created, say).
+    Lock {
+        /// The lock file beside the database.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 impl fmt::Display for OpenError {
@@ -24,6 +37,17 @@ impl fmt::Display for OpenError {
         match self {
             OpenError::Connect(e) => write!(f, "the task database could not be opened: {e}"),
             OpenError::Migrate(e) => write!(f, "the task database could not be migrated: {e}"),
+            OpenError::InUse { path } => write!(
+                f,
+                "the task database is in use by another store ({} is locked): one process \
+                 writes a SQLite store",
+                path.display()
+            ),
+            OpenError::Lock { path, source } => write!(
+                f,
+                "the task database's lock {} could not be taken: {source}",
+                path.display()
+            ),
         }
     }
 }
@@ -33,6 +57,8 @@ impl std::error::Error for OpenError {
         match self {
             OpenError::Connect(e) => Some(e),
             OpenError::Migrate(e) => Some(e),
+            OpenError::InUse { .. } => None,
+            OpenError::Lock { source, .. } => Some(source),
         }
     }
 }

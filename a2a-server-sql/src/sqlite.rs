@@ -1,13 +1,18 @@
 //! The embedded store: one SQLite file, written by one process (see the [crate docs](crate) for the
 //! schema). Streams use the server's in-process
 //! [`InMemoryVersionBus`](a2a_server::InMemoryVersionBus): every writer of the file is in this
-//! process.
+//! process. Opening holds an exclusive lock on a file beside the database (`<file>.lock`) for as
+//! long as the store lives, so a second process (or a second store in this one) is refused at open
+//! ([`OpenError::InUse`]) instead of writing updates that the first one's streams never see and
+//! resuming the first one's executions as if it had stopped.
 //!
 //! The file is opened in WAL mode with `synchronous = NORMAL`: a committed transaction survives the
 //! process being killed (it is in the WAL); writers queue on SQLite's lock for up to the busy
 //! timeout.
 
-use std::path::Path;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::Sqlite;
@@ -32,15 +37,18 @@ impl SqlStore<Sqlite> {
         Self::open_with(options).await
     }
 
-    /// Opens a database with these options (a pool of four connections) and migrates it.
+    /// Opens a database with these options (a pool of four connections) and migrates it; a file
+    /// database is locked to this store first (an in-memory one needs no lock).
     pub async fn open_with(options: SqliteConnectOptions) -> Result<Self, OpenError> {
+        let file_lock = lock_beside(options.get_filename())?;
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await
             .map_err(OpenError::Connect)?;
-        let store = Self::migrated(pool).await?;
+        let mut store = Self::migrated(pool).await?;
+        store.file_lock = file_lock;
         // One process uses the file: executions leased when it was opened belong to a process
         // that has stopped, and are resumed at once rather than when their leases run out.
         store
@@ -48,5 +56,35 @@ impl SqlStore<Sqlite> {
             .await
             .map_err(|e| OpenError::Connect(sqlx::Error::Protocol(e.to_string())))?;
         Ok(store)
+    }
+}
+
+/// Takes the exclusive lock of the database file at `database` (`<file>.lock` beside it, created if
+/// missing), or says who holds it; `None` for an in-memory database. The operating system lets go
+/// of the lock when the process ends, however it ends, so a crash never leaves the file locked.
+fn lock_beside(database: &Path) -> Result<Option<Arc<File>>, OpenError> {
+    let name = database.as_os_str();
+    if name.is_empty() || name == ":memory:" {
+        return Ok(None);
+    }
+    let mut lock_path = name.to_owned();
+    lock_path.push(".lock");
+    let lock_path = PathBuf::from(lock_path);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|source| OpenError::Lock {
+            path: lock_path.clone(),
+            source,
+        })?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(Arc::new(file))),
+        Err(TryLockError::WouldBlock) => Err(OpenError::InUse { path: lock_path }),
+        Err(TryLockError::Error(source)) => Err(OpenError::Lock {
+            path: lock_path,
+            source,
+        }),
     }
 }

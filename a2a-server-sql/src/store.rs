@@ -3,6 +3,7 @@
 //! [`PostgresStore`](crate::PostgresStore) are this store on each database; see the
 //! [crate docs](crate) for the guarantees and the schema.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_server::auth::Owner;
@@ -25,12 +26,15 @@ use crate::rows::column;
 #[derive(Debug)]
 pub struct SqlStore<D: Dialect> {
     pub(crate) pool: Pool<D>,
+    /// The lock that makes this process the file's only user (SQLite), held while any clone lives.
+    pub(crate) file_lock: Option<Arc<std::fs::File>>,
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {
     fn clone(&self) -> Self {
         SqlStore {
             pool: self.pool.clone(),
+            file_lock: self.file_lock.clone(),
         }
     }
 }
@@ -47,7 +51,10 @@ impl<D: Dialect> SqlStore<D> {
         D::Connection: sqlx::migrate::Migrate,
     {
         D::migrator().run(&pool).await.map_err(OpenError::Migrate)?;
-        Ok(SqlStore { pool })
+        Ok(SqlStore {
+            pool,
+            file_lock: None,
+        })
     }
 }
 

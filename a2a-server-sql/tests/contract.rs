@@ -380,6 +380,30 @@ async fn concurrent_updaters_on_two_postgres_replicas_lose_nothing() {
     concurrent_updaters_lose_nothing(vec![Arc::new(a), Arc::new(b)]).await;
 }
 
+/// One store writes a SQLite file: a second one (another process, or this one) is refused at open,
+/// naming the lock, while the first lives; once it is gone the file opens again.
+#[tokio::test]
+async fn a_second_store_on_one_sqlite_file_is_refused_until_the_first_is_gone() {
+    let (store, path) = sqlite_store().await;
+    let clone = store.clone();
+    drop(store);
+    let refused = SqliteStore::open(&path)
+        .await
+        .expect_err("a clone still holds the file");
+    assert!(
+        matches!(&refused, a2a_server_sql::OpenError::InUse { path: lock } if lock.ends_with(format!("{}.lock", path.file_name().unwrap().to_string_lossy()))),
+        "{refused}"
+    );
+    assert!(
+        refused.to_string().contains("in use by another store"),
+        "{refused}"
+    );
+    drop(clone);
+    let reopened = SqliteStore::open(&path).await.expect("free again");
+    drop(reopened);
+    common::remove_sqlite(&path);
+}
+
 #[tokio::test]
 async fn sqlite_tasks_and_events_outlive_the_store_that_wrote_them() {
     let (store, path) = sqlite_store().await;

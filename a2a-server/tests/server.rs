@@ -279,6 +279,72 @@ fn futures_ok<const N: usize>(replies: [Result<Reply, Error>; N]) -> Vec<Reply> 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_push_config_over_the_size_bound_is_refused_naming_its_largest_part() {
+    let server = server(ServerConfig::default(), MemoryLimits::default());
+    let alice = Caller::authenticated("alice");
+    let task = waiting_task(&server, &alice).await;
+    let megabyte = "t".repeat(1 << 20);
+    let error = unary(
+        &server,
+        &alice,
+        MethodParams::CreateTaskPushNotificationConfig(TaskPushNotificationConfig {
+            task_id: Some(task.id.clone()),
+            url: "https://example.com/hook".into(),
+            token: Some(megabyte.clone()),
+            ..Default::default()
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        (error.kind, error.field_violations[0].field.as_str()),
+        (ErrorKind::InvalidParams, "token"),
+        "{}",
+        error.message
+    );
+    assert!(
+        error.message.contains("over this agent's 16384"),
+        "{}",
+        error.message
+    );
+    // The same with a message: the path names the config in the request.
+    let mut request = send("hello", true);
+    request
+        .configuration
+        .get_or_insert_with(Default::default)
+        .task_push_notification_config = Some(TaskPushNotificationConfig {
+        url: "https://example.com/hook".into(),
+        authentication: Some(a2a_types::v1::AuthenticationInfo {
+            scheme: "Bearer".into(),
+            credentials: Some(megabyte),
+        }),
+        ..Default::default()
+    });
+    let error = unary(&server, &alice, MethodParams::SendMessage(request))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.field_violations[0].field,
+        "configuration.taskPushNotificationConfig.authentication"
+    );
+    // A config of ordinary size is taken.
+    assert!(
+        unary(
+            &server,
+            &alice,
+            MethodParams::CreateTaskPushNotificationConfig(TaskPushNotificationConfig {
+                task_id: Some(task.id.clone()),
+                url: "https://example.com/hook".into(),
+                token: Some("t".repeat(1024)),
+                ..Default::default()
+            }),
+        )
+        .await
+        .is_ok()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streams_are_capped_and_resume_after_a_last_event_id() {
     let mut config = ServerConfig::default();
     config.max_streams = 2;

@@ -76,9 +76,9 @@ pub fn owner(principal: &str) -> Owner {
     Owner::of(&Caller::authenticated(principal), None)
 }
 
-/// Removes a test's SQLite file with its WAL and shared-memory files.
+/// Removes a test's SQLite file with its WAL, shared-memory and lock files.
 pub fn remove_sqlite(path: &std::path::Path) {
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in ["", "-wal", "-shm", ".lock"] {
         let mut name = path.as_os_str().to_owned();
         name.push(suffix);
         let _ = std::fs::remove_file(name);

@@ -22,6 +22,7 @@ pub(crate) async fn create(
 ) -> Result<TaskPushNotificationConfig, Error> {
     let task_id = config.task_id.clone().unwrap_or_default();
     task(state, owner, &task_id).await?;
+    check_size(state, &config, "")?;
     state.config.webhook_policy.check_url(&config.url)?;
     if config.id.as_ref().is_none_or(|id| id.is_empty()) {
         config.id = Some(crate::ids::new_id("push"));
@@ -131,6 +132,7 @@ pub(crate) async fn add_from_message(
     if state.card.capabilities.push_notifications != Some(true) {
         return Err(Error::new(ErrorKind::PushNotificationNotSupported));
     }
+    check_size(state, &config, "configuration.taskPushNotificationConfig.")?;
     state
         .config
         .webhook_policy
@@ -153,4 +155,35 @@ pub(crate) async fn add_from_message(
         .save(owner, config)
         .await
         .map_err(|_| not_found(&task_id))
+}
+
+/// Refuses a config whose ProtoJSON is over [`PushSettings::max_config_bytes`](crate::PushSettings),
+/// naming its largest member (after `prefix`, the config's path in the request).
+fn check_size(
+    state: &ServerState,
+    config: &TaskPushNotificationConfig,
+    prefix: &str,
+) -> Result<(), Error> {
+    let max = state.config.push.max_config_bytes;
+    let json = serde_json::to_value(config)
+        .map_err(|e| invalid(prefix.trim_end_matches('.'), e.to_string()))?;
+    let size = json.to_string().len();
+    if size <= max {
+        return Ok(());
+    }
+    let largest = json
+        .as_object()
+        .and_then(|members| {
+            members
+                .iter()
+                .max_by_key(|(_, value)| value.to_string().len())
+                .map(|(name, _)| name.clone())
+        })
+        .unwrap_or_default();
+    Err(invalid(
+        &format!("{prefix}{largest}"),
+        format!(
+            "the push config is {size} bytes of JSON, over this agent's {max}; {largest} is its largest part"
+        ),
+    ))
 }

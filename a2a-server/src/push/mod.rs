@@ -282,6 +282,10 @@ pub struct PushSettings {
     /// Outbox: how often it is read when nothing wakes the worker (1 s); a retry waits at least
     /// this long, and a delivery left by another replica is found within it.
     pub poll_interval: Duration,
+    /// The largest push config accepted, as ProtoJSON bytes (16 KiB: room for a URL, a token and
+    /// a JWT in the credentials); a bigger one is refused naming its largest field. Every
+    /// delivery carries its config, so this bounds what a waiting delivery holds.
+    pub max_config_bytes: usize,
 }
 
 impl Default for PushSettings {
@@ -296,6 +300,7 @@ impl Default for PushSettings {
             lease: Duration::from_secs(30),
             claim_batch: 32,
             poll_interval: Duration::from_secs(1),
+            max_config_bytes: 16 * 1024,
         }
     }
 }
