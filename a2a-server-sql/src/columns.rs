@@ -141,57 +141,6 @@ impl PageKey {
     }
 }
 
-/// What `prune` (of [`SqliteStore`](crate) or `PostgresStore`) removes; every part is optional, and the default prunes nothing.
-///
-/// A stream whose client is further behind than the events kept ends (the server's rule for a
-/// bounded log), and the client resumes from the task's current state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RetentionPolicy {
-    /// Tasks that are over (completed, failed, canceled, rejected), with their events and push
-    /// configs, once unchanged for this long.
-    pub terminal_tasks_after: Option<Duration>,
-    /// Events logged longer ago than this (with every earlier event of the same task).
-    pub events_after: Option<Duration>,
-    /// Events kept per task at most: the newest.
-    pub max_events_per_task: Option<u64>,
-}
-
-impl RetentionPolicy {
-    /// A policy that prunes nothing yet.
-    pub fn new() -> Self {
-        RetentionPolicy::default()
-    }
-
-    /// Also removes tasks that have been over for `age`.
-    pub fn terminal_tasks_after(mut self, age: Duration) -> Self {
-        self.terminal_tasks_after = Some(age);
-        self
-    }
-
-    /// Also removes events older than `age`.
-    pub fn events_after(mut self, age: Duration) -> Self {
-        self.events_after = Some(age);
-        self
-    }
-
-    /// Also keeps at most `count` events per task.
-    pub fn max_events_per_task(mut self, count: u64) -> Self {
-        self.max_events_per_task = Some(count);
-        self
-    }
-}
-
-/// What one pruning pass removed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct PruneReport {
-    /// Tasks removed (with their events and configs).
-    pub tasks: u64,
-    /// Events removed from tasks that remain.
-    pub events: u64,
-}
-
 /// A ListTasks page from rows `(id, key, task JSON)` fetched one past the page.
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn page_of(

@@ -56,8 +56,12 @@
 //!   once; see [`a2a_server::store::executions`]). A SQLite file has one process: on opening, the
 //!   leases of the process that used it before are ended at once.
 //! - **Owners**: every query names the owner; another owner's task is absent.
-//! - **Bounded**: retention ([`RetentionPolicy`], run with `prune` or `spawn_retention`) removes
-//!   tasks that are over (with their events, configs and outbox deliveries) and old events; the
+//! - **One process per SQLite file**: opening locks `<file>.lock` for the store's lifetime; a second
+//!   store is refused ([`OpenError::InUse`]).
+//! - **Bounded**: retention ([`RetentionPolicy`]) removes tasks that are over (with their events,
+//!   configs and outbox deliveries), old events and given-up deliveries. Every store runs
+//!   [`RetentionPolicy::recommended`] in the background from the moment it opens, every
+//!   [`RETENTION_INTERVAL`]; `with_retention` changes or stops it, and `prune` runs one pass. The
 //!   outbox holds at most one delivery per config (16 a task) per event logged; a stream whose reader fell behind what is kept ends, as
 //!   with the in-memory store. Connections are pooled; a database that does not answer fails a
 //!   request after the pool's acquire timeout (10 s) with a clear error, and the next request
@@ -103,6 +107,7 @@ mod notify;
 mod outbox;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod retention;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod rows;
 #[cfg(feature = "sqlite")]
@@ -117,7 +122,6 @@ mod store;
 pub use bus::PostgresVersionBus as PostgresEventBus;
 #[cfg(feature = "postgres")]
 pub use bus::PostgresVersionBus;
-pub use columns::{PruneReport, RetentionPolicy};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use dialect::Dialect;
 pub use errors::OpenError;
@@ -127,6 +131,7 @@ pub use notify::NOTIFY_CHANNEL;
 pub use outbox::OutboxCounts;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
+pub use retention::{PruneReport, RETENTION_INTERVAL, RetentionPolicy};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

@@ -9,6 +9,7 @@ use sqlx::Postgres;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 use crate::errors::OpenError;
+use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
 use crate::store::SqlStore;
 
 /// Tasks, event logs and push configs in one PostgreSQL database, shared by every replica of the
@@ -35,6 +36,8 @@ impl SqlStore<Postgres> {
             .connect_with(options)
             .await
             .map_err(OpenError::Connect)?;
-        Self::migrated(pool).await
+        Ok(Self::migrated(pool, None)
+            .await?
+            .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL))
     }
 }

@@ -12,13 +12,13 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use crate::errors::OpenError;
+use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
 use crate::store::SqlStore;
 
 /// Tasks, event logs and push configs in one SQLite file; cheap to clone (clones share the pool).
@@ -47,8 +47,9 @@ impl SqlStore<Sqlite> {
             .connect_with(options)
             .await
             .map_err(OpenError::Connect)?;
-        let mut store = Self::migrated(pool).await?;
-        store.file_lock = file_lock;
+        let store = Self::migrated(pool, file_lock)
+            .await?
+            .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
         // One process uses the file: executions leased when it was opened belong to a process
         // that has stopped, and are resumed at once rather than when their leases run out.
         store
@@ -62,7 +63,7 @@ impl SqlStore<Sqlite> {
 /// Takes the exclusive lock of the database file at `database` (`<file>.lock` beside it, created if
 /// missing), or says who holds it; `None` for an in-memory database. The operating system lets go
 /// of the lock when the process ends, however it ends, so a crash never leaves the file locked.
-fn lock_beside(database: &Path) -> Result<Option<Arc<File>>, OpenError> {
+fn lock_beside(database: &Path) -> Result<Option<File>, OpenError> {
     let name = database.as_os_str();
     if name.is_empty() || name == ":memory:" {
         return Ok(None);
@@ -80,7 +81,7 @@ fn lock_beside(database: &Path) -> Result<Option<Arc<File>>, OpenError> {
             source,
         })?;
     match file.try_lock() {
-        Ok(()) => Ok(Some(Arc::new(file))),
+        Ok(()) => Ok(Some(file)),
         Err(TryLockError::WouldBlock) => Err(OpenError::InUse { path: lock_path }),
         Err(TryLockError::Error(source)) => Err(OpenError::Lock {
             path: lock_path,

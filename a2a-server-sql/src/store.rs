@@ -12,13 +12,14 @@ use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskPushNotification
 use sqlx::Pool;
 
 use crate::columns::{
-    PageKey, PruneReport, RetentionPolicy, TaskColumns, config_from_json, config_to_json,
-    context_filter, event_from_json, event_to_json, micros_ago, now_micros, page_of, state_filter,
-    task_from_json, time_filter, version_column, version_of,
+    PageKey, TaskColumns, config_from_json, config_to_json, context_filter, event_from_json,
+    event_to_json, micros_ago, now_micros, page_of, state_filter, task_from_json, time_filter,
+    version_column, version_of,
 };
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
+use crate::retention::{PruneReport, RetentionPolicy, StoreGuard};
 use crate::rows::column;
 
 /// Tasks, event logs and push configs in one database of dialect `D`; cheap to clone (clones
@@ -26,15 +27,16 @@ use crate::rows::column;
 #[derive(Debug)]
 pub struct SqlStore<D: Dialect> {
     pub(crate) pool: Pool<D>,
-    /// The lock that makes this process the file's only user (SQLite), held while any clone lives.
-    pub(crate) file_lock: Option<Arc<std::fs::File>>,
+    /// SQLite's file lock and the retention pass, for as long as any clone lives; `None` in the
+    /// retention pass's own copy, so the pass never keeps the store alive.
+    pub(crate) guard: Option<Arc<StoreGuard>>,
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {
     fn clone(&self) -> Self {
         SqlStore {
             pool: self.pool.clone(),
-            file_lock: self.file_lock.clone(),
+            guard: self.guard.clone(),
         }
     }
 }
@@ -46,14 +48,18 @@ impl<D: Dialect> SqlStore<D> {
     }
 
     /// A store on an open pool, its schema brought up to date.
-    pub(crate) async fn migrated(pool: Pool<D>) -> Result<Self, OpenError>
+    /// The store on `pool`, migrated, holding `file_lock` (SQLite's) for its lifetime.
+    pub(crate) async fn migrated(
+        pool: Pool<D>,
+        file_lock: Option<std::fs::File>,
+    ) -> Result<Self, OpenError>
     where
         D::Connection: sqlx::migrate::Migrate,
     {
         D::migrator().run(&pool).await.map_err(OpenError::Migrate)?;
         Ok(SqlStore {
             pool,
-            file_lock: None,
+            guard: Some(Arc::new(StoreGuard::with_lock(file_lock))),
         })
     }
 }
@@ -112,6 +118,16 @@ impl<D: Dialect> SqlStore<D> {
             .await
             .map_err(backend)?;
         }
+        if let Some(age) = policy.given_up_deliveries_after {
+            report.given_up_deliveries = sqlx::query(
+                "DELETE FROM a2a_push_outbox WHERE gave_up_micros IS NOT NULL AND gave_up_micros < $1",
+            )
+            .bind(micros_ago(age))
+            .execute(&mut *tx)
+            .await
+            .map_err(backend)
+            .map(|done| D::rows_affected(&done))?;
+        }
         report.events = sqlx::query(
             "DELETE FROM a2a_task_events WHERE version <= \
              (SELECT events_pruned_through FROM a2a_tasks WHERE id = a2a_task_events.task_id)",
@@ -124,15 +140,52 @@ impl<D: Dialect> SqlStore<D> {
         Ok(report)
     }
 
+    /// The store pruning by `policy` every `every` (the first pass one `every` from now) for as long
+    /// as it (any clone) lives, instead of
+    /// the policy it ran before (a store opens running [`RetentionPolicy::recommended`] every
+    /// [`RETENTION_INTERVAL`](crate::RETENTION_INTERVAL)); `None` keeps everything.
+    #[must_use]
+    pub fn with_retention(self, policy: Option<RetentionPolicy>, every: Duration) -> Self {
+        if let Some(guard) = &self.guard {
+            let pass = policy.map(|policy| {
+                let unguarded = SqlStore {
+                    pool: self.pool.clone(),
+                    guard: None,
+                };
+                let first = tokio::time::Instant::now() + every;
+                let pass = unguarded.spawn_retention_from(policy, first, every);
+                (policy, every, pass.abort_handle())
+            });
+            guard.replace_retention(pass);
+        }
+        self
+    }
+
+    /// The policy this store prunes by in the background, and how often; `None` when it keeps
+    /// everything.
+    pub fn retention(&self) -> Option<(RetentionPolicy, Duration)> {
+        self.guard.as_ref().and_then(|guard| guard.retention())
+    }
+
     /// Prunes by `policy` every `every` until the returned handle is aborted (failures are logged).
     pub fn spawn_retention(
         &self,
         policy: RetentionPolicy,
         every: Duration,
     ) -> tokio::task::JoinHandle<()> {
+        self.spawn_retention_from(policy, tokio::time::Instant::now(), every)
+    }
+
+    /// Prunes by `policy` at `first` and every `every` after it.
+    fn spawn_retention_from(
+        &self,
+        policy: RetentionPolicy,
+        first: tokio::time::Instant,
+        every: Duration,
+    ) -> tokio::task::JoinHandle<()> {
         let store = self.clone();
         tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(every);
+            let mut ticks = tokio::time::interval_at(first, every);
             loop {
                 ticks.tick().await;
                 match store.prune(&policy).await {

@@ -522,6 +522,79 @@ macro_rules! retention_test {
     }};
 }
 
+/// A store opens pruning by the recommended policy every five minutes, with nothing configured;
+/// `with_retention` changes it, the pass runs in the background (a task over for eight days goes
+/// at its first tick, a task over for moments stays), and `None` keeps everything.
+#[tokio::test]
+async fn a_store_prunes_by_the_recommended_policy_in_the_background_until_told_otherwise() {
+    let (store, path) = sqlite_store().await;
+    assert_eq!(
+        store.retention(),
+        Some((
+            RetentionPolicy::recommended(),
+            a2a_server_sql::RETENTION_INTERVAL
+        ))
+    );
+    let alice = owner("alice");
+    for id in ["old", "recent"] {
+        store
+            .create(&alice, task_at(id, "ctx", TaskState::Working, 0))
+            .await
+            .unwrap();
+        store
+            .update(
+                &alice,
+                task_at(id, "ctx", TaskState::Completed, 1),
+                1,
+                Some(working(id)),
+            )
+            .await
+            .unwrap();
+    }
+    let eight_days: i64 = 8 * 24 * 60 * 60 * 1_000_000;
+    sqlx::query("UPDATE a2a_tasks SET updated_micros = updated_micros - ? WHERE id = 'old'")
+        .bind(eight_days)
+        .execute(store.pool())
+        .await
+        .unwrap();
+
+    let keeping = store.with_retention(None, Duration::from_millis(10));
+    assert_eq!(keeping.retention(), None);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        TaskStore::get(&keeping, &alice, "old")
+            .await
+            .unwrap()
+            .is_some()
+    );
+
+    let pruning = keeping.with_retention(
+        Some(RetentionPolicy::recommended()),
+        Duration::from_millis(10),
+    );
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while TaskStore::get(&pruning, &alice, "old")
+        .await
+        .unwrap()
+        .is_some()
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the task over for eight days is still there"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        TaskStore::get(&pruning, &alice, "recent")
+            .await
+            .unwrap()
+            .is_some(),
+        "a task over for moments stays"
+    );
+    drop(pruning);
+    common::remove_sqlite(&path);
+}
+
 #[tokio::test]
 async fn retention_prunes_sqlite() {
     let (store, path) = sqlite_store().await;

@@ -46,6 +46,7 @@ trait OutboxStore: TaskStore + PushConfigStore + PushOutbox {
     /// Deliveries pending and given up.
     fn counts(&self) -> impl Future<Output = (u64, u64)> + Send;
     fn prune_terminal(&self) -> impl Future<Output = PruneReport> + Send;
+    fn prune_given_up(&self) -> impl Future<Output = PruneReport> + Send;
 }
 
 macro_rules! outbox_store {
@@ -57,6 +58,10 @@ macro_rules! outbox_store {
             }
             async fn prune_terminal(&self) -> PruneReport {
                 let policy = RetentionPolicy::new().terminal_tasks_after(Duration::ZERO);
+                self.prune(&policy).await.unwrap()
+            }
+            async fn prune_given_up(&self) -> PruneReport {
+                let policy = RetentionPolicy::new().given_up_deliveries_after(Duration::ZERO);
                 self.prune(&policy).await.unwrap()
             }
         }
@@ -165,7 +170,11 @@ async fn outbox_contract(store: &impl OutboxStore) {
     );
     store.delivered(bobs[0].id).await.unwrap();
 
-    // Retention takes a pruned task's deliveries with it (the given-up one and the waiting retry).
+    // Given-up deliveries go once old enough, the waiting one stays; then retention takes a pruned
+    // task's deliveries with it.
+    tokio::time::sleep(Duration::from_millis(2)).await;
+    assert_eq!(store.prune_given_up().await.given_up_deliveries, 1);
+    assert_eq!(store.counts().await, (1, 0));
     assert!(store.prune_terminal().await.tasks >= 1);
     assert_eq!(store.counts().await, (0, 0));
 }
