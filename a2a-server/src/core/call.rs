@@ -25,7 +25,7 @@ use crate::auth::{Caller, Owner, Unauthenticated};
 use crate::core::context::{CallContext, Reply};
 use crate::core::execution::cancel::cancel;
 use crate::core::execution::send::{send, send_streaming};
-use crate::core::history::{check_history_length, trim_history};
+use crate::core::history::{check_history_length, fit_answer};
 use crate::core::push_configs;
 use crate::core::state::ServerState;
 use crate::core::tasks::{list_tasks, subscribe, task};
@@ -184,7 +184,8 @@ async fn dispatch(
         MethodParams::GetTask(request) => {
             let length = check_history_length(request.history_length, "historyLength")?;
             let task = task(state, &owner, &request.id).await?.task;
-            unary(MethodResult::GetTask(trim_history(task, length)))
+            let budget = state.config.limits.max_bytes();
+            unary(MethodResult::GetTask(fit_answer(task, length, budget)?))
         }
         MethodParams::ListTasks(request) => unary(MethodResult::ListTasks(
             list_tasks(state, &owner, &request).await?,

@@ -7,7 +7,7 @@ use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{ListTasksRequest, ListTasksResponse, StreamResponse};
 
 use crate::auth::Owner;
-use crate::core::history::{check_history_length, trim_history};
+use crate::core::history::{check_history_length, fit_answer, trim_history};
 use crate::core::state::ServerState;
 use crate::core::streams::{EventStream, task_stream};
 use crate::errors::{invalid, not_found, state_name};
@@ -95,7 +95,11 @@ pub(crate) async fn subscribe(
         )
         .with_metadata("taskId", task_id)),
         None => {
-            let first = StreamResponse::Task(stored.task);
+            let first = StreamResponse::Task(fit_answer(
+                stored.task,
+                None,
+                state.config.limits.max_bytes(),
+            )?);
             task_stream(state, owner, task_id, Some(first), stored.version)
         }
     }

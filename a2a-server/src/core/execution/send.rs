@@ -8,7 +8,7 @@ use a2a_types::v1::{SendMessageRequest, SendMessageResponse, StreamResponse};
 use crate::auth::Owner;
 use crate::core::context::{CallContext, Reply};
 use crate::core::execution::begin::{Started, begin};
-use crate::core::history::{check_history_length, trim_history};
+use crate::core::history::{check_history_length, fit_answer};
 use crate::core::state::ServerState;
 use crate::core::streams::{EventStream, stream_permit, task_stream_with};
 use crate::core::tasks::task;
@@ -32,7 +32,8 @@ pub(crate) async fn send(
                 let _ = settled.await;
             }
             let task = task(state, owner, &snapshot.id).await?.task;
-            Ok(SendMessageResponse::Task(trim_history(task, length)))
+            let budget = state.config.limits.max_bytes();
+            Ok(SendMessageResponse::Task(fit_answer(task, length, budget)?))
         }
     }
 }
@@ -56,7 +57,11 @@ pub(crate) async fn send_streaming(
             snapshot, version, ..
         } => {
             let id = snapshot.id.clone();
-            let first = StreamResponse::Task(trim_history(snapshot, length));
+            let first = StreamResponse::Task(fit_answer(
+                snapshot,
+                length,
+                state.config.limits.max_bytes(),
+            )?);
             Ok(Reply::Stream(task_stream_with(
                 state,
                 owner,
