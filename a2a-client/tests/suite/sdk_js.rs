@@ -3,7 +3,8 @@
 //! stores, express JSON-RPC and REST handlers and gRPC services, with its v0.3 compatibility layer
 //! on), over each binding in v1 and in v0.3: card discovery, send (task, message, input-required and
 //! its second turn, failure), stream, get with `historyLength`, list, cancel, subscribe, push-config
-//! CRUD, the extended card, file bytes read back exactly, and the A2A errors by kind. Each check is
+//! CRUD, the extended card, file bytes read back exactly (and as the agent received them), and the
+//! A2A errors by kind. Each check is
 //! run and recorded, and the test fails naming every check that failed, with the count per binding
 //! and version printed.
 //!
@@ -155,6 +156,15 @@ async fn send_checks(client: &A2aClient, checks: &mut Checks) {
                 format!("the file part came back as {part:?}")
             })?;
             departures::file_name(client, part.expect("a part"))
+        })
+        .await;
+    checks
+        .run("file-bytes.sent", async {
+            let mut request = send("");
+            request.message.parts = vec![Part::raw(b"Sent file content".to_vec(), "text/plain")];
+            let task = task_of(client, request).await?;
+            let text = task.artifacts.first().map(|a| a.text()).unwrap_or_default();
+            departures::file_received(client, &text)
         })
         .await;
 }

@@ -27,6 +27,24 @@ pub fn file_name(client: &A2aClient, part: &Part) -> Outcome {
     })
 }
 
+/// What the agent's executor received of the file part the client sent ("Sent file content"). Over
+/// v0.3 HTTP+JSON and gRPC the client writes `fileWithBytes` as the Python SDK 0.3 reads it, the
+/// UTF-8 of the base64 text, where the SDK takes the bytes as the content itself (the v0.3
+/// `a2a.proto`'s `bytes file_with_bytes`): its executor receives the base64 text. Which habit a v0.3
+/// peer has cannot be told from its card, so the client keeps the Python one (the SDKs deployed
+/// with v0.3 are mostly Python) and this check holds the loss.
+pub fn file_received(client: &A2aClient, text: &str) -> Outcome {
+    let as_base64_text = v0_3(client) && client.binding() != Binding::JsonRpc;
+    let expected = if as_base64_text {
+        "received: U2VudCBmaWxlIGNvbnRlbnQ="
+    } else {
+        "received: Sent file content"
+    };
+    ensure(text == expected, || {
+        format!("expected {expected:?}, got {text:?}")
+    })
+}
+
 /// GetTask of a task of two turns, in full and with `historyLength` 1: the full history holds both
 /// user messages and the agent's question, the short one only the last message. Over v0.3 gRPC
 /// the SDK reads a request without `historyLength` as a request for none: the v0.3 `a2a.proto`'s

@@ -10,8 +10,8 @@
 // prefix), and the v1 and v0.3 gRPC services on one grpc-js server. Only the agent executor is ours.
 //
 // It answers first by the incoming message's messageId prefix, the table conformance kits use (the
-// one of tests/interop/sdk_agent_server.py and a2a-testkit's behaviour table), and otherwise by the
-// message's text:
+// one of tests/interop/sdk_agent_server.py and a2a-testkit's behaviour table), then by a file part
+// if the message has one, and otherwise by the message's text:
 //
 //   text contains    behaviour
 //   "message"        a message, no task: "direct JS answer"
@@ -23,6 +23,8 @@
 //   "file"           a completed task with the file artifact "output.txt" whose bytes are
 //                    "Generated file content" (text/plain)
 //   "fail"           a failed task, status message "failure on demand"
+//   (a file part)    a message with inline file content: a completed task with the text artifact
+//                    "received: CONTENT", the bytes the SDK handed the executor read as UTF-8
 //   anything else    a completed task with the text artifact "echo: TEXT"
 //
 // The card lists six interfaces: JSON-RPC at URL/jsonrpc, HTTP+JSON at URL/rest and gRPC at the gRPC
@@ -80,6 +82,12 @@ function textOf(message) {
     .join('');
 }
 
+/** The bytes of the message's first file part with inline content, if any. */
+function rawOf(message) {
+  const part = (message?.parts ?? []).find((p) => p.content?.$case === 'raw');
+  return part?.content.value;
+}
+
 /** Which behaviour a message asks for: the messageId table first, then the text. */
 function behaviourOf(message) {
   const id = message.messageId;
@@ -100,6 +108,7 @@ function behaviourOf(message) {
   ];
   const prefix = prefixes.find((p) => id.startsWith(p));
   if (prefix) return prefix;
+  if (rawOf(message) !== undefined) return 'received-file';
   const text = textOf(message);
   for (const word of ['message', 'input', 'stream', 'slow', 'file', 'fail']) {
     if (text.includes(word)) return word;
@@ -245,6 +254,10 @@ class BehaviourTable {
         complete();
         return;
       }
+      case 'received-file':
+        artifact([{ text: `received: ${Buffer.from(rawOf(message)).toString('utf8')}` }]);
+        complete();
+        return;
       case 'fail':
         status(TaskState.TASK_STATE_FAILED, 'failure on demand');
         return;
