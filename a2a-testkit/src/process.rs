@@ -1,5 +1,6 @@
-//! Server processes started by the load test and by tests (an agent binary, the official SDK's
-//! server of the workspace's `tests/interop/sdk_agent_server.py`): each is read until its ready line, bounded in
+//! Server processes started by the load test and by tests (an agent binary, the official SDKs'
+//! servers of the workspace's `tests/interop/sdk_agent_server.py` and
+//! `tests/interop/js-sdk/sdk_agent_server.mjs`): each is read until its ready line, bounded in
 //! time, and killed by its pid when dropped, passing or failing.
 
 use std::io::{BufRead, BufReader};
@@ -76,12 +77,33 @@ pub fn start_sdk_server(
     let script = workspace_root().join("tests/interop/sdk_agent_server.py");
     let mut command = Command::new(python);
     command.arg(&script).args(args);
-    let (mut server, line) = Server::start(command, "the SDK server")?;
+    start_with_ready_json(command, "the SDK server")
+}
+
+/// Starts the official JS SDK's server (`node tests/interop/js-sdk/sdk_agent_server.mjs ARGS`, its
+/// packages installed there by `npm ci`), and returns it with its ready line as JSON (`url`, `grpc`,
+/// `token`).
+pub fn start_js_sdk_server(args: &[&str]) -> Result<(Server, serde_json::Value), String> {
+    let package = workspace_root().join("tests/interop/js-sdk");
+    let mut command = Command::new("node");
+    command
+        .arg(package.join("sdk_agent_server.mjs"))
+        .args(args)
+        .current_dir(&package);
+    start_with_ready_json(command, "the JS SDK server")
+}
+
+/// Starts `command`, whose ready line is a JSON object with the `url` to use.
+fn start_with_ready_json(
+    command: Command,
+    what: &str,
+) -> Result<(Server, serde_json::Value), String> {
+    let (mut server, line) = Server::start(command, what)?;
     let ready: serde_json::Value = serde_json::from_str(&line)
-        .map_err(|e| format!("the SDK server's ready line {:?}: {e}", line.trim_end()))?;
+        .map_err(|e| format!("{what}'s ready line {:?}: {e}", line.trim_end()))?;
     server.url = ready["url"]
         .as_str()
-        .ok_or_else(|| format!("the SDK server's ready line has no url: {ready}"))?
+        .ok_or_else(|| format!("{what}'s ready line has no url: {ready}"))?
         .to_owned();
     Ok((server, ready))
 }

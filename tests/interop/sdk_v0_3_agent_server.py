@@ -16,6 +16,8 @@ messageId:
   v03-slow       working, then completed after --delay seconds (cancelable meanwhile)
   v03-stream     working, one text artifact "streamed v0.3 text", completed
   v03-message    a message, no task: "direct v0.3 answer"
+  v03-file       a completed task with the file artifact "output.txt" whose bytes are
+                 "Generated file content" (text/plain; the SDK writes their base64 text)
   anything else  a completed task whose artifact echoes the request's text
 
 Binds 127.0.0.1 only, on two ports the OS picks, and prints one JSON line once both accept
@@ -27,6 +29,7 @@ or until its standard input closes.
 
 import argparse
 import asyncio
+import base64
 import json
 import logging
 import socket
@@ -52,6 +55,8 @@ from a2a.types import (
     AgentCard,
     AgentInterface,
     AgentSkill,
+    FilePart,
+    FileWithBytes,
     Part,
     TaskState,
     TextPart,
@@ -78,6 +83,11 @@ class BehaviourTable(AgentExecutor):
         if message_id.startswith('v03-slow'):
             await updater.start_work()
             await asyncio.sleep(self.delay)
+            await updater.complete()
+        elif message_id.startswith('v03-file'):
+            content = base64.b64encode(b'Generated file content').decode()
+            file = FileWithBytes(bytes=content, mime_type='text/plain', name='output.txt')
+            await updater.add_artifact([Part(root=FilePart(file=file))], name='file')
             await updater.complete()
         elif message_id.startswith('v03-stream'):
             await updater.start_work()

@@ -7,10 +7,13 @@ mod agent;
 mod habits;
 mod hostile;
 mod hostile_v0_3;
+mod js;
 mod python;
 mod readme;
 mod requests;
 mod resume;
+mod sdk_js;
+mod sdk_js_departures;
 mod sdk_v0_3;
 mod sdk_v1;
 #[cfg(feature = "signing")]

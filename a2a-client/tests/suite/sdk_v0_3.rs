@@ -4,8 +4,8 @@
 //! on each of its three bindings: the same v1 calls, sent as v0.3 JSON-RPC, v0.3 HTTP+JSON or v0.3
 //! gRPC through the bridge. Send (task and message), stream, get, cancel, subscribe, the SDK's
 //! errors (task not found, not cancelable), the push-config methods and the extended card as far as
-//! each SDK binding serves them, and what v0.3 cannot carry refused by name. The card names gRPC as its preferred
-//! transport, which a client left to choose follows.
+//! each SDK binding serves them, a file artifact's bytes, and what v0.3 cannot carry refused by
+//! name. The card names gRPC as its preferred transport, which a client left to choose follows.
 //!
 //! What the SDK 0.3 serves of push configs differs by binding, and each test holds it:
 //! JSON-RPC serves all four; gRPC serves create and get (list and delete are `UNIMPLEMENTED`);
@@ -22,7 +22,7 @@ use a2a_protocol::service::ProtocolVersion;
 use a2a_types::v1::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
+    ListTasksRequest, Message, Part, PartContent, SendMessageConfiguration, SendMessageRequest,
     SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
     TaskState,
 };
@@ -88,6 +88,20 @@ async fn common_checks(client: &A2aClient) -> (Vec<&'static str>, Task) {
     assert_eq!(task.status.state, TaskState::Completed);
     assert_eq!(task.artifacts[0].text(), "echo: hello bridge");
     passed.push("send.task");
+
+    // The SDK writes the base64 text of the content in `file_with_bytes` over gRPC (the JS SDK
+    // writes the content itself, `sdk_js`): both read back exactly.
+    let file = task_of(client, send("v03-file-1", "a file, please")).await;
+    let part = &file.artifacts[0].parts[0];
+    assert_eq!(
+        (part.content.as_ref(), part.filename.as_deref()),
+        (
+            Some(&PartContent::Raw(b"Generated file content".to_vec())),
+            Some("output.txt")
+        ),
+        "{file:?}"
+    );
+    passed.push("file-bytes.exact");
 
     match client
         .send_message(send("v03-message-1", "hi"))

@@ -114,7 +114,7 @@
 //! | `TaskStatus.timestamp` | round trip | normalized to UTC with `Z` and 0, 3, 6 or 9 fraction digits; parsed like protobuf-python's `Timestamp.FromJsonString` (see below); `""` is absent |
 //! | `TaskState` `unknown` | JSON → proto | `TASK_STATE_UNSPECIFIED`; back, that and any number the enum lacks read as `unknown` |
 //! | `Role` unspecified or an unknown number | proto → JSON | `agent` |
-//! | `FileWithBytes.bytes` | JSON → proto | not decoded: `fileWithBytes` holds the UTF-8 text of the base64 string (what deployed v0.3 Python agents send and expect); back, bytes that are not UTF-8 are an error |
+//! | `FileWithBytes.bytes` | JSON → proto | not decoded: `fileWithBytes` holds the UTF-8 text of the base64 string (what deployed v0.3 Python agents send and expect); back, bytes that are strictly base64 text are kept as that text, and any others (the JS SDK puts the content itself there) are encoded ([`file_bytes_as_base64`]) |
 //! | a `FilePart` with neither member | proto → JSON | `{"bytes": ""}` |
 //! | `OAuthFlows` with several flows | JSON → proto | only the first of `authorizationCode`, `clientCredentials`, `implicit`, `password` is kept; none at all is an error |
 //! | `OAuthFlows` with no flow | proto → JSON | an empty `password` flow |
@@ -163,7 +163,7 @@ pub use by_name::{
     jsonrpc_to_proto, proto_to_jsonrpc,
 };
 pub use card::{SecurityRequirement, security_from_proto, security_to_proto};
-pub use objects::{data_from_proto, data_to_proto};
+pub use objects::{data_from_proto, data_to_proto, file_bytes_as_base64};
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers

@@ -105,8 +105,9 @@ impl From<FileContent> for pb::FilePart {
 impl TryFrom<pb::FilePart> for FileContent {
     type Error = ConversionError;
 
-    /// `fileWithBytes` must be UTF-8 (it holds base64 text); with neither member the result is
-    /// `{"bytes": ""}`. Empty `mimeType` and `name` become absent.
+    /// `fileWithBytes` becomes base64 text by [`file_bytes_as_base64`] (the Python SDK's habit and
+    /// the JS SDK's both read without loss); with neither member the result is `{"bytes": ""}`.
+    /// Empty `mimeType` and `name` become absent.
     fn try_from(file: pb::FilePart) -> Result<Self, ConversionError> {
         let mime_type = nonempty_string(file.mime_type);
         let name = nonempty_string(file.name);
@@ -116,24 +117,33 @@ impl TryFrom<pb::FilePart> for FileContent {
                 name,
                 uri,
             }),
-            bytes => {
-                let bytes = match bytes {
-                    Some(pb::file_part::File::FileWithBytes(bytes)) => bytes,
-                    _ => Vec::new(),
-                };
-                let bytes = String::from_utf8(bytes).map_err(|e| {
-                    ConversionError::new(format!(
-                        "not UTF-8 ({e}): v0.3 carries the base64 text of the content here"
-                    ))
-                    .at("fileWithBytes")
-                })?;
-                FileContent::Bytes(FileWithBytes {
-                    bytes,
-                    mime_type,
-                    name,
-                })
-            }
+            Some(pb::file_part::File::FileWithBytes(bytes)) => FileContent::Bytes(FileWithBytes {
+                bytes: file_bytes_as_base64(bytes),
+                mime_type,
+                name,
+            }),
+            None => FileContent::Bytes(FileWithBytes {
+                bytes: String::new(),
+                mime_type,
+                name,
+            }),
         })
+    }
+}
+
+/// The base64 text of what a peer put in a v0.3 `fileWithBytes`. Peers fill it two ways: the Python
+/// SDK 0.3 with the UTF-8 of the base64 text of the content, the JS SDK with the content itself.
+/// Bytes that are strictly that text (the standard alphabet, canonical padding, nothing else) are
+/// taken as the Python SDK's and kept as they are; any other bytes are the content, and are encoded.
+/// Content that is itself canonical base64 text (such as `abcd`) cannot be told apart and reads as
+/// the Python SDK's.
+pub fn file_bytes_as_base64(bytes: Vec<u8>) -> String {
+    use base64::Engine as _;
+    let engine = &base64::engine::general_purpose::STANDARD;
+    match String::from_utf8(bytes) {
+        Ok(text) if engine.decode(&text).is_ok() => text,
+        Ok(text) => engine.encode(text),
+        Err(not_text) => engine.encode(not_text.into_bytes()),
     }
 }
 
