@@ -8,12 +8,9 @@
 //! history; ListTasks has no v0.3 method at all; and the webhook check is left out, since a
 //! config registered over v0.3 is called with the v0.3 body, not the `StreamResponse` it reads.
 //!
-//! Over v1 the SDK departs from the specification in nothing the run checks. The one expected
-//! failure is the run's own: its webhook check wants the push config's `token` in an
-//! `X-A2A-Notification-Token` header beside `Authorization`, which §4.3.3 does not ask for (it names
-//! only `Authorization` for the config's `authentication`); the SDK sends that header only for a
-//! config without `authentication`. Issue 30 has the check changed to what the specification says;
-//! until then it fails here, and once changed it passes, and both are accepted.
+//! Over v1 the SDK departs from the specification in nothing the run checks: every check passes,
+//! the webhook check included (it asks for `Authorization` with the config's credentials, all that
+//! §4.3.3 names).
 
 use std::process::{Command, Stdio};
 
@@ -32,8 +29,6 @@ pub struct Departure {
 pub enum Why {
     /// The SDK departs from this section: the check must fail.
     Sdk(&'static str),
-    /// The run's own check asks more than the specification (this section): it may also pass.
-    OurCheck(&'static str),
     /// The operation has no v0.3 counterpart, which the client says before sending anything.
     NotInV0_3,
 }
@@ -50,11 +45,7 @@ pub fn expected(version: ProtocolVersion, binding: Binding) -> Vec<Departure> {
         why,
     };
     if version == ProtocolVersion::V1_0 {
-        return vec![departure(
-            "push-config.delivery",
-            "X-A2A-Notification-Token None",
-            Why::OurCheck("§4.3.3"),
-        )];
+        return Vec::new();
     }
     let no_v0_3_list = "ListTasks has no A2A v0.3 counterpart";
     let mut departures = vec![
@@ -112,11 +103,9 @@ pub fn unexpected(report: &Report, departures: &[Departure]) -> Vec<String> {
                 report.binding, check.name
             )),
             (Err(problem), Some(d)) if problem.contains(d.problem) => {}
-            (Ok(_), Some(d)) if matches!(d.why, Why::OurCheck(_)) => {}
             (outcome, Some(d)) => {
                 let why = match d.why {
                     Why::Sdk(section) => format!("the SDK departs from {section}"),
-                    Why::OurCheck(section) => format!("our check asks more than {section}"),
                     Why::NotInV0_3 => "no v0.3 counterpart".to_owned(),
                 };
                 wrong.push(format!(
