@@ -27,6 +27,12 @@ pub struct ServerConfig {
     /// open at once (64): one more is refused for that owner alone, so a caller holding streams
     /// open cannot take every slot of [`max_streams`](Self::max_streams).
     pub max_streams_per_owner: usize,
+    /// Executions (agent runs) at once in this process (4,096); a message that would start one
+    /// more is refused with an `Internal` error naming the cap, before the agent runs.
+    pub max_executions: usize,
+    /// Executions one owner may have running at once (256): one more is refused for that owner
+    /// alone. Executions resumed after a restart are counted but never refused.
+    pub max_executions_per_owner: usize,
     /// ListTasks' page size when the request gives none (50).
     pub default_page_size: usize,
     /// ListTasks' largest page size (100).
@@ -54,6 +60,8 @@ impl Default for ServerConfig {
             stream_queue: 32,
             max_streams: 1024,
             max_streams_per_owner: 64,
+            max_executions: 4096,
+            max_executions_per_owner: 256,
             default_page_size: 50,
             max_page_size: 100,
             webhook_policy: WebhookPolicy::default(),

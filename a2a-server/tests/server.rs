@@ -270,6 +270,69 @@ async fn a_caller_at_its_stream_cap_is_refused_alone_and_another_still_subscribe
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caller_at_its_execution_cap_is_refused_alone_before_anything_runs() {
+    let mut config = ServerConfig::default();
+    config.max_executions = 8;
+    config.max_executions_per_owner = 2;
+    let server = server(config, MemoryLimits::default());
+    let (anyone, member) = (Caller::anonymous(), Caller::authenticated("member"));
+    let first = waiting_task(&server, &anyone).await;
+    let _second = waiting_task(&server, &anyone).await;
+    // Both of the anonymous owner's runs go on: a third message is refused, and makes no task.
+    let refused = call(
+        &server,
+        &anyone,
+        MethodParams::SendMessage(send("wait", true)),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        refused
+            .message
+            .contains("this caller has its 2 executions open"),
+        "{}",
+        refused.message
+    );
+    let Ok(MethodResult::ListTasks(listed)) = unary(
+        &server,
+        &anyone,
+        MethodParams::ListTasks(ListTasksRequest::default()),
+    )
+    .await
+    else {
+        panic!()
+    };
+    assert_eq!(listed.tasks.len(), 2, "the refused message made no task");
+    // Another owner runs its agent meanwhile.
+    let members = waiting_task(&server, &member).await;
+    assert_eq!(members.status.state, TaskState::Working);
+    // A run that ends gives its slot back.
+    let cancel = CancelTaskRequest {
+        id: first.id.clone(),
+        ..Default::default()
+    };
+    unary(&server, &anyone, MethodParams::CancelTask(cancel))
+        .await
+        .expect("canceled");
+    let deadline = tokio::time::Instant::now() + LIMIT;
+    loop {
+        match call(
+            &server,
+            &anyone,
+            MethodParams::SendMessage(send("hello", true)),
+        )
+        .await
+        {
+            Ok(_) => break,
+            Err(error) => {
+                assert!(tokio::time::Instant::now() < deadline, "{}", error.message);
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
 /// The replies, each of which must be one.
 fn futures_ok<const N: usize>(replies: [Result<Reply, Error>; N]) -> Vec<Reply> {
     replies

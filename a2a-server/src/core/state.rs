@@ -11,7 +11,7 @@ use tokio::sync::watch;
 
 use crate::auth::Authenticator;
 use crate::config::ServerConfig;
-use crate::core::stream_slots::StreamSlots;
+use crate::core::owner_slots::OwnerSlots;
 use crate::executor::AgentExecutor;
 use crate::push::{OutboxWaker, PushConfigStore, PushSender};
 use crate::store::{ExecutionQueue, TaskStore};
@@ -35,7 +35,9 @@ pub(crate) struct ServerState {
     pub(crate) config: ServerConfig,
     /// The cancel signals of the executions running in this process, by task id.
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
-    pub(crate) streams: Arc<StreamSlots>,
+    pub(crate) streams: Arc<OwnerSlots>,
+    /// The executions running in this process, counted per owner.
+    pub(crate) execution_slots: Arc<OwnerSlots>,
     pub(crate) shutdown: watch::Sender<bool>,
 }
 

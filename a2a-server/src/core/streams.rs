@@ -13,8 +13,8 @@ use tokio_stream::Stream;
 
 use crate::auth::Owner;
 use crate::core::execution::events::ends_stream;
+use crate::core::owner_slots::OwnerSlot;
 use crate::core::state::ServerState;
-use crate::core::stream_slots::StreamSlot;
 
 /// The most log events a stream reads at once (fewer when its client's queue has less room).
 const LOG_PAGE: usize = 64;
@@ -87,7 +87,7 @@ impl Stream for EventStream {
 }
 
 /// A slot for one more stream of `owner`, or the error naming the cap reached.
-pub(crate) fn stream_permit(state: &ServerState, owner: &Owner) -> Result<StreamSlot, Error> {
+pub(crate) fn stream_permit(state: &ServerState, owner: &Owner) -> Result<OwnerSlot, Error> {
     state.streams.take(owner)
 }
 
@@ -113,7 +113,7 @@ pub(crate) fn task_stream_with(
     task_id: &str,
     first: Option<(u64, StreamResponse)>,
     after: u64,
-    permit: StreamSlot,
+    permit: OwnerSlot,
 ) -> EventStream {
     let (sender, receiver) = mpsc::channel(state.config.stream_queue.max(1));
     // Watch before reading the log, so no event lands between the read and the wait.

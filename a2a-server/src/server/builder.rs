@@ -9,8 +9,8 @@ use tokio::sync::watch;
 use crate::auth::{Anonymous, Authenticator};
 use crate::config::ServerConfig;
 use crate::core::execution::resume::start_resumer;
+use crate::core::owner_slots::OwnerSlots;
 use crate::core::state::ServerState;
-use crate::core::stream_slots::StreamSlots;
 use crate::executor::AgentExecutor;
 use crate::push::{
     InMemoryPushConfigStore, PushConfigStore, PushOutbox, PushSender, start_outbox_worker,
@@ -179,7 +179,12 @@ impl A2aServerBuilder {
             }),
             executions: self.executions,
             running: Mutex::default(),
-            streams: StreamSlots::new(config.max_streams, config.max_streams_per_owner),
+            streams: OwnerSlots::new("streams", config.max_streams, config.max_streams_per_owner),
+            execution_slots: OwnerSlots::new(
+                "executions",
+                config.max_executions,
+                config.max_executions_per_owner,
+            ),
             shutdown: watch::channel(false).0,
             config,
         });

@@ -104,6 +104,9 @@ pub(crate) async fn begin(
             ),
         ));
     }
+    // The execution's slot is taken first, so a caller at its cap changes nothing and starts
+    // nothing.
+    let slot = state.execution_slots.take(owner)?;
     let mut message = request.message;
     let existing = match message.task_id.clone().filter(|id| !id.is_empty()) {
         Some(task_id) => Some(continue_task(state, owner, &task_id, &message).await?),
@@ -242,6 +245,7 @@ pub(crate) async fn begin(
             cancel,
             settle: Some(settle),
             lease,
+            slot,
         },
     );
     Ok(Started::Task {

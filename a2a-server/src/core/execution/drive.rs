@@ -12,6 +12,7 @@ use tokio::task::{JoinError, JoinHandle};
 use crate::auth::Owner;
 use crate::core::execution::apply::apply;
 use crate::core::execution::events::{ends_stream, to_stream_event};
+use crate::core::owner_slots::OwnerSlot;
 use crate::core::state::ServerState;
 use crate::executor::AgentEvent;
 
@@ -34,6 +35,8 @@ pub(crate) struct Execution {
     pub(crate) settle: Option<oneshot::Sender<()>>,
     /// The lease token the execution's record is held under, with an execution queue.
     pub(crate) lease: Option<String>,
+    /// The execution's slot among the owner's running ones, given back when the driver ends.
+    pub(crate) slot: OwnerSlot,
 }
 
 /// Aborts the lease renewal when the driver is done, however it ends.
@@ -63,6 +66,7 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
             cancel,
             mut settle,
             lease,
+            slot,
         } = run;
         let _renewal = lease
             .as_ref()
@@ -100,6 +104,7 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
             let _ = fail_task(&state, &owner, &task_id, &context_id, problem).await;
         }
         state.running().remove(&task_id);
+        drop(slot);
         if let (Some(token), Some(queue)) = (&lease, &state.executions)
             && let Err(error) = queue.finish(&task_id, token).await
         {

@@ -111,6 +111,7 @@ async fn resume(state: &Arc<ServerState>, record: ExecutionRecord, token: &str) 
     let (cancel, cancel_signal) = watch::channel(false);
     let sink = EventSink::new(sender, cancel_signal, task_id.clone(), context_id.clone());
     let executor = state.executor.clone();
+    let slot = state.execution_slots.take_anyway(&owner);
     let handle = tokio::spawn(async move { executor.execute(context, sink).await });
     drive(
         state,
@@ -125,6 +126,7 @@ async fn resume(state: &Arc<ServerState>, record: ExecutionRecord, token: &str) 
             cancel,
             settle: None,
             lease: Some(token.to_owned()),
+            slot,
         },
     );
 }

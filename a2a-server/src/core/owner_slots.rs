@@ -1,7 +1,7 @@
-//! The slots streams are open in ([`StreamSlots`]): a cap on streams in all
-//! ([`ServerConfig::max_streams`](crate::ServerConfig)) and one per owner
-//! ([`ServerConfig::max_streams_per_owner`](crate::ServerConfig)), so one caller holding its streams
-//! open, unread, refuses only that caller: every other owner keeps room to subscribe.
+//! Slots for what a caller holds open ([`OwnerSlots`]): streams
+//! ([`ServerConfig::max_streams`](crate::ServerConfig) and `max_streams_per_owner`) and running
+//! executions (`max_executions` and `max_executions_per_owner`), each capped in all and per owner,
+//! so one caller holding many open refuses only that caller: every other owner keeps room.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -11,28 +11,32 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::auth::Owner;
 
-/// Streams open, in all and per owner.
+/// Slots taken, in all and per owner.
 #[derive(Debug)]
-pub(crate) struct StreamSlots {
+pub(crate) struct OwnerSlots {
+    /// What a slot holds, plural (`streams`), for the refusals.
+    what: &'static str,
     all: Arc<Semaphore>,
     max: usize,
     per_owner: usize,
     open: Mutex<HashMap<Owner, usize>>,
 }
 
-/// One open stream's slot, given back when the stream ends.
+/// One slot, given back when dropped.
 #[derive(Debug)]
-pub(crate) struct StreamSlot {
-    _all: OwnedSemaphorePermit,
-    slots: Arc<StreamSlots>,
+pub(crate) struct OwnerSlot {
+    /// `None` for a slot taken over the cap ([`OwnerSlots::take_anyway`]).
+    _all: Option<OwnedSemaphorePermit>,
+    slots: Arc<OwnerSlots>,
     owner: Owner,
 }
 
-impl StreamSlots {
-    /// Room for `max` streams, at most `per_owner` of them an owner's (both at least 1).
-    pub(crate) fn new(max: usize, per_owner: usize) -> Arc<Self> {
+impl OwnerSlots {
+    /// Room for `max` of `what`, at most `per_owner` of them an owner's (both at least 1).
+    pub(crate) fn new(what: &'static str, max: usize, per_owner: usize) -> Arc<Self> {
         let max = max.max(1);
-        Arc::new(StreamSlots {
+        Arc::new(OwnerSlots {
+            what,
             all: Arc::new(Semaphore::new(max)),
             max,
             per_owner: per_owner.clamp(1, max),
@@ -40,16 +44,16 @@ impl StreamSlots {
         })
     }
 
-    /// A slot for one more stream of `owner`, or the error naming the cap reached.
-    pub(crate) fn take(self: &Arc<Self>, owner: &Owner) -> Result<StreamSlot, Error> {
+    /// A slot for one more of `owner`'s, or the error naming the cap reached.
+    pub(crate) fn take(self: &Arc<Self>, owner: &Owner) -> Result<OwnerSlot, Error> {
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let count = open.get(owner).copied().unwrap_or(0);
         if count >= self.per_owner {
             return Err(Error::with_message(
                 ErrorKind::Internal,
                 format!(
-                    "this caller has its {} streams open; close one or try again later",
-                    self.per_owner
+                    "this caller has its {} {} open; try again once one ends",
+                    self.per_owner, self.what
                 ),
             ));
         }
@@ -57,26 +61,38 @@ impl StreamSlots {
             Error::with_message(
                 ErrorKind::Internal,
                 format!(
-                    "this server has its {} streams open; try again later",
-                    self.max
+                    "this server has its {} {} open; try again later",
+                    self.max, self.what
                 ),
             )
         })?;
         open.insert(owner.clone(), count + 1);
-        Ok(StreamSlot {
-            _all: all,
+        Ok(OwnerSlot {
+            _all: Some(all),
             slots: self.clone(),
             owner: owner.clone(),
         })
     }
 
-    /// Streams open now.
+    /// A slot for `owner` whatever the caps (for what was accepted before, such as an execution
+    /// resumed after a restart), counted against them so new ones wait for it.
+    pub(crate) fn take_anyway(self: &Arc<Self>, owner: &Owner) -> OwnerSlot {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        *open.entry(owner.clone()).or_insert(0) += 1;
+        OwnerSlot {
+            _all: self.all.clone().try_acquire_owned().ok(),
+            slots: self.clone(),
+            owner: owner.clone(),
+        }
+    }
+
+    /// Slots taken now (those taken over the cap in all not counted).
     pub(crate) fn open(&self) -> usize {
         self.max - self.all.available_permits()
     }
 }
 
-impl Drop for StreamSlot {
+impl Drop for OwnerSlot {
     fn drop(&mut self) {
         let mut open = self
             .slots
@@ -105,7 +121,7 @@ mod tests {
 
     #[test]
     fn an_owner_at_its_cap_is_refused_and_others_are_not() {
-        let slots = StreamSlots::new(10, 2);
+        let slots = OwnerSlots::new("streams", 10, 2);
         let (anonymous, member) = (owner(""), owner("member"));
         let first = slots.take(&anonymous).expect("first");
         let _second = slots.take(&anonymous).expect("second");
@@ -123,7 +139,7 @@ mod tests {
 
     #[test]
     fn the_cap_in_all_still_holds() {
-        let slots = StreamSlots::new(2, 2);
+        let slots = OwnerSlots::new("streams", 2, 2);
         let _a = slots.take(&owner("a")).expect("a");
         let _b = slots.take(&owner("b")).expect("b");
         let refused = slots.take(&owner("c")).expect_err("the server is full");
@@ -134,5 +150,17 @@ mod tests {
         );
         // A refusal by the cap in all leaves nothing counted for its owner.
         assert!(!slots.open.lock().unwrap().contains_key(&owner("c")));
+    }
+
+    #[test]
+    fn a_slot_taken_anyway_counts_against_the_caps() {
+        let slots = OwnerSlots::new("executions", 2, 1);
+        let resumed = slots.take_anyway(&owner("a"));
+        assert!(slots.take(&owner("a")).is_err(), "a's one slot is taken");
+        let _b = slots.take(&owner("b")).expect("b");
+        let _over = slots.take_anyway(&owner("c"));
+        assert!(slots.take(&owner("d")).is_err(), "all taken");
+        drop(resumed);
+        slots.take(&owner("a")).expect("given back");
     }
 }
