@@ -107,7 +107,7 @@ async fn rpc(
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
         Err(e) => {
-            let error = Error::with_message(ErrorKind::JsonParse, e.to_string());
+            let error = Error::bare(ErrorKind::JsonParse, e.to_string());
             return reply(JsonRpcResponse::<Value>::error(None, error).to_json());
         }
     };

@@ -1,0 +1,114 @@
+//! What the HTTP bindings write on the wire, read back as raw JSON over loopback:
+//!
+//! - the JSON-RPC standard errors the SDK's server writes bare (a body that is not JSON, an unknown
+//!   method) have no `data`; those it writes with an `ErrorInfo` (an invalid envelope) keep it.
+
+use std::time::Duration;
+
+use a2a_protocol::errors::Error;
+use a2a_server::{
+    A2aServer, AgentExecutor, BearerTokens, EventSink, RequestContext, Serving, async_trait,
+};
+use a2a_types::v1::{AgentCard, AgentSkill};
+use serde_json::{Value, json};
+
+/// The most one exchange may take.
+const LIMIT: Duration = Duration::from_secs(20);
+
+struct Done;
+
+#[async_trait]
+impl AgentExecutor for Done {
+    async fn execute(&self, _context: RequestContext, events: EventSink) -> Result<(), Error> {
+        events.complete_with_text("done").await?;
+        Ok(())
+    }
+}
+
+/// A card whose JSON-RPC interface (v1 and v0.3) is at `base`.
+fn card(base: &str) -> AgentCard {
+    let jsonrpc = format!("{base}/jsonrpc");
+    AgentCard::builder("Wire", "Answers on the wire.", "1.0.0")
+        .jsonrpc(&jsonrpc)
+        .http_json(format!("{base}/rest"))
+        .jsonrpc_v0_3(&jsonrpc)
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .skill(AgentSkill {
+            id: "done".into(),
+            name: "Done".into(),
+            description: "Completes every task.".into(),
+            tags: vec!["test".into()],
+            ..Default::default()
+        })
+        .build()
+        .expect("a valid card")
+}
+
+/// Starts a server on loopback; `tokens` makes authentication required.
+async fn start(tokens: Option<BearerTokens>) -> Serving {
+    let http = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let grpc = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", http.local_addr().unwrap());
+    let mut builder = A2aServer::builder(card(&base), Done);
+    if let Some(tokens) = tokens {
+        builder = builder.authenticator(tokens);
+    }
+    builder.build().serve(http, grpc).await.unwrap()
+}
+
+/// The status, the headers and the JSON body of one request.
+async fn exchange(request: reqwest::RequestBuilder) -> (u16, reqwest::header::HeaderMap, Value) {
+    let answer = async {
+        let response = request.send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = response.bytes().await.expect("a body");
+        let json = serde_json::from_slice(&body).unwrap_or_else(|e| {
+            panic!("not JSON ({e}): {}", String::from_utf8_lossy(&body));
+        });
+        (status, headers, json)
+    };
+    tokio::time::timeout(LIMIT, answer).await.expect("in time")
+}
+
+/// A JSON-RPC request body, as `A2A-Version: 1.0`.
+fn rpc(serving: &Serving, body: impl Into<reqwest::Body>) -> reqwest::RequestBuilder {
+    reqwest::Client::new()
+        .post(format!("{}/jsonrpc", serving.base_url()))
+        .header("A2A-Version", "1.0")
+        .header("Content-Type", "application/json")
+        .body(body)
+}
+
+fn send_message(id: u32) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "SendMessage", "params": {
+        "message": {"messageId": format!("m-{id}"), "role": "ROLE_USER", "parts": [{"text": "hi"}]}
+    }})
+    .to_string()
+}
+
+#[tokio::test]
+async fn standard_jsonrpc_errors_carry_data_where_the_sdk_writes_it() {
+    let serving = start(None).await;
+    // Not JSON: -32700, no id, no data.
+    let (_, _, body) = exchange(rpc(&serving, "{not json")).await;
+    assert_eq!(body["id"], Value::Null, "{body}");
+    assert_eq!(body["error"]["code"], -32700, "{body}");
+    assert!(body["error"].get("data").is_none(), "{body}");
+    // An unknown method: -32601, the request's id, no data.
+    let unknown = json!({"jsonrpc": "2.0", "id": 2, "method": "NoSuchMethod", "params": {}});
+    let (_, _, body) = exchange(rpc(&serving, unknown.to_string())).await;
+    assert_eq!(body["id"], 2, "{body}");
+    assert_eq!(body["error"]["code"], -32601, "{body}");
+    assert!(body["error"].get("data").is_none(), "{body}");
+    // A bad envelope: -32600 with its ErrorInfo, as the SDK's server writes it.
+    let bad = json!({"jsonrpc": "1.0", "id": 3, "method": "GetTask", "params": {"id": "t"}});
+    let (_, _, body) = exchange(rpc(&serving, bad.to_string())).await;
+    assert_eq!(body["error"]["code"], -32600, "{body}");
+    assert_eq!(
+        body["error"]["data"][0]["reason"], "INVALID_REQUEST",
+        "{body}"
+    );
+    serving.shutdown().await;
+}
