@@ -1,7 +1,9 @@
 //! What the HTTP bindings write on the wire, read back as raw JSON over loopback:
 //!
 //! - the JSON-RPC standard errors the SDK's server writes bare (a body that is not JSON, an unknown
-//!   method) have no `data`; those it writes with an `ErrorInfo` (an invalid envelope) keep it.
+//!   method) have no `data`; those it writes with an `ErrorInfo` (an invalid envelope) keep it;
+//! - the last page of ListTasks carries `nextPageToken: ""` on JSON-RPC and HTTP+JSON (section
+//!   3.1.4), and every other field of the response too.
 
 use std::time::Duration;
 
@@ -86,6 +88,64 @@ fn send_message(id: u32) -> String {
         "message": {"messageId": format!("m-{id}"), "role": "ROLE_USER", "parts": [{"text": "hi"}]}
     }})
     .to_string()
+}
+
+#[tokio::test]
+async fn the_last_page_of_list_tasks_has_an_empty_next_page_token_on_both_bindings() {
+    let serving = start(None).await;
+    for id in 1..=2 {
+        let (status, _, body) = exchange(rpc(&serving, send_message(id))).await;
+        assert_eq!(status, 200, "{body}");
+        assert!(body.get("result").is_some(), "{body}");
+    }
+
+    // JSON-RPC: a first page of one, then the last page.
+    let list = |params: Value| {
+        json!({"jsonrpc": "2.0", "id": 9, "method": "ListTasks", "params": params}).to_string()
+    };
+    let (_, _, first) = exchange(rpc(&serving, list(json!({"pageSize": 1})))).await;
+    let token = first["result"]["nextPageToken"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a first page has a token: {first}"));
+    assert!(!token.is_empty(), "{first}");
+    let (_, _, last) = exchange(rpc(
+        &serving,
+        list(json!({"pageSize": 1, "pageToken": token})),
+    ))
+    .await;
+    let result = &last["result"];
+    assert_eq!(
+        result["nextPageToken"],
+        json!(""),
+        "JSON-RPC last page: {last}"
+    );
+    assert_eq!(result["tasks"].as_array().map(Vec::len), Some(1), "{last}");
+    assert_eq!(result["pageSize"], json!(1), "{last}");
+    assert_eq!(result["totalSize"], json!(2), "{last}");
+
+    // HTTP+JSON: one page holding every task is the last one.
+    let (status, _, page) = exchange(
+        reqwest::Client::new()
+            .get(format!("{}/rest/tasks", serving.base_url()))
+            .header("A2A-Version", "1.0"),
+    )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(
+        page["nextPageToken"],
+        json!(""),
+        "HTTP+JSON last page: {page}"
+    );
+    assert_eq!(page["tasks"].as_array().map(Vec::len), Some(2), "{page}");
+
+    // No task at all: every field is still there.
+    let (_, _, empty) =
+        exchange(rpc(&serving, list(json!({"contextId": "no-such-context"})))).await;
+    let result = &empty["result"];
+    assert_eq!(result["tasks"], json!([]), "{empty}");
+    assert_eq!(result["nextPageToken"], json!(""), "{empty}");
+    assert_eq!(result["totalSize"], json!(0), "{empty}");
+    serving.shutdown().await;
 }
 
 #[tokio::test]
