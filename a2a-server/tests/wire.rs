@@ -3,7 +3,9 @@
 //! - the JSON-RPC standard errors the SDK's server writes bare (a body that is not JSON, an unknown
 //!   method) have no `data`; those it writes with an `ErrorInfo` (an invalid envelope) keep it;
 //! - the last page of ListTasks carries `nextPageToken: ""` on JSON-RPC and HTTP+JSON (section
-//!   3.1.4), and every other field of the response too.
+//!   3.1.4), and every other field of the response too;
+//! - an unauthenticated JSON-RPC call is answered 401 with a JSON-RPC error envelope (its id, the
+//!   `WWW-Authenticate` challenge), while HTTP+JSON keeps its own error body.
 
 use std::time::Duration;
 
@@ -145,6 +147,63 @@ async fn the_last_page_of_list_tasks_has_an_empty_next_page_token_on_both_bindin
     assert_eq!(result["tasks"], json!([]), "{empty}");
     assert_eq!(result["nextPageToken"], json!(""), "{empty}");
     assert_eq!(result["totalSize"], json!(0), "{empty}");
+    serving.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_unauthenticated_jsonrpc_call_gets_a_jsonrpc_error_with_its_id() {
+    let serving = start(Some(
+        BearerTokens::new().token("secret", "alice").required(),
+    ))
+    .await;
+    let get_task =
+        json!({"jsonrpc": "2.0", "id": "req-7", "method": "GetTask", "params": {"id": "t-1"}});
+    let (status, headers, body) = exchange(rpc(&serving, get_task.to_string())).await;
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(headers["www-authenticate"], "Bearer");
+    assert_eq!(body["jsonrpc"], "2.0", "{body}");
+    assert_eq!(body["id"], "req-7", "{body}");
+    assert!(body.get("result").is_none(), "{body}");
+    let error = &body["error"];
+    assert_eq!(error["code"], -31401, "{body}");
+    assert!(error["message"].is_string(), "{body}");
+    assert_eq!(error["data"][0]["reason"], "UNAUTHENTICATED", "{body}");
+    assert_eq!(error["data"][0]["domain"], "a2a-protocol.org", "{body}");
+
+    // The token opens the door.
+    let (status, _, body) =
+        exchange(rpc(&serving, get_task.to_string()).bearer_auth("secret")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["error"]["code"], -32001, "{body}");
+
+    // A v0.3 request (no A2A-Version) is answered the same way, with its id.
+    #[cfg(feature = "v0_3")]
+    {
+        let v0_3 =
+            json!({"jsonrpc": "2.0", "id": 11, "method": "tasks/get", "params": {"id": "t-1"}});
+        let (status, headers, body) = exchange(
+            reqwest::Client::new()
+                .post(format!("{}/jsonrpc", serving.base_url()))
+                .header("Content-Type", "application/json")
+                .body(v0_3.to_string()),
+        )
+        .await;
+        assert_eq!(status, 401, "{body}");
+        assert_eq!(headers["www-authenticate"], "Bearer");
+        assert_eq!(body["id"], 11, "{body}");
+        assert_eq!(body["error"]["code"], -31401, "{body}");
+    }
+
+    // HTTP+JSON keeps its own error body.
+    let (status, headers, body) = exchange(
+        reqwest::Client::new()
+            .get(format!("{}/rest/tasks/t-1", serving.base_url()))
+            .header("A2A-Version", "1.0"),
+    )
+    .await;
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(headers["www-authenticate"], "Bearer");
+    assert_eq!(body["error"]["status"], "UNAUTHENTICATED", "{body}");
     serving.shutdown().await;
 }
 

@@ -24,7 +24,7 @@ use tokio_stream::StreamExt;
 use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, jsonrpc_reply as reply,
-    sse_event, unauthenticated,
+    sse_event, unauthenticated_jsonrpc,
 };
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
@@ -142,13 +142,14 @@ async fn v1_call(
             ),
         ));
     }
+    let raw_id = serde_json::to_value(&id).unwrap_or(Value::Null);
     let context = match call_context(state, headers, "JSONRPC").await {
         Ok(context) => context,
-        Err(response) => return response,
+        Err(refusal) => return unauthenticated_jsonrpc(&raw_id, &refusal),
     };
     let operation = request.params.operation();
     if let Err(refusal) = check_access(state, operation, &context.caller) {
-        return unauthenticated(&refusal);
+        return unauthenticated_jsonrpc(&raw_id, &refusal);
     }
     let result_id = id.clone().unwrap_or(Id::Null);
     match call(state, request.params, &context).await {

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 
 use crate::bindings::http_common::{
-    call_context, event_stream, header, jsonrpc_reply as reply, sse_event, unauthenticated,
+    call_context, event_stream, header, jsonrpc_reply as reply, sse_event, unauthenticated_jsonrpc,
 };
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
@@ -66,10 +66,10 @@ pub(super) async fn v0_3_rpc(
     };
     let context = match call_context(state, headers, "JSONRPC v0.3").await {
         Ok(context) => context,
-        Err(response) => return response,
+        Err(refusal) => return unauthenticated_jsonrpc(&raw_id, &refusal),
     };
     if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
-        return unauthenticated(&refusal);
+        return unauthenticated_jsonrpc(&raw_id, &refusal);
     }
     let downgrade =
         move |result: MethodResult| match bridge::downgrade_response(Some(id.clone()), result) {
