@@ -5,15 +5,20 @@
 //! - the last page of ListTasks carries `nextPageToken: ""` on JSON-RPC and HTTP+JSON (section
 //!   3.1.4), and every other field of the response too;
 //! - an unauthenticated JSON-RPC call is answered 401 with a JSON-RPC error envelope (its id, the
-//!   `WWW-Authenticate` challenge), while HTTP+JSON keeps its own error body.
+//!   `WWW-Authenticate` challenge), while HTTP+JSON keeps its own error body;
+//! - with feature `v0_3`, the well-known card a request without `A2A-Version` gets is one a v0.3
+//!   client reads (`url`, `preferredTransport`, `protocolVersion`) and a v1 client reads too, while
+//!   a 1.x request gets the plain v1 card.
 
 use std::time::Duration;
 
 use a2a_protocol::errors::Error;
+use a2a_protocol::service::WELL_KNOWN_AGENT_CARD_PATH;
 use a2a_server::{
     A2aServer, AgentExecutor, BearerTokens, EventSink, RequestContext, Serving, async_trait,
 };
 use a2a_types::v1::{AgentCard, AgentSkill};
+use a2a_types::validate::Validate;
 use serde_json::{Value, json};
 
 /// The most one exchange may take.
@@ -229,5 +234,47 @@ async fn standard_jsonrpc_errors_carry_data_where_the_sdk_writes_it() {
         body["error"]["data"][0]["reason"], "INVALID_REQUEST",
         "{body}"
     );
+    serving.shutdown().await;
+}
+
+#[cfg(feature = "v0_3")]
+#[tokio::test]
+async fn the_card_without_a_version_is_one_v0_3_clients_read_and_v1_clients_too() {
+    let serving = start(None).await;
+    let url = format!("{}{WELL_KNOWN_AGENT_CARD_PATH}", serving.base_url());
+    let jsonrpc = format!("{}/jsonrpc", serving.base_url());
+
+    let (status, headers, merged) = exchange(reqwest::Client::new().get(&url)).await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["vary"], "A2A-Version");
+    // The v0.3 fields: the v0.3 JSON-RPC interface is the main one.
+    assert_eq!(merged["url"], json!(jsonrpc), "{merged}");
+    assert_eq!(merged["preferredTransport"], "JSONRPC", "{merged}");
+    assert_eq!(merged["protocolVersion"], "0.3", "{merged}");
+    // The v1 fields, and the v1 card read from it is the server's.
+    assert_eq!(merged["supportedInterfaces"][0]["protocolVersion"], "1.0");
+    let read: AgentCard = a2a_types::json::from_value(merged.clone()).expect("a v1 card");
+    assert!(read.validate().is_ok(), "{:?}", read.validate());
+    // An explicit 0.3 gets the same document.
+    let (_, _, asked_0_3) = exchange(
+        reqwest::Client::new()
+            .get(&url)
+            .header("A2A-Version", "0.3"),
+    )
+    .await;
+    assert_eq!(asked_0_3, merged);
+
+    // A 1.x request gets the plain v1 card, with a tag of its own.
+    let (_, v1_headers, plain) = exchange(
+        reqwest::Client::new()
+            .get(&url)
+            .header("A2A-Version", "1.0"),
+    )
+    .await;
+    assert!(plain.get("url").is_none(), "{plain}");
+    assert!(plain.get("protocolVersion").is_none(), "{plain}");
+    let plain_card: AgentCard = a2a_types::json::from_value(plain.clone()).unwrap();
+    assert_eq!(plain_card, read);
+    assert_ne!(v1_headers["etag"], headers["etag"]);
     serving.shutdown().await;
 }
