@@ -8,9 +8,13 @@ use a2a_types::JsonObject;
 use a2a_types::validate::FieldViolation;
 
 impl Error {
-    /// The JSON-RPC `error` object (section 9.5); without `data` when the error is [bare](Error::bare).
+    /// The JSON-RPC `error` object (section 9.5); without `data` when the error is [bare](Error::bare)
+    /// and holds no details (details given to a bare error are written, never dropped).
     pub fn to_jsonrpc(&self) -> Value {
-        if self.bare {
+        let has_details = !self.metadata.is_empty()
+            || !self.field_violations.is_empty()
+            || !self.other_details.is_empty();
+        if self.bare && !has_details {
             return json!({"code": self.kind.jsonrpc_code(), "message": self.message});
         }
         json!({
@@ -21,8 +25,9 @@ impl Error {
     }
 
     /// Reads a JSON-RPC `error` object: the code names the error; the details are read from `data`
-    /// when it is a list; without `data` (or with `null`) the error is [bare](Error::bare). An object `data` (what a v0.3 peer sends) is accepted and dropped, as the
-    /// SDK's clients drop it (see `TryFrom<&v0_3::JsonRpcError>` in `a2a-spec-compat`).
+    /// when it is a list; without `data` (or with `null`) the error is [bare](Error::bare). An
+    /// object `data` (what a v0.3 peer sends) is accepted and dropped, as the SDK's clients drop it
+    /// (see `TryFrom<&v0_3::JsonRpcError>` in `a2a-spec-compat`).
     pub fn from_jsonrpc(error: &Value) -> Result<Self, ErrorShapeError> {
         let object = error
             .as_object()

@@ -74,7 +74,8 @@ pub struct Error {
     pub field_violations: Vec<FieldViolation>,
     /// Any other details, kept as their ProtoJSON `Any` objects (each has an `@type`).
     pub other_details: Vec<Value>,
-    /// No details at all: the JSON-RPC object is written without `data` (see [`Error::bare`]). Read
+    /// No details at all: the JSON-RPC object is written without `data` (see [`Error::bare`]; details
+    /// added to it anyway are written, with the `ErrorInfo`). Read
     /// back from a JSON-RPC object that has no `data`.
     pub bare: bool,
 }
