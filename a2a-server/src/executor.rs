@@ -127,7 +127,7 @@ impl std::error::Error for SinkClosed {}
 
 impl From<SinkClosed> for Error {
     fn from(closed: SinkClosed) -> Error {
-        Error::with_message(ErrorKind::Internal, closed.to_string())
+        Error::bare(ErrorKind::Internal, closed.to_string())
     }
 }
 

@@ -2,7 +2,10 @@
 
 `sdk_errors.py generate DIR` prints, for each error class the SDK maps to a JSON-RPC code, its mapping
 (JSON-RPC code, HTTP status, gRPC status, ErrorInfo reason) and the JSON-RPC error object and REST error
-body its servers write for an instance with a message and data.
+body its servers write for an instance with a message and data; then, for each of the five JSON-RPC
+standard errors, the bare object its JSON-RPC server writes when it has nothing to add (its
+`a2a.server.jsonrpc_models` classes: a body that is not JSON, an unknown method, an unforeseen failure),
+marked `"bare": true`.
 
 `sdk_errors.py read DIR` reads DIR/ours.json, a list of {"jsonrpc": <error object>, "rest": <body>}, and
 prints what the SDK's JSON-RPC and REST clients make of each: the error class's JSON-RPC code, the message
@@ -26,6 +29,7 @@ from google.rpc import status_pb2
 
 from a2a.client.transports.jsonrpc import JsonRpcTransport
 from a2a.client.transports.rest import _parse_rest_error
+from a2a.server import jsonrpc_models
 from a2a.server.request_handlers.response_helpers import build_error_response
 from a2a.utils.error_handlers import build_rest_error_payload
 from a2a.utils.errors import (
@@ -70,6 +74,23 @@ def generate():
                 'data': error.data,
                 'jsonrpc': attempt(lambda: build_error_response('req-1', error)['error']),
                 'rest': attempt(lambda: build_rest_error_payload(error)),
+            }
+        )
+    for model in (
+        jsonrpc_models.JSONParseError,
+        jsonrpc_models.InvalidRequestError,
+        jsonrpc_models.MethodNotFoundError,
+        jsonrpc_models.InvalidParamsError,
+        jsonrpc_models.InternalError,
+    ):
+        error = model(message=f'{model.__name__} without details')
+        out.append(
+            {
+                'name': f'jsonrpc_models.{model.__name__}',
+                'code': error.code,
+                'bare': True,
+                'message': error.message,
+                'jsonrpc': attempt(lambda: build_error_response('req-1', error)['error']),
             }
         )
     return out

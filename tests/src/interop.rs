@@ -188,6 +188,28 @@ pub fn message_differences<M: ProtoMessage>(from_binary: &M, from_json: &M) -> S
 
 /// The Python interpreter that has the SDK, or `None` (after saying why) where the test is skipped.
 pub fn python(suite: &Suite) -> Option<PathBuf> {
+    python_from(
+        suite,
+        "A2A_INTEROP_PYTHON",
+        ".venv",
+        "tests/interop/requirements.txt",
+    )
+}
+
+/// The Python interpreter that has the SDK 0.3.x (`A2A_INTEROP_PYTHON_V0_3`, else the workspace's
+/// `.venv-v0_3`), or `None` (after saying why) where the test is skipped.
+pub fn python_v0_3(suite: &Suite) -> Option<PathBuf> {
+    python_from(
+        suite,
+        "A2A_INTEROP_PYTHON_V0_3",
+        ".venv-v0_3",
+        "tests/interop/requirements-v0_3.txt",
+    )
+}
+
+/// The interpreter named by the environment variable `variable`, else the workspace's `venv`, that
+/// can import `suite.sdk_module`; skips (`None`) with one line without one, and fails under `CI=true`.
+fn python_from(suite: &Suite, variable: &str, venv: &str, requirements: &str) -> Option<PathBuf> {
     let imports_sdk = |python: &Path| {
         Command::new(python)
             .args(["-c", &format!("import {}", suite.sdk_module)])
@@ -195,29 +217,28 @@ pub fn python(suite: &Suite) -> Option<PathBuf> {
             .output()
             .is_ok_and(|output| output.status.success())
     };
-    if let Some(python) = std::env::var_os("A2A_INTEROP_PYTHON").filter(|p| !p.is_empty()) {
+    if let Some(python) = std::env::var_os(variable).filter(|p| !p.is_empty()) {
         let python = PathBuf::from(python);
         assert!(
             imports_sdk(&python),
-            "A2A_INTEROP_PYTHON={} cannot import the A2A SDK ({}): install \
-             tests/interop/requirements.txt into it",
+            "{variable}={} cannot import the A2A SDK ({}): install {requirements} into it",
             python.display(),
             suite.sdk_module
         );
         return Some(python);
     }
-    let venv = workspace_root().join(".venv/bin/python");
+    let venv = workspace_root().join(venv).join("bin/python");
     if venv.exists() && imports_sdk(&venv) {
         return Some(venv);
     }
     let why = if venv.exists() {
         format!(
-            "A2A_INTEROP_PYTHON is not set and {} cannot import the A2A SDK",
+            "{variable} is not set and {} cannot import the A2A SDK",
             venv.display()
         )
     } else {
         format!(
-            "A2A_INTEROP_PYTHON is not set and {} does not exist",
+            "{variable} is not set and {} does not exist",
             venv.display()
         )
     };
@@ -225,11 +246,10 @@ pub fn python(suite: &Suite) -> Option<PathBuf> {
     assert!(
         !on_ci,
         "CI is set, so the Python SDK interop test must run, but {why} (.ci/run installs \
-         tests/interop/requirements.txt into .venv and exports A2A_INTEROP_PYTHON)"
+         {requirements} and exports {variable})"
     );
     eprintln!(
-        "SKIPPED interop {}: {why}; nothing was compared (run .ci/run or create .venv with \
-         tests/interop/requirements.txt)",
+        "SKIPPED interop {}: {why}; nothing was compared (run .ci/run or install {requirements})",
         suite.name
     );
     None
@@ -285,10 +305,34 @@ pub fn read_vectors(dir: &Path) -> Vec<Vector> {
             case: field(entry, "case"),
             json: String::from_utf8(read(&field(entry, "json"))).expect("JSON vectors are UTF-8"),
             binpb: entry["binpb"].as_str().map(read),
-            expected: serde_json::from_slice(&read(&field(entry, "expected_json")))
-                .expect("the SDK's expected JSON is JSON"),
+            expected: written_in_full(
+                &field(entry, "type"),
+                serde_json::from_slice(&read(&field(entry, "expected_json")))
+                    .expect("the SDK's expected JSON is JSON"),
+            ),
         })
         .collect()
+}
+
+/// The SDK's canonical JSON (`MessageToJson`, default options) leaves every default out; a
+/// `ListTasksResponse` is written in full (section 3.1.4: `nextPageToken` always, `""` on the last
+/// page), as the SDK's server writes one (`serialize_list_tasks_response`), so its own fields are
+/// expected at their defaults where the canonical JSON leaves them out.
+fn written_in_full(type_name: &str, mut expected: Value) -> Value {
+    if type_name == "lf.a2a.v1.ListTasksResponse"
+        && let Some(object) = expected.as_object_mut()
+    {
+        let defaults = [
+            ("tasks", Value::Array(Vec::new())),
+            ("nextPageToken", Value::from("")),
+            ("pageSize", Value::from(0)),
+            ("totalSize", Value::from(0)),
+        ];
+        for (key, default) in defaults {
+            object.entry(key).or_insert(default);
+        }
+    }
+    expected
 }
 
 /// The verdict on one decoder.

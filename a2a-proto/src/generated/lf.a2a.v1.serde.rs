@@ -3909,32 +3909,16 @@ impl serde::Serialize for ListTasksResponse {
     {
         use serde::ser::SerializeStruct;
         let mut len = 0;
-        if !self.tasks.is_empty() {
-            len += 1;
-        }
-        if !self.next_page_token.is_empty() {
-            len += 1;
-        }
-        if self.page_size != 0 {
-            len += 1;
-        }
-        if self.total_size != 0 {
-            len += 1;
-        }
+        len += 1;
+        len += 1;
+        len += 1;
+        len += 1;
         let mut struct_ser = serializer
             .serialize_struct("lf.a2a.v1.ListTasksResponse", len)?;
-        if !self.tasks.is_empty() {
-            struct_ser.serialize_field("tasks", &self.tasks)?;
-        }
-        if !self.next_page_token.is_empty() {
-            struct_ser.serialize_field("nextPageToken", &self.next_page_token)?;
-        }
-        if self.page_size != 0 {
-            struct_ser.serialize_field("pageSize", &self.page_size)?;
-        }
-        if self.total_size != 0 {
-            struct_ser.serialize_field("totalSize", &self.total_size)?;
-        }
+        struct_ser.serialize_field("tasks", &self.tasks)?;
+        struct_ser.serialize_field("nextPageToken", &self.next_page_token)?;
+        struct_ser.serialize_field("pageSize", &self.page_size)?;
+        struct_ser.serialize_field("totalSize", &self.total_size)?;
         struct_ser.end()
     }
 }

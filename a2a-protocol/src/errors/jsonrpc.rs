@@ -8,8 +8,15 @@ use a2a_types::JsonObject;
 use a2a_types::validate::FieldViolation;
 
 impl Error {
-    /// The JSON-RPC `error` object (section 9.5).
+    /// The JSON-RPC `error` object (section 9.5); without `data` when the error is [bare](Error::bare)
+    /// and holds no details (details given to a bare error are written, never dropped).
     pub fn to_jsonrpc(&self) -> Value {
+        let has_details = !self.metadata.is_empty()
+            || !self.field_violations.is_empty()
+            || !self.other_details.is_empty();
+        if self.bare && !has_details {
+            return json!({"code": self.kind.jsonrpc_code(), "message": self.message});
+        }
         json!({
             "code": self.kind.jsonrpc_code(),
             "message": self.message,
@@ -18,8 +25,9 @@ impl Error {
     }
 
     /// Reads a JSON-RPC `error` object: the code names the error; the details are read from `data`
-    /// when it is a list. An object `data` (what a v0.3 peer sends) is accepted and dropped, as the
-    /// SDK's clients drop it (see `TryFrom<&v0_3::JsonRpcError>` in `a2a-spec-compat`).
+    /// when it is a list; without `data` (or with `null`) the error is [bare](Error::bare). An
+    /// object `data` (what a v0.3 peer sends) is accepted and dropped, as the SDK's clients drop it
+    /// (see `TryFrom<&v0_3::JsonRpcError>` in `a2a-spec-compat`).
     pub fn from_jsonrpc(error: &Value) -> Result<Self, ErrorShapeError> {
         let object = error
             .as_object()
@@ -34,7 +42,7 @@ impl Error {
         let message = read_message(object, "message")?;
         let mut error = Error::with_message(kind, message);
         match object.get("data") {
-            None | Some(Value::Null) => {}
+            None | Some(Value::Null) => error.bare = true,
             Some(Value::Array(details)) => error.read_details(details, "data")?,
             Some(Value::Object(_)) => {}
             Some(_) => return Err(ErrorShapeError::at("data", "neither a list nor an object")),

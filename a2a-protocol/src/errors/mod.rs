@@ -17,6 +17,11 @@
 //! (sections 10.6 and 11.6) and whose domain is `a2a-protocol.org`, then, for invalid params, a
 //! `google.rpc.BadRequest` with one field violation per invalid field.
 //!
+//! A [bare](Error::bare) error has no details: its JSON-RPC object has no `data`, as the SDK's server
+//! writes the standard errors it has nothing to add to (a body that is not JSON, an unknown method, a
+//! failure it did not foresee). Its HTTP+JSON body and gRPC status still carry the `ErrorInfo`, the
+//! only thing there that names the error.
+//!
 //! ```
 //! use a2a_protocol::errors::{Error, ErrorKind};
 //!
@@ -69,6 +74,10 @@ pub struct Error {
     pub field_violations: Vec<FieldViolation>,
     /// Any other details, kept as their ProtoJSON `Any` objects (each has an `@type`).
     pub other_details: Vec<Value>,
+    /// No details at all: the JSON-RPC object is written without `data` (see [`Error::bare`]; details
+    /// added to it anyway are written, with the `ErrorInfo`). Read
+    /// back from a JSON-RPC object that has no `data`.
+    pub bare: bool,
 }
 
 impl Error {
@@ -85,12 +94,33 @@ impl Error {
             metadata: JsonObject::new(),
             field_violations: Vec::new(),
             other_details: Vec::new(),
+            bare: false,
         }
     }
 
-    /// Adds one entry to the `ErrorInfo` metadata.
+    /// The error with this message and no details, not even the `ErrorInfo` naming it: its JSON-RPC
+    /// object is `{"code", "message"}`, as the SDK's server writes a JSON-RPC standard error it has
+    /// nothing to add to. (The HTTP+JSON and gRPC forms still carry the `ErrorInfo`.)
+    ///
+    /// ```
+    /// use a2a_protocol::errors::{Error, ErrorKind};
+    ///
+    /// let error = Error::bare(ErrorKind::MethodNotFound, "Method not found");
+    /// let object = error.to_jsonrpc();
+    /// assert_eq!(object, serde_json::json!({"code": -32601, "message": "Method not found"}));
+    /// assert_eq!(Error::from_jsonrpc(&object).unwrap(), error);
+    /// ```
+    pub fn bare(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            bare: true,
+            ..Self::with_message(kind, message)
+        }
+    }
+
+    /// Adds one entry to the `ErrorInfo` metadata (a bare error stops being bare).
     pub fn with_metadata(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         self.metadata.insert(key.into(), value.into());
+        self.bare = false;
         self
     }
 

@@ -212,3 +212,35 @@ fn violations_become_invalid_params() {
     assert_eq!(error.field_violations, violations.clone().into_vec());
     assert_eq!(error.to_jsonrpc(), violations.to_jsonrpc_error());
 }
+
+#[test]
+fn a_bare_error_has_no_data_unless_given_details() {
+    let bare = Error::bare(ErrorKind::JsonParse, "not JSON");
+    assert_eq!(
+        bare.to_jsonrpc(),
+        json!({"code": -32700, "message": "not JSON"})
+    );
+    assert_eq!(Error::from_jsonrpc(&bare.to_jsonrpc()), Ok(bare.clone()));
+    // Its other forms still name the error.
+    assert_eq!(
+        bare.to_rest()["error"]["details"][0]["reason"],
+        "UNKNOWN_ERROR"
+    );
+    // Details are never dropped: given some, it is written with its ErrorInfo, and read back so.
+    let mut detailed = bare.clone();
+    detailed
+        .field_violations
+        .push(FieldViolation::at("", "id", "Field is required."));
+    let object = detailed.to_jsonrpc();
+    assert_eq!(object["data"][0]["reason"], "UNKNOWN_ERROR");
+    assert_eq!(object["data"][1]["fieldViolations"][0]["field"], "id");
+    let with_metadata = bare.with_metadata("taskId", "t-1");
+    assert!(!with_metadata.bare);
+    assert_eq!(
+        with_metadata.to_jsonrpc()["data"][0]["metadata"]["taskId"],
+        "t-1"
+    );
+    // A `data` of null reads as no details too.
+    let read = Error::from_jsonrpc(&json!({"code": -32601, "message": "m", "data": null}));
+    assert_eq!(read, Ok(Error::bare(ErrorKind::MethodNotFound, "m")));
+}

@@ -68,7 +68,7 @@
 //! /// One HTTP body in, the JSON-RPC response to send back.
 //! fn answer(body: &str) -> serde_json::Value {
 //!     let response: JsonRpcResponse = match serde_json::from_str(body) {
-//!         Err(e) => JsonRpcResponse::error(None, Error::with_message(ErrorKind::JsonParse, e.to_string())),
+//!         Err(e) => JsonRpcResponse::error(None, Error::bare(ErrorKind::JsonParse, e.to_string())),
 //!         Ok(json) => match JsonRpcRequest::parse(&json) {
 //!             // -32600, -32601 or -32602, naming the field at fault.
 //!             Err(e) => JsonRpcResponse::error(e.id.clone(), e.to_error()),
@@ -567,8 +567,15 @@ impl EnvelopeError {
     }
 
     /// The error to answer with; for invalid params, the path is also a `BadRequest` field violation.
+    /// A body that is not JSON and an unknown method are [bare](Error::bare), as the SDK's server
+    /// answers them.
     pub fn to_error(&self) -> Error {
-        let mut error = Error::with_message(self.kind, self.to_string());
+        let mut error = match self.kind {
+            ErrorKind::JsonParse | ErrorKind::MethodNotFound => {
+                Error::bare(self.kind, self.to_string())
+            }
+            kind => Error::with_message(kind, self.to_string()),
+        };
         if self.kind == ErrorKind::InvalidParams {
             let field = self.path.strip_prefix("params").unwrap_or(&self.path);
             error

@@ -1,20 +1,28 @@
-//! The well-known card: the public card as A2A v1 JSON, nothing merged in, so it validates against
-//! the v1 schema. It carries `Cache-Control` and an `ETag` (section 8.6: clients should cache it),
-//! and a request whose `If-None-Match` names the current one gets `304 Not Modified`. (A2A v0.3
-//! clients that need v0.3's `url` and `preferredTransport` read a v0.3 card from an agent that
-//! serves one; the bridge's `well_known_card_json` makes one.)
+//! The well-known card, in the form the request's `A2A-Version` asks for (section 3.6.2: a request
+//! without one is a v0.3 request). A request for 1.x gets the public card as A2A v1 JSON, nothing
+//! merged in, so it validates against the v1 schema. Any other request (no header, or 0.x), with
+//! feature `v0_3`, gets the card a v0.3 client reads and a v1 client reads too: the v1 card with the
+//! fields of its v0.3 form added (`url`, `preferredTransport`, `protocolVersion`,
+//! `additionalInterfaces`; `a2a_compat::bridge::well_known_card_json`), as the official SDKs serve
+//! it. (Without a 0.x interface in the card, or without the feature, every request gets the v1 card.)
+//!
+//! Each form carries `Cache-Control`, `Vary: A2A-Version` and an `ETag` of its own body (section
+//! 8.6: clients should cache the card), and a request whose `If-None-Match` names the current one
+//! gets `304 Not Modified`.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
-use a2a_protocol::service::{MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
+use a2a_protocol::service::{A2A_VERSION_HEADER, MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH};
 use axum::Router;
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
+#[cfg(feature = "v0_3")]
+use crate::bindings::http_common::asks_for_v1;
 use crate::core::state::ServerState;
 
 /// The public card at the well-known path.
@@ -27,8 +35,24 @@ pub(crate) fn router(state: &Arc<ServerState>) -> Router {
 /// How long clients may keep the card before asking again.
 const CARD_MAX_AGE: &str = "public, max-age=300";
 
+/// The card's JSON for a request with these headers (see the module docs).
+#[cfg(feature = "v0_3")]
+fn card_json(state: &ServerState, headers: &HeaderMap) -> Result<String, serde_json::Error> {
+    if asks_for_v1(headers) {
+        serde_json::to_string(&state.card)
+    } else {
+        serde_json::to_string(&a2a_compat::bridge::well_known_card_json(&state.card))
+    }
+}
+
+/// The card's JSON: the v1 card for every request (v0.3 clients need feature `v0_3`).
+#[cfg(not(feature = "v0_3"))]
+fn card_json(state: &ServerState, _headers: &HeaderMap) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&state.card)
+}
+
 async fn well_known_card(State(state): State<Arc<ServerState>>, headers: HeaderMap) -> Response {
-    match serde_json::to_string(&state.card) {
+    match card_json(&state, &headers) {
         Ok(body) => {
             // A validator of this very body: equal cards give equal tags (not a security measure).
             let mut hasher = DefaultHasher::new();
@@ -40,7 +64,11 @@ async fn well_known_card(State(state): State<Arc<ServerState>>, headers: HeaderM
                 .filter_map(|v| v.to_str().ok())
                 .flat_map(|v| v.split(','))
                 .any(|tag| tag.trim() == etag || tag.trim() == "*");
-            let cache = [(CACHE_CONTROL, CARD_MAX_AGE.to_owned()), (ETAG, etag)];
+            let cache = [
+                (CACHE_CONTROL, CARD_MAX_AGE.to_owned()),
+                (VARY, A2A_VERSION_HEADER.to_owned()),
+                (ETAG, etag),
+            ];
             if fresh {
                 return (StatusCode::NOT_MODIFIED, cache).into_response();
             }

@@ -1,8 +1,9 @@
 //! What the HTTP bindings (JSON-RPC, HTTP+JSON) share: reading a request's headers into a
-//! [`CallContext`], and writing JSON answers, the 401 answer and server-sent event streams.
+//! [`CallContext`], and writing JSON answers, the 401 answers and server-sent event streams.
 
 use std::convert::Infallible;
 
+use a2a_protocol::errors::{ERROR_DOMAIN, ERROR_INFO_TYPE};
 use a2a_protocol::service::{
     A2A_EXTENSIONS_HEADER, A2A_VERSION_HEADER, Extensions, MEDIA_TYPE_EVENT_STREAM,
     MEDIA_TYPE_JSON, ProtocolVersion,
@@ -11,7 +12,7 @@ use axum::body::Body;
 use axum::http::header::{CONTENT_TYPE, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_stream::{Stream, StreamExt};
 
 use crate::auth::Unauthenticated;
@@ -37,15 +38,14 @@ pub(crate) fn asks_for_v1(headers: &HeaderMap) -> bool {
 }
 
 /// The call context of an HTTP request: its caller, its service parameters (`A2A-Extensions`, and
-/// v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`.
+/// v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`; the refusal of the authentication
+/// hook, for the binding to answer in its own form.
 pub(crate) async fn call_context(
     state: &ServerState,
     headers: &HeaderMap,
     binding: &'static str,
-) -> Result<CallContext, Response> {
-    let caller = authenticate(state, headers)
-        .await
-        .map_err(|refusal| unauthenticated(&refusal))?;
+) -> Result<CallContext, Unauthenticated> {
+    let caller = authenticate(state, headers).await?;
     let extensions = [A2A_EXTENSIONS_HEADER, "X-A2A-Extensions"]
         .iter()
         .flat_map(|name| headers.get_all(*name).iter())
@@ -58,9 +58,35 @@ pub(crate) async fn call_context(
     Ok(context)
 }
 
-/// HTTP 401 with `WWW-Authenticate: Bearer`, the reason in the body.
+/// HTTP 401 with `WWW-Authenticate: Bearer`, the reason in an HTTP+JSON error body.
 pub(crate) fn unauthenticated(refusal: &Unauthenticated) -> Response {
     let body = json!({"error": {"code": 401, "status": "UNAUTHENTICATED", "message": refusal.0}});
+    status_401(body)
+}
+
+/// The JSON-RPC code of an authentication error. The spec leaves it to the implementation (section
+/// 3.3.2: "JSON-RPC custom error"), and neither the Python nor the JavaScript SDK defines one; the
+/// official Go SDK (`a2a.ErrUnauthenticated`) answers -31401 with the `ErrorInfo` reason
+/// `UNAUTHENTICATED`, so a client of either reads it the same way.
+pub(crate) const JSONRPC_UNAUTHENTICATED: i64 = -31401;
+
+/// HTTP 401 with `WWW-Authenticate: Bearer` to a JSON-RPC request: a JSON-RPC error response (with
+/// the request's `id`), so a JSON-RPC client reads an error object rather than a bare HTTP failure.
+pub(crate) fn unauthenticated_jsonrpc(id: &Value, refusal: &Unauthenticated) -> Response {
+    let error = json!({
+        "code": JSONRPC_UNAUTHENTICATED,
+        "message": refusal.0,
+        "data": [{
+            "@type": ERROR_INFO_TYPE,
+            "reason": "UNAUTHENTICATED",
+            "domain": ERROR_DOMAIN,
+            "metadata": {},
+        }],
+    });
+    status_401(json!({"jsonrpc": "2.0", "id": id, "error": error}))
+}
+
+fn status_401(body: Value) -> Response {
     (
         StatusCode::UNAUTHORIZED,
         [

@@ -100,7 +100,7 @@ async fn handle(
     }
     let context = match call_context(&state, &headers, "HTTP+JSON").await {
         Ok(context) => context,
-        Err(response) => return response,
+        Err(refusal) => return unauthenticated(&refusal),
     };
     if let Err(refusal) = check_access(&state, matched.operation, &context.caller) {
         return unauthenticated(&refusal);

@@ -150,7 +150,8 @@ impl StoreError {
         match self {
             StoreError::NotFound => crate::errors::not_found(task_id),
             StoreError::InvalidPageToken => crate::errors::invalid("pageToken", self.to_string()),
-            other => Error::with_message(ErrorKind::Internal, other.to_string()),
+            // A failure, not an A2A answer: bare, as the SDK's server answers what it did not foresee.
+            other => Error::bare(ErrorKind::Internal, other.to_string()),
         }
     }
 }
@@ -208,7 +209,7 @@ pub trait TaskStore: Send + Sync + 'static {
                 Err(other) => return Err(other.to_error(task_id)),
             }
         }
-        Err(Error::with_message(
+        Err(Error::bare(
             ErrorKind::Internal,
             format!("task {task_id} kept changing while it was being updated"),
         ))

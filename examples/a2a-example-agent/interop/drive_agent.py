@@ -493,7 +493,8 @@ async def main(agent_url: str, minimal_url: str) -> None:
     async with httpx.AsyncClient() as http:
         card = await A2ACardResolver(http, agent_url).get_agent_card()
         minimal_card = await A2ACardResolver(http, minimal_url).get_agent_card()
-        raw = (await http.get(agent_url + '/.well-known/agent-card.json')).json()
+        raw = (await http.get(agent_url + '/.well-known/agent-card.json', headers={'A2A-Version': '1.0'})).json()
+        unversioned = (await http.get(agent_url + '/.well-known/agent-card.json')).json()
 
     async def card_checks():
         bindings = {(i.protocol_binding, i.protocol_version) for i in card.supported_interfaces}
@@ -501,14 +502,17 @@ async def main(agent_url: str, minimal_url: str) -> None:
         caps = card.capabilities
         assert caps.streaming and caps.push_notifications and caps.extended_agent_card, caps
         assert [s.id for s in card.skills] == ['find-hotels', 'route-planner'], [s.id for s in card.skills]
-        # The document is the card as clean A2A v1 ProtoJSON (the SDK's own writer), with no v0.3 fields
-        # merged in: those fail the v1 schema that conformance kits validate it with.
+        # Asked for with A2A-Version: 1.0, the document is the card as clean A2A v1 ProtoJSON (the SDK's own
+        # writer), with no v0.3 fields merged in (they fail the strict v1 schema).
         assert raw == json_format.MessageToDict(card), 'the well-known card differs from the card in ProtoJSON'
         v0_3_only = set(agent_card_to_dict(card)) - set(json_format.MessageToDict(card))
         assert {'url', 'preferredTransport', 'protocolVersion'} <= v0_3_only, v0_3_only
         assert not v0_3_only & set(raw), f'v0.3 fields in the v1 card: {v0_3_only & set(raw)}'
+        # Without the header (which section 3.6.2 reads as 0.3, and which the SDK's resolver does not send),
+        # it is the card as the SDK's own server writes it, the v0.3 fields beside the v1 ones.
+        assert unversioned == agent_card_to_dict(card), 'the unversioned card differs from the SDK server\'s'
 
-    await check('card', 'card: interfaces, capabilities, skills, clean v1 JSON', card_checks)
+    await check('card', 'card: interfaces, capabilities, skills, clean v1 JSON for 1.0, v0.3 fields without a version', card_checks)
     webhook = Webhook()
     created: dict[str, str] = {}
     try:

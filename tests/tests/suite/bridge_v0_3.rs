@@ -1637,8 +1637,8 @@ fn error_codes_and_the_v1_wire_form() {
                          "domain": "a2a-protocol.org", "metadata": {"taskId": "task-4821"}}]})
     );
     assert_eq!(Error::from_jsonrpc(&wire).unwrap(), error);
-    // A missing message reads as empty.
+    // A missing message reads as empty; without `data` the error is bare.
     let bare = Error::from_jsonrpc(&json!({"code": -32001})).unwrap();
-    assert_eq!(bare, Error::with_message(ErrorKind::TaskNotFound, ""));
+    assert_eq!(bare, Error::bare(ErrorKind::TaskNotFound, ""));
     assert!(Error::from_jsonrpc(&json!({"code": -32099, "message": "x"})).is_err());
 }

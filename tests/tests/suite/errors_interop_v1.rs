@@ -3,6 +3,12 @@
 //! SDK's; the JSON-RPC error object and the REST error body we write equal the SDK's; we read the SDK's;
 //! the SDK's clients read ours back to the same error, message and data.
 //!
+//! The SDK's server also writes the five JSON-RPC standard errors bare, without `data`, when it has
+//! nothing to add (its `a2a.server.jsonrpc_models` classes): each equals our [`Error::bare`] with the
+//! same message, and reads back to it. Every body the SDK writes is compared exactly: the JSON-RPC
+//! objects of the thirteen errors it can write with details, their thirteen REST bodies and the five
+//! bare objects, [`SDK_BODIES`] in all.
+//!
 //! One error is compared less, because the SDK cannot produce it consistently: `JSONParseError` (-32700)
 //! has no mapping in the SDK, whose JSON-RPC writer fails on it and whose REST writer answers 500
 //! `INTERNAL` (its REST server answers real parse failures 400 `INVALID_ARGUMENT`, as we do). For it only
@@ -18,6 +24,9 @@ use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_tests::interop::{Suite, python, run_script};
 use a2a_types::validate::{FieldViolation, Violations};
 use serde_json::{Value, json};
+
+/// The error bodies the SDK writes (see the module docs), every one of which ours must equal.
+const SDK_BODIES: usize = 13 + 13 + 5;
 
 const SUITE: Suite = Suite {
     name: "errors v1",
@@ -71,6 +80,8 @@ fn errors_match_the_official_sdk_both_ways() {
     };
     let mut kinds = BTreeSet::new();
     let mut ours_list = Vec::new();
+    let mut bodies_equal = 0usize;
+    let mut bodies = 0usize;
     for entry in &sdk {
         let name = entry["name"].as_str().unwrap();
         let code = entry["code"].as_i64().unwrap();
@@ -81,6 +92,28 @@ fn errors_match_the_official_sdk_both_ways() {
             );
             continue;
         };
+        if entry["bare"] == json!(true) {
+            let ours = Error::bare(kind, entry["message"].as_str().unwrap());
+            let sdk_object = &entry["jsonrpc"]["ok"];
+            bodies += 1;
+            bodies_equal += usize::from(&ours.to_jsonrpc() == sdk_object);
+            check(
+                &ours.to_jsonrpc() == sdk_object,
+                format!(
+                    "{name}: bare JSON-RPC object\n ours {}\n sdk  {sdk_object}",
+                    ours.to_jsonrpc()
+                ),
+            );
+            check(
+                Error::from_jsonrpc(sdk_object).as_ref() == Ok(&ours),
+                format!(
+                    "{name}: reading the SDK's bare object gave {:?}",
+                    Error::from_jsonrpc(sdk_object)
+                ),
+            );
+            ours_list.push((kind, ours));
+            continue;
+        }
         kinds.insert(format!("{kind:?}"));
         if let Some(mapping) = entry["mapping"].as_object() {
             check(
@@ -113,6 +146,8 @@ fn errors_match_the_official_sdk_both_ways() {
 
         match entry["jsonrpc"].get("ok") {
             Some(sdk_object) => {
+                bodies += 1;
+                bodies_equal += usize::from(&ours.to_jsonrpc() == sdk_object);
                 check(
                     &ours.to_jsonrpc() == sdk_object,
                     format!(
@@ -135,6 +170,8 @@ fn errors_match_the_official_sdk_both_ways() {
         }
         if compare_rest {
             let sdk_body = &entry["rest"]["ok"];
+            bodies += 1;
+            bodies_equal += usize::from(&ours.to_rest() == sdk_body);
             check(
                 &ours.to_rest() == sdk_body,
                 format!(
@@ -194,11 +231,17 @@ fn errors_match_the_official_sdk_both_ways() {
     }
 
     eprintln!(
-        "errors v1 against a2a-sdk: {passed} checks passed, {} failed, over {} errors",
+        "errors v1 against a2a-sdk: {passed} checks passed, {} failed, over {} errors; \
+         {bodies_equal} of {bodies} SDK error bodies written exactly",
         failures.len(),
         sdk.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(
+        (bodies_equal, bodies),
+        (SDK_BODIES, SDK_BODIES),
+        "every error body the SDK writes, written exactly"
+    );
 }
 
 /// The gRPC status we encode is the `google.rpc.Status` protobuf's own library reads, and we read the

@@ -10,6 +10,17 @@ const REQUIRED: i32 = 2;
 /// Field number of the `google.api.field_behavior` extension on `FieldOptions`.
 const FIELD_BEHAVIOR_EXTENSION: u32 = 1052;
 
+/// Messages whose fields are written to JSON even at their default value, where the spec asks for
+/// every field in every answer: `ListTasksResponse` (section 3.1.4: `nextPageToken` "MUST always be
+/// present", `""` on the last page; its other fields are REQUIRED too, and the official SDK writes
+/// the response with every field). Both JSON encoders (`a2a-types`, `a2a-proto`) follow it.
+const WRITTEN_IN_FULL: &[&str] = &["lf.a2a.v1.ListTasksResponse"];
+
+/// Whether the message of this full name is written in full ([`WRITTEN_IN_FULL`]).
+pub(crate) fn is_written_in_full(full_name: &str) -> bool {
+    WRITTEN_IN_FULL.contains(&full_name)
+}
+
 /// The file of `package` in a compiled descriptor set.
 pub(crate) fn package_file<'a>(
     descriptors: &'a FileDescriptorSet,

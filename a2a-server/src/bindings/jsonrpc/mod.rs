@@ -24,7 +24,7 @@ use tokio_stream::StreamExt;
 use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, jsonrpc_reply as reply,
-    sse_event, unauthenticated,
+    sse_event, unauthenticated_jsonrpc,
 };
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
@@ -107,7 +107,7 @@ async fn rpc(
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
         Err(e) => {
-            let error = Error::with_message(ErrorKind::JsonParse, e.to_string());
+            let error = Error::bare(ErrorKind::JsonParse, e.to_string());
             return reply(JsonRpcResponse::<Value>::error(None, error).to_json());
         }
     };
@@ -167,13 +167,14 @@ async fn v1_call(
             ),
         ));
     }
+    let raw_id = serde_json::to_value(&id).unwrap_or(Value::Null);
     let context = match call_context(state, headers, "JSONRPC").await {
         Ok(context) => context,
-        Err(response) => return response,
+        Err(refusal) => return unauthenticated_jsonrpc(&raw_id, &refusal),
     };
     let operation = request.params.operation();
     if let Err(refusal) = check_access(state, operation, &context.caller) {
-        return unauthenticated(&refusal);
+        return unauthenticated_jsonrpc(&raw_id, &refusal);
     }
     let Some(result_id) = id.clone() else {
         // A notification (no `id` member): JSON-RPC 2.0 §4.1 says the server MUST NOT reply to

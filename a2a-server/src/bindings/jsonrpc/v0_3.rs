@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 
 use crate::bindings::http_common::{
-    call_context, event_stream, header, jsonrpc_reply as reply, sse_event, unauthenticated,
+    call_context, event_stream, header, jsonrpc_reply as reply, sse_event, unauthenticated_jsonrpc,
 };
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
@@ -66,11 +66,15 @@ pub(super) async fn v0_3_rpc(
     };
     let context = match call_context(state, headers, "JSONRPC v0.3").await {
         Ok(context) => context,
-        Err(response) => return response,
+        Err(refusal) => return unauthenticated_jsonrpc(&raw_id, &refusal),
     };
     if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
-        return unauthenticated(&refusal);
+        return unauthenticated_jsonrpc(&raw_id, &refusal);
     }
+    let streaming = matches!(
+        params.operation(),
+        Operation::SendStreamingMessage | Operation::SubscribeToTask
+    );
     let downgrade =
         move |result: MethodResult| match bridge::downgrade_response(Some(id.clone()), result) {
             Ok(response) => serde_json::to_value(response).unwrap_or(Value::Null),
@@ -82,6 +86,13 @@ pub(super) async fn v0_3_rpc(
             let json = downgrade(MethodResult::SendStreamingMessage(item.event));
             sse_event(json.to_string(), item.id)
         })),
+        // A v0.3 client of a streaming method reads only an event stream (the SDK 0.3's client fails
+        // on any other content type), and the SDK 0.3's server sends the error as the stream's one
+        // event: so does this.
+        Err(error) if streaming => {
+            let event = sse_event(v0_3_error(&raw_id, &error).to_string(), None);
+            event_stream(tokio_stream::once(event))
+        }
         Err(error) => fail(error),
     }
 }

@@ -165,13 +165,13 @@ pub(crate) async fn begin(
                         Ok(Err(error)) => return Err(error),
                         Err(_) => "the agent failed".to_owned(),
                     };
-                    return Err(Error::with_message(ErrorKind::Internal, problem));
+                    return Err(Error::bare(ErrorKind::Internal, problem));
                 }
             }
         }
     };
     let Some(first) = first else {
-        return Err(Error::with_message(
+        return Err(Error::bare(
             ErrorKind::Internal,
             "the agent answered nothing",
         ));

@@ -1444,28 +1444,17 @@ impl ::a2a_support::json_write::WriteJson for ListTasksResponse {
     ) -> ::std::result::Result<(), ::a2a_support::json_write::Error> {
         out.begin_object();
         let mut first = true;
-        if !self.tasks.is_empty() {
-            out.key(&mut first, "\"tasks\":");
-            out.array(&self.tasks, |out, item| out.message(item))?;
-        }
-        if !::a2a_support::protojson::is_default(&self.next_page_token) {
-            out.key(&mut first, "\"nextPageToken\":");
-            let value = &self.next_page_token;
-            {
-                out.string(value);
-                ::std::result::Result::<(), ::a2a_support::json_write::Error>::Ok(())
-            }?;
-        }
-        if !::a2a_support::protojson::is_default(&self.page_size) {
-            out.key(&mut first, "\"pageSize\":");
-            let value = &self.page_size;
-            out.serde(value)?;
-        }
-        if !::a2a_support::protojson::is_default(&self.total_size) {
-            out.key(&mut first, "\"totalSize\":");
-            let value = &self.total_size;
-            out.serde(value)?;
-        }
+        out.key(&mut first, "\"tasks\":");
+        out.array(&self.tasks, |out, item| out.message(item))?;
+        out.key(&mut first, "\"nextPageToken\":");
+        {
+            out.string(&self.next_page_token);
+            ::std::result::Result::<(), ::a2a_support::json_write::Error>::Ok(())
+        }?;
+        out.key(&mut first, "\"pageSize\":");
+        out.serde(&self.page_size)?;
+        out.key(&mut first, "\"totalSize\":");
+        out.serde(&self.total_size)?;
         out.end_object();
         ::std::result::Result::Ok(())
     }

@@ -887,11 +887,7 @@ pub struct ListTasksRequest {
 #[serde(remote = "Self")]
 pub struct ListTasksResponse {
     /// Tasks on this page that match the filters.
-    #[serde(
-        default,
-        deserialize_with = "::a2a_support::protojson::null_as_default",
-        skip_serializing_if = "::a2a_support::protojson::is_default"
-    )]
+    #[serde(default, deserialize_with = "::a2a_support::protojson::null_as_default")]
     pub tasks: ::std::vec::Vec<Task>,
     /** `nextPageToken`: pass as `pageToken` to get the next page; empty on the
  last page.*/
@@ -899,8 +895,7 @@ pub struct ListTasksResponse {
         rename = "nextPageToken",
         alias = "next_page_token",
         default,
-        deserialize_with = "::a2a_support::protojson::null_as_default",
-        skip_serializing_if = "::a2a_support::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::null_as_default"
     )]
     pub next_page_token: ::std::string::String,
     /// `pageSize`: the page size the agent applied.
@@ -908,8 +903,7 @@ pub struct ListTasksResponse {
         rename = "pageSize",
         alias = "page_size",
         default,
-        deserialize_with = "::a2a_support::protojson::int32",
-        skip_serializing_if = "::a2a_support::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::int32"
     )]
     pub page_size: i32,
     /// `totalSize`: number of matching tasks across all pages.
@@ -917,8 +911,7 @@ pub struct ListTasksResponse {
         rename = "totalSize",
         alias = "total_size",
         default,
-        deserialize_with = "::a2a_support::protojson::int32",
-        skip_serializing_if = "::a2a_support::protojson::is_default"
+        deserialize_with = "::a2a_support::protojson::int32"
     )]
     pub total_size: i32,
 }

@@ -15,6 +15,9 @@
 //!   through `UniqueMap`, which rejects the document naming the key, as protobuf's JSON parsers do.
 //! - **non-finite floats.** pbjson writes NaN and the infinities through serde_json, as `null`; every
 //!   `float` and `double` field is written through `Floats`, which names them as ProtoJSON does.
+//! - **messages written in full.** pbjson leaves out fields at their default value; the few messages
+//!   the spec wants written with every field (`descriptor::is_written_in_full`: `ListTasksResponse`)
+//!   write each field unconditionally, as `a2a-types` does.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,7 +29,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, parse_quote};
 
-use crate::codegen::descriptor::{is_singular_value, map_entry};
+use crate::codegen::descriptor::{is_singular_value, is_written_in_full, map_entry};
 use crate::codegen::syntax::{is_named_type, option_inner, path_string};
 
 /// The descriptor's fields, found from a Rust message type and a field's JSON name.
@@ -135,6 +138,11 @@ pub(crate) fn adjust(file: &mut syn::File, fields: &FieldIndex, support_path: &s
                     support: &support,
                 }
                 .visit_item_impl_mut(imp);
+                if is_written_in_full(&message.full_name)
+                    && let Err(error) = write_every_field(imp)
+                {
+                    errors.push(format!("{}: {error}", message.full_name));
+                }
             }
             "Deserialize" => {
                 let mut rewriter = FieldReads {
@@ -173,6 +181,39 @@ pub(crate) fn adjust(file: &mut syn::File, fields: &FieldIndex, support_path: &s
             errors.join("\n  ")
         ))
     }
+}
+
+/// Drops the guards of pbjson's `serialize` (`if !self.tasks.is_empty() { ... }` around each field's
+/// count and write), so every field is written. Only plain guards are expected: a `if let` (a oneof)
+/// or an `else` is a shape this does not know, and an error.
+fn write_every_field(imp: &mut syn::ItemImpl) -> Result<()> {
+    let serialize = imp
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::ImplItem::Fn(function) if function.sig.ident == "serialize" => Some(function),
+            _ => None,
+        })
+        .ok_or_else(|| anyhow!("no serialize fn"))?;
+    let mut statements = Vec::new();
+    let mut guards = 0;
+    for statement in std::mem::take(&mut serialize.block.stmts) {
+        match statement {
+            syn::Stmt::Expr(Expr::If(guard), _) => {
+                if guard.else_branch.is_some() || matches!(*guard.cond, Expr::Let(_)) {
+                    return Err(anyhow!("a field guard of an unknown shape"));
+                }
+                guards += 1;
+                statements.extend(guard.then_branch.stmts);
+            }
+            other => statements.push(other),
+        }
+    }
+    if guards == 0 {
+        return Err(anyhow!("no field guard found in serialize"));
+    }
+    serialize.block.stmts = statements;
+    Ok(())
 }
 
 /// `::pbjson::private::NumberDeserialize` → our `NumberDeserialize`, which also takes integral floats

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, FieldDescriptorProto};
 
-use crate::codegen::descriptor::{is_oneof_member, last_segment, map_entry};
+use crate::codegen::descriptor::{is_oneof_member, is_written_in_full, last_segment, map_entry};
 
 /// The value kind of a field (or of the elements of a repeated field or the values of a map).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +110,12 @@ impl Package<'_> {
             .ok_or_else(|| anyhow::anyhow!("no Rust name for {full_name}"))?
             .clone();
         Ok((full_name, rust))
+    }
+
+    /// Whether `message`'s fields are written even at their default value
+    /// ([`is_written_in_full`]).
+    pub(crate) fn written_in_full(&self, message: &DescriptorProto) -> bool {
+        is_written_in_full(&format!("{}.{}", self.name, message.name()))
     }
 
     /// The shape of `field` of `message`; errors name what the generator does not support yet.

@@ -11,6 +11,9 @@
 //! | other scalar or enum (no presence) | `Option<T>` | `null` and the default read as `None`; `None` and `Some(default)` omitted |
 //! | the oneof of a message with other fields | `Option<Oneof>` | flattened: the member is a key of the message |
 //!
+//! The fields of the few messages the spec wants written in full (`ListTasksResponse`, see
+//! `Package::written_in_full`) are written even at their default value.
+//!
 //! Every field also accepts its proto (snake_case) name on input. Numeric fields follow ProtoJSON through
 //! `a2a_support::protojson`: every kind is read from numbers and strings, 64-bit integers are written as
 //! decimal strings, and floats as numbers or `"NaN"`, `"Infinity"`, `"-Infinity"`. (Singular `int32`
@@ -20,6 +23,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{Result, anyhow, bail};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+use syn::parse::Parser;
 use syn::{Attribute, parse_quote};
 
 use super::field_shape::{Elem, Number, Package, Shape};
@@ -106,7 +110,8 @@ fn adjust_struct(
             Position::Field(index) => {
                 let proto = &message.field[index];
                 let shape = package.shape(message, proto)?;
-                field_attribute(proto, &shape, &ident, &field.ty)
+                let always = package.written_in_full(message);
+                field_attribute(proto, &shape, always, &ident, &field.ty)
                     .map_err(|e| anyhow!("{}: {e}", proto.name()))?
             }
             Position::Oneof(_) => {
@@ -189,6 +194,7 @@ fn expect(condition: bool, what: &str, ty: &syn::Type) -> Result<()> {
 fn field_attribute(
     field: &FieldDescriptorProto,
     shape: &Shape,
+    always: bool,
     ident: &str,
     ty: &syn::Type,
 ) -> Result<Attribute> {
@@ -286,6 +292,20 @@ fn field_attribute(
             skip_serializing_if = "::a2a_support::protojson::is_unset"
         ),
     };
-    parts.push(rules);
+    parts.push(if always {
+        written_always(rules)?
+    } else {
+        rules
+    });
     Ok(parse_quote!(#[serde(#(#parts),*)]))
+}
+
+/// `rules` without their `skip_serializing_if`: the field is written even at its default value.
+fn written_always(rules: proc_macro2::TokenStream) -> Result<proc_macro2::TokenStream> {
+    let rules =
+        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated.parse2(rules)?;
+    let kept = rules
+        .into_iter()
+        .filter(|rule| !rule.path().is_ident("skip_serializing_if"));
+    Ok(quote::quote!(#(#kept),*))
 }

@@ -89,11 +89,13 @@ fn message_impl(
         }
         let name = format_ident!("{}", checked_field_ident(field.name())?);
         let shape = package.shape(message, field)?;
-        statements.push(field_statement(
-            &shape,
-            quote!(self.#name),
-            &quoted_key(field)?,
-        ));
+        let key = quoted_key(field)?;
+        statements.push(if package.written_in_full(message) {
+            written_always(&shape, quote!(self.#name), &key)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", field.name()))?
+        } else {
+            field_statement(&shape, quote!(self.#name), &key)
+        });
     }
     // `first` is unused in a message without fields.
     let first = if statements.is_empty() {
@@ -218,6 +220,33 @@ fn field_statement(shape: &Shape, field: TokenStream, key: &str) -> TokenStream 
             }
         }
     }
+}
+
+/// Writes one field (its key and value) even at its default value: a plain scalar, or a list of
+/// messages, the kinds [`super::field_shape::Package::written_in_full`]'s messages have.
+fn written_always(shape: &Shape, field: TokenStream, key: &str) -> Result<TokenStream> {
+    let key = quote!(out.key(&mut first, #key););
+    Ok(match shape {
+        Shape::Plain(Elem::Number(Number::I32)) => quote! {
+            #key
+            out.serde(&#field)?;
+        },
+        Shape::Plain(elem @ (Elem::String | Elem::Bool | Elem::Enum(_))) => {
+            let write = elem_write(elem, quote!(&#field));
+            quote! {
+                #key
+                #write?;
+            }
+        }
+        Shape::Repeated(elem @ Elem::Message(_)) => {
+            let each = elem_write(elem, quote!(item));
+            quote! {
+                #key
+                out.array(&#field, |out, item| #each)?;
+            }
+        }
+        other => bail!("a {other:?} field is not written in full yet"),
+    })
 }
 
 /// An expression writing one value of kind `elem` (`value` is a reference to it), of type
