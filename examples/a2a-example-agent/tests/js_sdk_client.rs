@@ -26,15 +26,6 @@ use serde_json::Value;
 const DRIVER_LIMIT: Duration = Duration::from_secs(180);
 const REQUIRED_EXTENSION: &str = "https://example.com/extensions/required/v1";
 
-/// Whether the server serves what issue 30 still asks of it (the card's v0.3 fields `url`,
-/// `preferredTransport` and `protocolVersion`; a JSON-RPC error envelope on HTTP 401; no `ErrorInfo`
-/// in the bare JSON-RPC errors; `nextPageToken` "" on the last ListTasks page). Until then the
-/// SDK's v0.3 client is given the v1 card's `supportedInterfaces` entry of version 0.3 (with a v1
-/// interface beside it, its factory always prefers 1.0), and those checks
-/// (`drive_agent/pending.mjs`) are not run. Once it does: the v0.3 client finds the agent from the
-/// card's v0.3 fields alone, with the SDK's own v0.3 card parser, and those checks run.
-const SERVER_FIXES_OF_ISSUE_30: bool = false;
-
 /// The bindings and versions the driver must have driven, as its summary lines name them.
 const DRIVEN: [(&str, &str); 4] = [
     ("JSONRPC", "1.0"),
@@ -128,11 +119,9 @@ fn the_js_sdk_client_drives_the_agent_on_every_binding_v1_and_v0_3() {
         .arg(&driver)
         .arg(agent.base_url())
         .arg(minimal.base_url())
-        .args(if SERVER_FIXES_OF_ISSUE_30 {
-            &["--v0_3-from", "card", "--pending-server-fixes"][..]
-        } else {
-            &["--v0_3-from", "interfaces"][..]
-        })
+        // The v0.3 client finds the agent from the card's v0.3 fields alone, with the SDK's own
+        // v0.3 card parser.
+        .args(["--v0_3-from", "card"])
         .current_dir(driver.parent().expect("the driver's folder"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

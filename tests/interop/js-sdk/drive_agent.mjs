@@ -2,14 +2,13 @@
 // its card resolver and client factory, its JSON-RPC, HTTP+JSON and gRPC transports (A2A v1.0), and
 // its v0.3 compatibility transports on every v0.3 interface the agent declares.
 //
-// Usage: node drive_agent.mjs AGENT_URL MINIMAL_AGENT_URL [--v0_3-from interfaces|card]
-//        [--pending-server-fixes]
+// Usage: node drive_agent.mjs AGENT_URL MINIMAL_AGENT_URL [--v0_3-from card|interfaces]
 //
 // AGENT_URL is the example agent (examples/a2a-example-agent, its resubscribe delay short);
 // MINIMAL_AGENT_URL an instance with push notifications off, no extended card configured and one
 // required extension, for the errors the first never gives. `--v0_3-from` says how the v0.3 client
-// finds its interfaces (drive_agent/v0_3.mjs; `interfaces` unless told); `--pending-server-fixes`
-// adds the checks of drive_agent/pending.mjs.
+// finds its interfaces (drive_agent/v0_3.mjs; from the card's v0.3 fields unless told); the checks
+// read on the wire are in drive_agent/wire.mjs.
 //
 // Prints one JSON line per check ({binding, version, check, ok, detail}), then one summary line per
 // binding and version ({summary: true, binding, version, passed, total}). Exits 1 on any failure.
@@ -22,7 +21,7 @@
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { fromJsonRpcErrorResponse, RequestMalformedError } from '@a2a-js/sdk/errors';
 import { assert, assertEqual, check, record, summarize } from './drive_agent/checks.mjs';
-import { pendingChecks } from './drive_agent/pending.mjs';
+import { wireChecks } from './drive_agent/wire.mjs';
 import { driveV0_3 } from './drive_agent/v0_3.mjs';
 import { driveV1 } from './drive_agent/v1.mjs';
 import { Webhook } from './drive_agent/webhook.mjs';
@@ -32,7 +31,7 @@ const V1_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
 function usage() {
   console.error(
-    'usage: node drive_agent.mjs AGENT_URL MINIMAL_AGENT_URL [--v0_3-from interfaces|card] [--pending-server-fixes]',
+    'usage: node drive_agent.mjs AGENT_URL MINIMAL_AGENT_URL [--v0_3-from card|interfaces]',
   );
   process.exit(2);
 }
@@ -40,13 +39,11 @@ function usage() {
 function parseArguments(args) {
   const [agentUrl, minimalUrl, ...rest] = args;
   if (!agentUrl || !minimalUrl || agentUrl.startsWith('--') || minimalUrl.startsWith('--')) usage();
-  const options = { agentUrl, minimalUrl, from: 'interfaces', pending: false };
+  const options = { agentUrl, minimalUrl, from: 'card' };
   while (rest.length > 0) {
     const flag = rest.shift();
     if (flag === '--v0_3-from' && ['interfaces', 'card'].includes(rest[0])) {
       options.from = rest.shift();
-    } else if (flag === '--pending-server-fixes') {
-      options.pending = true;
     } else {
       usage();
     }
@@ -96,7 +93,7 @@ async function envelopeErrorChecks(agentUrl) {
   }
 }
 
-async function main({ agentUrl, minimalUrl, from, pending }) {
+async function main({ agentUrl, minimalUrl, from }) {
   await cardChecks(agentUrl);
   const webhook = await Webhook.start();
   const created = {};
@@ -105,7 +102,7 @@ async function main({ agentUrl, minimalUrl, from, pending }) {
       await driveV1(binding, agentUrl, minimalUrl, webhook, created);
     }
     await envelopeErrorChecks(agentUrl);
-    if (pending) await pendingChecks(agentUrl, from);
+    await wireChecks(agentUrl, from);
     await driveV0_3(agentUrl, minimalUrl, webhook, created, from);
   } finally {
     webhook.close();

@@ -97,6 +97,31 @@ export async function expectError(call, errorClass) {
   throw new Error(`expected ${errorClass.name}, the call succeeded`);
 }
 
+/**
+ * Like `expectError`, for a stream whose error comes as the stream's one event: over v0.3 the
+ * server sends it so (a v0.3 stream's response may be a JSON-RPC error response, and the Python
+ * SDK 0.3's client reads nothing else), and the JS SDK's v0.3 transport raises that as an `Error`
+ * ("SSE event contained an error") whose `cause` is the typed error, which must be there.
+ */
+export async function expectErrorEvent(call, errorClass) {
+  try {
+    const result = call();
+    if (result && typeof result[Symbol.asyncIterator] === 'function') {
+      for await (const _ of result) {
+        // drained: the error comes while reading
+      }
+    } else {
+      await result;
+    }
+  } catch (error) {
+    if (String(error?.message).includes('SSE event contained an error') && error.cause instanceof errorClass) {
+      return error.cause;
+    }
+    throw new Error(`expected an error event with ${errorClass.name} as its cause, the SDK raised ${describe(error)}`);
+  }
+  throw new Error(`expected ${errorClass.name}, the call succeeded`);
+}
+
 let counter = 0;
 
 /** A message id (or any id) no other call of this run uses, starting with `prefix`. */

@@ -8,10 +8,15 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { drain, expectError, sendRequest, unique } from './checks.mjs';
+import { drain, expectError, expectErrorEvent, sendRequest, unique } from './checks.mjs';
 
-/** Runs the shared error checks through `client` with `run(name, body)`. */
-export async function commonErrorChecks(client, run) {
+/**
+ * Runs the shared error checks through `client` with `run(name, body)`; with `errorsAsEvents` (v0.3)
+ * an error of a streaming call must come as the stream's one event (see `expectErrorEvent`), else
+ * as the call's answer.
+ */
+export async function commonErrorChecks(client, run, errorsAsEvents = false) {
+  const expectStreamError = errorsAsEvents ? expectErrorEvent : expectError;
   const completedTask = () => client.sendMessage(sendRequest(unique('tck-complete-task')));
   const unknown = () => unique('no-such-task');
 
@@ -22,9 +27,9 @@ export async function commonErrorChecks(client, run) {
     await expectError(() => client.sendMessage(followUp), TaskNotFoundError);
   });
   await run('error TaskNotFound on streams: SubscribeToTask and SendStreamingMessage of an unknown task id', async () => {
-    await expectError(() => drain(client.resubscribeTask({ tenant: '', id: unknown() })), TaskNotFoundError);
+    await expectStreamError(() => drain(client.resubscribeTask({ tenant: '', id: unknown() })), TaskNotFoundError);
     const followUp = sendRequest(unique('m'), { fields: { taskId: unknown() } });
-    await expectError(() => drain(client.sendMessageStream(followUp)), TaskNotFoundError);
+    await expectStreamError(() => drain(client.sendMessageStream(followUp)), TaskNotFoundError);
   });
   await run('error TaskNotCancelable: CancelTask of a completed task (§3.1.5)', async () => {
     const task = await completedTask();
@@ -32,13 +37,13 @@ export async function commonErrorChecks(client, run) {
   });
   await run('error UnsupportedOperation: SubscribeToTask of a completed task (§3.1.6)', async () => {
     const task = await completedTask();
-    await expectError(() => client.resubscribeTask({ tenant: '', id: task.id }), UnsupportedOperationError);
+    await expectStreamError(() => client.resubscribeTask({ tenant: '', id: task.id }), UnsupportedOperationError);
   });
   await run('error UnsupportedOperation: a message to a completed task, sent and streamed (§3.1.1, §3.1.2)', async () => {
     const task = await completedTask();
     const onTask = () => sendRequest(unique('m'), { fields: { taskId: task.id, contextId: task.contextId } });
     await expectError(() => client.sendMessage(onTask()), UnsupportedOperationError);
-    await expectError(() => drain(client.sendMessageStream(onTask())), UnsupportedOperationError);
+    await expectStreamError(() => drain(client.sendMessageStream(onTask())), UnsupportedOperationError);
   });
   await run('error ContentTypeNotSupported: acceptedOutputModes video/mp4 only', async () => {
     const request = sendRequest(unique('m'), { configuration: { acceptedOutputModes: ['video/mp4'] } });

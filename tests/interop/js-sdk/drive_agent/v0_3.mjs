@@ -104,7 +104,7 @@ async function driveBinding(binding, card, agentUrl, minimalUrl, webhook, create
     assert(extended.skills.some((s) => s.id === 'book-room'), 'book-room on the extended card', extended.skills.map((s) => s.id));
   });
 
-  await commonErrorChecks(client, run);
+  await commonErrorChecks(client, run, true);
   await run('error InvalidParams: GetTask with an empty id (the SDK names it RequestMalformedError)', async () => {
     await expectError(() => client.getTask({ tenant: '', id: '' }), RequestMalformedError);
   });

@@ -1,6 +1,7 @@
-// The checks of drive_agent.mjs run with `--pending-server-fixes`: what the server is still being
-// changed to do (issue 30), each checked the way the JS SDK's client meets it. Off until those
-// changes are in; each names the section it holds the server to.
+// The checks of drive_agent.mjs that read the wire itself, or the SDK's reading of an answer the
+// rest of the driver never provokes: the JSON-RPC 401 envelope, the standard JSON-RPC errors
+// written as the official Python SDK 1.3 writes them, and `nextPageToken` on the last page. Each
+// names the section it holds the server to.
 
 import { A2AError, ERROR_INFO_TYPE, fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
@@ -13,8 +14,8 @@ async function interfaceUrl(agentUrl, binding) {
   return card.supportedInterfaces.find((i) => i.protocolBinding === binding && i.protocolVersion === '1.0').url;
 }
 
-/** The pending checks against the agent at `agentUrl` (its v0.3 interface found as `from` says). */
-export async function pendingChecks(agentUrl, from) {
+/** The wire checks against the agent at `agentUrl` (its v0.3 interface found as `from` says). */
+export async function wireChecks(agentUrl, from) {
   await check('JSONRPC', '1.0', 'GetExtendedAgentCard without the token: a JSON-RPC error envelope, which the SDK reads as an A2AError (§9.5)', async () => {
     const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] });
     const anonymous = await factory.createFromUrl(agentUrl);
@@ -28,13 +29,14 @@ export async function pendingChecks(agentUrl, from) {
   });
 
   const jsonrpc = await interfaceUrl(agentUrl, 'JSONRPC');
-  const bare = [
-    ['-32700', '{"jsonrpc": "2.0", "id": 1, "method": '],
-    ['-32600', JSON.stringify({ jsonrpc: '1.0', id: 2, method: 'GetTask', params: { id: 'x' } })],
-    ['-32601', JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'GetWeather', params: {} })],
+  const standard = [
+    ['-32700', '{"jsonrpc": "2.0", "id": 1, "method": ', []],
+    ['-32600', JSON.stringify({ jsonrpc: '1.0', id: 2, method: 'GetTask', params: { id: 'x' } }), ['INVALID_REQUEST']],
+    ['-32601', JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'GetWeather', params: {} }), []],
   ];
-  for (const [code, body] of bare) {
-    await check('JSONRPC', '1.0', `error ${code}: bare, no ErrorInfo in data (as the SDK writes it; §9.5 makes details optional)`, async () => {
+  for (const [code, body, reasons] of standard) {
+    const shape = reasons.length === 0 ? 'bare, no ErrorInfo in data' : `an ErrorInfo ${reasons[0]}`;
+    await check('JSONRPC', '1.0', `error ${code}: ${shape}, as the Python SDK 1.3 writes it (§9.5 makes details optional)`, async () => {
       const response = await fetch(jsonrpc, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
@@ -42,7 +44,7 @@ export async function pendingChecks(agentUrl, from) {
       });
       const error = fromJsonRpcErrorResponse(await response.json());
       const infos = (Array.isArray(error.data) ? error.data : []).filter((d) => d?.['@type'] === ERROR_INFO_TYPE);
-      assertEqual(infos, [], 'ErrorInfo details');
+      assertEqual(infos.map((info) => info.reason), reasons, 'ErrorInfo reasons');
     });
   }
 
