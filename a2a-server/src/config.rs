@@ -21,14 +21,16 @@ pub struct ServerConfig {
     /// for the client, reading nothing more from the task's log; one whose client falls behind
     /// what the log keeps ends (the client resumes with `Last-Event-ID` or SubscribeToTask).
     pub stream_queue: usize,
-    /// Streams open at once (1,024); one more is refused with an `Internal` error naming the cap.
+    /// Streams open at once (1,024); one more is refused, naming the cap, as a temporary refusal
+    /// (HTTP 503 with `Retry-After`, gRPC `UNAVAILABLE`, JSON-RPC `-32603` with a `RetryInfo`).
     pub max_streams: usize,
     /// Streams one owner (a principal in a tenant; every anonymous caller is one owner) may have
     /// open at once (64): one more is refused for that owner alone, so a caller holding streams
     /// open cannot take every slot of [`max_streams`](Self::max_streams).
     pub max_streams_per_owner: usize,
     /// Executions (agent runs) at once in this process (4,096); a message that would start one
-    /// more is refused with an `Internal` error naming the cap, before the agent runs.
+    /// more is refused, naming the cap, as a temporary refusal (as for streams), before the agent
+    /// runs.
     pub max_executions: usize,
     /// Executions one owner may have running at once (256): one more is refused for that owner
     /// alone. Executions resumed after a restart are counted but never refused.

@@ -61,7 +61,7 @@ impl Error {
             };
             details.push(rpc::Any::pack(rpc::BAD_REQUEST_TYPE_URL, &bad_request));
         }
-        let code = self.kind.grpc_code();
+        let code = self.grpc_code();
         let status = rpc::Status {
             code: code.code(),
             message: self.message.clone(),

@@ -45,12 +45,14 @@ mod grpc;
 mod jsonrpc;
 mod kind;
 mod rest;
+mod retry;
 #[cfg(test)]
 mod tests;
 
 #[cfg(feature = "proto")]
 pub use grpc::GrpcStatus;
 pub use kind::{ErrorKind, GrpcCode};
+pub use retry::RETRY_INFO_TYPE;
 
 /// The `@type` of a `google.rpc.ErrorInfo` detail.
 pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";

@@ -8,11 +8,11 @@ use super::{ERROR_INFO_TYPE, Error, ErrorKind, ErrorShapeError};
 
 impl Error {
     /// The HTTP+JSON error body, `google.rpc.Status` as JSON in the AIP-193 shape (section 11.6); the
-    /// HTTP status to answer with is [`ErrorKind::http_status`].
+    /// HTTP status to answer with is [`Error::http_status`].
     pub fn to_rest(&self) -> Value {
         json!({"error": {
-            "code": self.kind.http_status(),
-            "status": self.kind.grpc_code().name(),
+            "code": self.http_status(),
+            "status": self.grpc_code().name(),
             "message": self.message,
             "details": self.details(),
         }})

@@ -53,7 +53,15 @@ fn answer(status: u16, body: serde_json::Value) -> Response {
 }
 
 fn fail(error: &Error) -> Response {
-    answer(error.kind.http_status(), error.to_rest())
+    let mut response = answer(error.http_status(), error.to_rest());
+    // A temporary refusal says when to come back (§3.3.2: "Retry-After header in HTTP").
+    if let Some(after) = error.retry_after() {
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from(after.as_secs().max(1)),
+        );
+    }
+    response
 }
 
 async fn handle(

@@ -6,12 +6,18 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use a2a_protocol::errors::{Error, ErrorKind};
+use std::time::Duration;
+
+use a2a_protocol::errors::Error;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::auth::Owner;
 
-/// Slots taken, in all and per owner.
+/// When a refused caller is told to try again: streams and executions usually end within seconds.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+
+/// Slots taken, in all and per owner; a refusal is a temporary one ([`Error::unavailable`]: HTTP
+/// 503 with `Retry-After`, gRPC `UNAVAILABLE`, JSON-RPC `-32603` with a `RetryInfo`).
 #[derive(Debug)]
 pub(crate) struct OwnerSlots {
     /// What a slot holds, plural (`streams`), for the refusals.
@@ -49,21 +55,21 @@ impl OwnerSlots {
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let count = open.get(owner).copied().unwrap_or(0);
         if count >= self.per_owner {
-            return Err(Error::with_message(
-                ErrorKind::Internal,
+            return Err(Error::unavailable(
                 format!(
                     "this caller has its {} {} open; try again once one ends",
                     self.per_owner, self.what
                 ),
+                RETRY_AFTER,
             ));
         }
         let all = self.all.clone().try_acquire_owned().map_err(|_| {
-            Error::with_message(
-                ErrorKind::Internal,
+            Error::unavailable(
                 format!(
                     "this server has its {} {} open; try again later",
                     self.max, self.what
                 ),
+                RETRY_AFTER,
             )
         })?;
         open.insert(owner.clone(), count + 1);
