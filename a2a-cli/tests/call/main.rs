@@ -3,6 +3,7 @@
 //! and its exit statuses checked.
 
 mod agent;
+mod credentials;
 mod discover;
 mod errors;
 mod messages;
