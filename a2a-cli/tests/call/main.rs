@@ -8,4 +8,5 @@ mod discover;
 mod errors;
 mod messages;
 mod push;
+mod sdk_server;
 mod tasks;
