@@ -190,3 +190,51 @@ fn stream_json_lines_are_stream_responses_on_each_binding() {
         assert_eq!(last.status.state, TaskState::Completed, "{binding}");
     }
 }
+
+#[test]
+fn send_and_stream_over_a2a_v0_3_when_asked() {
+    let agent = Agent::start(Duration::from_secs(1));
+    let run = a2a(&["discover", &agent.url, "--version", "0.3"]);
+    run.ok();
+    assert!(
+        run.lines()
+            .iter()
+            .any(|l| l.starts_with("calls go to: JSONRPC 0.3 at http")),
+        "{run:#?}"
+    );
+    let run = a2a(&[
+        "send",
+        &agent.url,
+        "hi",
+        "--version",
+        "0.3",
+        "--message-id",
+        "tck-complete-task-v03",
+    ]);
+    run.ok();
+    assert!(run.lines()[0].ends_with(": completed"), "{run:#?}");
+    assert_eq!(run.lines()[1], "  agent: Hello from TCK", "{run:#?}");
+    let run = a2a(&[
+        "stream",
+        &agent.url,
+        "x",
+        "--version",
+        "0.3",
+        "--message-id",
+        "tck-stream-001-v03",
+        "--json",
+    ]);
+    run.ok();
+    let events: Vec<StreamResponse> = run
+        .json_lines()
+        .into_iter()
+        .map(|line| serde_json::from_value(line).unwrap())
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, StreamResponse::ArtifactUpdate(u)
+            if u.artifact.text() == "Stream hello from TCK")),
+        "{run:#?}"
+    );
+}
