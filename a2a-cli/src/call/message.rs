@@ -2,6 +2,7 @@
 //! (SendStreamingMessage: each event as it arrives). The message is the text, then each `--file`
 //! as a part of bytes and each `--data` as a data part.
 
+use std::io::IsTerminal as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use a2a_types::v1::{
@@ -19,8 +20,11 @@ pub fn send(args: &SendArgs) -> Result<Vec<u8>, Failure> {
     let request = request(args)?;
     block_on(async {
         let client = connect(&args.agent).await?;
-        let answer = client.send_message(request).await.map_err(failure)?;
         let mut printer = Printer::new(args.agent.json);
+        let progress = Progress::show(!printer.json(), &client);
+        let answer = client.send_message(request).await;
+        drop(progress);
+        let answer = answer.map_err(failure)?;
         if printer.json() {
             printer.json_line(&answer)?;
         }
@@ -58,6 +62,33 @@ pub fn stream(args: &SendArgs) -> Result<Vec<u8>, Failure> {
             .map_err(failure)?;
         tasks::print_stream(events, &mut Printer::new(args.agent.json)).await
     })
+}
+
+/// A line on stderr while `send` waits for the agent's answer, when stderr is a terminal (never in
+/// a pipe or with `--json`); erased when dropped.
+struct Progress(bool);
+
+impl Progress {
+    fn show(wanted: bool, client: &a2a_client::A2aClient) -> Progress {
+        let shown = wanted && std::io::stderr().is_terminal();
+        if shown {
+            eprint!(
+                "waiting for {} over {}…\r",
+                client.card().name,
+                client.binding()
+            );
+        }
+        Progress(shown)
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if self.0 {
+            // Erase the line: carriage return, then clear to its end.
+            eprint!("\r\x1b[K");
+        }
+    }
 }
 
 /// The request the options describe; a message needs at least one part.
