@@ -3,12 +3,13 @@
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::failure::Failure;
+use crate::call::args::{DiscoverArgs, GetArgs, ListArgs, PushCommand, SendArgs, TaskArgs};
+use crate::failure::{EXIT_STATUSES, Failure};
 
-/// Transcode Agent2Agent (A2A) protocol messages between their encodings, and convert between A2A v0.3 and
-/// v1.
+/// Call Agent2Agent (A2A) agents on any binding and version, transcode A2A messages between their
+/// encodings, convert between A2A v0.3 and v1, describe and sign agent cards.
 #[derive(Debug, Parser)]
-#[command(name = "a2a", version, arg_required_else_help = false)]
+#[command(name = "a2a", version, arg_required_else_help = false, after_help = EXIT_STATUSES)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -18,6 +19,25 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Read an agent's card from URL/.well-known/agent-card.json, check it by the card rules (every
+    /// violation listed), verify its signatures (--jwks) and summarise it (--json: the card).
+    Discover(DiscoverArgs),
+    /// Send a message (SendMessage) and print the agent's answer: the task (state, text,
+    /// artifacts) or its message.
+    Send(SendArgs),
+    /// Send a message (SendStreamingMessage) and print each event as it arrives.
+    Stream(SendArgs),
+    /// Print a task (GetTask).
+    Get(GetArgs),
+    /// List tasks, one page (ListTasks).
+    List(ListArgs),
+    /// Cancel a task (CancelTask) and print it.
+    Cancel(TaskArgs),
+    /// Print each event of a task as it arrives (SubscribeToTask).
+    Subscribe(TaskArgs),
+    /// A task's push-notification configs: set, get, list, delete.
+    #[command(subcommand)]
+    Push(PushCommand),
     /// Read one message from stdin in one encoding and write it to stdout in another.
     ///
     /// Exit status 1 when the input is not a valid message of the type (the one-line error names the

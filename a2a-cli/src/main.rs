@@ -1,7 +1,13 @@
-//! `a2a`: transcodes Agent2Agent (A2A) protocol messages between their JSON and protobuf binary
-//! encodings, and converts documents between A2A v0.3 and v1.
+//! `a2a`: calls Agent2Agent (A2A) agents, transcodes A2A protocol messages between their JSON and
+//! protobuf binary encodings, and converts documents between A2A v0.3 and v1.
 //!
 //! ```sh
+//! a2a discover http://127.0.0.1:8080 [--jwks keys.json] [--json]   # the card, checked and summarised
+//! a2a send http://127.0.0.1:8080 "Find a hotel in Lisbon" [--binding grpc] [--json]
+//! a2a stream http://127.0.0.1:8080 "Find a hotel in Lisbon"        # each event as it arrives
+//! a2a get|cancel|subscribe http://127.0.0.1:8080 TASK_ID
+//! a2a list http://127.0.0.1:8080 --state completed --page-size 10
+//! a2a push set|get|list|delete http://127.0.0.1:8080 TASK_ID ...
 //! a2a transcode --type lf.a2a.v1.Task --from json --to binpb < task.json > task.binpb
 //! a2a transcode --type lf.a2a.v1.Task --from binpb --to json --pretty < task.binpb
 //! a2a transcode --type a2a.v1.SendMessageRequest --from json --to proto-json < message-send-params.json
@@ -23,15 +29,23 @@
 //! protobuf messages (`a2a.v1`), `json` is the JSON-RPC form the official converter pairs with the
 //! message. Details in the [`transcode`] module; `upgrade` and `downgrade` in [`bridge`].
 //!
+//! The verbs that call an agent are in [`call`]: they print as answers arrive (for people, or one
+//! ProtoJSON object per line with `--json`), on the binding and version the card offers or
+//! `--binding` and `--version` force.
+//!
 //! # Errors
 //!
-//! Every failure prints exactly one line to stderr, starting with `error: `, and nothing to stdout
-//! (output is buffered and written only on success). Exit status 1 means the input was bad (the line
-//! names the JSON path, or the byte offset, at fault); 2 means the command line was (an unknown
-//! option or type name, for which a close match is suggested, or a type the conversion has no
-//! counterpart for).
+//! Every failure prints exactly one line to stderr, starting with `error: ` (`waiting: ` for a task
+//! that waits for the caller). The offline verbs then leave stdout empty (their output is buffered
+//! and written only on success); the agent verbs keep what they printed before. Exit status 1 means
+//! the input was bad (the line names the JSON path, or the byte offset, at fault; or the agent's
+//! card); 2 means the command line was (an unknown option or type name, for which a close match is
+//! suggested, or a type the conversion has no counterpart for); 3 to 6 are the agent verbs' outcomes
+//! (the agent answered an A2A error, could not be reached, the task ended without success, the
+//! task waits for the caller), listed in [`failure::EXIT_STATUSES`].
 
 mod bridge;
+mod call;
 mod card;
 mod cli;
 mod describe;
@@ -53,11 +67,19 @@ fn main() -> ExitCode {
         Command::ListTypes(args) => Ok(names::list(args.command)),
         Command::Describe(args) => describe::run(&args, &mut std::io::stdin().lock()),
         Command::Card(command) => card::run(&command, &mut std::io::stdin().lock()),
+        Command::Discover(args) => call::discover::run(&args),
+        Command::Send(args) => call::message::send(&args),
+        Command::Stream(args) => call::message::stream(&args),
+        Command::Get(args) => call::tasks::get(&args),
+        Command::List(args) => call::tasks::list(&args),
+        Command::Cancel(args) => call::tasks::cancel(&args),
+        Command::Subscribe(args) => call::tasks::subscribe(&args),
+        Command::Push(command) => call::push::run(&command),
     });
     match result.and_then(|output| write_stdout(&output)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("error: {}", failure.line());
+            eprintln!("{}: {}", failure.label(), failure.line());
             failure.exit_code()
         }
     }

@@ -217,6 +217,7 @@ impl A2aClient {
             meta.headers
                 .push(("Authorization".to_owned(), format!("Bearer {token}")));
         }
+        meta.headers.extend(config.headers.iter().cloned());
         let auth = self.inner.auth.parts().await?;
         meta.headers.extend(auth.headers);
         meta.query.extend(auth.query);

@@ -32,6 +32,9 @@ pub struct ClientConfig {
     pub bearer_token: Option<String>,
     /// Credentials by the name of the card's security scheme they satisfy.
     pub credentials: Credentials,
+    /// Extra headers (name, value) sent with every call on every binding (as gRPC metadata on
+    /// gRPC, the name lower-cased), after the client's own; not with the card fetch.
+    pub headers: Vec<(String, String)>,
     /// Extension URIs to activate, sent as `A2A-Extensions` (and `X-A2A-Extensions` to v0.3 agents).
     pub extensions: Vec<String>,
     /// The longest one unary call (and the card fetch) may take, per attempt.
@@ -80,6 +83,7 @@ impl Default for ClientConfig {
             versions: vec![ProtocolVersion::V1_0, ProtocolVersion::V0_3],
             bearer_token: None,
             credentials: Credentials::default(),
+            headers: Vec::new(),
             extensions: Vec::new(),
             timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(5),
@@ -184,6 +188,14 @@ impl fmt::Debug for ClientConfig {
             .field("versions", &self.versions)
             .field("bearer_token", &self.bearer_token.as_ref().map(|_| "…"))
             .field("credentials", &self.credentials)
+            .field(
+                "headers",
+                &self
+                    .headers
+                    .iter()
+                    .map(|(name, _)| name)
+                    .collect::<Vec<_>>(),
+            )
             .field("extensions", &self.extensions)
             .field("timeout", &self.timeout)
             .field("connect_timeout", &self.connect_timeout)

@@ -1,0 +1,12 @@
+//! End-to-end tests of the verbs that call an agent: the real `a2a` binary against the example
+//! agent served in-process on loopback, on each binding, its printed output, its `--json` lines
+//! and its exit statuses checked.
+
+mod agent;
+mod credentials;
+mod discover;
+mod errors;
+mod messages;
+mod push;
+mod sdk_server;
+mod tasks;
