@@ -33,7 +33,9 @@ struct Received {
 
 /// The store the agent runs on, opened by the test too, to count the outbox's rows.
 enum Database {
-    Sqlite(SqliteStore),
+    /// A plain connection pool on the agent's file: a store would take the file's lock, which
+    /// the agent must hold.
+    Sqlite(sqlx::SqlitePool),
     Postgres(PostgresStore),
 }
 
@@ -42,12 +44,19 @@ async fn outbox_rows(database: &Database) -> (HashMap<String, i64>, u64) {
     const PENDING: &str = "SELECT task_id, COUNT(*) FROM a2a_push_outbox \
                            WHERE gave_up_micros IS NULL GROUP BY task_id";
     let pending: Vec<(String, i64)> = match database {
-        Database::Sqlite(store) => sqlx::query_as(PENDING).fetch_all(store.pool()).await,
+        Database::Sqlite(pool) => sqlx::query_as(PENDING).fetch_all(pool).await,
         Database::Postgres(store) => sqlx::query_as(PENDING).fetch_all(store.pool()).await,
     }
     .unwrap();
     let given_up = match database {
-        Database::Sqlite(store) => store.outbox_counts().await.unwrap().given_up,
+        Database::Sqlite(pool) => {
+            let (given_up,): (i64,) =
+                sqlx::query_as("SELECT COUNT(gave_up_micros) FROM a2a_push_outbox")
+                    .fetch_one(pool)
+                    .await
+                    .unwrap();
+            u64::try_from(given_up).unwrap()
+        }
         Database::Postgres(store) => store.outbox_counts().await.unwrap().given_up,
     };
     (pending.into_iter().collect(), given_up)
@@ -184,8 +193,13 @@ async fn pending_deliveries_survive_a_kill(store: &str, database: Database) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pending_deliveries_survive_a_kill_on_sqlite() {
     let (path, _file) = common::sqlite_file("a2a-push-crash");
-    // Opened first, so the schema is there; the agent opens the same file after.
-    let database = Database::Sqlite(SqliteStore::open(&path).await.unwrap());
+    // Opened as a store first, so the schema is there, and let go for the agent, which opens the
+    // same file after; the test reads it through a plain pool.
+    drop(SqliteStore::open(&path).await.unwrap());
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{path}"))
+        .await
+        .unwrap();
+    let database = Database::Sqlite(pool);
     pending_deliveries_survive_a_kill(&format!("sqlite:{path}"), database).await;
 }
 
