@@ -126,6 +126,14 @@ pub enum StoreError {
     InvalidPageToken,
     /// The store itself failed (a database error, say).
     Backend(String),
+    /// The write would break one of the store's bounds and nothing may go to make room (the
+    /// caller's own tasks are all unfinished, say).
+    Full {
+        /// The bound, as its setting names it (`max_tasks_per_owner`).
+        limit: String,
+        /// Why, for the caller.
+        problem: String,
+    },
 }
 
 impl fmt::Display for StoreError {
@@ -138,6 +146,7 @@ impl fmt::Display for StoreError {
             }
             StoreError::InvalidPageToken => f.write_str("not a page token this agent gave out"),
             StoreError::Backend(problem) => write!(f, "the task store failed: {problem}"),
+            StoreError::Full { problem, .. } => f.write_str(problem),
         }
     }
 }
@@ -150,6 +159,13 @@ impl StoreError {
         match self {
             StoreError::NotFound => crate::errors::not_found(task_id),
             StoreError::InvalidPageToken => crate::errors::invalid("pageToken", self.to_string()),
+            // A precondition of this caller's (its tasks are unfinished), as the server answers
+            // a message to a task not waiting for one: a client error, not a failure.
+            StoreError::Full { limit, problem } => {
+                Error::with_message(ErrorKind::UnsupportedOperation, problem.clone())
+                    .with_metadata("limit", limit.as_str())
+                    .with_metadata("taskId", task_id)
+            }
             // A failure, not an A2A answer: bare, as the SDK's server answers what it did not foresee.
             other => Error::bare(ErrorKind::Internal, other.to_string()),
         }
