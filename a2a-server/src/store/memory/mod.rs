@@ -40,14 +40,15 @@ pub use limits::MemoryLimits;
 
 /// What a task costs the store besides its own values, as an upper bound: its slot in the map
 /// (a hash table at most 8/7 full, doubling: under 3 slots a task), its id twice more (the
-/// key and the eviction index), its owner twice (as given and as holder), its place in the
-/// eviction index, and a share of its holder's records.
+/// key and the eviction index), its owner (as given), its holder four times (in the entry, and
+/// in the ledger's map and two indexes, counted for each task, though shared by a holder's
+/// tasks), its place in the eviction index, and a share of its holder's records.
 fn overhead(id: &str, owner: &Owner, holder: &Holder) -> usize {
     3 * (size_of::<(String, Entry)>() + 1)
         + 2 * id.len()
         + owner.principal.capacity()
         + owner.tenant.capacity()
-        + holder.heap_bytes()
+        + 4 * holder.heap_bytes()
         + 1024
 }
 
@@ -204,9 +205,12 @@ impl Entry {
     /// messages. Whether it fits.
     fn fit(&mut self, id: &str, max_bytes: usize) -> bool {
         self.measure(id);
-        while self.bytes > max_bytes && !self.events.is_empty() {
+        // Dropping an event frees what it holds; the log's capacity stays.
+        while self.bytes > max_bytes
+            && let Some(oldest) = self.events.front()
+        {
+            self.bytes -= oldest.bytes;
             self.drop_oldest_event();
-            self.measure(id);
         }
         if self.bytes > max_bytes {
             let mut dropped = 0;
@@ -298,7 +302,12 @@ impl Inner {
     /// by `holder`, or tells the bound that cannot be kept.
     fn make_room(&mut self, holder: &Holder, id: &str, limits: &MemoryLimits) -> Result<(), Limit> {
         while let Some((_, victim)) = self.ledger.next_eviction(holder, id, limits)? {
-            self.evict(&victim);
+            if self.evict(&victim).is_none() {
+                // The ledger names only tasks the map holds; were it ever not so, stop here
+                // rather than ask again for the same task for ever, under the lock.
+                debug_assert!(false, "the ledger named task {victim}, which is not stored");
+                break;
+            }
         }
         Ok(())
     }
@@ -414,9 +423,12 @@ impl TaskStore for InMemoryTaskStore {
             fits_unchanged(&inner.ledger, entry, entry.growth_bound(event), &limits)
         });
         let before = (!in_place).then(|| entry.task.clone());
+        // As counted: the change may finish the task (or, for a change of the caller's own,
+        // unfinish it), which moves it in or out of the eviction order.
+        let counted = entry.footprint();
         change(&mut entry.task, event.as_ref())?;
         let (holder, touched) = (entry.holder.clone(), entry.touched);
-        inner.ledger.remove(&holder, task_id, entry.footprint());
+        inner.ledger.remove(&holder, task_id, counted);
         let version = entry.written(clock, event, limits.max_events_per_task);
         let fits = entry.fit(task_id, limits.max_task_bytes);
         let finishes = entry.task.status.state.is_terminal();

@@ -554,3 +554,32 @@ async fn a_refused_write_is_undone_and_names_its_limit() {
         .unwrap();
     assert_ledger_counts(&store);
 }
+
+#[tokio::test]
+async fn a_change_that_reopens_a_finished_task_takes_it_out_of_the_eviction_order() {
+    let limits = MemoryLimits::default()
+        .with_max_tasks(2)
+        .with_max_tasks_per_owner(2);
+    let store = InMemoryTaskStore::with_limits(limits);
+    let owner = caller("alice", "");
+    create_finished(&store, &owner, "t").await;
+    // A change of the caller's own (not the server's state machine) may unfinish a task.
+    store
+        .modify(&owner, "t", None, &mut |task, _| {
+            task.status = TaskStatus::now(TaskState::Working);
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert_ledger_counts(&store);
+    store
+        .create(&owner, task("u", TaskState::Working))
+        .await
+        .unwrap();
+    let full = store.create(&owner, task("v", TaskState::Working)).await;
+    assert_eq!(limit_of(full.unwrap_err()), "max_tasks_per_owner");
+    assert!(
+        holds(&store, &owner, "t").await,
+        "working again: never evicted"
+    );
+}
