@@ -84,9 +84,22 @@ struct Inner {
 }
 
 /// Tasks in memory (lost when the process ends), bounded by [`MemoryLimits`] in tasks and bytes,
-/// in all and per owner: the least recently updated finished task is evicted first (the
-/// writer's own first), and each task keeps its last events and messages only (see the
-/// [module docs](self)).
+/// in all, per owner (one principal in one tenant; every anonymous caller together is one owner)
+/// and per task.
+///
+/// - Eviction takes the least recently written finished task: the writer's own first; another
+///   owner's only when the store as a whole is full and that owner holds more than the writer
+///   (most tasks, or most bytes when bytes are short); never a task that is not finished. Each
+///   eviction is a lookup in ordered indexes, O(log n), never a scan of the store.
+/// - A task over [`MemoryLimits::max_task_bytes`] drops its oldest events, then its oldest
+///   history messages (the spec lets an agent keep only some messages in a task's history): it
+///   keeps its status with its message, every artifact, and its newest messages and events.
+/// - A write that cannot fit is undone and refused with [`StoreError::Full`] naming the limit
+///   (a client sees `UnsupportedOperationError`); other owners are not affected. A write that
+///   finishes a task is never refused.
+///
+/// Bytes are an upper bound of the heap each task holds, its event log included
+/// ([`InMemoryTaskStore::bytes`]).
 #[derive(Default)]
 pub struct InMemoryTaskStore {
     inner: Mutex<Inner>,
