@@ -1,6 +1,6 @@
 //! The in-memory store's bounds as a client meets them through the server: a caller at its cap
-//! is refused with a client error naming the limit (not a failure of the server) while another
-//! caller goes on, and a task whose output the store cannot hold ends failed, naming the limit,
+//! is refused for now, naming the limit (a temporary refusal, as at the server's other caps: HTTP
+//! 503, gRPC `UNAVAILABLE`, a `RetryInfo`), while another caller goes on, and a task whose output the store cannot hold ends failed, naming the limit,
 //! instead of staying unfinished and holding its owner's room for ever. Every wait is bounded.
 
 use std::time::Duration;
@@ -112,7 +112,7 @@ async fn until_over(server: &A2aServer, caller: &Caller, id: &str) -> Task {
 }
 
 #[tokio::test]
-async fn a_caller_at_its_cap_is_refused_with_a_client_error_and_others_go_on() {
+async fn a_caller_at_its_cap_is_refused_for_now_naming_the_limit_and_others_go_on() {
     let server = server(
         MemoryLimits::default()
             .with_max_tasks(10)
@@ -123,14 +123,17 @@ async fn a_caller_at_its_cap_is_refused_with_a_client_error_and_others_go_on() {
         send(&server, &anyone, "wait").await.unwrap();
     }
     let refused = send(&server, &anyone, "wait").await.unwrap_err();
-    assert_eq!(refused.kind, ErrorKind::UnsupportedOperation, "{refused:?}");
+    // A temporary refusal naming the limit, as at the server's other caps: not a failure.
+    assert_eq!(refused.kind, ErrorKind::Internal, "{refused:?}");
     assert_eq!(refused.metadata["limit"], "max_tasks_per_owner");
     assert!(
         refused.message.contains("max_tasks_per_owner"),
         "{}",
         refused.message
     );
-    assert_eq!(refused.kind.http_status(), 400);
+    assert_eq!(refused.http_status(), 503);
+    assert_eq!(refused.grpc_code().name(), "UNAVAILABLE");
+    assert!(refused.retry_after().is_some());
     let alice = Caller::authenticated("alice");
     let hers = send(&server, &alice, "done").await.unwrap();
     until_over(&server, &alice, &hers.id).await;

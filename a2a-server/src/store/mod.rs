@@ -30,6 +30,9 @@ use crate::auth::Owner;
 pub type TaskChange<'a> =
     dyn FnMut(&mut Task, Option<&StreamResponse>) -> Result<(), Error> + Send + 'a;
 
+/// When a client refused for want of room ([`StoreError::Full`]) is told to try again.
+const FULL_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How many times [`TaskStore::modify`]'s default reads the task again after another writer came
 /// between, before the change fails.
 const MAX_MODIFY_ATTEMPTS: usize = 16;
@@ -159,10 +162,18 @@ impl StoreError {
         match self {
             StoreError::NotFound => crate::errors::not_found(task_id),
             StoreError::InvalidPageToken => crate::errors::invalid("pageToken", self.to_string()),
-            // A precondition of this caller's (its tasks are unfinished), as the server answers
-            // a message to a task not waiting for one: a client error, not a failure.
+            // One task bigger than a task may be: no retry helps, the message is too big.
+            StoreError::Full { limit, problem } if limit == "max_task_bytes" => {
+                crate::errors::invalid("message", problem.clone())
+                    .with_metadata("limit", limit.as_str())
+                    .with_metadata("taskId", task_id)
+            }
+            // Room comes back once the caller's (or the biggest holder's) tasks finish: a
+            // temporary refusal, as the server answers at its other caps (§3.3.2 system
+            // errors: JSON-RPC -32603 with a RetryInfo, HTTP 503 with Retry-After, gRPC
+            // UNAVAILABLE), naming the limit.
             StoreError::Full { limit, problem } => {
-                Error::with_message(ErrorKind::UnsupportedOperation, problem.clone())
+                Error::unavailable(problem.clone(), FULL_RETRY_AFTER)
                     .with_metadata("limit", limit.as_str())
                     .with_metadata("taskId", task_id)
             }

@@ -95,8 +95,9 @@ struct Inner {
 ///   history messages (the spec lets an agent keep only some messages in a task's history): it
 ///   keeps its status with its message, every artifact, and its newest messages and events.
 /// - A write that cannot fit is undone and refused with [`StoreError::Full`] naming the limit
-///   (a client sees `UnsupportedOperationError`); other owners are not affected. A write that
-///   finishes a task is never refused.
+///   (a client sees a temporary refusal: JSON-RPC `-32603` with a `RetryInfo`, HTTP 503 with
+///   `Retry-After`, gRPC `UNAVAILABLE`; or invalid params when one task alone is too big); other
+///   owners are not affected. A write that finishes a task is never refused.
 ///
 /// Bytes are an upper bound of the heap each task holds, its event log included
 /// ([`InMemoryTaskStore::bytes`]).

@@ -480,6 +480,10 @@ async fn a_task_over_its_bytes_drops_its_oldest_events_then_messages() {
         [a2a_types::v1::Part::text(text(200 << 10))],
     ));
     let refused = store.create(&owner, huge).await.unwrap_err();
+    // No retry helps: the client is told its message is too big.
+    let answer = refused.to_error("huge");
+    assert_eq!(answer.kind, a2a_protocol::errors::ErrorKind::InvalidParams);
+    assert_eq!(answer.field_violations[0].field, "message");
     assert_eq!(limit_of(refused), "max_task_bytes");
     assert_ledger_counts(&store);
 }
@@ -528,10 +532,9 @@ async fn a_refused_write_is_undone_and_names_its_limit() {
         }
     }
     let error = refusal.expect("refused once the owner's bytes are spent");
-    assert_eq!(
-        error.kind,
-        a2a_protocol::errors::ErrorKind::UnsupportedOperation
-    );
+    assert_eq!(error.kind, a2a_protocol::errors::ErrorKind::Internal);
+    assert_eq!(error.http_status(), 503, "a temporary refusal");
+    assert!(error.retry_after().is_some());
     assert_eq!(error.metadata["limit"], "max_bytes_per_owner");
     assert!(
         error.message.contains("max_bytes_per_owner"),
