@@ -30,6 +30,9 @@ use crate::auth::Owner;
 pub type TaskChange<'a> =
     dyn FnMut(&mut Task, Option<&StreamResponse>) -> Result<(), Error> + Send + 'a;
 
+/// When a client refused for want of room ([`StoreError::Full`]) is told to try again.
+const FULL_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How many times [`TaskStore::modify`]'s default reads the task again after another writer came
 /// between, before the change fails.
 const MAX_MODIFY_ATTEMPTS: usize = 16;
@@ -126,6 +129,14 @@ pub enum StoreError {
     InvalidPageToken,
     /// The store itself failed (a database error, say).
     Backend(String),
+    /// The write would break one of the store's bounds and nothing may go to make room (the
+    /// caller's own tasks are all unfinished, say).
+    Full {
+        /// The bound, as its setting names it (`max_tasks_per_owner`).
+        limit: String,
+        /// Why, for the caller.
+        problem: String,
+    },
 }
 
 impl fmt::Display for StoreError {
@@ -138,6 +149,7 @@ impl fmt::Display for StoreError {
             }
             StoreError::InvalidPageToken => f.write_str("not a page token this agent gave out"),
             StoreError::Backend(problem) => write!(f, "the task store failed: {problem}"),
+            StoreError::Full { problem, .. } => f.write_str(problem),
         }
     }
 }
@@ -150,6 +162,21 @@ impl StoreError {
         match self {
             StoreError::NotFound => crate::errors::not_found(task_id),
             StoreError::InvalidPageToken => crate::errors::invalid("pageToken", self.to_string()),
+            // One task bigger than a task may be: no retry helps, the message is too big.
+            StoreError::Full { limit, problem } if limit == "max_task_bytes" => {
+                crate::errors::invalid("message", problem.clone())
+                    .with_metadata("limit", limit.as_str())
+                    .with_metadata("taskId", task_id)
+            }
+            // Room comes back once the caller's (or the biggest holder's) tasks finish: a
+            // temporary refusal, as the server answers at its other caps (§3.3.2 system
+            // errors: JSON-RPC -32603 with a RetryInfo, HTTP 503 with Retry-After, gRPC
+            // UNAVAILABLE), naming the limit.
+            StoreError::Full { limit, problem } => {
+                Error::unavailable(problem.clone(), FULL_RETRY_AFTER)
+                    .with_metadata("limit", limit.as_str())
+                    .with_metadata("taskId", task_id)
+            }
             // A failure, not an A2A answer: bare, as the SDK's server answers what it did not foresee.
             other => Error::bare(ErrorKind::Internal, other.to_string()),
         }

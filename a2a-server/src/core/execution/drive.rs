@@ -78,8 +78,13 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
         while let Some(event) = next.take() {
             let event = to_stream_event(event, &task_id, &context_id);
             let ends = ends_stream(&event);
-            if apply(&state, &owner, &task_id, event).await.is_err() {
-                // Canceled or gone: the executor is told to stop.
+            if let Err(error) = apply(&state, &owner, &task_id, event).await {
+                // An event the store has no room for (its error names the limit) ends the task,
+                // failed with the store's reason: unfinished, it would hold its owner's room for
+                // ever. Canceled or gone: nothing more. Either way the executor is told to stop.
+                if error.metadata.contains_key("limit") {
+                    let _ = fail_task(&state, &owner, &task_id, &context_id, error.message).await;
+                }
                 cancel.send_replace(true);
                 break;
             }
