@@ -40,7 +40,7 @@ impl SqlStore<Sqlite> {
     /// Opens a database with these options (a pool of four connections) and migrates it; a file
     /// database is locked to this store first (an in-memory one needs no lock).
     pub async fn open_with(options: SqliteConnectOptions) -> Result<Self, OpenError> {
-        let file_lock = lock_beside(options.get_filename())?;
+        let file_lock = lock_beside(options.get_filename()).await?;
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .acquire_timeout(Duration::from_secs(10))
@@ -60,10 +60,15 @@ impl SqlStore<Sqlite> {
     }
 }
 
+/// How long opening waits for the file's lock: a store of this process still closing (its last
+/// deliveries finishing) or a process exiting lets go of it within that.
+const LOCK_WAIT: Duration = Duration::from_secs(5);
+
 /// Takes the exclusive lock of the database file at `database` (`<file>.lock` beside it, created if
-/// missing), or says who holds it; `None` for an in-memory database. The operating system lets go
-/// of the lock when the process ends, however it ends, so a crash never leaves the file locked.
-fn lock_beside(database: &Path) -> Result<Option<File>, OpenError> {
+/// missing), waiting up to [`LOCK_WAIT`] for its holder to let go, or says who holds it; `None` for
+/// an in-memory database. The operating system lets go of the lock when the process ends, however
+/// it ends, so a crash never leaves the file locked.
+async fn lock_beside(database: &Path) -> Result<Option<File>, OpenError> {
     let name = database.as_os_str();
     if name.is_empty() || name == ":memory:" {
         return Ok(None);
@@ -80,12 +85,20 @@ fn lock_beside(database: &Path) -> Result<Option<File>, OpenError> {
             path: lock_path.clone(),
             source,
         })?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(TryLockError::WouldBlock) => Err(OpenError::InUse { path: lock_path }),
-        Err(TryLockError::Error(source)) => Err(OpenError::Lock {
-            path: lock_path,
-            source,
-        }),
+    let deadline = tokio::time::Instant::now() + LOCK_WAIT;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(Some(file)),
+            Err(TryLockError::WouldBlock) if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(TryLockError::WouldBlock) => return Err(OpenError::InUse { path: lock_path }),
+            Err(TryLockError::Error(source)) => {
+                return Err(OpenError::Lock {
+                    path: lock_path,
+                    source,
+                });
+            }
+        }
     }
 }

@@ -380,7 +380,8 @@ async fn concurrent_updaters_on_two_postgres_replicas_lose_nothing() {
     concurrent_updaters_lose_nothing(vec![Arc::new(a), Arc::new(b)]).await;
 }
 
-/// One store writes a SQLite file: a second one (another process, or this one) is refused at open,
+/// One store writes a SQLite file: a second one (another process, or this one) is refused at open
+/// (after waiting a few seconds for the first to let go),
 /// naming the lock, while the first lives; once it is gone the file opens again.
 #[tokio::test]
 async fn a_second_store_on_one_sqlite_file_is_refused_until_the_first_is_gone() {
