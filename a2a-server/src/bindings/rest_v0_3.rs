@@ -295,6 +295,19 @@ mod tests {
             if r.parent == "tasks/t-1" && r.config.as_ref().is_some_and(|c| c.push_notification_config.is_some())),
             "{create:?}"
         );
+        // The SDK 0.3's client sends the whole request message; the path still names the task.
+        let whole = br#"{"parent": "tasks/other", "config": {"pushNotificationConfig": {"url": "https://example.com/hook"}}}"#;
+        let create = read_request(
+            &Method::POST,
+            "/v1/tasks/t-1/pushNotificationConfigs",
+            "",
+            whole,
+        );
+        assert!(
+            matches!(&create, Ok(ProtoRequest::CreatePushConfig(r))
+            if r.parent == "tasks/t-1" && r.config.as_ref().is_some_and(|c| c.push_notification_config.is_some())),
+            "{create:?}"
+        );
         let unknown = read_request(&Method::PUT, "/v1/tasks/t-1", "", b"").unwrap_err();
         assert_eq!(unknown.kind, ErrorKind::MethodNotFound);
         let bad = read_request(&Method::GET, "/v1/tasks/t-1", "historyLength=x", b"").unwrap_err();
