@@ -201,7 +201,9 @@ pub(crate) fn rest_error_body(error: &Error) -> Value {
     json!({"code": error.code, "message": error.message})
 }
 
-/// The gRPC status of an error, as the SDK 0.3's gRPC server aborts a call with it.
+/// The gRPC status of an error, as the SDK 0.3's gRPC server aborts a call with it (its code, and
+/// the message after the v0.3 error's type name), with v1's `google.rpc.Status` details beside it:
+/// the `ErrorInfo` the JavaScript SDK's v0.3 client types the error by.
 pub(crate) fn grpc_status(error: &Error) -> tonic::Status {
     use tonic::Code;
     let code = match error.kind.for_v0_3() {
@@ -214,9 +216,11 @@ pub(crate) fn grpc_status(error: &Error) -> tonic::Status {
         ErrorKind::ExtendedAgentCardNotConfigured => Code::NotFound,
         _ => Code::Internal,
     };
-    tonic::Status::new(
+    let details = tonic::Status::from(error).details().to_vec();
+    tonic::Status::with_details(
         code,
         format!("{}: {}", v0_3_error_name(error.kind), error.message),
+        details.into(),
     )
 }
 
@@ -237,6 +241,11 @@ mod tests {
         assert_eq!(
             status.message(),
             "TaskNotCancelableError: Task cannot be canceled"
+        );
+        // The v1 details beside it name the error by its ErrorInfo reason.
+        assert_eq!(
+            Error::from_tonic_status(&status).ok().map(|e| e.kind),
+            Some(ErrorKind::TaskNotCancelable)
         );
         // v1's own errors fall back to what v0.3 has: an internal error.
         let error = Error::new(ErrorKind::VersionNotSupported);

@@ -78,11 +78,18 @@ async fn drive(client: &A2aClient, authorized: &A2aClient) -> Vec<&'static str> 
         matches!(events.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed),
         "{events:?}"
     );
-    let chunks = events
+    let chunks: Vec<(Option<bool>, Option<bool>)> = events
         .iter()
-        .filter(|e| matches!(e, StreamResponse::ArtifactUpdate(_)))
-        .count();
-    assert_eq!(chunks, 2, "{events:?}");
+        .filter_map(|e| match e {
+            StreamResponse::ArtifactUpdate(update) => Some((update.append, update.last_chunk)),
+            _ => None,
+        })
+        .collect();
+    // The second chunk appends to the first and is the last.
+    assert!(
+        matches!(chunks.as_slice(), [(_, first_last), (Some(true), Some(true))] if *first_last != Some(true)),
+        "{chunks:?}"
+    );
     passed.push("stream");
 
     let complete = task_of(client, send("tck-complete-task")).await;
