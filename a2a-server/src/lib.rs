@@ -48,7 +48,9 @@
 //! `tracing` span `a2a.call` with the operation, the binding, the task id and the request's W3C
 //! `traceparent`; with feature `opentelemetry` that `traceparent` becomes the span's parent, for a
 //! `tracing-opentelemetry` layer to export in the caller's trace ([`otel`], with how to wire OTLP).
-//! With feature `v0_3`, A2A v0.3 JSON-RPC clients are served on the same endpoint.
+//! With feature `v0_3`, A2A v0.3 clients are served on every binding: JSON-RPC on the same endpoint,
+//! HTTP+JSON under the same prefix (a path starting with `/v1/` is v0.3 unless `A2A-Version` asks for
+//! 1.x), and gRPC's `a2a.v1.A2AService` beside v1's service in [`A2aServer::grpc_routes`].
 //! With feature `signing`, [`A2aServerBuilder::sign_card_with`] serves the cards signed (A2A §8.4).
 //! With feature `rustls` (on by default), webhooks are delivered to `https` URLs (trusting the web
 //! PKI roots and [`ServerConfig::webhook_tls`]) and [`A2aServer::serve_tls`] serves all three

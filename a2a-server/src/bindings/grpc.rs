@@ -1,4 +1,5 @@
-//! The gRPC binding: `lf.a2a.v1.A2AService` from a2a-proto's tonic stubs. Requests convert from the
+//! The gRPC binding: `lf.a2a.v1.A2AService` from a2a-proto's tonic stubs (and, with feature `v0_3`,
+//! v0.3's `a2a.v1.A2AService` beside it: [`super::grpc_v0_3`]). Requests convert from the
 //! protobuf types to `a2a_types` (a conversion failure is `InvalidParams` naming the field), the
 //! server answers, results convert back, errors become `tonic::Status` with the A2A error details.
 //! Metadata is read as HTTP headers: `a2a-version`, `a2a-extensions`, `authorization` (through the
@@ -36,7 +37,11 @@ pub(crate) fn routes(state: &Arc<ServerState>) -> Routes {
         state: state.clone(),
     })
     .max_decoding_message_size(limits.max_bytes());
-    Routes::new(Budgeted::new(service, limits))
+    let routes = Routes::new(Budgeted::new(service, limits));
+    // v0.3's service (package `a2a.v1`) beside v1's on the same listener.
+    #[cfg(feature = "v0_3")]
+    let routes = routes.add_service(crate::bindings::grpc_v0_3::service(state));
+    routes
 }
 
 struct GrpcBinding {

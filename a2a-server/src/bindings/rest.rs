@@ -1,7 +1,9 @@
 //! The HTTP+JSON binding under a prefix: `a2a_protocol::rest` matches the method and path against the
 //! proto's `google.api.http` bindings (with and without `/{tenant}`, and POST as well as GET for
 //! `:subscribe`) and reads the typed request; results are ProtoJSON, errors the binding's error body
-//! with their HTTP status, streams server-sent events of `StreamResponse`.
+//! with their HTTP status, streams server-sent events of `StreamResponse`. With feature `v0_3`, a
+//! path starting with `/v1/` without `A2A-Version: 1.x` is a v0.3 request
+//! ([`super::rest_v0_3`]).
 
 use std::sync::Arc;
 
@@ -93,6 +95,12 @@ async fn handle(
         .path()
         .strip_prefix(prefix.as_str())
         .unwrap_or(uri.path());
+    #[cfg(feature = "v0_3")]
+    if crate::bindings::rest_v0_3::is_v0_3_request(path, &headers) {
+        let query = uri.query().unwrap_or_default();
+        return crate::bindings::rest_v0_3::handle(&state, &method, path, query, &headers, &body)
+            .await;
+    }
     let matched = match rest::match_path(method.as_str(), path) {
         Ok(matched) => matched,
         Err(error) => return answer(error.http_status(), error.to_rest()),

@@ -121,7 +121,8 @@ impl A2aServer {
     }
 
     /// HTTP+JSON under `prefix`: every route of the proto, with and without `/{tenant}`, GET and
-    /// POST for `:subscribe`.
+    /// POST for `:subscribe`; with feature `v0_3`, v0.3's routes too (a path starting with `/v1/`
+    /// is v0.3 unless `A2A-Version` asks for 1.x, then it is v1 for tenant `v1`).
     pub fn rest_router(&self, prefix: &str) -> Router {
         rest::router(&self.state, prefix)
     }
@@ -131,7 +132,8 @@ impl A2aServer {
         card::router(&self.state)
     }
 
-    /// The gRPC service, to add to a tonic server (`Server::builder().add_routes(...)`), under the
+    /// The gRPC service (with feature `v0_3`, v0.3's `a2a.v1.A2AService` beside it), to add to a
+    /// tonic server (`Server::builder().add_routes(...)`), under the
     /// server's decode budget: tonic refuses a message over the size before buffering it, and the
     /// stubs' codec counts its fields before prost decodes it (both `OUT_OF_RANGE`).
     pub fn grpc_routes(&self) -> Routes {

@@ -106,6 +106,18 @@ impl AgentCardBuilder {
         self.interface(url, binding::JSONRPC, "0.3")
     }
 
+    /// Adds an HTTP+JSON endpoint speaking A2A v0.3 (its routes start with `/v1/` under `url`); see
+    /// [`jsonrpc_v0_3`](Self::jsonrpc_v0_3).
+    pub fn http_json_v0_3(self, url: impl Into<String>) -> Self {
+        self.interface(url, binding::HTTP_JSON, "0.3")
+    }
+
+    /// Adds a gRPC endpoint speaking A2A v0.3 (service `a2a.v1.A2AService`); see
+    /// [`jsonrpc_v0_3`](Self::jsonrpc_v0_3).
+    pub fn grpc_v0_3(self, url: impl Into<String>) -> Self {
+        self.interface(url, binding::GRPC, "0.3")
+    }
+
     /// Adds a gRPC endpoint speaking this protocol version.
     pub fn grpc(self, url: impl Into<String>) -> Self {
         self.interface(url, binding::GRPC, PROTOCOL_VERSION)

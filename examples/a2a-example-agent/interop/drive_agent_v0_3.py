@@ -8,8 +8,9 @@ The SDK's card resolver fetches the well-known card (without an `A2A-Version` he
 does), and the SDK's client factory picks the transport the card names for v0.3. Then, over each
 binding the SDK 0.3 speaks (JSON-RPC, HTTP+JSON, gRPC): when the card offers it for v0.3, the calls
 (send with a task and with a message result, stream, get, cancel, resubscribe, and the errors
-TaskNotFound, TaskNotCancelable, UnsupportedOperation, ContentTypeNotSupported); when it does not, the
-factory's refusal to pick it is recorded as `not offered`, not as a failure. Each check prints PASS
+TaskNotFound, TaskNotCancelable, UnsupportedOperation, ContentTypeNotSupported, each as the binding
+carries it: a JSON-RPC code, the SDK's HTTP status, a gRPC status naming the v0.3 error); when it does
+not, the factory's refusal to pick it is recorded as `not offered`, not as a failure. Each check prints PASS
 or FAIL; the last lines are the pass counts per binding (`binding: passed/total`). Exits 1 on any
 failure. Bounded: every call has a timeout, the whole run 120 s. Loopback only.
 """
@@ -23,7 +24,7 @@ import grpc
 import httpx
 
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.client.errors import A2AClientJSONRPCError
+from a2a.client.errors import A2AClientHTTPError, A2AClientJSONRPCError
 from a2a.types import (
     Message,
     MessageSendConfiguration,
@@ -70,8 +71,21 @@ def user_message(message_id: str, text: str = 'hello from the SDK 0.3') -> Messa
     return Message(message_id=message_id, role=Role.user, parts=[Part(root=TextPart(text=text))])
 
 
-async def expect_code(call, code: int) -> None:
-    """Awaits `call()` (a coroutine or an async iterator), which must fail with this JSON-RPC code."""
+# How the SDK 0.3's own servers answer each error on HTTP+JSON (its HTTP status) and gRPC (the status
+# code, and the v0.3 error's type name before the message), which is what its clients then raise.
+HTTP_STATUS = {-32001: 404, -32002: 409, -32004: 501, -32005: 415}
+GRPC_STATUS = {
+    -32001: (grpc.StatusCode.NOT_FOUND, 'TaskNotFoundError'),
+    -32002: (grpc.StatusCode.UNIMPLEMENTED, 'TaskNotCancelableError'),
+    -32004: (grpc.StatusCode.UNIMPLEMENTED, 'UnsupportedOperationError'),
+    -32005: (grpc.StatusCode.UNIMPLEMENTED, 'ContentTypeNotSupportedError'),
+}
+
+
+async def expect_code(binding: str, call, code: int) -> None:
+    """Awaits `call()` (a coroutine or an async iterator), which must fail with the error of this JSON-RPC
+    code as `binding` carries it: the code on JSON-RPC, the SDK's status on HTTP+JSON, the status code
+    and the error's type name on gRPC."""
     try:
         result = call()
         if hasattr(result, '__aiter__'):
@@ -80,11 +94,22 @@ async def expect_code(call, code: int) -> None:
         else:
             await result
     except A2AClientJSONRPCError as error:
+        assert binding == 'JSONRPC', f'a JSON-RPC error over {binding}'
         assert error.error.code == code, f'expected {code}, got {error.error.code}: {error.error.message}'
         return
+    except A2AClientHTTPError as error:
+        assert binding == 'HTTP+JSON', f'an HTTP error over {binding}: {error}'
+        assert error.status_code == HTTP_STATUS[code], f'expected HTTP {HTTP_STATUS[code]} for {code}, got {error}'
+        return
+    except grpc.aio.AioRpcError as error:
+        expected_code, name = GRPC_STATUS[code]
+        assert binding == 'GRPC', f'a gRPC error over {binding}'
+        assert error.code() == expected_code, f'expected {expected_code} for {code}, got {error.code()}: {error.details()}'
+        assert error.details().startswith(name + ': '), f'expected {name}: ..., got {error.details()}'
+        return
     except Exception as error:  # noqa: BLE001
-        raise AssertionError(f'expected JSON-RPC error {code}, the SDK raised {type(error).__name__}: {error}') from error
-    raise AssertionError(f'expected JSON-RPC error {code}, the call succeeded')
+        raise AssertionError(f'expected error {code}, the SDK raised {type(error).__name__}: {error}') from error
+    raise AssertionError(f'expected error {code}, the call succeeded')
 
 
 async def one_result(client, message: Message, configuration: MessageSendConfiguration | None = None):
@@ -158,19 +183,35 @@ async def drive(card, binding: str) -> None:
         assert events[-1][0].status.state == TaskState.completed, events[-1][0].status
 
     async def task_not_found():
-        await expect_code(lambda: client.get_task(TaskQueryParams(id='no-such-task')), -32001)
+        await expect_code(binding, lambda: client.get_task(TaskQueryParams(id='no-such-task')), -32001)
 
     async def task_not_cancelable():
         task = await one_result(client, user_message(unique('tck-complete-task')))
-        await expect_code(lambda: client.cancel_task(TaskIdParams(id=task.id)), -32002)
+        await expect_code(binding, lambda: client.cancel_task(TaskIdParams(id=task.id)), -32002)
 
     async def unsupported_operation():
         task = await one_result(client, user_message(unique('tck-complete-task')))
-        await expect_code(lambda: streamer.resubscribe(TaskIdParams(id=task.id)), -32004)
+        if binding != 'HTTP+JSON':
+            await expect_code(binding, lambda: streamer.resubscribe(TaskIdParams(id=task.id)), -32004)
+            return
+        # The SDK 0.3's HTTP+JSON resubscribe reads the answer as events without checking its status
+        # first, so any error answer reaches its caller as "HTTP 400: Invalid SSE response": check that
+        # it fails so, and read the agent's answer itself (the SDK's status, and the code) directly.
+        try:
+            async for _ in streamer.resubscribe(TaskIdParams(id=task.id)):
+                pass
+            raise AssertionError('expected an error, the resubscribe succeeded')
+        except A2AClientHTTPError as error:
+            assert error.status_code == 400 and 'Invalid SSE' in str(error), error
+        url = card_interface_url(card, binding) + f'/v1/tasks/{task.id}:subscribe'
+        async with httpx.AsyncClient(timeout=CALL_TIMEOUT) as http:
+            answer = await http.get(url)
+        assert answer.status_code == HTTP_STATUS[-32004], (answer.status_code, answer.text)
+        assert answer.json()['code'] == -32004, answer.text
 
     async def content_type_not_supported():
         video_only = MessageSendConfiguration(accepted_output_modes=['video/mp4'])
-        await expect_code(lambda: one_result(client, user_message(unique('m')), video_only), -32005)
+        await expect_code(binding, lambda: one_result(client, user_message(unique('m')), video_only), -32005)
 
     checks = [
         ('send (task result)', send_task), ('send (message result)', send_message_result),
@@ -183,6 +224,13 @@ async def drive(card, binding: str) -> None:
         await check(binding, name, body)
     await client.close()
     await streamer.close()
+
+
+def card_interface_url(card, binding: str) -> str:
+    """The URL the v0.3 card gives `binding`."""
+    if card.preferred_transport == binding:
+        return card.url
+    return next(i.url for i in (card.additional_interfaces or []) if i.transport == binding)
 
 
 def offers(card, binding: str) -> bool:

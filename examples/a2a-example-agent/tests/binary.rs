@@ -105,7 +105,31 @@ fn listen_serves_the_card_and_json_rpc_until_killed() {
             .iter()
             .map(|i| i["protocolBinding"].as_str().unwrap_or_default())
             .collect();
-        assert_eq!(bindings, ["JSONRPC", "HTTP+JSON", "GRPC", "JSONRPC"]);
+        assert_eq!(
+            bindings,
+            ["JSONRPC", "HTTP+JSON", "GRPC", "JSONRPC", "HTTP+JSON", "GRPC"]
+        );
+        // The v0.3 fields of the card fetched without `A2A-Version`: JSON-RPC preferred, the other two
+        // bindings as additional interfaces at the URLs they are served on.
+        assert_eq!(card["preferredTransport"], "JSONRPC");
+        let additional: Vec<(&str, &str)> = card["additionalInterfaces"]
+            .as_array()
+            .expect("additionalInterfaces")
+            .iter()
+            .map(|i| {
+                (
+                    i["transport"].as_str().unwrap_or_default(),
+                    i["url"].as_str().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            additional,
+            [
+                ("HTTP+JSON", format!("{url}/rest").as_str()),
+                ("GRPC", card["supportedInterfaces"][2]["url"].as_str().unwrap_or_default()),
+            ]
+        );
         assert_eq!(card["capabilities"]["streaming"], true);
 
         let request = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {

@@ -33,6 +33,8 @@ fn the_card_lists_every_binding_and_capability() {
             ("http://127.0.0.1:8000/rest", "HTTP+JSON", "1.0"),
             ("127.0.0.1:8001", "GRPC", "1.0"),
             ("http://127.0.0.1:8000/jsonrpc", "JSONRPC", "0.3"),
+            ("http://127.0.0.1:8000/rest", "HTTP+JSON", "0.3"),
+            ("127.0.0.1:8001", "GRPC", "0.3"),
         ]
     );
     let capabilities = &card.capabilities;

@@ -3,7 +3,9 @@
 //! with the SDK's resolver and client factory, then makes every operation (sends, streams, tasks,
 //! list, cancel, subscribe, push configs with a webhook delivery, the extended card) and every error
 //! the agent can give through the SDK's JSON-RPC, HTTP+JSON and gRPC transports (A2A v1.0) and its
-//! v0.3 compatibility transport on the agent's v0.3 JSON-RPC interface. Two agents run in this
+//! v0.3 compatibility transports on the agent's v0.3 JSON-RPC, HTTP+JSON and gRPC interfaces (where
+//! the SDK's v0.3 protobuf mapping departs from the Python SDK 0.3's, the driver says so and reads
+//! through it: `drive_agent/operations.mjs`). Two agents run in this
 //! process on loopback ports: the default one (its resubscribe delay shortened) and a minimal one
 //! (push notifications off, no extended card, a required extension) for the errors the first never
 //! gives.
@@ -27,11 +29,13 @@ const DRIVER_LIMIT: Duration = Duration::from_secs(180);
 const REQUIRED_EXTENSION: &str = "https://example.com/extensions/required/v1";
 
 /// The bindings and versions the driver must have driven, as its summary lines name them.
-const DRIVEN: [(&str, &str); 4] = [
+const DRIVEN: [(&str, &str); 6] = [
     ("JSONRPC", "1.0"),
     ("HTTP+JSON", "1.0"),
     ("GRPC", "1.0"),
     ("JSONRPC", "0.3"),
+    ("HTTP+JSON", "0.3"),
+    ("GRPC", "0.3"),
 ];
 
 /// Kills the driver when the test ends, however it ends.

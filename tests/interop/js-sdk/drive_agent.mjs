@@ -56,7 +56,7 @@ async function cardChecks(agentUrl) {
   await check('card', '1.0', 'card: resolved from /.well-known/agent-card.json with every binding', async () => {
     const card = await new DefaultAgentCardResolver().resolve(agentUrl);
     const interfaces = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`).sort();
-    assertEqual(interfaces, ['GRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'JSONRPC 1.0'], 'interfaces');
+    assertEqual(interfaces, ['GRPC 0.3', 'GRPC 1.0', 'HTTP+JSON 0.3', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'JSONRPC 1.0'], 'interfaces');
     const caps = card.capabilities;
     assert(caps?.streaming && caps?.pushNotifications && caps?.extendedAgentCard, 'capabilities', caps);
     assertEqual(card.skills.map((s) => s.id), ['find-hotels', 'route-planner'], 'skills');

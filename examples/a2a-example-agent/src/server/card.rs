@@ -20,17 +20,22 @@ pub const REST_PATH: &str = "/rest";
 /// gRPC on `grpc`.
 pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool) -> AgentCard {
     let jsonrpc = format!("http://{http}{JSONRPC_PATH}");
+    let rest = format!("http://{http}{REST_PATH}");
     let mut builder = AgentCard::builder(
         "Wayfarer (example agent)",
         "Plans trips and books hotels; also follows the conformance kits' messageId conventions.",
         "1.0.0",
     )
     .jsonrpc(&jsonrpc)
-    .http_json(format!("http://{http}{REST_PATH}"))
+    .http_json(&rest)
     // gRPC takes its own port; the SDK's gRPC client takes `host:port` as its target.
     .grpc(grpc.to_string())
-    // A2A v0.3 clients on the same JSON-RPC endpoint: no A2A-Version header means 0.3.
+    // A2A v0.3 clients on the same endpoints: JSON-RPC first (v0.3's preferred transport; no
+    // A2A-Version header means 0.3), HTTP+JSON at the same prefix (v0.3's routes start with `/v1/`),
+    // and gRPC on the same port (v0.3's service has a package of its own).
     .jsonrpc_v0_3(&jsonrpc)
+    .http_json_v0_3(&rest)
+    .grpc_v0_3(grpc.to_string())
     .provider(
         "a2a-types examples",
         "https://github.com/a2a-rs-types/a2a-types",

@@ -10,10 +10,10 @@
 //! |---|---|
 //! | `GET /.well-known/agent-card.json` | the public card (A2A v1) |
 //! | `POST /jsonrpc` (or `/jsonrpc/`) | JSON-RPC: v1 methods with `A2A-Version: 1.0`, v0.3 methods without the header |
-//! | `/rest/...` | HTTP+JSON, every route of the proto with and without `/{tenant}` |
+//! | `/rest/...` | HTTP+JSON, every route of the proto with and without `/{tenant}`; v0.3's routes at `/rest/v1/...` without `A2A-Version: 1.x` |
 //!
-//! and the gRPC listener `lf.a2a.v1.A2AService`. The card lists all three under
-//! `supportedInterfaces` (gRPC with its own `host:port`).
+//! and the gRPC listener `lf.a2a.v1.A2AService` and v0.3's `a2a.v1.A2AService`. The card lists all
+//! three under `supportedInterfaces` (gRPC with its own `host:port`), for 1.0 and for 0.3.
 //!
 //! `GetExtendedAgentCard` needs `Authorization: Bearer <token>` with the token of
 //! [`Config::extended_card_token`] ([`EXTENDED_CARD_TOKEN`] by default); the card declares it.

@@ -104,7 +104,9 @@ async function driveBinding(binding, card, agentUrl, minimalUrl, webhook, create
     assert(extended.skills.some((s) => s.id === 'book-room'), 'book-room on the extended card', extended.skills.map((s) => s.id));
   });
 
-  await commonErrorChecks(client, run, true);
+  // A stream's error is the stream's one event on JSON-RPC; on HTTP+JSON and gRPC it is the call's
+  // answer (an HTTP status, a gRPC status), which the SDK raises as the typed error itself.
+  await commonErrorChecks(client, run, binding === 'JSONRPC');
   await run('error InvalidParams: GetTask with an empty id (the SDK names it RequestMalformedError)', async () => {
     await expectError(() => client.getTask({ tenant: '', id: '' }), RequestMalformedError);
   });
