@@ -119,7 +119,8 @@ fn discover_summarises_the_card_and_names_the_interface_chosen() {
         );
     }
     let card = example_card(&agent);
-    assert_eq!(card.supported_interfaces.len(), 4);
+    // JSON-RPC, HTTP+JSON and gRPC, each at 1.0 and 0.3.
+    assert_eq!(card.supported_interfaces.len(), 6);
 }
 
 #[test]
