@@ -15,8 +15,8 @@ use a2a_protocol::errors::Error;
 use a2a_protocol::operations::{MethodParams, MethodResult};
 use a2a_server::auth::Caller;
 use a2a_server::{
-    A2aServer, AgentExecutor, CallContext, EventSink, Reply, RequestContext, StreamEvent,
-    async_trait,
+    A2aServer, AgentExecutor, CallContext, EventSink, InMemoryTaskStore, MemoryLimits, Reply,
+    RequestContext, StreamEvent, async_trait,
 };
 use a2a_server_sql::{PostgresStore, PostgresVersionBus, SqliteStore};
 use a2a_types::v1::{
@@ -407,8 +407,18 @@ async fn two_thousand_tasks_on_every_store_lose_nothing_and_throughput_is_measur
     const ROUNDS: usize = 5;
     const STREAMS_PER_ROUND: usize = 20;
     const STEPS: usize = 25;
-    let mut configurations: Vec<(&str, Vec<A2aServer>)> =
-        vec![("memory", vec![A2aServer::builder(card(), Stepper).build()])];
+    // One sender makes every task, so the memory store keeps them all only with room for as many
+    // per owner (it keeps 1,000 of one owner's finished tasks by default).
+    let memory =
+        InMemoryTaskStore::with_limits(MemoryLimits::default().with_max_tasks_per_owner(TASKS));
+    let mut configurations: Vec<(&str, Vec<A2aServer>)> = vec![(
+        "memory",
+        vec![
+            A2aServer::builder(card(), Stepper)
+                .task_store(memory)
+                .build(),
+        ],
+    )];
     let (sqlite, path) = sqlite_server().await;
     configurations.push(("SQLite", vec![sqlite]));
     if let Some(url) =
