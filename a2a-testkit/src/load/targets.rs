@@ -81,7 +81,15 @@ pub async fn start(kind: Kind, program: Option<&Path>) -> Result<Target, String>
             let mut command = Command::new(agent);
             // In memory, as the SDK's server keeps its tasks: the figures compare the servers, not
             // stores (and no run shares the default SQLite file with another agent).
-            command.args(["--listen", "127.0.0.1:0", "--store", "memory"]);
+            // One caller from one address generates the load: held to one caller's share, it would
+            // be refused by design (`--one-caller` lifts the per-caller caps, not the caps in all).
+            command.args([
+                "--listen",
+                "127.0.0.1:0",
+                "--store",
+                "memory",
+                "--one-caller",
+            ]);
             let (mut server, line) = Server::start(command, "the example agent")?;
             server.url = url_of_ready_line(&line, "the example agent")?;
             server

@@ -58,11 +58,19 @@ fn fail(message: &str) -> ! {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--one-caller] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
     let address = match args[..] {
-        ["--listen", address, ref options @ ..] if options.len() % 2 == 0 => {
+        ["--listen", address, ref options @ ..] => {
+            let mut options = options.to_vec();
+            if let Some(at) = options.iter().position(|o| *o == "--one-caller") {
+                options.remove(at);
+                config.per_caller_caps = false;
+            }
+            if options.len() % 2 != 0 {
+                fail(usage);
+            }
             for pair in options.chunks(2) {
                 if pair[0] == "--store" {
                     config.store = pair[1]

@@ -38,6 +38,11 @@ pub struct Config {
     /// [`default_store`], so tasks survive a restart; tests and embedders that must not
     /// share that file name their own (`StoreChoice::Memory` or a file of their own).
     pub store: StoreChoice,
+    /// Whether one caller is held to its share (`true`): streams, executions and in-memory tasks
+    /// per owner, connections per address. A load generator is one anonymous caller on one
+    /// address measuring throughput, so `--load` starts the agent with `--one-caller` (`false`):
+    /// the caps in all still hold.
+    pub per_caller_caps: bool,
 }
 
 impl Default for Config {
@@ -50,6 +55,7 @@ impl Default for Config {
             required_extensions: Vec::new(),
             limits: Limits::default(),
             webhook_policy: WebhookPolicy::local_development(),
+            per_caller_caps: true,
             store: default_store(),
         }
     }

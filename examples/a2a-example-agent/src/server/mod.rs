@@ -34,7 +34,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use a2a_server::{A2aServer, BearerTokens, ServerConfig, Serving};
+use a2a_server::{A2aServer, BearerTokens, InMemoryTaskStore, MemoryLimits, ServerConfig, Serving};
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
 use a2a_testkit::stores::OpenedStore;
 use tokio::net::TcpListener;
@@ -57,9 +57,24 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, store: OpenedS
     // seconds on PostgreSQL (on SQLite at once: the restarted agent owns the file).
     server_config.executions.lease = Duration::from_secs(6);
     server_config.executions.poll_interval = Duration::from_secs(1);
+    let memory = matches!(store, OpenedStore::Memory);
+    if !config.per_caller_caps {
+        server_config.max_streams_per_owner = server_config.max_streams;
+        server_config.max_executions_per_owner = server_config.max_executions;
+        server_config.connections.max_connections_per_ip =
+            server_config.connections.max_connections;
+    }
     let mut builder = store.install(
         A2aServer::builder(card::build(config, http, grpc, false), agent).config(server_config),
     );
+    if memory && !config.per_caller_caps {
+        let whole = MemoryLimits::default();
+        builder = builder.task_store(InMemoryTaskStore::with_limits(
+            whole
+                .with_max_tasks_per_owner(whole.max_tasks)
+                .with_max_bytes_per_owner(whole.max_bytes),
+        ));
+    }
     if let Some(token) = &config.extended_card_token {
         builder = builder
             .extended_card(card::build(config, http, grpc, true))
