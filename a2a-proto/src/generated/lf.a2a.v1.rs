@@ -19,9 +19,8 @@ pub struct SendMessageConfiguration {
     #[prost(int32, optional, tag = "3")]
     pub history_length: ::core::option::Option<i32>,
     /// `returnImmediately`: true = answer as soon as the task exists, even while
-    /// it is still running. false (default) = block until the task is terminal
-    /// (COMPLETED, FAILED, CANCELED, REJECTED) or interrupted (INPUT_REQUIRED,
-    /// AUTH_REQUIRED).
+    /// it is still running. false (default) = block until the task has ended,
+    /// or stops to wait on the client (for input or for authentication).
     #[prost(bool, tag = "4")]
     pub return_immediately: bool,
 }

@@ -1160,9 +1160,8 @@ pub struct SendMessageConfiguration {
     )]
     pub history_length: ::std::option::Option<i32>,
     /** `returnImmediately`: true = answer as soon as the task exists, even while
- it is still running. false (default) = block until the task is terminal
- (COMPLETED, FAILED, CANCELED, REJECTED) or interrupted (INPUT_REQUIRED,
- AUTH_REQUIRED).*/
+ it is still running. false (default) = block until the task has ended,
+ or stops to wait on the client (for input or for authentication).*/
     #[serde(
         rename = "returnImmediately",
         alias = "return_immediately",
