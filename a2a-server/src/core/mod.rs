@@ -10,5 +10,6 @@ pub(crate) mod history;
 pub(crate) mod owner_slots;
 pub(crate) mod push_configs;
 pub(crate) mod state;
+pub(crate) mod stream_bytes;
 pub(crate) mod streams;
 pub(crate) mod tasks;

@@ -11,6 +11,7 @@ use crate::config::ServerConfig;
 use crate::core::execution::resume::start_resumer;
 use crate::core::owner_slots::OwnerSlots;
 use crate::core::state::ServerState;
+use crate::core::stream_bytes::StreamBytes;
 use crate::executor::AgentExecutor;
 use crate::push::{
     InMemoryPushConfigStore, PushConfigStore, PushOutbox, PushSender, start_outbox_worker,
@@ -180,6 +181,10 @@ impl A2aServerBuilder {
             executions: self.executions,
             running: Mutex::default(),
             streams: OwnerSlots::new("streams", config.max_streams, config.max_streams_per_owner),
+            stream_bytes: StreamBytes::new(
+                config.max_stream_bytes,
+                config.max_stream_bytes_per_owner,
+            ),
             execution_slots: OwnerSlots::new(
                 "executions",
                 config.max_executions,

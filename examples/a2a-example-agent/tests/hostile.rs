@@ -6,6 +6,7 @@
 //! |---|---|
 //! | SendMessage with an inline push config whose token is 4 MiB, three times | each refused naming `token`; the server's peak memory grows by less than 10 times the bytes sent (it held 100 times them, for good, before the configs were bounded) |
 //! | 20 turns of 1 MiB on one task | GetTask's answer fits the 16 MiB answer budget and ends with the newest turn |
+//! | 100 SubscribeToTask streams on a 14 MiB task, never read | the server's peak memory grows by less than 300 MB (1.3 GB before: each stream held its own copy of the task); those over the owner's 64 MiB of unread events are refused as a temporary refusal; an authenticated caller still streams |
 //! | 70 anonymous streams held open, never read | the anonymous owner is refused at its cap (HTTP 200, JSON-RPC `-32603` with a `RetryInfo`); an authenticated caller still streams |
 //! | 300 idle connections from one address | those over the per-address cap are closed at once; another address gets the card within 2 s |
 //!
@@ -294,4 +295,88 @@ async fn idle_connections_from_one_address_do_not_stop_another() {
         "300 idle connections from one address: another got the card in {:?}",
         started.elapsed()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unread_streams_of_a_big_task_hold_a_bounded_share() {
+    let (server, url) = common::start("memory");
+    let pid = server.pid();
+    let waiting = rpc(
+        &url,
+        None,
+        "SendMessage",
+        json!({"message": message("m-big", "tck-multi-turn")}),
+    )
+    .await;
+    let task = waiting["result"]["task"]["id"]
+        .as_str()
+        .expect("a task")
+        .to_owned();
+    let turn_text = "z".repeat(MIB);
+    for turn in 0..14 {
+        let mut next = message(&format!("big-turn-{turn}"), &turn_text);
+        next["taskId"] = json!(task);
+        let answer = rpc(&url, None, "SendMessage", json!({"message": next})).await;
+        assert!(
+            answer.get("result").is_some(),
+            "{:.300}",
+            answer.to_string()
+        );
+    }
+    let addr = socket_addr(&url);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    reset_peak(pid);
+    let before = peak_rss(pid);
+    let mut held = Vec::new();
+    for _ in 0..100 {
+        held.push(unread_subscription(addr, &task).await);
+    }
+    // Every one answered (a stream's first bytes, or its refusal), none of it read: each request
+    // reads the 14 MiB task, which is the attacker's cost in time; what is measured after is
+    // what the server holds, and how soon it serves someone else.
+    for stream in &held {
+        tokio::time::timeout(LIMIT, stream.readable())
+            .await
+            .expect("answered in time")
+            .expect("readable");
+    }
+    let refused = rpc(&url, None, "SubscribeToTask", json!({"id": task})).await;
+    assert_eq!(
+        refused["error"]["code"],
+        -32603,
+        "{:.300}",
+        refused.to_string()
+    );
+    let grown = peak_rss(pid).saturating_sub(before);
+    eprintln!(
+        "100 unread streams of a 14 MiB task: peak memory grew by {} MB",
+        grown / 1_000_000
+    );
+    assert!(grown < 300_000_000, "peak memory grew by {grown} bytes");
+    // An authenticated caller streams its own task at once.
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "SendStreamingMessage",
+                      "params": {"message": message("m-member-big", "tck-multi-turn")}});
+    let started = Instant::now();
+    let mut response = reqwest::Client::new()
+        .post(format!("{url}/jsonrpc"))
+        .header("A2A-Version", "1.0")
+        .header("Content-Type", "application/json")
+        .bearer_auth(a2a_example_agent::server::EXTENDED_CARD_TOKEN)
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("an answer");
+    let first = tokio::time::timeout(LIMIT, response.chunk())
+        .await
+        .expect("in time")
+        .expect("a chunk")
+        .expect("an event");
+    assert!(String::from_utf8_lossy(&first).contains("\"task\""));
+    eprintln!("a member's stream began in {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(held);
 }
