@@ -11,8 +11,8 @@ use tokio::sync::watch;
 
 use crate::auth::Authenticator;
 use crate::config::ServerConfig;
+use crate::core::owner_quota::OwnerQuota;
 use crate::core::owner_slots::OwnerSlots;
-use crate::core::stream_bytes::StreamBytes;
 use crate::executor::AgentExecutor;
 use crate::push::{OutboxWaker, PushConfigStore, PushSender};
 use crate::store::{ExecutionQueue, TaskStore};
@@ -38,7 +38,11 @@ pub(crate) struct ServerState {
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
     pub(crate) streams: Arc<OwnerSlots>,
     /// The bytes of events streams hold for their clients, counted per owner.
-    pub(crate) stream_bytes: Arc<StreamBytes>,
+    pub(crate) stream_bytes: Arc<OwnerQuota>,
+    /// The bytes of events waiting for their webhooks in process, counted per owner.
+    pub(crate) push_bytes: Arc<OwnerQuota>,
+    /// The webhook deliveries waiting in process, counted per owner.
+    pub(crate) push_waiting: Arc<OwnerSlots>,
     /// The executions running in this process, counted per owner.
     pub(crate) execution_slots: Arc<OwnerSlots>,
     pub(crate) shutdown: watch::Sender<bool>,

@@ -13,9 +13,9 @@ use tokio_stream::Stream;
 
 use crate::auth::Owner;
 use crate::core::execution::events::ends_stream;
+use crate::core::owner_quota::HeldBytes;
 use crate::core::owner_slots::OwnerSlot;
 use crate::core::state::ServerState;
-use crate::core::stream_bytes::HeldBytes;
 use crate::store::memory::size;
 
 /// The most log events a stream reads at once (fewer when its client's queue has less room).

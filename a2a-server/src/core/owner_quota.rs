@@ -1,11 +1,14 @@
-//! The bytes streams hold for their clients ([`StreamBytes`]): every event a stream has queued and
-//! the one its client's connection is writing, counted per owner and in all
-//! ([`ServerConfig::max_stream_bytes`](crate::ServerConfig) and `max_stream_bytes_per_owner`).
+//! What a caller makes the server hold for it ([`OwnerQuota`]), counted per owner and in all,
+//! with waits for room: bytes of events, or things at once (webhook attempts in flight). Bytes:
+//! the events streams hold for their clients (every event a stream has queued and the one its
+//! client's connection is writing: [`ServerConfig::max_stream_bytes`](crate::ServerConfig) and
+//! `max_stream_bytes_per_owner`), and the events of webhook deliveries not yet made
+//! ([`PushSettings::max_pending_bytes`](crate::PushSettings) and `max_pending_bytes_per_owner`).
 //!
-//! Counting streams alone is not enough: a hundred streams of a 12 MiB task that nobody reads hold
-//! a copy of the task each. With this ledger a caller whose streams hold its share waits (a new
-//! stream of it is refused, a running one pauses before reading more from the log) until its
-//! clients read, and every other owner keeps its own share.
+//! Counting streams or deliveries alone is not enough: a hundred streams of a 12 MiB task that
+//! nobody reads hold a copy of the task each. With a ledger a caller that holds its share waits
+//! (a running stream pauses before reading more from the log until its clients read) or is refused
+//! (a new stream; a delivery, dropped and logged), and every other owner keeps its own share.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,14 +19,18 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::auth::Owner;
 
-/// The ledger's unit: a stream's event is counted in whole kibibytes (at least one).
-const UNIT: usize = 1024;
+/// A byte ledger's unit: an event is counted in whole kibibytes (at least one).
+const KIB: usize = 1024;
 /// When a refused caller is told to try again: its clients free room as they read.
 const RETRY_AFTER: Duration = Duration::from_secs(1);
 
-/// Bytes held by streams, in all and per owner.
+/// Bytes (or things) held for callers, in all and per owner.
 #[derive(Debug)]
-pub(crate) struct StreamBytes {
+pub(crate) struct OwnerQuota {
+    /// What holds them, plural (`streams`, `webhook deliveries`), for the refusals.
+    what: &'static str,
+    /// What one permit stands for: a kibibyte, or one of what is counted.
+    unit: usize,
     all: Arc<Semaphore>,
     max_units: u32,
     per_owner_units: u32,
@@ -31,25 +38,38 @@ pub(crate) struct StreamBytes {
     owners: Mutex<HashMap<Owner, Arc<Semaphore>>>,
 }
 
-/// Bytes one event holds, given back when dropped (when the stream's client asks for the next
-/// event, which its connection does once it has written this one, or when the stream ends).
+/// What one event (or one thing) holds, given back when dropped (for a stream: when its client asks for the next
+/// event, which its connection does once it has written this one, or when the stream ends; for a
+/// delivery: when every webhook of the event has been attempted for the last time).
 #[derive(Debug)]
 pub(crate) struct HeldBytes {
     owner_permit: Option<OwnedSemaphorePermit>,
     all_permit: Option<OwnedSemaphorePermit>,
     share: Arc<Semaphore>,
-    ledger: Arc<StreamBytes>,
+    ledger: Arc<OwnerQuota>,
     owner: Owner,
 }
 
-impl StreamBytes {
-    /// Room for `max_bytes` in all, at most `per_owner_bytes` of them an owner's.
-    pub(crate) fn new(max_bytes: usize, per_owner_bytes: usize) -> Arc<Self> {
-        let max_units = units(max_bytes);
-        Arc::new(StreamBytes {
+impl OwnerQuota {
+    /// Room for `max_bytes` of `what` in all, at most `per_owner_quota` of them an owner's.
+    pub(crate) fn new(what: &'static str, max_bytes: usize, per_owner_quota: usize) -> Arc<Self> {
+        Self::with_unit(what, KIB, max_bytes, per_owner_quota)
+    }
+
+    /// Room for `max` of `what` at once (counted one by one), at most `per_owner` of them an
+    /// owner's, each taken with `hold(owner, 1)`.
+    pub(crate) fn counting(what: &'static str, max: usize, per_owner: usize) -> Arc<Self> {
+        Self::with_unit(what, 1, max, per_owner)
+    }
+
+    fn with_unit(what: &'static str, unit: usize, max: usize, per_owner: usize) -> Arc<Self> {
+        let max_units = units(max, unit);
+        Arc::new(OwnerQuota {
+            what,
+            unit,
             all: Arc::new(Semaphore::new(max_units as usize)),
             max_units,
-            per_owner_units: units(per_owner_bytes).min(max_units),
+            per_owner_units: units(per_owner, unit).min(max_units),
             owners: Mutex::new(HashMap::new()),
         })
     }
@@ -66,8 +86,9 @@ impl StreamBytes {
             self.forget_if_whole(owner, &share);
             return Err(Error::unavailable(
                 format!(
-                    "this caller's streams hold {} of events their clients have not read; try again once they read",
-                    mebibytes(self.per_owner_units)
+                    "this caller's {} hold {} of events not yet sent; try again once they are",
+                    self.what,
+                    self.amount(self.per_owner_units)
                 ),
                 RETRY_AFTER,
             ));
@@ -77,8 +98,9 @@ impl StreamBytes {
             self.forget_if_whole(owner, &share);
             return Err(Error::unavailable(
                 format!(
-                    "this server's streams hold {} of unread events; try again later",
-                    mebibytes(self.max_units)
+                    "this server's {} hold {} of events not yet sent; try again later",
+                    self.what,
+                    self.amount(self.max_units)
                 ),
                 RETRY_AFTER,
             ));
@@ -119,7 +141,7 @@ impl StreamBytes {
             .entry(owner.clone())
             .or_insert_with(|| Arc::new(Semaphore::new(self.per_owner_units as usize)))
             .clone();
-        (share, units(bytes).min(self.per_owner_units))
+        (share, units(bytes, self.unit).min(self.per_owner_units))
     }
 
     /// Drops `owner`'s share when no one else holds it: the map and the caller's `share` are its
@@ -161,15 +183,22 @@ impl Drop for HeldBytes {
     }
 }
 
-/// Whole units covering `bytes`, at least one, within what a semaphore counts.
-fn units(bytes: usize) -> u32 {
-    u32::try_from(bytes.div_ceil(UNIT).max(1))
+/// Whole units covering `amount`, at least one, within what a semaphore counts.
+fn units(amount: usize, unit: usize) -> u32 {
+    u32::try_from(amount.div_ceil(unit).max(1))
         .unwrap_or(u32::MAX)
         .min(Semaphore::MAX_PERMITS as u32)
 }
 
-fn mebibytes(units: u32) -> String {
-    format!("{} MiB", units as usize * UNIT / (1024 * 1024))
+impl OwnerQuota {
+    /// `units` as people read them: mebibytes for a byte ledger, a number otherwise.
+    fn amount(&self, units: u32) -> String {
+        if self.unit == KIB {
+            format!("{} MiB", units as usize * KIB / (1024 * 1024))
+        } else {
+            units.to_string()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -187,7 +216,7 @@ mod tests {
 
     #[test]
     fn an_owner_over_its_share_is_refused_and_others_are_not() {
-        let ledger = StreamBytes::new(16 * MIB, 4 * MIB);
+        let ledger = OwnerQuota::new("streams", 16 * MIB, 4 * MIB);
         let (anonymous, member) = (owner(""), owner("member"));
         let first = ledger
             .try_hold(&anonymous, 3 * MIB)
@@ -211,7 +240,7 @@ mod tests {
 
     #[test]
     fn the_room_in_all_still_holds_and_a_refusal_keeps_nothing() {
-        let ledger = StreamBytes::new(4 * MIB, 4 * MIB);
+        let ledger = OwnerQuota::new("streams", 4 * MIB, 4 * MIB);
         let _a = ledger.try_hold(&owner("a"), 3 * MIB).expect("a");
         let before = ledger.held_units();
         let refused = ledger.try_hold(&owner("b"), 2 * MIB).expect_err("full");
@@ -222,7 +251,7 @@ mod tests {
 
     #[test]
     fn an_event_larger_than_a_share_takes_the_whole_share() {
-        let ledger = StreamBytes::new(64 * MIB, 2 * MIB);
+        let ledger = OwnerQuota::new("streams", 64 * MIB, 2 * MIB);
         let whole = ledger
             .try_hold(&owner("a"), 40 * MIB)
             .expect("counted as the share");
@@ -234,7 +263,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_waiting_event_is_sent_once_the_client_reads() {
-        let ledger = StreamBytes::new(16 * MIB, 2 * MIB);
+        let ledger = OwnerQuota::new("streams", 16 * MIB, 2 * MIB);
         let held = ledger.hold(&owner("a"), 2 * MIB).await;
         let waiting = {
             let ledger = ledger.clone();
