@@ -1,5 +1,5 @@
 //! The `google.rpc` error messages A2A's gRPC binding puts in a status (spec section 10.6): `Status`,
-//! and the `ErrorInfo` and `BadRequest` details it carries as `google.protobuf.Any`.
+//! and the `ErrorInfo`, `BadRequest` and `RetryInfo` details it carries as `google.protobuf.Any`.
 //!
 //! A gRPC server sends the encoded [`Status`] in the `grpc-status-details-bin` trailer. Only the fields
 //! A2A uses are declared; protobuf skips the others when decoding.
@@ -67,6 +67,25 @@ pub struct FieldViolation {
     pub description: String,
 }
 
+/// `google.rpc.RetryInfo`: when a client may try a refused call again.
+#[derive(Clone, PartialEq, Message)]
+pub struct RetryInfo {
+    /// How long to wait first.
+    #[prost(message, optional, tag = "1")]
+    pub retry_delay: Option<ProtoDuration>,
+}
+
+/// `google.protobuf.Duration`: a span of time in seconds and nanoseconds.
+#[derive(Clone, Copy, PartialEq, Message)]
+pub struct ProtoDuration {
+    /// Whole seconds.
+    #[prost(int64, tag = "1")]
+    pub seconds: i64,
+    /// The nanoseconds beyond them.
+    #[prost(int32, tag = "2")]
+    pub nanos: i32,
+}
+
 /// The type URL prefix of every packed detail.
 pub const TYPE_URL_PREFIX: &str = "type.googleapis.com/";
 
@@ -74,6 +93,8 @@ pub const TYPE_URL_PREFIX: &str = "type.googleapis.com/";
 pub const ERROR_INFO_TYPE_URL: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 /// The `@type` of a packed `BadRequest`.
 pub const BAD_REQUEST_TYPE_URL: &str = "type.googleapis.com/google.rpc.BadRequest";
+/// The `@type` of a packed `RetryInfo`.
+pub const RETRY_INFO_TYPE_URL: &str = "type.googleapis.com/google.rpc.RetryInfo";
 
 /// The gRPC trailer that carries the encoded [`Status`].
 pub const STATUS_DETAILS_TRAILER: &str = "grpc-status-details-bin";

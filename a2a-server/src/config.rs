@@ -28,6 +28,14 @@ pub struct ServerConfig {
     /// open at once (64): one more is refused for that owner alone, so a caller holding streams
     /// open cannot take every slot of [`max_streams`](Self::max_streams).
     pub max_streams_per_owner: usize,
+    /// Bytes of events all streams may hold for their clients at once (256 MiB): the events each
+    /// has queued and the one its connection is writing. A stream at the limit waits for its
+    /// clients to read before it reads more from the task's log; a new stream is refused as a
+    /// temporary refusal (as for [`max_streams`](Self::max_streams)).
+    pub max_stream_bytes: usize,
+    /// The part of [`max_stream_bytes`](Self::max_stream_bytes) one owner's streams may hold
+    /// (64 MiB): a caller whose clients stop reading waits or is refused alone.
+    pub max_stream_bytes_per_owner: usize,
     /// Executions (agent runs) at once in this process (4,096); a message that would start one
     /// more is refused, naming the cap, as a temporary refusal (as for streams), before the agent
     /// runs.
@@ -62,6 +70,8 @@ impl Default for ServerConfig {
             stream_queue: 32,
             max_streams: 1024,
             max_streams_per_owner: 64,
+            max_stream_bytes: 256 * 1024 * 1024,
+            max_stream_bytes_per_owner: 64 * 1024 * 1024,
             max_executions: 4096,
             max_executions_per_owner: 256,
             default_page_size: 50,

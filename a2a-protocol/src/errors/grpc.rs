@@ -24,7 +24,8 @@ impl Error {
     /// The gRPC status of the error (section 10.6): an `ErrorInfo` detail, and a `BadRequest` when
     /// there are field violations. `ErrorInfo.metadata` holds strings: other JSON values are written
     /// as JSON text, and the `errors` entry of invalid params is left out, as the `BadRequest` carries
-    /// it. Details other than these two cannot be packed from JSON and are left out.
+    /// it. A temporary refusal's `RetryInfo` is packed too; other details cannot be packed from
+    /// JSON and are left out.
     pub fn to_grpc_status(&self) -> GrpcStatus {
         use a2a_proto::rpc;
 
@@ -61,6 +62,15 @@ impl Error {
             };
             details.push(rpc::Any::pack(rpc::BAD_REQUEST_TYPE_URL, &bad_request));
         }
+        if let Some(delay) = self.retry_after() {
+            let retry = rpc::RetryInfo {
+                retry_delay: Some(rpc::ProtoDuration {
+                    seconds: i64::try_from(delay.as_secs()).unwrap_or(i64::MAX),
+                    nanos: 0,
+                }),
+            };
+            details.push(rpc::Any::pack(rpc::RETRY_INFO_TYPE_URL, &retry));
+        }
         let code = self.grpc_code();
         let status = rpc::Status {
             code: code.code(),
@@ -76,7 +86,8 @@ impl Error {
 
     /// Reads the encoded `google.rpc.Status` of a `grpc-status-details-bin` trailer: its A2A
     /// `ErrorInfo` names the error; `BadRequest` violations are read, and for invalid params also
-    /// listed as the `errors` metadata, as the SDK's client does. Other details are skipped.
+    /// listed as the `errors` metadata, as the SDK's client does; a `RetryInfo` is kept as the
+    /// error's detail of that type (so [`Error::retry_after`] reads it). Other details are skipped.
     pub fn from_grpc_status(details_bin: &[u8]) -> Result<Self, ErrorShapeError> {
         use a2a_proto::rpc;
 
@@ -85,6 +96,7 @@ impl Error {
         let mut kind = None;
         let mut metadata = JsonObject::new();
         let mut field_violations = Vec::new();
+        let mut retry_after = None;
         for (index, detail) in status.details.iter().enumerate() {
             let at = format!("details[{index}]");
             let decode_error = |e: a2a_proto::rpc::DecodeError| {
@@ -117,6 +129,12 @@ impl Error {
                         }
                     }));
                 }
+                rpc::RETRY_INFO_TYPE_URL => {
+                    let retry = detail.unpack::<rpc::RetryInfo>().map_err(decode_error)?;
+                    retry_after = retry
+                        .retry_delay
+                        .map(|delay| u64::try_from(delay.seconds).unwrap_or(0));
+                }
                 _ => {}
             }
         }
@@ -133,7 +151,12 @@ impl Error {
                 .collect();
             metadata.entry("errors").or_insert(Value::Array(errors));
         }
-        let mut error = Error::with_message(kind, status.message);
+        let mut error = match retry_after {
+            Some(seconds) if kind == ErrorKind::Internal => {
+                Error::unavailable(status.message, std::time::Duration::from_secs(seconds))
+            }
+            _ => Error::with_message(kind, status.message),
+        };
         error.metadata = metadata;
         error.field_violations = field_violations;
         Ok(error)

@@ -26,6 +26,8 @@ impl Error {
     /// assert_eq!((error.http_status(), error.grpc_code().name()), (503, "UNAVAILABLE"));
     /// assert_eq!(error.retry_after(), Some(Duration::from_secs(2)));
     /// assert_eq!(Error::from_rest(&error.to_rest()).unwrap().retry_after(), Some(Duration::from_secs(2)));
+    /// let status = error.to_grpc_status();
+    /// assert_eq!(Error::from_grpc_status(&status.details_bin).unwrap().retry_after(), Some(Duration::from_secs(2)));
     /// ```
     pub fn unavailable(message: impl Into<String>, retry_after: Duration) -> Self {
         let seconds = retry_after.as_secs().max(1);

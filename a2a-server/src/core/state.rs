@@ -11,6 +11,7 @@ use tokio::sync::watch;
 
 use crate::auth::Authenticator;
 use crate::config::ServerConfig;
+use crate::core::owner_quota::OwnerQuota;
 use crate::core::owner_slots::OwnerSlots;
 use crate::executor::AgentExecutor;
 use crate::push::{OutboxWaker, PushConfigStore, PushSender};
@@ -36,6 +37,12 @@ pub(crate) struct ServerState {
     /// The cancel signals of the executions running in this process, by task id.
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,
     pub(crate) streams: Arc<OwnerSlots>,
+    /// The bytes of events streams hold for their clients, counted per owner.
+    pub(crate) stream_bytes: Arc<OwnerQuota>,
+    /// The bytes of events waiting for their webhooks in process, counted per owner.
+    pub(crate) push_bytes: Arc<OwnerQuota>,
+    /// The webhook deliveries waiting in process, counted per owner.
+    pub(crate) push_waiting: Arc<OwnerSlots>,
     /// The executions running in this process, counted per owner.
     pub(crate) execution_slots: Arc<OwnerSlots>,
     pub(crate) shutdown: watch::Sender<bool>,

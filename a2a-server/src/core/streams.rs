@@ -13,8 +13,10 @@ use tokio_stream::Stream;
 
 use crate::auth::Owner;
 use crate::core::execution::events::ends_stream;
+use crate::core::owner_quota::HeldBytes;
 use crate::core::owner_slots::OwnerSlot;
 use crate::core::state::ServerState;
+use crate::store::memory::size;
 
 /// The most log events a stream reads at once (fewer when its client's queue has less room).
 const LOG_PAGE: usize = 64;
@@ -38,13 +40,19 @@ pub struct StreamEvent {
 ///
 /// Bounded, for any client: at most [`ServerConfig::max_streams`](crate::ServerConfig::max_streams)
 /// streams are open at once (one more is refused); each holds at most
-/// [`ServerConfig::stream_queue`](crate::ServerConfig::stream_queue) events for its client. A client
+/// [`ServerConfig::stream_queue`](crate::ServerConfig::stream_queue) events for its client, and the
+/// events all of an owner's streams hold (queued, or being written by the connection) stay within
+/// [`ServerConfig::max_stream_bytes_per_owner`](crate::ServerConfig::max_stream_bytes_per_owner):
+/// a stream at that bound waits for its owner's clients to read. A client
 /// that stops reading stalls only its own stream: nothing more is read from the log for it, so the
 /// server's memory does not grow. If it falls behind what the log keeps, its stream ends, and the
 /// client resumes with `Last-Event-ID` (or SubscribeToTask) from what the log still has.
 #[derive(Debug)]
 pub struct EventStream {
-    receiver: mpsc::Receiver<StreamEvent>,
+    receiver: mpsc::Receiver<(StreamEvent, Option<HeldBytes>)>,
+    /// The room of the event last handed out, held until the next is asked for: the connection
+    /// asks once it has written that one, so an event counts until its client has taken it.
+    handed_out: Option<HeldBytes>,
     /// The call's span, entered while the stream is polled and kept until it is dropped, so the
     /// span lasts the whole streaming call.
     span: Option<tracing::Span>,
@@ -54,9 +62,10 @@ impl EventStream {
     /// A stream of one event.
     pub(crate) fn once(event: StreamResponse) -> Self {
         let (sender, receiver) = mpsc::channel(1);
-        let _ = sender.try_send(StreamEvent { id: None, event });
+        let _ = sender.try_send((StreamEvent { id: None, event }, None));
         EventStream {
             receiver,
+            handed_out: None,
             span: None,
         }
     }
@@ -82,7 +91,17 @@ impl Stream for EventStream {
         // ends with the poll that finds the stream over.
         let this = &mut *self;
         let _entered = this.span.as_ref().map(tracing::Span::enter);
-        this.receiver.poll_recv(cx)
+        match this.receiver.poll_recv(cx) {
+            Poll::Ready(Some((event, held))) => {
+                this.handed_out = held;
+                Poll::Ready(Some(event))
+            }
+            Poll::Ready(None) => {
+                this.handed_out = None;
+                Poll::Ready(None)
+            }
+            Poll::Pending => Poll::Pending,
+        }
     }
 }
 
@@ -101,12 +120,11 @@ pub(crate) fn task_stream(
 ) -> Result<EventStream, Error> {
     let permit = stream_permit(state, owner)?;
     let first = first.map(|event| (after, event));
-    Ok(task_stream_with(
-        state, owner, task_id, first, after, permit,
-    ))
+    task_stream_with(state, owner, task_id, first, after, permit)
 }
 
-/// [`task_stream`] in the slot `permit` holds.
+/// [`task_stream`] in the slot `permit` holds; refused when the owner's streams already hold
+/// their share of bytes and `first` does not fit beside them.
 pub(crate) fn task_stream_with(
     state: &Arc<ServerState>,
     owner: &Owner,
@@ -114,7 +132,14 @@ pub(crate) fn task_stream_with(
     first: Option<(u64, StreamResponse)>,
     after: u64,
     permit: OwnerSlot,
-) -> EventStream {
+) -> Result<EventStream, Error> {
+    let first = match first {
+        Some((id, event)) => {
+            let held = state.stream_bytes.try_hold(owner, size::event(&event))?;
+            Some((id, event, held))
+        }
+        None => None,
+    };
     let (sender, receiver) = mpsc::channel(state.config.stream_queue.max(1));
     // Watch before reading the log, so no event lands between the read and the wait.
     let mut versions = state.bus.subscribe(task_id);
@@ -127,7 +152,7 @@ pub(crate) fn task_stream_with(
         if *shutdown.borrow() {
             return;
         }
-        if let Some((id, event)) = first {
+        if let Some((id, event, held)) = first {
             // The snapshot ends the stream only when the task is over: a task waiting for input
             // is subscribed to for what comes after the input.
             let ends = match &event {
@@ -135,10 +160,13 @@ pub(crate) fn task_stream_with(
                 other => ends_stream(other),
             };
             if sender
-                .send(StreamEvent {
-                    id: Some(id),
-                    event,
-                })
+                .send((
+                    StreamEvent {
+                        id: Some(id),
+                        event,
+                    },
+                    Some(held),
+                ))
                 .await
                 .is_err()
                 || ends
@@ -196,13 +224,20 @@ pub(crate) fn task_stream_with(
             for stored in page.events {
                 last = stored.id;
                 let ends = ends_stream(&stored.event);
+                // Waits while the owner's streams hold their share of bytes: clients that stop
+                // reading stall only their owner's streams.
+                let held = tokio::select! {
+                    held = state.stream_bytes.hold(&owner, size::event(&stored.event)) => held,
+                    _ = shutdown.changed() => return,
+                    _ = sender.closed() => return,
+                };
                 let event = StreamEvent {
                     id: Some(stored.id),
                     event: stored.event,
                 };
                 // Waits while the client's queue is full: a slow client stalls only this.
                 tokio::select! {
-                    sent = sender.send(event) => if sent.is_err() { return },
+                    sent = sender.send((event, Some(held))) => if sent.is_err() { return },
                     _ = shutdown.changed() => return,
                 }
                 if ends {
@@ -211,8 +246,9 @@ pub(crate) fn task_stream_with(
             }
         }
     });
-    EventStream {
+    Ok(EventStream {
         receiver,
+        handed_out: None,
         span: None,
-    }
+    })
 }

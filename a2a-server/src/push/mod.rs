@@ -37,7 +37,7 @@ use reqwest::Url;
 pub use outbox::{OutboxEntry, PushOutbox};
 pub(crate) use outbox::{OutboxWaker, start_worker as start_outbox_worker};
 pub(crate) use resolver::GuardedResolver;
-pub(crate) use sender::{Delivery, PushSender};
+pub(crate) use sender::{Delivery, PendingEvent, PushSender};
 
 use crate::auth::Owner;
 use crate::errors::invalid;
@@ -262,8 +262,14 @@ pub struct PushSettings {
     /// Deliveries waiting at most in the in-process queue (1,024 by default); more are dropped.
     /// (An outbox keeps its waiting deliveries in the store.)
     pub queue: usize,
+    /// In process: deliveries one owner may have waiting at once (256); more of its are dropped
+    /// (logged), others' are not.
+    pub queue_per_owner: usize,
     /// Deliveries in flight at once (16).
     pub concurrency: usize,
+    /// In process: attempts one owner's deliveries may have in flight at once (4), so webhooks
+    /// that never answer hold up only their owner's deliveries.
+    pub concurrency_per_owner: usize,
     /// Attempts per delivery (8: the first and seven retries, about 32 s of them with the
     /// default backoffs).
     pub attempts: u32,
@@ -286,13 +292,22 @@ pub struct PushSettings {
     /// a JWT in the credentials); a bigger one is refused naming its largest field. Every
     /// delivery carries its config, so this bounds what a waiting delivery holds.
     pub max_config_bytes: usize,
+    /// In process (no outbox): bytes of events waiting for their webhooks, in all (128 MiB). The
+    /// deliveries of one event share it; an event that does not fit is not delivered (logged),
+    /// as a delivery over the queue is.
+    pub max_pending_bytes: usize,
+    /// The part of [`max_pending_bytes`](Self::max_pending_bytes) one owner's events may hold
+    /// (32 MiB), so a caller whose webhooks do not answer cannot take every other owner's room.
+    pub max_pending_bytes_per_owner: usize,
 }
 
 impl Default for PushSettings {
     fn default() -> Self {
         PushSettings {
             queue: 1024,
+            queue_per_owner: 256,
             concurrency: 16,
+            concurrency_per_owner: 4,
             attempts: 8,
             first_backoff: Duration::from_millis(250),
             max_backoff: Duration::from_secs(60),
@@ -301,6 +316,8 @@ impl Default for PushSettings {
             claim_batch: 32,
             poll_interval: Duration::from_secs(1),
             max_config_bytes: 16 * 1024,
+            max_pending_bytes: 128 * 1024 * 1024,
+            max_pending_bytes_per_owner: 32 * 1024 * 1024,
         }
     }
 }

@@ -27,7 +27,7 @@ use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
 use async_trait::async_trait;
 use tokio::sync::mpsc;
 
-use super::sender::{Attempt, Delivery, attempt, backoff, delivery_slots};
+use super::sender::{Attempt, Delivery, PendingEvent, attempt, backoff, delivery_slots};
 use super::{PushSettings, WebhookPolicy};
 use crate::store::StoreError;
 
@@ -180,7 +180,8 @@ async fn settle(
 ) {
     let delivery = Delivery {
         config: entry.config,
-        event: entry.event,
+        event: PendingEvent::new(entry.event, None),
+        waiting: None,
     };
     let outcome = attempt(client, policy, &delivery).await;
     let url = &delivery.config.url;

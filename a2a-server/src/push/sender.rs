@@ -1,7 +1,10 @@
 //! Making deliveries: one attempt ([`attempt`]: the SSRF check of the resolved host, the POST with
 //! the config's token and credentials, and what the answer means), and the in-process queue of a
-//! server without a durable outbox ([`PushSender`]: bounded, drained by a background worker that
-//! retries with backoff and drops what does not fit, logged).
+//! server without a durable outbox ([`PushSender`]: bounded in all and per owner, drained by a
+//! background worker that retries with backoff and drops what does not fit, logged). In process,
+//! an owner has at most [`PushSettings::queue_per_owner`] deliveries waiting and
+//! [`PushSettings::concurrency_per_owner`] attempts in flight, so webhooks that never answer hold
+//! up only their owner's deliveries.
 
 use std::sync::Arc;
 
@@ -10,12 +13,32 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::resolver::HostRefused;
 use super::{NOTIFICATION_TOKEN_HEADER, PushSettings, WebhookPolicy};
+use crate::auth::Owner;
+use crate::core::owner_quota::{HeldBytes, OwnerQuota};
+use crate::core::owner_slots::OwnerSlot;
 
-/// One delivery: this event, to this webhook.
-#[derive(Clone, Debug)]
+/// One delivery: this event, to this webhook. The deliveries of one event to a task's webhooks
+/// share it (and the room it holds in the owner's share of pending bytes).
+#[derive(Debug)]
 pub(crate) struct Delivery {
     pub(crate) config: TaskPushNotificationConfig,
+    pub(crate) event: Arc<PendingEvent>,
+    /// In process: whose it is, and its place among the owner's waiting deliveries.
+    pub(crate) waiting: Option<(Owner, OwnerSlot)>,
+}
+
+/// An event waiting for its webhooks, counted against its owner's pending bytes (in process) or
+/// read back from the outbox (`held` is `None`: the store holds it).
+#[derive(Debug)]
+pub(crate) struct PendingEvent {
     pub(crate) event: StreamResponse,
+    _held: Option<HeldBytes>,
+}
+
+impl PendingEvent {
+    pub(crate) fn new(event: StreamResponse, held: Option<HeldBytes>) -> Arc<Self> {
+        Arc::new(PendingEvent { event, _held: held })
+    }
 }
 
 /// What one attempt came to.
@@ -59,16 +82,18 @@ impl PushSender {
         client: reqwest::Client,
     ) -> Self {
         let (queue, mut deliveries) = mpsc::channel::<Delivery>(settings.queue.max(1));
+        let in_flight = OwnerQuota::counting(
+            "webhook attempts",
+            settings.concurrency.max(1),
+            settings.concurrency_per_owner.max(1),
+        );
         tokio::spawn(async move {
-            let slots = delivery_slots(&settings);
+            // One task per delivery, each waiting for a slot of its owner's: as many as there are
+            // waiting deliveries, which the per-owner and total caps of `queue` bound.
             while let Some(delivery) = deliveries.recv().await {
-                let Ok(slot) = slots.clone().acquire_owned().await else {
-                    return;
-                };
-                let client = client.clone();
+                let (client, in_flight) = (client.clone(), in_flight.clone());
                 tokio::spawn(async move {
-                    deliver_with_retries(&client, policy, settings, delivery).await;
-                    drop(slot);
+                    deliver_with_retries(&client, policy, settings, &in_flight, delivery).await;
                 });
             }
         });
@@ -89,12 +114,12 @@ pub(crate) async fn attempt(
     policy: WebhookPolicy,
     delivery: &Delivery,
 ) -> Attempt {
-    let Delivery { config, event } = delivery;
+    let Delivery { config, event, .. } = delivery;
     let url = match policy.check_url(&config.url) {
         Ok(url) => url,
         Err(error) => return Attempt::Final(format!("webhook refused: {}", error.message)),
     };
-    let body = match serde_json::to_vec(event) {
+    let body = match serde_json::to_vec(&event.event) {
         Ok(body) => body,
         Err(error) => return Attempt::Final(format!("the event did not serialize: {error}")),
     };
@@ -141,11 +166,21 @@ async fn deliver_with_retries(
     client: &reqwest::Client,
     policy: WebhookPolicy,
     settings: PushSettings,
+    in_flight: &Arc<OwnerQuota>,
     delivery: Delivery,
 ) {
     let attempts = settings.attempts.max(1);
+    let anonymous = Owner::default();
+    let owner = delivery
+        .waiting
+        .as_ref()
+        .map_or(&anonymous, |(owner, _)| owner);
     for attempt_number in 1..=attempts {
-        let problem = match attempt(client, policy, &delivery).await {
+        // In flight only while attempting, not while waiting for the next attempt.
+        let slot = in_flight.hold(owner, 1).await;
+        let outcome = attempt(client, policy, &delivery).await;
+        drop(slot);
+        let problem = match outcome {
             Attempt::Delivered => return,
             Attempt::Final(problem) => {
                 tracing::warn!(url = %delivery.config.url, %problem, attempt = attempt_number, "push notification not delivered");

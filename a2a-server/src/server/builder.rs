@@ -9,6 +9,7 @@ use tokio::sync::watch;
 use crate::auth::{Anonymous, Authenticator};
 use crate::config::ServerConfig;
 use crate::core::execution::resume::start_resumer;
+use crate::core::owner_quota::OwnerQuota;
 use crate::core::owner_slots::OwnerSlots;
 use crate::core::state::ServerState;
 use crate::executor::AgentExecutor;
@@ -180,6 +181,21 @@ impl A2aServerBuilder {
             executions: self.executions,
             running: Mutex::default(),
             streams: OwnerSlots::new("streams", config.max_streams, config.max_streams_per_owner),
+            stream_bytes: OwnerQuota::new(
+                "streams",
+                config.max_stream_bytes,
+                config.max_stream_bytes_per_owner,
+            ),
+            push_bytes: OwnerQuota::new(
+                "webhook deliveries",
+                config.push.max_pending_bytes,
+                config.push.max_pending_bytes_per_owner,
+            ),
+            push_waiting: OwnerSlots::new(
+                "webhook deliveries waiting",
+                config.push.queue,
+                config.push.queue_per_owner,
+            ),
             execution_slots: OwnerSlots::new(
                 "executions",
                 config.max_executions,

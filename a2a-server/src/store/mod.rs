@@ -12,7 +12,7 @@
 //! (`None`, or no rows), which is what makes one caller's tasks invisible to another.
 
 pub mod executions;
-mod memory;
+pub(crate) mod memory;
 
 use std::fmt;
 

@@ -58,7 +58,7 @@ fn fail(message: &str) -> ! {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--one-caller] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
     let address = match args[..] {
@@ -67,6 +67,12 @@ async fn main() {
             if let Some(at) = options.iter().position(|o| *o == "--one-caller") {
                 options.remove(at);
                 config.per_caller_caps = false;
+            }
+            if let Some(at) = options.iter().position(|o| *o == "--no-loopback-webhooks") {
+                options.remove(at);
+                // As a deployment's guard: only the scheme stays relaxed (`http` accepted), so
+                // the address checks are what a test of them meets.
+                config.webhook_policy.allow_loopback = false;
             }
             if options.len() % 2 != 0 {
                 fail(usage);

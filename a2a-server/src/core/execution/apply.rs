@@ -11,7 +11,8 @@ use crate::auth::Owner;
 use crate::core::execution::events::change;
 use crate::core::state::ServerState;
 use crate::errors::state_name;
-use crate::push::Delivery;
+use crate::push::{Delivery, PendingEvent};
+use crate::store::memory::size;
 
 /// Applies an event to the owner's task (the state machine), logs it, tells streams and
 /// webhooks; returns its new version. A task that is over takes no event:
@@ -85,11 +86,29 @@ async fn push_to_webhooks(
     event: &StreamResponse,
 ) {
     match state.push_configs.list(owner, task_id).await {
+        Ok(configs) if configs.is_empty() => {}
         Ok(configs) => {
+            // One copy of the event for all of the task's webhooks, counted against the owner.
+            let held = match state.push_bytes.try_hold(owner, size::event(event)) {
+                Ok(held) => held,
+                Err(refused) => {
+                    tracing::warn!(task_id, reason = %refused.message, "push notifications dropped");
+                    return;
+                }
+            };
+            let shared = PendingEvent::new(event.clone(), Some(held));
             for config in configs {
+                let waiting = match state.push_waiting.take(owner) {
+                    Ok(slot) => slot,
+                    Err(refused) => {
+                        tracing::warn!(task_id, reason = %refused.message, "push notification dropped");
+                        continue;
+                    }
+                };
                 state.pusher.send(Delivery {
                     config,
-                    event: event.clone(),
+                    event: shared.clone(),
+                    waiting: Some((owner.clone(), waiting)),
                 });
             }
         }

@@ -69,7 +69,7 @@ pub(crate) async fn send_streaming(
                 Some((version, first)),
                 version,
                 permit,
-            )))
+            )?))
         }
     }
 }

@@ -21,7 +21,7 @@
 
 mod ledger;
 mod limits;
-mod size;
+pub(crate) mod size;
 #[cfg(test)]
 mod tests;
 

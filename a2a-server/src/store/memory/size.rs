@@ -33,7 +33,7 @@ pub(super) fn task(task: &Task) -> usize {
 }
 
 /// The heap an event owns.
-pub(super) fn event(event: &StreamResponse) -> usize {
+pub(crate) fn event(event: &StreamResponse) -> usize {
     match event {
         StreamResponse::Task(t) => task(t),
         StreamResponse::Message(m) => message(m),

@@ -60,6 +60,7 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, store: OpenedS
     let memory = matches!(store, OpenedStore::Memory);
     if !config.per_caller_caps {
         server_config.max_streams_per_owner = server_config.max_streams;
+        server_config.max_stream_bytes_per_owner = server_config.max_stream_bytes;
         server_config.max_executions_per_owner = server_config.max_executions;
         server_config.connections.max_connections_per_ip =
             server_config.connections.max_connections;

@@ -139,9 +139,15 @@ pub fn start(store: &str) -> (Server, String) {
     (server, url)
 }
 
+/// The variable naming another build of the agent to run instead of this one's, for seeing a
+/// suite's bound fail against a release from before the fix.
+pub const AGENT_BINARY: &str = "A2A_EXAMPLE_AGENT_BIN";
+
 /// Starts the agent with these arguments; returns the process, its URL and its first line.
 pub fn start_with(args: &[&str]) -> (Server, String, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_a2a-example-agent"));
+    let binary = std::env::var(AGENT_BINARY)
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_a2a-example-agent").to_owned());
+    let mut command = Command::new(binary);
     command.args(args);
     let (server, line) = Server::start(command, "the example agent").expect("the agent starts");
     let url = line
