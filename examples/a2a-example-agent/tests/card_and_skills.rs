@@ -52,6 +52,17 @@ fn the_card_lists_every_binding_and_capability() {
 }
 
 #[test]
+fn a_long_text_is_repeated_only_in_part() {
+    let long = "é".repeat(2_000);
+    let (_, parts) = answer(&long);
+    let said = parts[0].as_text().expect("a text");
+    assert_eq!(
+        said,
+        format!("Understood: {}... (2000 characters)", "é".repeat(500))
+    );
+}
+
+#[test]
 fn the_skills_are_picked_by_what_the_message_asks() {
     let (skill, parts) = answer("Find a hotel in Lisbon for 3 nights");
     assert_eq!(skill, Some("find_hotels"));

@@ -1,9 +1,11 @@
-//! Issue 29's attacks on the example agent's in-memory store (its own process, loopback only):
+//! Issue 29's attacks on the example agent's stores (its own process, loopback only):
 //!
-//! | attack | bound asserted |
-//! |---|---|
-//! | an anonymous client creating 10,050 tasks (row 8) | an authenticated caller's finished task is still there (its owner got 404 before: the store evicted by global count) |
-//! | 30 messages of 15 MiB (row 6) | the agent's memory after them stays under 512 MiB (it held 1.6 GB before: the store was bounded by count only, and the default skill keeps each text twice) |
+//! | attack | store | bound asserted |
+//! |---|---|---|
+//! | an anonymous client creating 10,050 tasks (row 8) | memory | an authenticated caller's finished task is still there (its owner got 404 before: the store evicted by global count) |
+//! | an anonymous client creating 2,000 tasks (row 8) | SQLite | the same (SQL stores evict nothing; retention removes only what is old) |
+//! | 30 messages of 15 MiB (row 6) | memory | the agent's memory after them stays under 512 MiB (it held 1.6 GB before: the store was bounded by count only, and the default skill kept each text twice) |
+//! | 10 messages of 15 MiB (row 10) | SQLite | the agent's resident memory stays under 512 MiB (the allocator keeps the high-water mark of the requests' transient copies; nothing is kept in memory) and the database (with its WAL) under 2.5 times the bytes sent (3.6 times before, kept for ever; retention now runs by default) |
 //!
 //! Every call is bounded in time; the agent is killed when the test ends.
 
@@ -56,9 +58,10 @@ fn send(id: &str, text: &str) -> Value {
     json!({"message": {"messageId": id, "role": "ROLE_USER", "parts": [{"text": text}]}})
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_anonymous_flood_never_evicts_an_authenticated_callers_task() {
-    let (_server, url) = common::start("memory");
+/// Floods the agent at `url` with `tasks` anonymous tasks and checks an authenticated caller's
+/// finished task is still its owner's.
+async fn flood_keeps_a_members_task(url: &str, tasks: usize) {
+    let url = url.to_owned();
     let client = reqwest::Client::new();
     let answer = rpc(
         &client,
@@ -76,7 +79,7 @@ async fn an_anonymous_flood_never_evicts_an_authenticated_callers_task() {
     for sender in 0..8 {
         let (client, url) = (client.clone(), url.clone());
         senders.spawn(async move {
-            for i in 0..(10_050 / 8 + 1) {
+            for i in 0..(tasks / 8 + 1) {
                 let answer = rpc(
                     &client,
                     &url,
@@ -104,6 +107,65 @@ async fn an_anonymous_flood_never_evicts_an_authenticated_callers_task() {
         mine["result"]["status"]["state"], "TASK_STATE_COMPLETED",
         "{mine:.300}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anonymous_flood_never_evicts_an_authenticated_callers_task() {
+    let (_server, url) = common::start("memory");
+    flood_keeps_a_members_task(&url, 10_050).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anonymous_flood_never_evicts_an_authenticated_callers_task_on_sqlite() {
+    let (path, _file) = common::sqlite_file("hostile_flood");
+    let (_server, url) = common::start(&format!("sqlite:{path}"));
+    flood_keeps_a_members_task(&url, 2_000).await;
+}
+
+/// The bytes of a SQLite database on disk: the file and its write-ahead log.
+fn database_bytes(path: &str) -> u64 {
+    [path.to_owned(), format!("{path}-wal")]
+        .iter()
+        .filter_map(|file| std::fs::metadata(file).ok())
+        .map(|meta| meta.len())
+        .sum()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_messages_of_15_mib_on_sqlite_stay_within_a_bound_on_disk_and_in_memory() {
+    let (path, _file) = common::sqlite_file("hostile_disk");
+    let (server, url) = common::start(&format!("sqlite:{path}"));
+    let pid = server.pid();
+    let client = reqwest::Client::new();
+    let text = "w".repeat(15 * MIB);
+    for i in 0..10 {
+        let answer = rpc(
+            &client,
+            &url,
+            None,
+            "SendMessage",
+            send(&format!("disk-{i}"), &text),
+        )
+        .await;
+        assert_eq!(
+            answer["result"]["task"]["status"]["state"],
+            "TASK_STATE_COMPLETED",
+            "{:.300}",
+            answer.to_string()
+        );
+    }
+    let (sent, on_disk, held) = (10 * 15 * MIB as u64, database_bytes(&path), rss(pid));
+    eprintln!(
+        "10 messages of 15 MiB on SQLite: {} MB on disk for {} MB sent; the agent holds {} MB",
+        on_disk / 1_000_000,
+        sent / 1_000_000,
+        held / 1_000_000
+    );
+    assert!(
+        on_disk * 2 < sent * 5,
+        "{on_disk} bytes on disk for {sent} sent"
+    );
+    assert!(held < 512 * MIB, "the agent holds {held} bytes");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -62,11 +62,29 @@ pub fn extended_skills() -> Vec<AgentSkill> {
     skills![find_hotels, plan_route, book_room]
 }
 
+/// The most characters of the caller's text an answer repeats: an agent repeating all of it would
+/// keep every text twice (in the task's history and in its artifact).
+const REPEATED_CHARS: usize = 500;
+
+/// "Understood: ...": the caller's text, cut after [`REPEATED_CHARS`] characters (saying how long
+/// it was).
+fn understood(text: &str) -> Part {
+    let text = text.trim();
+    match text.char_indices().nth(REPEATED_CHARS) {
+        Some((cut, _)) => Part::text(format!(
+            "Understood: {}... ({} characters)",
+            &text[..cut],
+            text.chars().count()
+        )),
+        None => Part::text(format!("Understood: {text}")),
+    }
+}
+
 /// What the travel skills make of a message: the skill that answered (if any) and the parts of the
 /// answer. The first part always says, in words, what the agent understood.
 pub fn answer(text: &str) -> (Option<&'static str>, Vec<Part>) {
     let lower = text.to_lowercase();
-    let understood = Part::text(format!("Understood: {}", text.trim()));
+    let understood = understood(text);
     if lower.contains("hotel") {
         return (Some("find_hotels"), vec![understood, find_hotels(text)]);
     }
