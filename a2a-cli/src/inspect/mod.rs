@@ -94,11 +94,12 @@ pub fn run(args: &InspectArgs) -> Result<Vec<u8>, Failure> {
             verifier,
         ));
         let page_url = inspector.page_url();
-        println!("inspecting at {page_url}");
-        println!("(Ctrl-C stops it; the page's token is for this run only)");
-        std::io::stdout()
-            .flush()
-            .map_err(|e| Failure::input(format!("cannot write stdout: {e}")))?;
+        // A closed stdout (a caller that read the address and went) does not stop the server.
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "inspecting at {page_url}")
+            .and_then(|()| writeln!(stdout, "(Ctrl-C stops it; the token is this run's only)"))
+            .and_then(|()| stdout.flush());
+        drop(stdout);
         if args.open {
             open_browser(&page_url);
         }

@@ -44,6 +44,7 @@ async function loadCard(event) {
 function showEvent(bubble, event) {
   const artifacts = bubble.artifacts;
   let state = bubble.dataset.state;
+  bubble.dataset.events = String(Number(bubble.dataset.events ?? 0) + 1);
   if (event.task) {
     bubble.dataset.taskId = event.task.id;
     contextId = event.task.contextId;
