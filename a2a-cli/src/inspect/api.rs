@@ -55,6 +55,48 @@ impl IntoResponse for Refused {
     }
 }
 
+/// A failed API request: its status and a one-line message for the page (as `{"error": …}`).
+struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn bad_request(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(refused: Refused) -> Self {
+        ApiError {
+            status: refused.status,
+            message: refused.reason.to_owned(),
+        }
+    }
+}
+
+/// A failed call to the agent: the client's one-line error.
+impl From<ClientError> for ApiError {
+    fn from(error: ClientError) -> Self {
+        ApiError {
+            status: StatusCode::BAD_GATEWAY,
+            message: error.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        json_response(self.status, &json!({"error": self.message}))
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
 /// The page itself: only at the printed URL, whose `token` it then sends with each API call.
 async fn index(State(inspector): Shared, request: Request) -> Response {
     let guard = guard(&inspector);
@@ -85,11 +127,12 @@ async fn asset(
 }
 
 /// What the page starts with: the agent named on the command line.
-async fn config(State(inspector): Shared, headers: HeaderMap) -> Response {
-    if let Err(refused) = guard(&inspector).check_api(&headers) {
-        return refused.into_response();
-    }
-    json_response(StatusCode::OK, &json!({"agentUrl": inspector.default_url}))
+async fn config(State(inspector): Shared, headers: HeaderMap) -> ApiResult {
+    guard(&inspector).check_api(&headers)?;
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"agentUrl": inspector.default_url}),
+    ))
 }
 
 /// The agent, binding and version a request of the page names.
@@ -112,42 +155,30 @@ struct Chat {
     context_id: Option<String>,
 }
 
-/// An API request's JSON body, checked; a refusal or bad body is the response to give.
+/// An API request's JSON body, checked.
 fn read<T: for<'de> Deserialize<'de>>(
     inspector: &Inspector,
     headers: &HeaderMap,
     body: &Bytes,
-) -> Result<T, Response> {
-    guard(inspector)
-        .check_api(headers)
-        .map_err(IntoResponse::into_response)?;
-    serde_json::from_slice(body).map_err(|e| {
-        json_response(
-            StatusCode::BAD_REQUEST,
-            &json!({"error": format!("the request: {e}")}),
-        )
-    })
+) -> Result<T, ApiError> {
+    guard(inspector).check_api(headers)?;
+    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("the request: {e}")))
+}
+
+/// The agent URL of a request, checked.
+fn check_agent_url(url: &str) -> Result<(), ApiError> {
+    crate::call::connect::check_url(url).map_err(|e| ApiError::bad_request(e.line()))
 }
 
 /// `POST /api/card`: the card, whether it follows the card rules (each violation), its signatures,
 /// and the interfaces the page can call.
-async fn card(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> Response {
-    let target: Target = match read(&inspector, &headers, &body) {
-        Ok(target) => target,
-        Err(response) => return response,
-    };
-    if let Err(e) = crate::call::connect::check_url(&target.url) {
-        return error_response(StatusCode::BAD_REQUEST, &e.line());
-    }
+async fn card(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> ApiResult {
+    let target: Target = read(&inspector, &headers, &body)?;
+    check_agent_url(&target.url)?;
     let config = inspector.config();
-    let resolver = match CardResolver::from_config(&config) {
-        Ok(resolver) => resolver,
-        Err(e) => return client_error(&e),
-    };
-    let resolved = match resolver.resolve(&target.url).await {
-        Ok(resolved) => resolved,
-        Err(e) => return client_error(&e),
-    };
+    let resolved = CardResolver::from_config(&config)?
+        .resolve(&target.url)
+        .await?;
     let card = &resolved.card;
     let violations: Vec<Value> = match card.check() {
         Ok(()) => Vec::new(),
@@ -180,7 +211,7 @@ async fn card(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> Resp
     .iter()
     .map(|c| json!({"binding": c.binding.protocol_binding(), "version": c.version.to_string(), "url": c.interface.url}))
     .collect();
-    json_response(
+    Ok(json_response(
         StatusCode::OK,
         &json!({
             "card": card,
@@ -189,22 +220,20 @@ async fn card(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> Resp
             "signatures": signatures,
             "interfaces": interfaces,
         }),
-    )
+    ))
 }
 
 /// The client for `target` (made, and kept, on first use): only its binding and version.
-async fn client_for(inspector: &Inspector, target: &Target) -> Result<A2aClient, Response> {
-    crate::call::connect::check_url(&target.url)
-        .map_err(|e| error_response(StatusCode::BAD_REQUEST, &e.line()))?;
+async fn client_for(inspector: &Inspector, target: &Target) -> Result<A2aClient, ApiError> {
+    check_agent_url(&target.url)?;
     let binding = match target.binding.as_deref() {
         Some(name) => Some(
             Binding::from_protocol_binding(name)
                 .or_else(|| name.parse().ok())
                 .ok_or_else(|| {
-                    error_response(
-                        StatusCode::BAD_REQUEST,
-                        &format!("binding: {name:?} is not JSONRPC, HTTP+JSON or GRPC"),
-                    )
+                    ApiError::bad_request(format!(
+                        "binding: {name:?} is not JSONRPC, HTTP+JSON or GRPC"
+                    ))
                 })?,
         ),
         None => None,
@@ -212,7 +241,7 @@ async fn client_for(inspector: &Inspector, target: &Target) -> Result<A2aClient,
     let version = match target.version.as_deref() {
         Some(text) => Some(
             text.parse::<ProtocolVersion>()
-                .map_err(|e| error_response(StatusCode::BAD_REQUEST, &format!("version: {e}")))?,
+                .map_err(|e| ApiError::bad_request(format!("version: {e}")))?,
         ),
         None => None,
     };
@@ -231,9 +260,7 @@ async fn client_for(inspector: &Inspector, target: &Target) -> Result<A2aClient,
     if let Some(client) = inspector.client(&key) {
         return Ok(client);
     }
-    let client = A2aClient::connect(&target.url, config)
-        .await
-        .map_err(|e| client_error(&e))?;
+    let client = A2aClient::connect(&target.url, config).await?;
     inspector.keep_client(key, client.clone());
     Ok(client)
 }
@@ -241,15 +268,9 @@ async fn client_for(inspector: &Inspector, target: &Target) -> Result<A2aClient,
 /// `POST /api/chat`: sends the message (streaming when the card says the agent streams) and answers
 /// with `text/event-stream`: `event` events (each a `StreamResponse`, or the one answer of a
 /// non-streaming agent, as A2A v1 JSON), an `error` event if the call fails, then `end`.
-async fn chat(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> Response {
-    let chat: Chat = match read(&inspector, &headers, &body) {
-        Ok(chat) => chat,
-        Err(response) => return response,
-    };
-    let client = match client_for(&inspector, &chat.target).await {
-        Ok(client) => client,
-        Err(response) => return response,
-    };
+async fn chat(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> ApiResult {
+    let chat: Chat = read(&inspector, &headers, &body)?;
+    let client = client_for(&inspector, &chat.target).await?;
     let mut message = Message::user(fresh_message_id(), [Part::text(chat.text)]);
     message.task_id = chat.task_id.filter(|id| !id.is_empty());
     message.context_id = chat.context_id.filter(|id| !id.is_empty());
@@ -300,7 +321,7 @@ async fn chat(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> Resp
         HeaderValue::from_static("text/event-stream"),
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    Ok(response)
 }
 
 /// Relays each event of a streamed answer.
@@ -352,28 +373,20 @@ impl Events {
 /// `POST /api/tasks`: the agent's tasks, newest first: one page of ListTasks with history and
 /// artifacts; for an agent without ListTasks (A2A v0.3) the tasks it answered with in this run,
 /// each read with GetTask.
-async fn tasks(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> Response {
-    let target: Target = match read(&inspector, &headers, &body) {
-        Ok(target) => target,
-        Err(response) => return response,
-    };
-    let client = match client_for(&inspector, &target).await {
-        Ok(client) => client,
-        Err(response) => return response,
-    };
+async fn tasks(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> ApiResult {
+    let target: Target = read(&inspector, &headers, &body)?;
+    let client = client_for(&inspector, &target).await?;
     if client.protocol_version() != ProtocolVersion::V0_3 {
         let request = ListTasksRequest {
             page_size: Some(50),
             include_artifacts: Some(true),
             ..Default::default()
         };
-        return match client.list_tasks(request).await {
-            Ok(listing) => json_response(
-                StatusCode::OK,
-                &json!({"via": "ListTasks", "tasks": listing.tasks}),
-            ),
-            Err(e) => client_error(&e),
-        };
+        let listing = client.list_tasks(request).await?;
+        return Ok(json_response(
+            StatusCode::OK,
+            &json!({"via": "ListTasks", "tasks": listing.tasks}),
+        ));
     }
     let mut tasks = Vec::new();
     for id in inspector.seen_tasks(&target.url) {
@@ -381,32 +394,27 @@ async fn tasks(State(inspector): Shared, headers: HeaderMap, body: Bytes) -> Res
             id,
             ..Default::default()
         };
-        match client.get_task(request).await {
-            Ok(task) => tasks.push(task),
-            Err(e) => return client_error(&e),
-        }
+        tasks.push(client.get_task(request).await?);
     }
-    json_response(
+    Ok(json_response(
         StatusCode::OK,
         &json!({"via": "GetTask of the tasks seen in this run (A2A v0.3 has no ListTasks)", "tasks": tasks}),
-    )
+    ))
 }
 
 /// `GET /api/exchange?after=N`: the raw exchange records numbered after N.
-async fn exchange(State(inspector): Shared, request: Request) -> Response {
-    if let Err(refused) = guard(&inspector).check_api(request.headers()) {
-        return refused.into_response();
-    }
+async fn exchange(State(inspector): Shared, request: Request) -> ApiResult {
+    guard(&inspector).check_api(request.headers())?;
     let after = request
         .uri()
         .query()
         .and_then(|query| query.split('&').find_map(|p| p.strip_prefix("after=")))
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
-    json_response(
+    Ok(json_response(
         StatusCode::OK,
         &json!({"records": inspector.log.after(after)}),
-    )
+    ))
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
@@ -416,15 +424,6 @@ fn json_response(status: StatusCode, body: &Value) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
-}
-
-fn error_response(status: StatusCode, message: &str) -> Response {
-    json_response(status, &json!({"error": message}))
-}
-
-/// A failed call to the agent, for the page: the client's one-line error.
-fn client_error(error: &ClientError) -> Response {
-    error_response(StatusCode::BAD_GATEWAY, &error.to_string())
 }
 
 /// A message id no other message of this run uses: the process id, the time and a counter.
