@@ -5,10 +5,12 @@
 //! it streams in, and lists the task, while the raw exchange shows that binding's wire records.
 //! A screenshot of each step is saved under `target/inspect-screenshots/` (CI keeps it).
 //!
-//! Without `chromium` and `chromedriver` on the PATH the test skips with one line, and fails under
-//! `CI=true`. The processes it starts are killed by their pid when it ends, and it is bounded in time.
+//! Without `chromium` and `chromedriver` on the PATH the browser test skips with one line, and fails
+//! under `CI=true`. The processes it starts are killed by their pid when it ends, and it is bounded in
+//! time. A second test, without a browser, checks that the local API refuses other hosts, other
+//! origins and requests without the run's token, and that the command serves loopback only.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -72,10 +74,12 @@ fn start_agent() -> (tokio::runtime::Runtime, Serving) {
     (runtime, serving)
 }
 
-/// `a2a inspect URL` on a free loopback port; the page's URL is the first line it prints.
-fn start_inspector(agent_url: &str) -> (Process, String) {
+/// `a2a inspect [URL]` on a free loopback port; the page's URL is the first line it prints.
+fn start_inspector(agent_url: Option<&str>) -> (Process, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
-        .args(["inspect", agent_url, "--listen", "127.0.0.1:0"])
+        .arg("inspect")
+        .args(agent_url)
+        .args(["--listen", "127.0.0.1:0"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -191,7 +195,7 @@ fn the_inspector_page_shows_card_chat_tasks_and_exchange_on_every_binding() {
     };
     let (agent_runtime, serving) = start_agent();
     let agent_url = serving.base_url();
-    let (_inspector, page) = start_inspector(&agent_url);
+    let (_inspector, page) = start_inspector(Some(&agent_url));
     let (_chromedriver, port) = start_chromedriver(&chromedriver);
 
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -357,4 +361,78 @@ async fn steps(browser: &Client, page: &str) {
         screenshot(browser, &format!("{slug}-tasks-and-exchange")).await;
         scroll_to(browser, "chat-panel").await;
     }
+}
+
+/// The status of one raw HTTP/1.1 request to the inspector at `port` (the connection then closes).
+fn status_of(port: u16, request: &str) -> u16 {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(STEP)).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+        .split(' ')
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP answer to {request:?}: {response:?}"))
+}
+
+#[test]
+fn the_local_api_refuses_other_hosts_origins_and_missing_tokens() {
+    let (_inspector, page) = start_inspector(None);
+    let (address, token) = page
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split_once("/?token="))
+        .unwrap();
+    let port: u16 = address.rsplit_once(':').unwrap().1.parse().unwrap();
+    let request = |path: &str, host: &str, extra: &str| {
+        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n")
+    };
+    let with_token = format!("x-a2a-inspect-token: {token}\r\n");
+    let page_path = format!("/?token={token}");
+
+    assert_eq!(status_of(port, &request(&page_path, address, "")), 200);
+    assert_eq!(status_of(port, &request("/app.js", address, "")), 200);
+    assert_eq!(
+        status_of(port, &request("/api/config", address, &with_token)),
+        200
+    );
+    // The page without the token, or with another.
+    assert_eq!(status_of(port, &request("/", address, "")), 403);
+    assert_eq!(status_of(port, &request("/?token=0123", address, "")), 403);
+    // The API without the token, or with a wrong one.
+    assert_eq!(status_of(port, &request("/api/config", address, "")), 403);
+    let wrong = "x-a2a-inspect-token: 00000000000000000000000000000000\r\n";
+    assert_eq!(
+        status_of(port, &request("/api/exchange", address, wrong)),
+        403
+    );
+    // Another site's page in the browser (its Origin), even holding the token.
+    let evil_origin = format!("{with_token}Origin: http://evil.example\r\n");
+    assert_eq!(
+        status_of(port, &request("/api/config", address, &evil_origin)),
+        403
+    );
+    // A name rebound to 127.0.0.1 (DNS rebinding): the Host is not the inspector's.
+    let rebound = format!("evil.example:{port}");
+    assert_eq!(status_of(port, &request(&page_path, &rebound, "")), 421);
+    assert_eq!(
+        status_of(port, &request("/api/config", &rebound, &with_token)),
+        421
+    );
+    // A chat request from another origin sends nothing to any agent.
+    let chat = format!(
+        "POST /api/chat HTTP/1.1\r\nHost: {address}\r\n{evil_origin}Content-Type: application/json\r\n\
+         Content-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    );
+    assert_eq!(status_of(port, &chat), 403);
+
+    // Only a loopback address is served.
+    let refused = Command::new(env!("CARGO_BIN_EXE_a2a"))
+        .args(["inspect", "--listen", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("loopback"), "{stderr}");
 }
