@@ -38,6 +38,10 @@ pub enum Command {
     /// A task's push-notification configs: set, get, list, delete.
     #[command(subcommand)]
     Push(PushCommand),
+    /// Serve a web page on a loopback port for inspecting an agent in the browser: its card (checked,
+    /// signatures verified with --jwks), a chat streaming its answers, its tasks, and the raw
+    /// exchange on each binding; prints the page's address (with this run's token).
+    Inspect(crate::inspect::InspectArgs),
     /// Read one message from stdin in one encoding and write it to stdout in another.
     ///
     /// Exit status 1 when the input is not a valid message of the type (the one-line error names the

@@ -8,6 +8,7 @@
 //! a2a get|cancel|subscribe http://127.0.0.1:8080 TASK_ID
 //! a2a list http://127.0.0.1:8080 --state completed --page-size 10
 //! a2a push set|get|list|delete http://127.0.0.1:8080 TASK_ID ...
+//! a2a inspect http://127.0.0.1:8080 [--listen 127.0.0.1:0] [--open] # the agent in the browser
 //! a2a transcode --type lf.a2a.v1.Task --from json --to binpb < task.json > task.binpb
 //! a2a transcode --type lf.a2a.v1.Task --from binpb --to json --pretty < task.binpb
 //! a2a transcode --type a2a.v1.SendMessageRequest --from json --to proto-json < message-send-params.json
@@ -31,7 +32,8 @@
 //!
 //! The verbs that call an agent are in [`call`]: they print as answers arrive (for people, or one
 //! ProtoJSON object per line with `--json`), on the binding and version the card offers or
-//! `--binding` and `--version` force.
+//! `--binding` and `--version` force. `inspect` serves a page on loopback that shows the agent's
+//! card, chats with it, lists its tasks and shows the raw exchange ([`inspect`]).
 //!
 //! # Errors
 //!
@@ -50,6 +52,7 @@ mod card;
 mod cli;
 mod describe;
 mod failure;
+mod inspect;
 mod names;
 mod transcode;
 
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Cancel(args) => call::tasks::cancel(&args),
         Command::Subscribe(args) => call::tasks::subscribe(&args),
         Command::Push(command) => call::push::run(&command),
+        Command::Inspect(args) => inspect::run(&args),
     });
     match result.and_then(|output| write_stdout(&output)) {
         Ok(()) => ExitCode::SUCCESS,

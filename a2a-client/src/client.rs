@@ -19,6 +19,7 @@ use tracing::Instrument;
 
 use crate::auth::Authenticator;
 use crate::card::{Candidate, CardResolver, candidates, no_supported_interface};
+use crate::observe::Observing;
 use crate::paging::{self, TaskPages};
 use crate::resume::{self, Resume};
 use crate::trace::{TRACEPARENT, TraceParent};
@@ -242,6 +243,16 @@ impl A2aClient {
         Ok(meta)
     }
 
+    /// A new observed exchange of `operation` on `endpoint`, when an observer is configured.
+    fn observing(&self, endpoint: &Endpoint, operation: Operation) -> Option<Observing> {
+        let observer = self.inner.config.observer.clone()?;
+        Some(Observing::start(
+            observer,
+            endpoint.candidate.binding,
+            operation,
+        ))
+    }
+
     /// The endpoints in the order to try them: the current one, then the others after it.
     fn endpoint_order(&self) -> impl Iterator<Item = (usize, &Endpoint)> {
         let count = self.inner.endpoints.len();
@@ -288,7 +299,8 @@ impl A2aClient {
     ) -> Result<MethodResult, ClientError> {
         let operation = params.operation();
         let timeout = self.inner.config.timeout;
-        let meta = self.meta(span, endpoint, "").await?;
+        let mut meta = self.meta(span, endpoint, "").await?;
+        meta.observing = self.observing(endpoint, operation);
         let binding = Some(endpoint.candidate.binding);
         tokio::time::timeout(timeout, endpoint.call(params.clone(), &meta))
             .await
@@ -305,7 +317,8 @@ impl A2aClient {
     ) -> Result<EventStream, ClientError> {
         let operation = params.operation();
         let config = &self.inner.config;
-        let meta = self.meta(span, endpoint, last_event_id).await?;
+        let mut meta = self.meta(span, endpoint, last_event_id).await?;
+        meta.observing = self.observing(endpoint, operation);
         let binding = Some(endpoint.candidate.binding);
         let stream = tokio::time::timeout(config.timeout, endpoint.stream(params.clone(), &meta))
             .await

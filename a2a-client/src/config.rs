@@ -2,7 +2,6 @@
 //! retries, what it sends with every request and how much it reads.
 
 use std::fmt;
-#[cfg(feature = "signing")]
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +14,7 @@ use a2a_protocol::service::ProtocolVersion;
 use crate::auth::Credentials;
 use crate::binding::Binding;
 use crate::error::ClientError;
+use crate::observe::Observer;
 
 /// How the client connects and calls. Build it with struct update syntax over the default
 /// (`ClientConfig { timeout, ..ClientConfig::default() }`) or the builder methods, so fields added
@@ -74,6 +74,9 @@ pub struct ClientConfig {
     /// default): cards are not checked.
     #[cfg(feature = "signing")]
     pub card_verifier: Option<Arc<CardVerifier>>,
+    /// Told of every request sent to the agent's interfaces and of everything read back, as it
+    /// crosses the wire ([`observe`](crate::observe)); `None` (the default): nothing is recorded.
+    pub observer: Option<Arc<dyn Observer>>,
 }
 
 impl Default for ClientConfig {
@@ -100,6 +103,7 @@ impl Default for ClientConfig {
             root_certificates: Vec::new(),
             #[cfg(feature = "signing")]
             card_verifier: None,
+            observer: None,
         }
     }
 }
@@ -132,6 +136,13 @@ impl ClientConfig {
     /// This configuration with another unary-call timeout.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// This configuration telling `observer` of every request and answer on the wire
+    /// ([`observer`](Self::observer)).
+    pub fn observer(mut self, observer: impl Observer + 'static) -> Self {
+        self.observer = Some(Arc::new(observer));
         self
     }
 
@@ -211,6 +222,7 @@ impl fmt::Debug for ClientConfig {
             .field("root_certificates", &self.root_certificates);
         #[cfg(feature = "signing")]
         debug.field("card_verifier", &self.card_verifier);
+        debug.field("observer", &self.observer.as_ref().map(|_| "…"));
         debug.finish_non_exhaustive()
     }
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::binding::Binding;
 use crate::error::ClientError;
+use crate::observe::{Observing, Payload, Wire, header_pairs};
 
 /// The most of an error answer (a status other than 2xx) that is read: A2A error bodies are small,
 /// and a hostile or broken server's 50 MB page is not worth holding.
@@ -45,16 +46,48 @@ pub(crate) fn percent_encode(text: &str) -> String {
 }
 
 /// Sends `request`; a failure to get an answer is a transport error, a failure to connect
-/// [`ClientError::Unreachable`].
+/// [`ClientError::Unreachable`]. When the call is `observing`, the observer is told of the request
+/// and of the answer's head, and the answer carries the observation on to whoever reads its body.
 pub(crate) async fn send(
     binding: Binding,
     url: &str,
     request: reqwest::RequestBuilder,
+    observing: Option<&Observing>,
 ) -> Result<reqwest::Response, ClientError> {
-    request
-        .send()
-        .await
-        .map_err(|e| send_error(Some(binding), url, &e))
+    let sent = match observing {
+        None => request.send().await,
+        Some(observing) => observed_send(request, observing).await,
+    };
+    sent.map_err(|e| send_error(Some(binding), url, &e))
+}
+
+/// What [`reqwest::RequestBuilder::send`] does (build, then execute on the builder's client),
+/// telling `observing` of the request as built and of the answer's status and headers.
+async fn observed_send(
+    request: reqwest::RequestBuilder,
+    observing: &Observing,
+) -> reqwest::Result<reqwest::Response> {
+    let (client, request) = request.build_split();
+    let request = request?;
+    let body = request.body().and_then(reqwest::Body::as_bytes);
+    observing.tell(Wire::Request {
+        method: request.method().to_string(),
+        url: request.url().to_string(),
+        headers: header_pairs(request.headers()),
+        body: Payload::Bytes(body.unwrap_or_default().to_vec()),
+    });
+    let mut response = client.execute(request).await?;
+    observing.tell(Wire::Response {
+        status: format!("HTTP {}", response.status()),
+        headers: header_pairs(response.headers()),
+    });
+    response.extensions_mut().insert(observing.clone());
+    Ok(response)
+}
+
+/// The observation an answer carries ([`send`]), if its call is observed.
+pub(crate) fn observing_of(response: &reqwest::Response) -> Option<Observing> {
+    response.extensions().get::<Observing>().cloned()
 }
 
 pub(crate) fn send_error(
@@ -119,6 +152,9 @@ pub(crate) async fn read_limited(
             return Err(over(format!("over {}", body.len() + chunk.len())));
         }
         body.extend_from_slice(&chunk);
+    }
+    if let Some(observing) = observing_of(&response) {
+        observing.tell(Wire::Body(Payload::Bytes(body.clone())));
     }
     Ok(body)
 }

@@ -10,7 +10,8 @@
 //! binding carried it. [`ClientConfig`] holds the rest: timeouts, retries of idempotent calls
 //! ([`RetryPolicy`]), credentials placed as the card's security schemes say ([`auth`]), trusted
 //! certificates ([`tls`], feature `rustls`), trust roots for signed cards (feature `signing`) and
-//! the decode budget every answer is read under.
+//! the decode budget every answer is read under, and an [`observe::Observer`] that sees each
+//! request and answer as it crosses the wire.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), a2a_client::ClientError> {
@@ -44,6 +45,7 @@ mod client;
 mod config;
 mod error;
 pub mod http;
+pub mod observe;
 #[cfg(feature = "opentelemetry")]
 mod otel;
 mod paging;

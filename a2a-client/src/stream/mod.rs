@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::binding::Binding;
 use crate::error::ClientError;
+use crate::observe::{GrpcMessage, Observing};
 
 mod source;
 
@@ -87,13 +88,16 @@ impl EventStream {
 
     /// The messages of a gRPC server stream, read under `limits` and converted by `read`; a failed
     /// status is the error `error` reads it as.
-    pub(crate) fn grpc<M: Send + 'static>(
+    /// When `observing`, each message and a failed status are told to the observer.
+    pub(crate) fn grpc<M: GrpcMessage>(
         stream: tonic::Streaming<M>,
         limits: Limits,
         read: fn(M) -> Result<StreamResponse, ClientError>,
         error: fn(&tonic::Status) -> ClientError,
+        observing: Option<Observing>,
     ) -> Self {
-        Self::new(Binding::Grpc, Source::grpc(stream, limits, read, error))
+        let source = Source::grpc(stream, limits, read, error, observing);
+        Self::new(Binding::Grpc, source)
     }
 
     fn new(binding: Binding, source: Source) -> Self {

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::binding::Binding;
 use crate::error::ClientError;
+use crate::observe::{GrpcMessage, Observing, Payload, Wire, observe_status};
 
 /// Where the events come from: a connection, read the way the transport that opened it says.
 #[derive(Debug)]
@@ -40,17 +41,19 @@ impl Source {
 
     /// The messages of a gRPC server stream, read under `limits` and converted by `read`; a failed
     /// status is the error `error` reads it as.
-    pub(super) fn grpc<M: Send + 'static>(
+    pub(super) fn grpc<M: GrpcMessage>(
         stream: tonic::Streaming<M>,
         limits: Limits,
         read: fn(M) -> Result<StreamResponse, ClientError>,
         error: fn(&tonic::Status) -> ClientError,
+        observing: Option<Observing>,
     ) -> Self {
         Source::Grpc(Box::new(DecodedGrpc {
             stream,
             limits,
             read,
             error,
+            observing,
         }))
     }
 
@@ -73,6 +76,9 @@ impl Source {
             },
             Source::Sse { response, events } => match response.chunk().await {
                 Ok(Some(chunk)) => {
+                    if let Some(observing) = crate::http::observing_of(response) {
+                        observing.tell(Wire::Body(Payload::Bytes(chunk.to_vec())));
+                    }
                     let items = events.feed(binding, &chunk);
                     pending.extend(items);
                 }
@@ -162,16 +168,26 @@ struct DecodedGrpc<M> {
     limits: Limits,
     read: fn(M) -> Result<StreamResponse, ClientError>,
     error: fn(&tonic::Status) -> ClientError,
+    /// The observer's view of the call, told of each message and a failed status.
+    observing: Option<Observing>,
 }
 
-impl<M: Send + 'static> GrpcEvents for DecodedGrpc<M> {
+impl<M: GrpcMessage> GrpcEvents for DecodedGrpc<M> {
     fn next(&mut self) -> Pin<Box<dyn Future<Output = Option<Item>> + Send + '_>> {
         Box::pin(async move {
             let limits: a2a_proto::limits::Limits = self.limits;
             match a2a_proto::grpc::with_limits(limits, self.stream.message()).await {
-                Ok(Some(event)) => Some((self.read)(event).into()),
+                Ok(Some(event)) => {
+                    if let Some(observing) = &self.observing {
+                        observing.tell(Wire::Body(Payload::protobuf(&event)));
+                    }
+                    Some((self.read)(event).into())
+                }
                 Ok(None) => None,
                 Err(status) => {
+                    if let Some(observing) = &self.observing {
+                        observe_status(observing, &status);
+                    }
                     let error = (self.error)(&status);
                     let broken = matches!(error, ClientError::Transport { .. });
                     Some(Item::Failure { error, broken })

@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::binding::Binding;
 use crate::error::ClientError;
 use crate::http::{is_event_stream, read_json, with_query};
+use crate::observe::Observing;
 use crate::stream::EventStream;
 
 /// What one request carries besides its body: service parameters, credentials, trace context.
@@ -18,6 +19,8 @@ use crate::stream::EventStream;
 pub(crate) struct CallMeta {
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) query: Vec<(String, String)>,
+    /// The exchange the configured observer is told of; `None` without an observer.
+    pub(crate) observing: Option<Observing>,
 }
 
 /// What every HTTP request of the client carries.

@@ -16,6 +16,9 @@ use super::contract::CallMeta;
 use crate::binding::Binding;
 use crate::config::ClientConfig;
 use crate::error::ClientError;
+use crate::observe::{
+    GrpcMessage, Payload, Wire, header_pairs, observe_answer, observe_stream_head,
+};
 use crate::stream::EventStream;
 
 const GRPC: Binding = Binding::Grpc;
@@ -70,7 +73,8 @@ impl GrpcTransport {
 
     /// A request with the call's metadata (service parameters, credentials, trace context); header
     /// names become lower-case metadata keys, and values gRPC metadata cannot carry are refused.
-    pub(crate) fn request<T>(
+    /// When the call is observed, the observer is told of the request as it will be sent.
+    pub(crate) fn request<T: GrpcMessage>(
         &self,
         message: T,
         meta: &CallMeta,
@@ -90,6 +94,14 @@ impl GrpcTransport {
                     });
                 }
             }
+        }
+        if let Some(observing) = &meta.observing {
+            observing.tell(Wire::Request {
+                method: "gRPC".to_owned(),
+                url: self.target.clone(),
+                headers: header_pairs(&request.metadata().clone().into_headers()),
+                body: Payload::protobuf(request.get_ref()),
+            });
         }
         Ok(request)
     }
@@ -145,24 +157,28 @@ impl GrpcTransport {
                 let response = client
                     .send_message(self.request(pb::SendMessageRequest::from(request), t)?)
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::SendMessage(convert(response)?)
             }
             MethodParams::GetTask(request) => {
                 let response = client
                     .get_task(self.request(pb::GetTaskRequest::from(request), t)?)
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::GetTask(convert(response)?)
             }
             MethodParams::ListTasks(request) => {
                 let response = client
                     .list_tasks(self.request(pb::ListTasksRequest::from(request), t)?)
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::ListTasks(convert(response)?)
             }
             MethodParams::CancelTask(request) => {
                 let response = client
                     .cancel_task(self.request(pb::CancelTaskRequest::from(request), t)?)
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::CancelTask(convert(response)?)
             }
             MethodParams::CreateTaskPushNotificationConfig(config) => {
@@ -171,6 +187,7 @@ impl GrpcTransport {
                         self.request(pb::TaskPushNotificationConfig::from(config), t)?,
                     )
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::CreateTaskPushNotificationConfig(convert(response)?)
             }
             MethodParams::GetTaskPushNotificationConfig(request) => {
@@ -179,6 +196,7 @@ impl GrpcTransport {
                         self.request(pb::GetTaskPushNotificationConfigRequest::from(request), t)?,
                     )
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::GetTaskPushNotificationConfig(convert(response)?)
             }
             MethodParams::ListTaskPushNotificationConfigs(request) => {
@@ -187,16 +205,18 @@ impl GrpcTransport {
                         self.request(pb::ListTaskPushNotificationConfigsRequest::from(request), t)?,
                     )
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::ListTaskPushNotificationConfigs(convert(response)?)
             }
             MethodParams::DeleteTaskPushNotificationConfig(request) => {
-                client
+                let response = client
                     .delete_task_push_notification_config(self.request(
                         pb::DeleteTaskPushNotificationConfigRequest::from(request),
                         t,
                     )?)
-                    .await
-                    .map_err(|status| status_error(&status))?;
+                    .await;
+                observe_answer(t.observing.as_ref(), &response);
+                response.map_err(|status| status_error(&status))?;
                 MethodResult::DeleteTaskPushNotificationConfig(Empty)
             }
             MethodParams::GetExtendedAgentCard(request) => {
@@ -205,6 +225,7 @@ impl GrpcTransport {
                         self.request(pb::GetExtendedAgentCardRequest::from(request), t)?,
                     )
                     .await;
+                observe_answer(t.observing.as_ref(), &response);
                 MethodResult::GetExtendedAgentCard(convert(response)?)
             }
             other => {
@@ -250,12 +271,14 @@ impl GrpcTransport {
                 });
             }
         };
+        observe_stream_head(meta.observing.as_ref(), &response);
         let stream = response.map_err(|status| status_error(&status))?;
         Ok(EventStream::grpc(
             stream.into_inner(),
             self.limits,
             stream_event,
             status_error,
+            meta.observing.clone(),
         ))
     }
 }

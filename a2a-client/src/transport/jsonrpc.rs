@@ -51,7 +51,13 @@ impl JsonRpcTransport {
         meta: &CallMeta,
     ) -> Result<MethodResult, ClientError> {
         let operation = params.operation();
-        let response = send(JSONRPC, self.common.base_url(), self.post(params, meta)).await?;
+        let response = send(
+            JSONRPC,
+            self.common.base_url(),
+            self.post(params, meta),
+            meta.observing.as_ref(),
+        )
+        .await?;
         let (status, json) = read_json(JSONRPC, response, self.common.limits()).await?;
         read_jsonrpc_response(&json, operation, status)
     }
@@ -65,7 +71,13 @@ impl JsonRpcTransport {
         let request = self
             .post(params, meta)
             .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
-        let response = send(JSONRPC, self.common.base_url(), request).await?;
+        let response = send(
+            JSONRPC,
+            self.common.base_url(),
+            request,
+            meta.observing.as_ref(),
+        )
+        .await?;
         stream_or_error(
             JSONRPC,
             response,

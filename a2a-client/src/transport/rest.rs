@@ -71,7 +71,7 @@ impl RestTransport {
     ) -> Result<MethodResult, ClientError> {
         let operation = params.operation();
         let (url, request) = self.build(&params, tenant, meta)?;
-        let response = send(REST, &url, request).await?;
+        let response = send(REST, &url, request, meta.observing.as_ref()).await?;
         let (status, json) = read_json(REST, response, self.common.limits()).await?;
         if (200..300).contains(&status) {
             MethodResult::from_json(operation, json).map_err(|e| {
@@ -91,7 +91,7 @@ impl RestTransport {
         let operation = params.operation();
         let (url, request) = self.build(&params, tenant, meta)?;
         let request = request.header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
-        let response = send(REST, &url, request).await?;
+        let response = send(REST, &url, request, meta.observing.as_ref()).await?;
         stream_or_error(
             REST,
             response,

@@ -8,6 +8,7 @@ mod habits;
 mod hostile;
 mod hostile_v0_3;
 mod js;
+mod observe;
 mod python;
 mod readme;
 mod requests;

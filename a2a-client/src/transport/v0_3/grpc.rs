@@ -13,11 +13,21 @@ use super::proto::{self, ProtoRequest, ProtoResult};
 use crate::binding::Binding;
 use crate::config::ClientConfig;
 use crate::error::ClientError;
+use crate::observe::{GrpcMessage, observe_answer, observe_stream_head};
 use crate::stream::EventStream;
 use crate::transport::contract::CallMeta;
 use crate::transport::grpc::GrpcTransport;
 
 const GRPC: Binding = Binding::Grpc;
+
+/// `answer`, after telling the call's observer (if any) of it.
+fn observed<P: GrpcMessage>(
+    meta: &CallMeta,
+    answer: Result<tonic::Response<P>, tonic::Status>,
+) -> Result<tonic::Response<P>, tonic::Status> {
+    observe_answer(meta.observing.as_ref(), &answer);
+    answer
+}
 
 /// A tonic channel to one v0.3 agent.
 #[derive(Clone, Debug)]
@@ -58,38 +68,50 @@ impl GrpcV0_3Transport {
         let mut client = self.client.clone();
         let base = &self.base;
         let answer = match request {
-            ProtoRequest::SendMessage(r) => client
-                .send_message(base.request(r, meta)?)
-                .await
-                .map(|a| ProtoResult::SendMessage(a.into_inner())),
-            ProtoRequest::GetTask(r) => client
-                .get_task(base.request(r, meta)?)
-                .await
-                .map(|a| ProtoResult::Task(a.into_inner())),
-            ProtoRequest::CancelTask(r) => client
-                .cancel_task(base.request(r, meta)?)
-                .await
-                .map(|a| ProtoResult::Task(a.into_inner())),
-            ProtoRequest::CreatePushConfig(r) => client
-                .create_task_push_notification_config(base.request(r, meta)?)
-                .await
-                .map(|a| ProtoResult::PushConfig(a.into_inner())),
-            ProtoRequest::GetPushConfig(r) => client
-                .get_task_push_notification_config(base.request(r, meta)?)
-                .await
-                .map(|a| ProtoResult::PushConfig(a.into_inner())),
-            ProtoRequest::ListPushConfigs(r) => client
-                .list_task_push_notification_config(base.request(r, meta)?)
-                .await
-                .map(|a| ProtoResult::PushConfigs(a.into_inner())),
-            ProtoRequest::DeletePushConfig(r) => client
-                .delete_task_push_notification_config(base.request(r, meta)?)
-                .await
-                .map(|_| ProtoResult::Empty),
-            ProtoRequest::GetCard(r) => client
-                .get_agent_card(base.request(r, meta)?)
-                .await
-                .map(|a| ProtoResult::Card(a.into_inner())),
+            ProtoRequest::SendMessage(r) => {
+                observed(meta, client.send_message(base.request(r, meta)?).await)
+                    .map(|a| ProtoResult::SendMessage(a.into_inner()))
+            }
+            ProtoRequest::GetTask(r) => {
+                observed(meta, client.get_task(base.request(r, meta)?).await)
+                    .map(|a| ProtoResult::Task(a.into_inner()))
+            }
+            ProtoRequest::CancelTask(r) => {
+                observed(meta, client.cancel_task(base.request(r, meta)?).await)
+                    .map(|a| ProtoResult::Task(a.into_inner()))
+            }
+            ProtoRequest::CreatePushConfig(r) => observed(
+                meta,
+                client
+                    .create_task_push_notification_config(base.request(r, meta)?)
+                    .await,
+            )
+            .map(|a| ProtoResult::PushConfig(a.into_inner())),
+            ProtoRequest::GetPushConfig(r) => observed(
+                meta,
+                client
+                    .get_task_push_notification_config(base.request(r, meta)?)
+                    .await,
+            )
+            .map(|a| ProtoResult::PushConfig(a.into_inner())),
+            ProtoRequest::ListPushConfigs(r) => observed(
+                meta,
+                client
+                    .list_task_push_notification_config(base.request(r, meta)?)
+                    .await,
+            )
+            .map(|a| ProtoResult::PushConfigs(a.into_inner())),
+            ProtoRequest::DeletePushConfig(r) => observed(
+                meta,
+                client
+                    .delete_task_push_notification_config(base.request(r, meta)?)
+                    .await,
+            )
+            .map(|_| ProtoResult::Empty),
+            ProtoRequest::GetCard(r) => {
+                observed(meta, client.get_agent_card(base.request(r, meta)?).await)
+                    .map(|a| ProtoResult::Card(a.into_inner()))
+            }
             ProtoRequest::SendStreamingMessage(_) | ProtoRequest::SubscribeToTask(_) => {
                 return Err(ClientError::InvalidRequest {
                     message: "a streaming call is not a unary call".to_owned(),
@@ -129,12 +151,14 @@ impl GrpcV0_3Transport {
                 });
             }
         };
+        observe_stream_head(meta.observing.as_ref(), &response);
         let stream = response.map_err(|status| status_error(&status))?;
         Ok(EventStream::grpc(
             stream.into_inner(),
             self.base.limits(),
             |event| proto::upgrade_event(GRPC, event),
             status_error,
+            meta.observing.clone(),
         ))
     }
 }

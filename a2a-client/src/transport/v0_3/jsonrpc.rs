@@ -58,7 +58,13 @@ impl JsonRpcV0_3Transport {
         meta: &CallMeta,
     ) -> Result<MethodResult, ClientError> {
         let (method, request) = self.downgrader.downgrade(params)?;
-        let response = send(JSONRPC, self.common.base_url(), self.post(&request, meta)?).await?;
+        let response = send(
+            JSONRPC,
+            self.common.base_url(),
+            self.post(&request, meta)?,
+            meta.observing.as_ref(),
+        )
+        .await?;
         let (status, json) = read_json(JSONRPC, response, self.common.limits()).await?;
         if !(200..300).contains(&status) && json.get("error").is_none() {
             return Err(ClientError::transport(
@@ -81,7 +87,13 @@ impl JsonRpcV0_3Transport {
         let request = self
             .post(&request, meta)?
             .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
-        let response = send(JSONRPC, self.common.base_url(), request).await?;
+        let response = send(
+            JSONRPC,
+            self.common.base_url(),
+            request,
+            meta.observing.as_ref(),
+        )
+        .await?;
         stream_or_error(
             JSONRPC,
             response,

@@ -86,7 +86,7 @@ impl RestV0_3Transport {
     ) -> Result<MethodResult, ClientError> {
         let (operation, request) = self.downgrader.downgrade_to_proto(params, REST)?;
         let (url, request) = self.request(http_call(request)?, meta);
-        let response = send(REST, &url, request).await?;
+        let response = send(REST, &url, request, meta.observing.as_ref()).await?;
         let (status, json) = read_json(REST, response, self.common.limits()).await?;
         if !(200..300).contains(&status) {
             return Err(rest_error(operation, status, &json));
@@ -102,7 +102,7 @@ impl RestV0_3Transport {
         let (operation, request) = self.downgrader.downgrade_to_proto(params, REST)?;
         let (url, request) = self.request(http_call(request)?, meta);
         let request = request.header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
-        let response = send(REST, &url, request).await?;
+        let response = send(REST, &url, request, meta.observing.as_ref()).await?;
         stream_or_error(
             REST,
             response,
