@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::call::args::{DiscoverArgs, GetArgs, ListArgs, PushCommand, SendArgs, TaskArgs};
 use crate::failure::{EXIT_STATUSES, Failure};
+use crate::serve::args::ServeArgs;
 
 /// Call Agent2Agent (A2A) agents on any binding and version, transcode A2A messages between their
 /// encodings, convert between A2A v0.3 and v1, describe and sign agent cards.
@@ -38,6 +39,9 @@ pub enum Command {
     /// A task's push-notification configs: set, get, list, delete.
     #[command(subcommand)]
     Push(PushCommand),
+    /// Serve an agent on every binding and version: an echo (--echo), another agent fronted
+    /// (--proxy URL) or a command run per message (--exec CMD).
+    Serve(ServeArgs),
     /// Read one message from stdin in one encoding and write it to stdout in another.
     ///
     /// Exit status 1 when the input is not a valid message of the type (the one-line error names the

@@ -8,6 +8,7 @@
 //! a2a get|cancel|subscribe http://127.0.0.1:8080 TASK_ID
 //! a2a list http://127.0.0.1:8080 --state completed --page-size 10
 //! a2a push set|get|list|delete http://127.0.0.1:8080 TASK_ID ...
+//! a2a serve --echo | --proxy URL | --exec CMD [--listen 127.0.0.1:8080] [--store memory]
 //! a2a transcode --type lf.a2a.v1.Task --from json --to binpb < task.json > task.binpb
 //! a2a transcode --type lf.a2a.v1.Task --from binpb --to json --pretty < task.binpb
 //! a2a transcode --type a2a.v1.SendMessageRequest --from json --to proto-json < message-send-params.json
@@ -51,6 +52,7 @@ mod cli;
 mod describe;
 mod failure;
 mod names;
+mod serve;
 mod transcode;
 
 use std::io::Write as _;
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Cancel(args) => call::tasks::cancel(&args),
         Command::Subscribe(args) => call::tasks::subscribe(&args),
         Command::Push(command) => call::push::run(&command),
+        Command::Serve(args) => serve::run(&args),
     });
     match result.and_then(|output| write_stdout(&output)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,7 +4,7 @@
 //! ([`output`]) and ends with the exit status its outcome calls for ([`outcome`]).
 
 pub mod args;
-mod connect;
+pub mod connect;
 pub mod discover;
 pub mod message;
 mod output;
