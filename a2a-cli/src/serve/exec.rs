@@ -2,7 +2,8 @@
 //! standard input (which is then closed); what it writes on its standard output comes back as the
 //! chunks of one artifact, `output`, each read as it arrives (a chunk never splits a UTF-8
 //! character); its exit status ends the task: 0 completed, anything else failed, the status message
-//! naming the status and the end of its standard error. Canceling the task kills the command.
+//! naming the status and the end of its standard error. Canceling the task kills the command, and
+//! every process it started: the command leads a process group of its own, killed whole.
 
 use std::process::Stdio;
 
@@ -30,29 +31,36 @@ impl Exec {
         }
     }
 
-    fn spawn(&self) -> Result<Child, Error> {
-        Command::new("sh")
+    fn spawn(&self) -> Result<Running, Error> {
+        let mut command = Command::new("sh");
+        command
             .arg("-c")
             .arg(&self.command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            // Whatever ends the execution (a cancel, the server stopping) ends the command too.
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| {
-                Error::bare(
-                    ErrorKind::Internal,
-                    format!("cannot run `{}`: {e}", self.command),
-                )
-            })
+            .kill_on_drop(true);
+        // A group of its own, so that killing it reaches what the shell started (`sh -c "a | b"`).
+        #[cfg(unix)]
+        command.process_group(0);
+        let child = command.spawn().map_err(|e| {
+            Error::bare(
+                ErrorKind::Internal,
+                format!("cannot run `{}`: {e}", self.command),
+            )
+        })?;
+        Ok(Running {
+            child,
+            ended: false,
+        })
     }
 }
 
 #[async_trait]
 impl AgentExecutor for Exec {
     async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
-        let mut child = self.spawn()?;
+        let mut running = self.spawn()?;
+        let child = &mut running.child;
         events.working().await?;
         let input = context.message.text();
         let stdin = child.stdin.take();
@@ -73,20 +81,15 @@ impl AgentExecutor for Exec {
         };
         let streamed = tokio::select! {
             streamed = stream_output(stdout, &events) => streamed,
-            () = events.canceled() => {
-                let _ = child.kill().await;
-                return Ok(());
-            }
+            () = events.canceled() => return Ok(()),
         };
         streamed?;
         let status = tokio::select! {
             status = child.wait() => status,
-            () = events.canceled() => {
-                let _ = child.kill().await;
-                return Ok(());
-            }
+            () = events.canceled() => return Ok(()),
         }
         .map_err(|e| Error::bare(ErrorKind::Internal, format!("waiting for the command: {e}")))?;
+        running.ended = true;
         writer.abort();
         let error_output = match stderr {
             Some(handle) => handle.await.unwrap_or_default(),
@@ -106,6 +109,31 @@ impl AgentExecutor for Exec {
             events.fail(why).await?;
         }
         Ok(())
+    }
+}
+
+/// The command while it runs. Dropped before it ended (a cancel, a failure, the server stopping),
+/// it kills the command's whole process group.
+struct Running {
+    child: Child,
+    /// The command was waited for: its process id may belong to another process by now.
+    ended: bool,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.ended {
+            return;
+        }
+        #[cfg(unix)]
+        if let Some(group) = self.child.id().and_then(|id| i32::try_from(id).ok()) {
+            // SAFETY: kill(2) only sends a signal; the negative id names the group the command
+            // leads (`process_group(0)`), which still exists: the command was not waited for.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.start_kill();
     }
 }
 
