@@ -4,6 +4,7 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::call::args::{DiscoverArgs, GetArgs, ListArgs, PushCommand, SendArgs, TaskArgs};
+use crate::checks::args::{ConformanceArgs, LoadArgs};
 use crate::failure::{EXIT_STATUSES, Failure};
 use crate::serve::args::ServeArgs;
 
@@ -42,6 +43,13 @@ pub enum Command {
     /// Serve an agent on every binding and version: an echo (--echo), another agent fronted
     /// (--proxy URL) or a command run per message (--exec CMD).
     Serve(ServeArgs),
+    /// Check an agent against the specification on every binding its card declares: a table per
+    /// binding, each check with its level and section (--report FILE: JSON); exit 7 when a MUST
+    /// check fails.
+    Conformance(ConformanceArgs),
+    /// Load an agent on every binding its card declares: requests per second, p50/p99 latency,
+    /// errors and lost tasks; exit 7 on an error or a lost task.
+    Load(LoadArgs),
     /// Read one message from stdin in one encoding and write it to stdout in another.
     ///
     /// Exit status 1 when the input is not a valid message of the type (the one-line error names the

@@ -7,7 +7,7 @@ pub mod args;
 pub mod connect;
 pub mod discover;
 pub mod message;
-mod output;
+pub mod output;
 pub mod push;
 pub mod tasks;
 
