@@ -58,9 +58,9 @@ pub fn run(args: &LoadArgs) -> Result<Vec<u8>, Failure> {
                 "errors": errors,
             }))?;
         } else {
-            printer.line(&format!(
-                "| binding | operation | calls | errors | rps (lowest–highest) | p50 / p99 ms |\n|---|---|---|---|---|---|"
-            ))?;
+            printer.line(
+                "| binding | operation | calls | errors | rps (lowest–highest) | p50 / p99 ms |\n|---|---|---|---|---|---|",
+            )?;
             for cell in &cells {
                 printer.line(&cell.row())?;
             }
@@ -104,7 +104,7 @@ impl Cell {
         let mut rates: Vec<f64> = self.batches.iter().map(Batch::rps).collect();
         rates.sort_by(f64::total_cmp);
         let middle = rates.len() / 2;
-        let median = if rates.len() % 2 == 0 {
+        let median = if rates.len().is_multiple_of(2) {
             (rates[middle - 1] + rates[middle]) / 2.0
         } else {
             rates[middle]

@@ -19,7 +19,7 @@ mod proxy;
 use std::io::Write as _;
 use std::net::SocketAddr;
 
-use a2a_server::{A2aServer, AgentExecutor};
+use a2a_server::{A2aServer, AgentExecutor, ServerConfig, WebhookPolicy};
 use a2a_types::v1::AgentCard;
 use tokio::net::TcpListener;
 
@@ -58,7 +58,7 @@ async fn serve(args: &ServeArgs) -> Result<Vec<u8>, Failure> {
             ECHO_ABOUT,
             &addresses,
         )?;
-        build(card, echo::Echo, store)
+        build(card, echo::Echo, store, http_addr)
     } else if let Some(command) = &args.exec {
         let about = format!("Runs `{command}` for each message and streams what it prints.");
         let card = card::own(
@@ -66,11 +66,11 @@ async fn serve(args: &ServeArgs) -> Result<Vec<u8>, Failure> {
             &about,
             &addresses,
         )?;
-        build(card, exec::Exec::new(command), store)
+        build(card, exec::Exec::new(command), store, http_addr)
     } else if let Some(url) = &args.proxy {
         let upstream = proxy::connect(url, args).await?;
         let card = card::fronting(upstream.card(), args.name.as_deref(), &addresses)?;
-        build(card, proxy::Proxy::new(upstream), store)
+        build(card, proxy::Proxy::new(upstream), store, http_addr)
     } else {
         return Err(Failure::usage(
             "a2a serve: one of --echo, --proxy URL or --exec CMD",
@@ -99,13 +99,22 @@ async fn serve(args: &ServeArgs) -> Result<Vec<u8>, Failure> {
 const ECHO_ABOUT: &str =
     "Answers each message with a completed task whose artifact holds the message's parts.";
 
-/// The server of `executor` on `store`, serving `card`.
+/// The server of `executor` on `store`, serving `card`. Served on loopback (the default), it
+/// accepts webhooks on loopback and plain `http` too, as a server for development does; otherwise
+/// public `https` webhooks only.
 fn build(
     card: AgentCard,
     executor: impl AgentExecutor,
     store: a2a_testkit::stores::OpenedStore,
+    http: SocketAddr,
 ) -> A2aServer {
-    store.install(A2aServer::builder(card, executor)).build()
+    let mut config = ServerConfig::default();
+    if http.ip().is_loopback() {
+        config.webhook_policy = WebhookPolicy::local_development();
+    }
+    store
+        .install(A2aServer::builder(card, executor).config(config))
+        .build()
 }
 
 async fn bind(option: &str, address: SocketAddr) -> Result<TcpListener, Failure> {
