@@ -4,7 +4,9 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::call::args::{DiscoverArgs, GetArgs, ListArgs, PushCommand, SendArgs, TaskArgs};
+use crate::checks::args::{ConformanceArgs, LoadArgs};
 use crate::failure::{EXIT_STATUSES, Failure};
+use crate::serve::args::ServeArgs;
 
 /// Call Agent2Agent (A2A) agents on any binding and version, transcode A2A messages between their
 /// encodings, convert between A2A v0.3 and v1, describe and sign agent cards.
@@ -42,6 +44,16 @@ pub enum Command {
     /// signatures verified with --jwks), a chat streaming its answers, its tasks, and the raw
     /// exchange on each binding; prints the page's address (with this run's token).
     Inspect(crate::inspect::InspectArgs),
+    /// Serve an agent on every binding and version: an echo (--echo), another agent fronted
+    /// (--proxy URL) or a command run per message (--exec CMD).
+    Serve(ServeArgs),
+    /// Check an agent against the specification on every binding its card declares: a table per
+    /// binding, each check with its level and section (--report FILE: JSON); exit 7 when a MUST
+    /// check fails.
+    Conformance(ConformanceArgs),
+    /// Load an agent on every binding its card declares: requests per second, p50/p99 latency,
+    /// errors and lost tasks; exit 7 on an error or a lost task.
+    Load(LoadArgs),
     /// Read one message from stdin in one encoding and write it to stdout in another.
     ///
     /// Exit status 1 when the input is not a valid message of the type (the one-line error names the

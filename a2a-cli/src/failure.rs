@@ -4,7 +4,8 @@
 //! 0 success, 1 bad input (a file, stdin, the agent's card or its signatures), 2 usage,
 //! 3 the agent answered with an A2A error, 4 the agent could not be reached or its answer not
 //! read, 5 the task ended failed, canceled or rejected, 6 the task waits for the caller
-//! (input-required, auth-required).
+//! (input-required, auth-required), 7 the agent failed a check (`a2a conformance`: a MUST check;
+//! `a2a load`: an error or a lost task).
 
 use std::process::ExitCode;
 
@@ -64,6 +65,15 @@ impl Failure {
         }
     }
 
+    /// The agent broke a MUST of the conformance run, or lost tasks or answered errors under load:
+    /// exit status 7.
+    pub fn nonconformant(message: impl Into<String>) -> Self {
+        Self {
+            code: 7,
+            message: message.into(),
+        }
+    }
+
     /// The word the stderr line starts with: `waiting` for a task that waits for the caller (not
     /// an error of the command), else `error`.
     pub fn label(&self) -> &'static str {
@@ -100,7 +110,8 @@ Exit status:
   3  the agent answered with an A2A error (task not found, not cancelable, ...)
   4  transport: the agent could not be reached, timed out, or its answer could not be read
   5  the task ended failed, canceled or rejected
-  6  the task waits for the caller: input-required or auth-required (send again with --task ID)";
+  6  the task waits for the caller: input-required or auth-required (send again with --task ID)
+  7  the agent failed a check: a MUST check of `a2a conformance`, an error or a lost task of `a2a load`";
 
 #[cfg(test)]
 mod tests {

@@ -9,6 +9,9 @@
 //! a2a list http://127.0.0.1:8080 --state completed --page-size 10
 //! a2a push set|get|list|delete http://127.0.0.1:8080 TASK_ID ...
 //! a2a inspect http://127.0.0.1:8080 [--listen 127.0.0.1:0] [--open] # the agent in the browser
+//! a2a serve --echo | --proxy URL | --exec CMD [--listen 127.0.0.1:8080] [--store memory]
+//! a2a conformance http://127.0.0.1:8080 [--level must|should|may] [--report report.json]
+//! a2a load http://127.0.0.1:8080 [--rounds 3]                  # rps, p50/p99, errors, lost tasks
 //! a2a transcode --type lf.a2a.v1.Task --from json --to binpb < task.json > task.binpb
 //! a2a transcode --type lf.a2a.v1.Task --from binpb --to json --pretty < task.binpb
 //! a2a transcode --type a2a.v1.SendMessageRequest --from json --to proto-json < message-send-params.json
@@ -44,16 +47,19 @@
 //! card); 2 means the command line was (an unknown option or type name, for which a close match is
 //! suggested, or a type the conversion has no counterpart for); 3 to 6 are the agent verbs' outcomes
 //! (the agent answered an A2A error, could not be reached, the task ended without success, the
-//! task waits for the caller), listed in [`failure::EXIT_STATUSES`].
+//! task waits for the caller), 7 an agent failing `a2a conformance` (a MUST check) or `a2a load`
+//! (an error, a lost task), listed in [`failure::EXIT_STATUSES`].
 
 mod bridge;
 mod call;
 mod card;
+mod checks;
 mod cli;
 mod describe;
 mod failure;
 mod inspect;
 mod names;
+mod serve;
 mod transcode;
 
 use std::io::Write as _;
@@ -79,6 +85,9 @@ fn main() -> ExitCode {
         Command::Subscribe(args) => call::tasks::subscribe(&args),
         Command::Push(command) => call::push::run(&command),
         Command::Inspect(args) => inspect::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Conformance(args) => checks::conformance::run(&args),
+        Command::Load(args) => checks::load::run(&args),
     });
     match result.and_then(|output| write_stdout(&output)) {
         Ok(()) => ExitCode::SUCCESS,

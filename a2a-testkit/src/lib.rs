@@ -25,8 +25,9 @@
 //! # }
 //! ```
 //!
-//! The binary `a2a-example-client` calls one operation of an agent from the command line, or makes
-//! the conformance run (`a2a-example-client --agent URL conformance`).
+//! On the command line, the `a2a` command (package `a2a-spec-cli`) runs the conformance run on every
+//! binding an agent declares (`a2a conformance URL`) and the load test's batches against any agent
+//! (`a2a load URL`).
 
 pub mod behaviour;
 pub mod conformance;

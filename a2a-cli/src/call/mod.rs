@@ -4,10 +4,10 @@
 //! ([`output`]) and ends with the exit status its outcome calls for ([`outcome`]).
 
 pub mod args;
-pub(crate) mod connect;
+pub mod connect;
 pub mod discover;
 pub mod message;
-mod output;
+pub mod output;
 pub mod push;
 pub mod tasks;
 

@@ -88,7 +88,13 @@ impl Printer {
                 lines
             }
             StreamResponse::ArtifactUpdate(update) => {
-                let mut lines = artifact_lines(&update.artifact, "");
+                // A closing chunk without parts only marks the artifact complete.
+                let mut lines =
+                    if update.artifact.parts.is_empty() && update.last_chunk == Some(true) {
+                        Vec::new()
+                    } else {
+                        artifact_lines(&update.artifact, "")
+                    };
                 if update.last_chunk == Some(true) {
                     lines.push(format!(
                         "artifact {} complete",

@@ -27,6 +27,9 @@
 //!
 //! With [`ConformanceOptions::server_rules`], the run also checks what the specification and the
 //! official conformance kit require of a server beyond that table ([`server_rules`]).
+//!
+//! Each check names its level (MUST, SHOULD, MAY) and the specification section it comes from
+//! ([`requirements`]); [`ConformanceOptions::level`] leaves out the checks weaker than it.
 
 use a2a_client::A2aClient;
 use a2a_protocol::errors::ErrorKind;
@@ -37,6 +40,7 @@ use a2a_types::v1::{
 mod checks;
 mod helpers;
 mod push;
+pub mod requirements;
 mod run;
 pub mod server_rules;
 mod streams;
@@ -47,6 +51,7 @@ use checks::{
 };
 use helpers::{cancel, completed_task, expect_error, get, send, unknown_id, user_message};
 use push::{push_config_crud, push_delivery};
+pub use requirements::Level;
 use run::Run;
 pub use run::{Check, ConformanceOptions, Report};
 use streams::{stream_chunked, stream_file, stream_message, stream_text};

@@ -1,10 +1,15 @@
 //! What a conformance run is given ([`ConformanceOptions`]) and what it gives back ([`Report`], one
-//! [`Check`] per check), and the run in progress that times each check.
+//! [`Check`] per check, each with its level and section), and the run in progress that times each
+//! check and leaves out those weaker than the run's level.
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::requirements::{Level, requirement};
 
 /// What a run needs besides the client.
 #[derive(Clone, Debug)]
@@ -19,6 +24,9 @@ pub struct ConformanceOptions {
     /// Whether to run the server rules (`conformance::server_rules`) too (the workspace's own agent follows
     /// them; the SDK's reference server does not follow all).
     pub server_rules: bool,
+    /// The weakest requirements to check: [`Level::Must`] makes only the MUST checks, [`Level::May`]
+    /// (the default) every check.
+    pub level: Level,
 }
 
 impl Default for ConformanceOptions {
@@ -28,6 +36,7 @@ impl Default for ConformanceOptions {
             push_delivery: true,
             check_timeout: Duration::from_secs(20),
             server_rules: false,
+            level: Level::May,
         }
     }
 }
@@ -37,6 +46,10 @@ impl Default for ConformanceOptions {
 pub struct Check {
     /// What was checked, such as `stream.artifact-chunked`.
     pub name: &'static str,
+    /// How strong the requirement is.
+    pub level: Level,
+    /// The section of the specification (or the conformance kit) the requirement comes from.
+    pub section: &'static str,
     /// `Ok` with a short account of what was seen, or `Err` with what was wrong.
     pub outcome: Result<String, String>,
     /// How long it took.
@@ -67,6 +80,41 @@ impl Report {
     pub fn all_passed(&self) -> bool {
         self.failures().next().is_none()
     }
+
+    /// The failed checks of MUST requirements.
+    pub fn must_failures(&self) -> impl Iterator<Item = &Check> {
+        self.failures().filter(|c| c.level == Level::Must)
+    }
+
+    /// The report as JSON: the binding, the counts, and each check with its level, section,
+    /// outcome (`pass` or `fail`), detail and time in milliseconds.
+    pub fn to_json(&self) -> Value {
+        let checks: Vec<Value> = self
+            .checks
+            .iter()
+            .map(|check| {
+                let (outcome, detail) = match &check.outcome {
+                    Ok(detail) => ("pass", detail),
+                    Err(problem) => ("fail", problem),
+                };
+                json!({
+                    "name": check.name,
+                    "level": check.level,
+                    "section": check.section,
+                    "outcome": outcome,
+                    "detail": detail,
+                    "elapsedMs": check.elapsed.as_millis() as u64,
+                })
+            })
+            .collect();
+        json!({
+            "binding": self.binding,
+            "passed": self.passed(),
+            "failed": self.checks.len() - self.passed(),
+            "mustFailed": self.must_failures().count(),
+            "checks": checks,
+        })
+    }
 }
 
 impl fmt::Display for Report {
@@ -78,10 +126,12 @@ impl fmt::Display for Report {
             };
             writeln!(
                 f,
-                "  {mark} {:<10} {:<36} {:>5} ms  {text}",
+                "  {mark} {:<10} {:<6} {:<36} {:>5} ms  {text}  [{}]",
                 self.binding,
+                check.level,
                 check.name,
-                check.elapsed.as_millis()
+                check.elapsed.as_millis(),
+                check.section
             )?;
         }
         write!(
@@ -104,7 +154,8 @@ pub(super) struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Runs one check under the run's time limit and records its outcome. The check's future is
+    /// Runs one check under the run's time limit and records its outcome, with its level and
+    /// section; a check weaker than the run's level is left out (not run). The check's future is
     /// boxed: held inline, every check's state machine would sit in `run_conformance`'s future,
     /// which a debug build's test thread (2 MiB of stack) cannot hold.
     pub(super) fn check<'s>(
@@ -113,6 +164,10 @@ impl Run<'_> {
         check: impl Future<Output = CheckResult> + 's,
     ) -> Pin<Box<dyn Future<Output = ()> + 's>> {
         Box::pin(async move {
+            let (level, section) = requirement(name);
+            if level > self.options.level {
+                return;
+            }
             let started = Instant::now();
             let outcome = match tokio::time::timeout(self.options.check_timeout, check).await {
                 Ok(outcome) => outcome,
@@ -123,6 +178,8 @@ impl Run<'_> {
             };
             self.report.checks.push(Check {
                 name,
+                level,
+                section,
                 outcome,
                 elapsed: started.elapsed(),
             });

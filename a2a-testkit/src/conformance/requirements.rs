@@ -1,0 +1,290 @@
+//! Where each conformance check comes from: the strength of the requirement ([`Level`], the
+//! specification's MUST, SHOULD and MAY, RFC 2119) and the section of the A2A v1 specification (or,
+//! for a convention of the conformance kits, that kit) that states it.
+//!
+//! The level is the requirement's strength for an agent that declares what the check uses: pushing
+//! notifications is optional, but an agent whose card declares `pushNotifications` MUST serve the
+//! push-config operations. The behaviour checks (`send.*`, `stream.*`) presume the conformance
+//! kits' `messageId` convention (`tck-complete-task`, ...), which they drive each operation with.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// How strong a requirement is; a run at a level makes the checks of that level and stronger ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Level {
+    /// An absolute requirement.
+    Must,
+    /// A recommendation: departures need a reason.
+    Should,
+    /// Optional behaviour (and the conformance kits' own conventions).
+    May,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::May => "MAY",
+        })
+    }
+}
+
+/// `must`, `should` or `may`, in any case.
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value.to_ascii_lowercase().as_str() {
+            "must" => Ok(Level::Must),
+            "should" => Ok(Level::Should),
+            "may" => Ok(Level::May),
+            _ => Err(format!("level {value:?}: expected must, should or may")),
+        }
+    }
+}
+
+/// Every check: its name, its level, and the section it comes from.
+pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
+    (
+        "card",
+        Level::May,
+        "§4.4.2 AgentCapabilities (streaming, pushNotifications, extendedAgentCard declared)",
+    ),
+    ("send.complete-task", Level::Must, "§3.1.1 Send Message"),
+    (
+        "send.artifact-text",
+        Level::Must,
+        "§3.1.1 Send Message; §4.1.7 Artifact",
+    ),
+    (
+        "send.artifact-file",
+        Level::Must,
+        "§3.1.1 Send Message; §4.1.6 Part (raw)",
+    ),
+    (
+        "send.artifact-file-url",
+        Level::Must,
+        "§3.1.1 Send Message; §4.1.6 Part (url)",
+    ),
+    (
+        "send.artifact-data",
+        Level::Must,
+        "§3.1.1 Send Message; §4.1.6 Part (data)",
+    ),
+    (
+        "send.input-required",
+        Level::Must,
+        "§3.1.1 Send Message; §4.1.3 TaskState",
+    ),
+    (
+        "send.reject-task",
+        Level::Must,
+        "§3.1.1 Send Message; §4.1.3 TaskState",
+    ),
+    ("send.other-text", Level::Must, "§3.1.1 Send Message"),
+    (
+        "send.message-response",
+        Level::Must,
+        "§3.1.1 Send Message (a Message instead of a Task)",
+    ),
+    ("stream.001", Level::Must, "§3.1.2 Send Streaming Message"),
+    ("stream.003", Level::Must, "§3.1.2 Send Streaming Message"),
+    (
+        "stream.ordering-001",
+        Level::Must,
+        "§3.1.2 Send Streaming Message (events in order)",
+    ),
+    (
+        "stream.artifact-text",
+        Level::Must,
+        "§3.1.2 Send Streaming Message; §4.2.2 TaskArtifactUpdateEvent",
+    ),
+    ("stream.002", Level::Must, "§3.1.2 Send Streaming Message"),
+    (
+        "stream.artifact-file",
+        Level::Must,
+        "§3.1.2 Send Streaming Message; §4.2.2 TaskArtifactUpdateEvent",
+    ),
+    (
+        "stream.artifact-chunked",
+        Level::Must,
+        "§4.2.2 TaskArtifactUpdateEvent (append, lastChunk)",
+    ),
+    (
+        "stream.message-response",
+        Level::Must,
+        "§3.1.2 Send Streaming Message (a single Message)",
+    ),
+    (
+        "get.history-length",
+        Level::Must,
+        "§3.1.3 Get Task (historyLength)",
+    ),
+    (
+        "list.context-status-paging",
+        Level::Must,
+        "§3.1.4 List Tasks (filters, pageSize, nextPageToken)",
+    ),
+    ("cancel.working-task", Level::Must, "§3.1.5 Cancel Task"),
+    (
+        "subscribe.running-task",
+        Level::Must,
+        "§3.1.6 Subscribe to Task",
+    ),
+    (
+        "push-config.crud",
+        Level::Must,
+        "§3.1.7–3.1.10 Push Notification Config operations",
+    ),
+    (
+        "push-config.delivery",
+        Level::Must,
+        "§4.3.3 Push Notification Payload (authentication headers); §13.2",
+    ),
+    (
+        "extended-card.with-token",
+        Level::Must,
+        "§3.1.11 Get Extended Agent Card",
+    ),
+    (
+        "rules.text-part-prefix",
+        Level::May,
+        "conformance kit convention (ACTS: the behaviour named by the first text part)",
+    ),
+    (
+        "rules.cancel-until-canceled",
+        Level::Must,
+        "§3.1.5 Cancel Task",
+    ),
+    (
+        "rules.terminal-task-refuses-messages",
+        Level::Must,
+        "§3.1.1 Send Message (a task in a terminal state takes no message)",
+    ),
+    (
+        "rules.context-mismatch",
+        Level::Should,
+        "§3.4 Multi-Turn Interactions (contextId of the task)",
+    ),
+    (
+        "rules.multi-turn-history",
+        Level::Must,
+        "§3.4 Multi-Turn Interactions",
+    ),
+    (
+        "rules.subscribe-until-terminal",
+        Level::Must,
+        "§3.1.6 Subscribe to Task (until the task ends)",
+    ),
+    (
+        "rules.webhook-ssrf-guard",
+        Level::Should,
+        "§13.2 Push Notification Security (webhook URL validation)",
+    ),
+    (
+        "error.get-unknown-task",
+        Level::Must,
+        "§3.1.3 Get Task; §3.3.2 TaskNotFoundError",
+    ),
+    (
+        "error.cancel-unknown-task",
+        Level::Must,
+        "§3.1.5 Cancel Task; §3.3.2 TaskNotFoundError",
+    ),
+    (
+        "error.cancel-completed-task",
+        Level::Must,
+        "§3.1.5 Cancel Task; §3.3.2 TaskNotCancelableError",
+    ),
+    (
+        "error.subscribe-completed-task",
+        Level::Must,
+        "§3.1.6 Subscribe to Task; §3.3.2 UnsupportedOperationError",
+    ),
+    (
+        "error.continue-unknown-task",
+        Level::Must,
+        "§3.1.1 Send Message; §3.3.2 TaskNotFoundError",
+    ),
+    (
+        "error.push-config-unknown-task",
+        Level::Must,
+        "§3.1.8 Get Push Notification Config; §3.3.2 TaskNotFoundError",
+    ),
+    (
+        "error.list-negative-page-size",
+        Level::Must,
+        "§3.1.4 List Tasks (pageSize); §3.3.2 InvalidParamsError",
+    ),
+];
+
+/// The level and section of the check `name` (a check missing from the table counts as MUST,
+/// from an unnamed section; the table's test keeps that from happening).
+pub fn requirement(name: &str) -> (Level, &'static str) {
+    REQUIREMENTS
+        .iter()
+        .find(|(check, _, _)| *check == name)
+        .map_or(
+            (Level::Must, "(no section recorded)"),
+            |(_, level, section)| (*level, section),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check names written in the run's sources: string literals starting with a check family.
+    fn names_in(source: &str) -> Vec<&str> {
+        const FAMILIES: [&str; 11] = [
+            "card",
+            "send.",
+            "stream.",
+            "get.",
+            "list.",
+            "cancel.",
+            "subscribe.",
+            "push-config.",
+            "extended-card.",
+            "rules.",
+            "error.",
+        ];
+        source
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|literal| {
+                FAMILIES.iter().any(|family| literal.starts_with(family))
+                    && literal.chars().all(|c| {
+                        c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'
+                    })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_check_of_the_run_has_a_level_and_a_section() {
+        let names: Vec<&str> = [include_str!("mod.rs"), include_str!("server_rules.rs")]
+            .into_iter()
+            .flat_map(names_in)
+            .collect();
+        assert!(names.len() >= REQUIREMENTS.len(), "{names:?}");
+        for name in names {
+            assert!(
+                REQUIREMENTS.iter().any(|(check, _, _)| *check == name),
+                "the check {name:?} is not in REQUIREMENTS"
+            );
+        }
+    }
+
+    #[test]
+    fn levels_order_from_the_strongest() {
+        assert!(Level::Must < Level::Should && Level::Should < Level::May);
+        assert_eq!("SHOULD".parse(), Ok(Level::Should));
+        assert!("sometimes".parse::<Level>().is_err());
+    }
+}
