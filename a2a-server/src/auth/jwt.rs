@@ -122,8 +122,13 @@ impl JwtBearer {
     pub async fn validate(&self, token: &str) -> Result<Caller, Unauthenticated> {
         // `alg: none` (and any algorithm the crate does not know) fails here: jsonwebtoken has no
         // unsigned algorithm to read it as.
-        let header = decode_header(token)
-            .map_err(|e| Unauthenticated(format!("the bearer token is not a signed JWT ({e})")))?;
+        let header = decode_header(token).map_err(|_| {
+            Unauthenticated(
+                "the bearer token is not a JWT signed with an algorithm this agent accepts \
+                 (unsigned `alg: none` tokens are refused)"
+                    .into(),
+            )
+        })?;
         let key = self.keys.key(header.kid.as_deref()).await?;
         if !key.algorithms.contains(&header.alg) {
             return Err(Unauthenticated(format!(
