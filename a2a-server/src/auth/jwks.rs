@@ -43,7 +43,8 @@ impl KeySet {
     }
 }
 
-/// An issuer's key set, cached; see the [module docs](self).
+/// An issuer's key set, cached: fetched again when a token names a key id the set lacks (a rotation)
+/// or the set is older than its maximum age, never more often than once per cool-down.
 pub struct JwksCache {
     http: reqwest::Client,
     uri: String,
