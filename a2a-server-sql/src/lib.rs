@@ -95,6 +95,8 @@
 mod bus;
 mod columns;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod cost;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod dialect;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod driver;
@@ -122,6 +124,8 @@ mod store;
 pub use bus::PostgresVersionBus as PostgresEventBus;
 #[cfg(feature = "postgres")]
 pub use bus::PostgresVersionBus;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use cost::TRANSACTION_TARGET;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use dialect::Dialect;
 pub use errors::OpenError;

@@ -16,6 +16,7 @@ use crate::columns::{
     event_to_json, micros_ago, now_micros, page_of, state_filter, task_from_json, time_filter,
     version_column, version_of,
 };
+use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
@@ -70,7 +71,7 @@ impl<D: Dialect> SqlStore<D> {
     /// Removes what `policy` says is old; see [`RetentionPolicy`].
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
-        let mut tx = self.pool.begin().await.map_err(backend)?;
+        let mut tx = cost::begin(&self.pool).await?;
         if let Some(age) = policy.terminal_tasks_after {
             let cutoff = micros_ago(age);
             for table in [
@@ -136,7 +137,7 @@ impl<D: Dialect> SqlStore<D> {
         .await
         .map_err(backend)
         .map(|done| D::rows_affected(&done))?;
-        tx.commit().await.map_err(backend)?;
+        cost::commit(tx).await?;
         Ok(report)
     }
 
@@ -285,7 +286,7 @@ impl<D: Dialect> SqlStore<D> {
         let columns = TaskColumns::of(&task)?;
         let event = event.as_ref().map(event_to_json).transpose()?;
         let now = now_micros();
-        let mut tx = self.pool.begin().await.map_err(backend)?;
+        let mut tx = cost::begin(&self.pool).await?;
         // The write comes first, so on SQLite the transaction takes the write lock at once
         // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
         let updated = sqlx::query(
@@ -336,7 +337,7 @@ impl<D: Dialect> SqlStore<D> {
         D::announce(&mut tx, &task.id, version_of(version))
             .await
             .map_err(backend)?;
-        tx.commit().await.map_err(backend)?;
+        cost::commit(tx).await?;
         Ok(version_of(version))
     }
 
@@ -436,7 +437,7 @@ impl<D: Dialect> SqlStore<D> {
         let task_id = config.task_id.clone().unwrap_or_default();
         let config_id = config.id.clone().unwrap_or_default();
         let json = config_to_json(&config)?;
-        let mut tx = self.pool.begin().await.map_err(backend)?;
+        let mut tx = cost::begin(&self.pool).await?;
         // The write first (see `update_task`); the count after it decides whether to keep it.
         sqlx::query(D::UPSERT_PUSH_CONFIG)
             .bind(&owner.principal)
@@ -460,7 +461,7 @@ impl<D: Dialect> SqlStore<D> {
         if count > MAX_CONFIGS_PER_TASK {
             return Err(too_many_configs());
         }
-        tx.commit().await.map_err(backend)
+        cost::commit(tx).await
     }
 
     pub(crate) async fn get_config(
