@@ -198,6 +198,11 @@ impl<D: Dialect> SqlStore<D> {
     }
 
     /// The row of the owner's task, with these columns.
+    ///
+    /// The owner is compared with `IS NOT DISTINCT FROM` (the same as `=` on these `NOT NULL`
+    /// columns), which no index serves: the id's primary key is then the only index the planner
+    /// can use. With `=`, PostgreSQL without statistics (a fresh database, before `ANALYZE`) finds
+    /// the task through the listing index of all the owner's tasks, reading every one of them.
     async fn owned_task_row(
         &self,
         owner: &Owner,
@@ -205,8 +210,8 @@ impl<D: Dialect> SqlStore<D> {
         columns: &str,
     ) -> Result<Option<D::Row>, StoreError> {
         sqlx::query(&format!(
-            "SELECT {columns} FROM a2a_tasks \
-             WHERE id = $1 AND owner_principal = $2 AND owner_tenant = $3"
+            "SELECT {columns} FROM a2a_tasks WHERE id = $1 \
+             AND owner_principal IS NOT DISTINCT FROM $2 AND owner_tenant IS NOT DISTINCT FROM $3"
         ))
         .bind(task_id.to_owned())
         .bind(&owner.principal)
@@ -289,10 +294,12 @@ impl<D: Dialect> SqlStore<D> {
         let mut tx = cost::begin(&self.pool).await?;
         // The write comes first, so on SQLite the transaction takes the write lock at once
         // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
+        // The owner as in `owned_task_row`: found by the primary key alone.
         let updated = sqlx::query(
             "UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, status_micros = $4, \
              timestamped = $5, version = version + 1, updated_micros = $6, task = $7 \
-             WHERE id = $8 AND owner_principal = $9 AND owner_tenant = $10 AND version = $11 \
+             WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
+             AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 \
              RETURNING version",
         )
         .bind(&columns.context_id)

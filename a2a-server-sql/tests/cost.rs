@@ -6,9 +6,6 @@
 //! asserted, so a change that adds a statement, a commit or a round trip fails here; a change that
 //! saves some lowers the bound. The counts come from sqlx's statement events and the stores'
 //! transaction events (see `common::counting`).
-//!
-//! The query plans of the task lookup by id and of its update are checked too, on an empty and on
-//! a large table, with no statistics gathered (a fresh PostgreSQL): never a scan of the table.
 
 mod common;
 
