@@ -116,6 +116,8 @@ mod rows;
 mod sqlite;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod store;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod written;
 
 /// The former name of [`PostgresVersionBus`], kept for one release: the bus carries task
 /// versions, not events.

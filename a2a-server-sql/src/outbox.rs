@@ -4,6 +4,7 @@
 //! LOCKED`, so replicas claiming at once take different rows; SQLite has one writer), deleted once
 //! delivered, kept with their reason once given up.
 
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
 use a2a_server::push::OutboxEntry;
@@ -27,6 +28,43 @@ pub struct OutboxCounts {
     pub given_up: u64,
 }
 
+/// Whether claiming may find anything, so a claim that cannot is not sent: the server wakes its
+/// outbox worker after every event it logs, and most tasks have no push config. A claim goes to
+/// the database when this process queued deliveries (or put one back to retry) since its last
+/// claim, when that claim found any (more may be due; what it took comes back if its lease
+/// ends), or when the last one is
+/// [`OutboxHint::RECHECK`] old or more (the worker's timed polls: retries coming due, deliveries
+/// other replicas queued, leases of a stopped replica run out).
+#[derive(Debug, Default)]
+pub(crate) struct OutboxHint {
+    /// Deliveries queued (or left) since the last claim.
+    pending: AtomicBool,
+    /// When the database was last asked, as microseconds since the epoch (0: never).
+    last_claim_micros: AtomicI64,
+}
+
+impl OutboxHint {
+    /// A claim older than this is made again whatever the hint says.
+    const RECHECK: Duration = Duration::from_millis(500);
+
+    /// Deliveries were queued.
+    pub(crate) fn queued(&self) {
+        self.pending.store(true, Ordering::Release);
+    }
+
+    /// Whether a claim now should ask the database; if so, it is counted as asked.
+    fn should_claim(&self, now: i64) -> bool {
+        let recent = now.saturating_sub(self.last_claim_micros.load(Ordering::Acquire))
+            < micros(Self::RECHECK);
+        if recent && !self.pending.swap(false, Ordering::AcqRel) {
+            return false;
+        }
+        self.pending.store(false, Ordering::Release);
+        self.last_claim_micros.store(now, Ordering::Release);
+        true
+    }
+}
+
 /// A duration in microseconds, as the outbox's time columns count.
 fn micros(duration: Duration) -> i64 {
     i64::try_from(duration.as_micros()).unwrap_or(i64::MAX)
@@ -45,7 +83,7 @@ fn id_column(id: u64) -> i64 {
 sql_store_impl! {
 impl<D: Dialect> SqlStore<D> {
     /// Inside an update's transaction: one delivery of `event` (the JSON logged as `version` of
-    /// `task_id`) for each push config the owner's task has.
+    /// `task_id`) for each push config the owner's task has; how many.
     pub(crate) async fn enqueue_deliveries(
         tx: &mut Transaction<'static, D>,
         owner: &a2a_server::Owner,
@@ -53,7 +91,7 @@ impl<D: Dialect> SqlStore<D> {
         version: i64,
         event: &str,
         now: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<u64, StoreError> {
         sqlx::query(
             "INSERT INTO a2a_push_outbox (task_id, config_id, event_version, config, event, due_micros) \
              SELECT task_id, config_id, $1, config, $2, $3 FROM a2a_push_configs \
@@ -67,8 +105,8 @@ impl<D: Dialect> SqlStore<D> {
         .bind(task_id.to_owned())
         .execute(&mut **tx)
         .await
-        .map_err(backend)?;
-        Ok(())
+        .map_err(backend)
+        .map(|done| D::rows_affected(&done))
     }
 
     pub(crate) async fn claim_deliveries(
@@ -78,6 +116,9 @@ impl<D: Dialect> SqlStore<D> {
         limit: usize,
     ) -> Result<Vec<OutboxEntry>, StoreError> {
         let now = now_micros();
+        if !self.shared.outbox.should_claim(now) {
+            return Ok(Vec::new());
+        }
         // The outer conditions again: on PostgreSQL a row another claim changed meanwhile is
         // checked anew before it is taken.
         let rows = sqlx::query(&format!(
@@ -92,9 +133,14 @@ impl<D: Dialect> SqlStore<D> {
         .bind(now.saturating_add(micros(lease)))
         .bind(now)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.writer)
         .await
         .map_err(backend)?;
+        if !rows.is_empty() {
+            // More may be due (the claim was full), or what was claimed comes back soon (its
+            // lease ends, it is put back to retry): the next claim asks.
+            self.shared.outbox.queued();
+        }
         let mut entries = Vec::with_capacity(rows.len());
         for row in rows {
             let id = entry_id(column(&row, 0, "a push delivery", "")?);
@@ -127,7 +173,7 @@ impl<D: Dialect> SqlStore<D> {
     pub(crate) async fn delete_delivery(&self, id: u64) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM a2a_push_outbox WHERE id = $1")
             .bind(id_column(id))
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .map_err(backend)?;
         Ok(())
@@ -142,7 +188,10 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<(), StoreError> {
         let due = now_micros().saturating_add(micros(delay));
         self.release(id, lease_token, "due_micros", due, problem)
-            .await
+            .await?;
+        // Claimable again (at once, with no delay).
+        self.shared.outbox.queued();
+        Ok(())
     }
 
     pub(crate) async fn give_up_delivery(
@@ -173,7 +222,7 @@ impl<D: Dialect> SqlStore<D> {
         .bind(problem.to_owned())
         .bind(id_column(id))
         .bind(lease_token.to_owned())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .map_err(backend)?;
         Ok(())

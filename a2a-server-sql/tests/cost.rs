@@ -228,15 +228,25 @@ fn exactly(statements: f64, reads: f64, commits: f64, rows: f64, round_trips: f6
     }
 }
 
+/// The outbox is claimed from the database at most every half second when nothing was queued:
+/// the first SendMessage after a pause (one of [`REPEATS`]) may claim once.
+const TIMED_CLAIM: f64 = 1.0 / REPEATS as f64;
+
 fn assert_costs(store: &str, costs: &Costs, send: Cost, event: Cost, get: Cost) {
     report(store, costs);
-    assert_eq!(
-        costs.send_message, send,
-        "{store}: SendMessage costs changed"
+    let send_bound = Cost {
+        statements: send.statements + TIMED_CLAIM,
+        round_trips: send.round_trips + TIMED_CLAIM,
+        ..send
+    };
+    assert!(
+        costs.send_message.within(send_bound) && send.within(costs.send_message),
+        "{store}: SendMessage costs changed from {send}: {}",
+        costs.send_message
     );
     assert_eq!(costs.get_task, get, "{store}: GetTask costs changed");
-    // How often a stream's reader wakes, and so reads, depends on timing: a bound, half a
-    // statement above what was counted, not an exact count.
+    // How often a stream's reader wakes, and so reads, depends on timing: a bound above what
+    // was counted, not an exact count.
     assert!(
         costs.streamed_event.within(event),
         "{store}: a streamed event costs more than {event}: {}",
@@ -263,8 +273,8 @@ async fn sqlite_costs_per_operation_are_kept() {
     assert_costs(
         "SQLite",
         &costs,
-        exactly(9.0, 2.0, 5.0, 4.0, 11.0),
-        exactly(9.5, 5.5, 2.0, 1.0, 11.5),
+        exactly(7.0, 1.0, 4.0, 4.0, 9.0),
+        exactly(6.0, 3.0, 1.0, 1.0, 8.0),
         exactly(1.0, 1.0, 0.0, 0.0, 1.0),
     );
 }
@@ -291,8 +301,8 @@ async fn postgres_costs_per_operation_are_kept() {
     assert_costs(
         "PostgreSQL",
         &costs,
-        exactly(10.0, 2.0, 5.0, 5.0, 12.0),
-        exactly(12.5, 7.5, 2.0, 2.0, 14.5),
+        exactly(5.0, 1.0, 3.0, 4.0, 5.0),
+        exactly(4.0, 3.0, 1.0, 2.0, 4.0),
         exactly(1.0, 1.0, 0.0, 0.0, 1.0),
     );
 }

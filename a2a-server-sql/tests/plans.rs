@@ -95,7 +95,9 @@ async fn statements_by_id(server: &A2aServer) -> Vec<String> {
         .filter(|sql| {
             let sql = sql.to_ascii_lowercase();
             (sql.contains("a2a_tasks") || sql.contains("a2a_task_events"))
-                && (sql.contains("where id = $") || sql.contains("where task_id = $"))
+                && (sql.contains("where id = $")
+                    || sql.contains("where t.id = $")
+                    || sql.contains("where task_id = $"))
         })
         .collect();
     statements.sort();

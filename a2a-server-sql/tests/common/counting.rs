@@ -35,9 +35,11 @@ pub struct Cost {
     /// Of those, reads (`SELECT`s that change nothing).
     pub reads: f64,
     /// Transactions that wrote and committed (what reaches the disk): explicit ones that wrote,
-    /// and each write sent on its own.
+    /// and each write sent on its own that changed a row (one that changed none writes nothing).
     pub commits: f64,
-    /// Rows inserted, updated or deleted.
+    /// Rows inserted, updated or deleted. Of a statement of several writes (PostgreSQL's update
+    /// `WITH … UPDATE … INSERT …`) the task's row and its event's are counted, not the push
+    /// deliveries (none without push configs) or the execution record it removes.
     pub rows_written: f64,
     /// Requests to the database and their answers: the statements, and each `BEGIN` and `COMMIT`.
     pub round_trips: f64,
@@ -86,15 +88,24 @@ impl fmt::Display for Cost {
     }
 }
 
-/// Whether a statement's first words say it writes.
-fn writes(summary: &str) -> bool {
-    let first = summary
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .to_ascii_uppercase();
-    matches!(first.as_str(), "INSERT" | "UPDATE" | "DELETE")
-        || summary.to_ascii_lowercase().contains("pg_notify")
+/// How many tables a statement writes (0: a read): one for a plain `INSERT`, `UPDATE` or
+/// `DELETE`, each data-modifying part of a `WITH`; a notification alone counts as a write of no
+/// table.
+fn tables_written(sql: &str) -> usize {
+    let upper = sql.to_ascii_uppercase();
+    let first = upper.split_whitespace().next().unwrap_or("");
+    match first {
+        "INSERT" | "UPDATE" | "DELETE" => 1,
+        "WITH" => ["UPDATE A2A_TASKS ", "INSERT INTO A2A_TASK_EVENTS "]
+            .iter()
+            .filter(|write| upper.contains(*write))
+            .count(),
+        _ => 0,
+    }
+}
+
+fn notifies(sql: &str) -> bool {
+    sql.to_ascii_lowercase().contains("pg_notify")
 }
 
 /// The cost of `recorded`, in order: a write inside a store's transaction commits with it.
@@ -130,14 +141,14 @@ pub fn cost_of(recorded: &[Recorded]) -> Cost {
                 }
                 cost.statements += 1.0;
                 cost.round_trips += 1.0;
-                if writes(summary) {
-                    // A notification is sent, not stored.
-                    if !summary.to_ascii_lowercase().contains("pg_notify") {
-                        cost.rows_written += *rows_affected as f64;
-                    }
+                let tables = tables_written(summary);
+                if tables > 0 || notifies(summary) {
+                    // A notification is sent, not stored: no row.
+                    let rows = (tables as u64) * rows_affected;
+                    cost.rows_written += rows as f64;
                     if open > 0 {
                         wrote_in_transaction = true;
-                    } else {
+                    } else if rows > 0 {
                         cost.commits += 1.0;
                     }
                 } else {
