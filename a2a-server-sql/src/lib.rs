@@ -107,6 +107,8 @@ mod executions;
 mod notify;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod outbox;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod outbox_hint;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod retention;

@@ -21,7 +21,7 @@ use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
-use crate::outbox::OutboxHint;
+use crate::outbox_hint::OutboxHint;
 use crate::retention::{PruneReport, RetentionPolicy, StoreGuard};
 use crate::rows::column;
 use crate::written::Written;

@@ -57,6 +57,17 @@ impl Cost {
         }
     }
 
+    /// `self` and `other`, field by field.
+    pub fn plus(self, other: Cost) -> Cost {
+        Cost {
+            statements: self.statements + other.statements,
+            reads: self.reads + other.reads,
+            commits: self.commits + other.commits,
+            rows_written: self.rows_written + other.rows_written,
+            round_trips: self.round_trips + other.round_trips,
+        }
+    }
+
     /// `self` less `other`, field by field.
     pub fn minus(self, other: Cost) -> Cost {
         Cost {
