@@ -24,8 +24,8 @@ pub trait Dialect: sqlx::Database + private::Sealed {
 
     /// The whole of an update in one statement, when the database can: the task written at the
     /// version it was read at, its event logged, a delivery queued per push config, the other
-    /// replicas told; one round trip, committed on its own. Binds those of
-    /// [`UPDATE_TASK`](crate::store::UPDATE_TASK), then the event's JSON (or `NULL`) and the
+    /// replicas told; one round trip, committed on its own. Binds those of the store's update of
+    /// the task alone (`UPDATE a2a_tasks`), then the event's JSON (or `NULL`) and the
     /// [`announcement`](Self::announcement); returns the new version and the deliveries queued.
     /// `None`: the update is a transaction of several statements.
     const UPDATE_TASK_AT_ONCE: Option<&'static str>;
