@@ -133,7 +133,7 @@ async fn main() {
             println!("{usage}\n\n{STORES_HELP}");
             std::process::exit(0)
         }
-        ["--load" | "--load-profile", ..] => {
+        ["--load" | "--load-profile" | "--load-stores", ..] => {
             let agent = std::env::current_exe().unwrap_or_else(|e| fail(&e.to_string()));
             let code = a2a_testkit::load::command_line(&agent, &args).await;
             std::process::exit(code.unwrap_or_else(|| fail(usage)))
