@@ -8,7 +8,7 @@
 //!   `validate`;
 //! - `<aspect>` narrows it: `interop` (against the official Python SDK), `proptest` (property-based),
 //!   `glue`, `builders`, `edge_cases`, ...;
-//! - `<version>` (`v1`, `v0_3`) is the protocol version whose types the module exercises, absent when
+//! - `<version>` (`v1`, `v0_3`, `v0_2`, `v0_1`) is the protocol version whose types the module exercises, absent when
 //!   it covers both (`limits_depth`, `json_exact_numbers`) or none (`build_cost`).
 //!
 //! Run one module with a filter on its path, e.g.
@@ -47,6 +47,9 @@ mod spec_wire_identity;
 mod sse_interop_v1;
 mod sse_properties_v1;
 mod types_builders_v1;
+mod types_seed_v0_1;
+mod types_v0_1;
+mod types_v0_2;
 mod types_v0_3;
 mod types_v1;
 mod validate_interop_v1;
