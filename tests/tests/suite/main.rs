@@ -14,6 +14,7 @@
 //! Run one module with a filter on its path, e.g.
 //! `cargo test -p a2a-tests --all-features --test suite -- bridge_v0_3::`.
 
+mod bridge_seed_v0_1;
 mod bridge_v0_3;
 mod build_cost;
 mod decode_in_place_v1;
@@ -47,7 +48,7 @@ mod spec_wire_identity;
 mod sse_interop_v1;
 mod sse_properties_v1;
 mod types_builders_v1;
-mod types_seed_v0_1;
+pub(crate) mod types_seed_v0_1;
 mod types_v0_1;
 mod types_v0_2;
 mod types_v0_3;
