@@ -37,6 +37,7 @@ mod proto_v0_3;
 mod protojson_edge_cases_v1;
 mod protojson_v1;
 mod rest_v1;
+mod round_trip_proptest_v0_1;
 mod round_trip_proptest_v0_3;
 mod round_trip_proptest_v1;
 mod round_trip_v1;

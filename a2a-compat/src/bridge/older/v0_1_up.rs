@@ -41,9 +41,25 @@ fn each(
 }
 
 /// A v0.1 message has no id, which v0.2 requires: one derived from the message's content (FNV-1a of
-/// its JSON), so the same v0.1 message always gets the same id.
+/// its JSON, empty `metadata` objects left out, as the trip to v1 drops them), so the same v0.1
+/// message always gets the same id, before and after a trip.
 pub(super) fn derived_message_id(message: &Value) -> String {
-    let text = serde_json::to_string(message).expect("JSON is text");
+    fn without_empty_metadata(value: &Value) -> Value {
+        match value {
+            Value::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .filter(|(k, v)| {
+                        !(*k == "metadata" && v.as_object().is_some_and(Map::is_empty))
+                    })
+                    .map(|(k, v)| (k.clone(), without_empty_metadata(v)))
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(without_empty_metadata).collect()),
+            other => other.clone(),
+        }
+    }
+    let text = serde_json::to_string(&without_empty_metadata(message)).expect("JSON is text");
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     });
@@ -298,7 +314,13 @@ pub(super) fn card(v0_1: &Value) -> Value {
         .pointer("/authentication/schemes")
         .and_then(Value::as_array)
     {
-        let names: Vec<&str> = schemes.iter().filter_map(Value::as_str).collect();
+        // A scheme named twice is one scheme.
+        let mut names: Vec<&str> = Vec::new();
+        for name in schemes.iter().filter_map(Value::as_str) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
         let security_schemes: Object = names
             .iter()
             .map(|name| ((*name).to_owned(), json!({"type": "http", "scheme": name})))
