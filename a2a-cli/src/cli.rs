@@ -59,13 +59,16 @@ pub enum Command {
     /// Exit status 1 when the input is not a valid message of the type (the one-line error names the
     /// JSON path or the byte offset at fault), 2 for a usage error; stdout stays empty on any error.
     Transcode(TranscodeArgs),
-    /// Read A2A v0.3 JSON (a type of the v0.3 JSON Schema) from stdin and write its A2A v1 form.
+    /// Read A2A v0.3, v0.2 or v0.1 JSON (a type of that version's JSON Schema) from stdin and write its
+    /// A2A v1 form.
     ///
-    /// The conversion is the official SDKs' (`a2a_compat::bridge`); stderr names the v1 message written.
+    /// The conversion is the official SDKs' (`a2a_compat::bridge`), through each version in between;
+    /// stderr names the v1 message written.
     Upgrade(BridgeArgs),
-    /// Read A2A v1 JSON (ProtoJSON of an lf.a2a.v1 message) from stdin and write its A2A v0.3 form.
+    /// Read A2A v1 JSON (ProtoJSON of an lf.a2a.v1 message) from stdin and write its A2A v0.3 form (or
+    /// v0.2's, v0.1's with `--from`).
     ///
-    /// The conversion is the official SDKs' (`a2a_compat::bridge`); stderr names the v0.3 type written.
+    /// The conversion is the official SDKs' (`a2a_compat::bridge`); stderr names the type written.
     Downgrade(BridgeArgs),
     /// Print every type name a command's `--type` accepts, one per line.
     ListTypes(ListTypesArgs),
@@ -191,9 +194,19 @@ pub struct BridgeArgs {
     /// such as lf.a2a.v1.Task (downgrade); `a2a list-types --for upgrade|downgrade` prints all.
     #[arg(long = "type", value_name = "NAME")]
     pub type_name: String,
+    /// The older version: upgrade reads it (told from the document when not given: v0.1's methods,
+    /// `sessionId` and parts with `type`, else v0.3), downgrade writes it (0.3 when not given). With
+    /// 0.1 or 0.2, `--type` names a type of that version's JSON Schema (`SendTaskRequest`, `AgentCard`).
+    #[arg(long = "from", visible_alias = "to", value_name = "0.1|0.2|0.3", value_parser = parse_older_version)]
+    pub from: Option<a2a_compat::bridge::OlderVersion>,
     /// Indent the JSON output.
     #[arg(long)]
     pub pretty: bool,
+}
+
+fn parse_older_version(text: &str) -> Result<a2a_compat::bridge::OlderVersion, String> {
+    a2a_compat::bridge::OlderVersion::parse(text)
+        .ok_or_else(|| format!("`{text}` is not 0.1, 0.2 or 0.3"))
 }
 
 /// Options of `a2a list-types`.

@@ -17,7 +17,7 @@ use a2a_types::v1::{
 };
 use tracing::Instrument;
 
-use crate::auth::Authenticator;
+use crate::auth::{AuthParts, Authenticator};
 use crate::card::{Candidate, CardResolver, candidates, no_supported_interface};
 use crate::observe::Observing;
 use crate::paging::{self, TaskPages};
@@ -191,13 +191,13 @@ impl A2aClient {
         self.inner.endpoints.iter().map(|e| &e.candidate)
     }
 
-    /// The metadata of one request to `endpoint`.
+    /// The metadata of one request to `endpoint`, and the credentials it carries.
     async fn meta(
         &self,
         span: &tracing::Span,
         endpoint: &Endpoint,
         last_event_id: &str,
-    ) -> Result<CallMeta, ClientError> {
+    ) -> Result<(CallMeta, AuthParts), ClientError> {
         let config = &self.inner.config;
         let version = endpoint.candidate.version;
         let mut meta = CallMeta::default();
@@ -220,8 +220,8 @@ impl A2aClient {
         }
         meta.headers.extend(config.headers.iter().cloned());
         let auth = self.inner.auth.parts().await?;
-        meta.headers.extend(auth.headers);
-        meta.query.extend(auth.query);
+        meta.headers.extend(auth.headers.iter().cloned());
+        meta.query.extend(auth.query.iter().cloned());
         if config.trace_context {
             // A trace given with `with_trace_parent` is continued; else the call's OpenTelemetry
             // span (feature `opentelemetry`) is the parent, else a new trace starts.
@@ -240,7 +240,14 @@ impl A2aClient {
             meta.headers
                 .push(("Last-Event-ID".to_owned(), last_event_id.to_owned()));
         }
-        Ok(meta)
+        Ok((meta, auth))
+    }
+
+    /// Whether to send a refused request once more: the agent said the credentials are not valid
+    /// and some came from token sources, which were told so (a stale token: they fetch a new one).
+    /// (`refused`: the answer was a 401 or `UNAUTHENTICATED`; only the first answer is retried.)
+    async fn retry_refused(refused: bool, auth: &AuthParts, first: bool) -> bool {
+        first && refused && auth.invalidate().await
     }
 
     /// A new observed exchange of `operation` on `endpoint`, when an observer is configured.
@@ -299,12 +306,20 @@ impl A2aClient {
     ) -> Result<MethodResult, ClientError> {
         let operation = params.operation();
         let timeout = self.inner.config.timeout;
-        let mut meta = self.meta(span, endpoint, "").await?;
-        meta.observing = self.observing(endpoint, operation);
         let binding = Some(endpoint.candidate.binding);
-        tokio::time::timeout(timeout, endpoint.call(params.clone(), &meta))
-            .await
-            .map_err(|_| ClientError::timeout(binding, operation, timeout))?
+        let mut first = true;
+        loop {
+            let (mut meta, auth) = self.meta(span, endpoint, "").await?;
+            meta.observing = self.observing(endpoint, operation);
+            let result = tokio::time::timeout(timeout, endpoint.call(params.clone(), &meta))
+                .await
+                .map_err(|_| ClientError::timeout(binding, operation, timeout))?;
+            let refused = matches!(&result, Err(e) if e.is_unauthenticated());
+            if !Self::retry_refused(refused, &auth, first).await {
+                return result;
+            }
+            first = false;
+        }
     }
 
     /// Opening a stream on `endpoint`, bounded by the timeout.
@@ -317,15 +332,27 @@ impl A2aClient {
     ) -> Result<EventStream, ClientError> {
         let operation = params.operation();
         let config = &self.inner.config;
-        let mut meta = self.meta(span, endpoint, last_event_id).await?;
-        meta.observing = self.observing(endpoint, operation);
         let binding = Some(endpoint.candidate.binding);
-        let stream = tokio::time::timeout(config.timeout, endpoint.stream(params.clone(), &meta))
-            .await
-            .map_err(|_| {
-                ClientError::timeout(binding, format!("{operation} to start"), config.timeout)
-            })??;
-        Ok(stream.with_timeouts(config.stream_idle_timeout, config.stream_timeout))
+        let mut first = true;
+        loop {
+            let (mut meta, auth) = self.meta(span, endpoint, last_event_id).await?;
+            meta.observing = self.observing(endpoint, operation);
+            let result =
+                tokio::time::timeout(config.timeout, endpoint.stream(params.clone(), &meta))
+                    .await
+                    .map_err(|_| {
+                        ClientError::timeout(
+                            binding,
+                            format!("{operation} to start"),
+                            config.timeout,
+                        )
+                    })?;
+            let refused = matches!(&result, Err(e) if e.is_unauthenticated());
+            if !Self::retry_refused(refused, &auth, first).await {
+                return Ok(result?.with_timeouts(config.stream_idle_timeout, config.stream_timeout));
+            }
+            first = false;
+        }
     }
 
     /// A unary call on the current endpoint, moving on while endpoints are unreachable.

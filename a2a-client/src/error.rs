@@ -58,6 +58,19 @@ pub enum ClientError {
         /// What is wrong with it.
         message: String,
     },
+    /// The agent refused the caller (spec section 3.3.2): its credentials are missing or not valid
+    /// (HTTP 401, gRPC `UNAUTHENTICATED`), or valid without the rights the operation needs
+    /// (`forbidden`: HTTP 403, gRPC `PERMISSION_DENIED`).
+    Refused {
+        /// The binding it came over.
+        binding: Option<Binding>,
+        /// Whether the caller is known but lacks rights (403) rather than unknown (401).
+        forbidden: bool,
+        /// The agent's reason.
+        message: String,
+        /// The `WWW-Authenticate` challenge of an HTTP answer.
+        challenge: Option<String>,
+    },
     /// The call (or a stream's wait for its next event) took longer than its timeout.
     Timeout {
         /// The binding, when one had been chosen.
@@ -137,6 +150,18 @@ impl ClientError {
         }
     }
 
+    /// Whether the agent answered that the caller's credentials are missing or not valid (HTTP 401,
+    /// gRPC `UNAUTHENTICATED`).
+    pub fn is_unauthenticated(&self) -> bool {
+        matches!(
+            self,
+            ClientError::Refused {
+                forbidden: false,
+                ..
+            }
+        )
+    }
+
     /// Whether trying the same call again may succeed: a broken connection, an unreachable
     /// interface, a timeout. (Only idempotent calls are retried; see [`crate::RetryPolicy`].)
     pub fn is_transient(&self) -> bool {
@@ -192,6 +217,21 @@ impl fmt::Display for ClientError {
             ClientError::Transport { binding, message } => {
                 write!(f, "{}transport failure: {message}", binding_prefix(binding))
             }
+            ClientError::Refused {
+                binding,
+                forbidden,
+                message,
+                ..
+            } => write!(
+                f,
+                "{}the agent refused the caller ({}): {message}",
+                binding_prefix(binding),
+                if *forbidden {
+                    "permission denied"
+                } else {
+                    "unauthenticated"
+                }
+            ),
             ClientError::Unreachable {
                 binding,
                 url,

@@ -192,6 +192,9 @@ pub(crate) async fn read_json(
     limits: &Limits,
 ) -> Result<(u16, Value), ClientError> {
     let status = response.status().as_u16();
+    if status == 401 || status == 403 {
+        return Err(refusal(binding, response).await);
+    }
     let success = (200..300).contains(&status);
     let media_type = content_type(&response);
     if success
@@ -238,6 +241,31 @@ pub(crate) async fn read_json(
                 format!("HTTP {status}: {text}"),
             ))
         }
+    }
+}
+
+/// An HTTP 401 or 403 as the client's refusal: the agent's reason from its JSON body (a JSON-RPC
+/// error's or an HTTP+JSON error's `message`), and its `WWW-Authenticate` challenge.
+async fn refusal(binding: Binding, response: reqwest::Response) -> ClientError {
+    let status = response.status().as_u16();
+    let challenge = response
+        .headers()
+        .get(reqwest::header::WWW_AUTHENTICATE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let body = read_limited(Some(binding), response, MAX_ERROR_BODY)
+        .await
+        .unwrap_or_default();
+    let json: Value = serde_json::from_slice(&body).unwrap_or_default();
+    let message = json["error"]["message"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| a2a_types::json::bounded(&String::from_utf8_lossy(&body)));
+    ClientError::Refused {
+        binding: Some(binding),
+        forbidden: status == 403,
+        message: format!("HTTP {status}: {message}"),
+        challenge,
     }
 }
 

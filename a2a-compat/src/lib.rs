@@ -24,11 +24,19 @@
 //! - `v0_3` (on by default): A2A v0.3, which most deployed agents still speak: [`v0_3`] holds the
 //!   serde types of its JSON-RPC binding, generated from its JSON Schema, and [`bridge`] converts
 //!   between them and v1 (whole requests, results and errors).
+//! - `v0_2` (off by default, implies `v0_3`): A2A v0.2 (0.2.6), [`v0_2`], generated from its JSON
+//!   Schema.
+//! - `v0_1` (off by default, implies `v0_2`): A2A v0.1 (0.1.0), [`v0_1`], generated from its JSON
+//!   Schema: the first agents' traffic (`tasks/send`, `sessionId`, parts chosen by `type`).
 //! - `proto` (off by default): `v0_3::proto` converts the v0.3 types to and from the v0.3 protobuf
 //!   types of `a2a-proto` (package `a2a.v1`).
 //! - `signing` (off by default): `v0_3::signing`, the canonical bytes a v0.3 card's signatures cover.
 
 #[cfg(feature = "v0_3")]
 pub mod bridge;
+#[cfg(feature = "v0_1")]
+pub mod v0_1;
+#[cfg(feature = "v0_2")]
+pub mod v0_2;
 #[cfg(feature = "v0_3")]
 pub mod v0_3;

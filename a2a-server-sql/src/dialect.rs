@@ -22,6 +22,18 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// `FOR UPDATE SKIP LOCKED`, so concurrent claims take different rows without waiting.
     const CLAIM_ROW_LOCK: &'static str;
 
+    /// The whole of an update in one statement, when the database can: the task written at the
+    /// version it was read at, its event logged, a delivery queued per push config, the other
+    /// replicas told; one round trip, committed on its own. Binds those of the store's update of
+    /// the task alone (`UPDATE a2a_tasks`), then the event's JSON (or `NULL`) and the
+    /// [`announcement`](Self::announcement); returns the new version and the deliveries queued.
+    /// `None`: the update is a transaction of several statements.
+    const UPDATE_TASK_AT_ONCE: Option<&'static str>;
+
+    /// What [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) announces of `version` of
+    /// `task_id`.
+    fn announcement(task_id: &str, version: u64) -> String;
+
     /// How many rows a statement changed (each driver has its own result type).
     fn rows_affected(result: &Self::QueryResult) -> u64;
 
@@ -64,6 +76,13 @@ impl Dialect for sqlx::Sqlite {
     // One writer at a time: the claim's update is atomic as it stands.
     const CLAIM_ROW_LOCK: &'static str = "";
 
+    // No data-modifying `WITH`: a transaction, whose statements cost no network round trip.
+    const UPDATE_TASK_AT_ONCE: Option<&'static str> = None;
+
+    fn announcement(_: &str, _: u64) -> String {
+        String::new()
+    }
+
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
     }
@@ -97,6 +116,34 @@ impl Dialect for sqlx::Postgres {
 
     const CLAIM_ROW_LOCK: &'static str = " FOR UPDATE SKIP LOCKED";
 
+    // Each data-modifying `WITH` runs once whatever reads it; the event and the deliveries are
+    // written only when the update found its row (they select from it), and the notification,
+    // delivered at commit, is sent for that row alone. The channel is `NOTIFY_CHANNEL`. A task
+    // that ends takes its execution's record with it (`ended`): nothing is left to resume, and
+    // the commit that would remove the record once the executor returns is saved (that delete
+    // then finds nothing, which writes nothing).
+    const UPDATE_TASK_AT_ONCE: Option<&'static str> = Some(
+        "WITH updated AS (UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, \
+         status_micros = $4, timestamped = $5, version = version + 1, updated_micros = $6, \
+         task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
+         AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version), \
+         logged AS (INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+         SELECT $8, version, $6, $12::text FROM updated WHERE $12::text IS NOT NULL), \
+         queued AS (INSERT INTO a2a_push_outbox \
+         (task_id, config_id, event_version, config, event, due_micros) \
+         SELECT c.task_id, c.config_id, u.version, c.config, $12::text, $6 FROM updated u \
+         JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
+         AND c.task_id = $8 WHERE $12::text IS NOT NULL ORDER BY c.seq RETURNING 1), \
+         ended AS (DELETE FROM a2a_executions WHERE task_id = $8 AND $3 \
+         AND EXISTS (SELECT 1 FROM updated)) \
+         SELECT version, (SELECT COUNT(*) FROM queued), pg_notify('a2a_task_versions', $13::text) \
+         FROM updated",
+    );
+
+    fn announcement(task_id: &str, version: u64) -> String {
+        crate::notify::notification(task_id, version)
+    }
+
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
     }
@@ -113,5 +160,16 @@ impl Dialect for sqlx::Postgres {
             .execute(&mut **tx)
             .await?;
         Ok(())
+    }
+}
+
+#[cfg(all(test, feature = "postgres"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_update_at_once_announces_on_the_channel_the_bus_listens_to() {
+        let statement = <sqlx::Postgres as Dialect>::UPDATE_TASK_AT_ONCE.unwrap_or_default();
+        assert!(statement.contains(&format!("pg_notify('{}'", crate::notify::NOTIFY_CHANNEL)));
     }
 }

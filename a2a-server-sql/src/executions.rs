@@ -58,7 +58,7 @@ impl<D: Dialect> SqlStore<D> {
         .bind(lease_end(lease))
         .bind(version)
         .bind(service_params.extensions.to_string())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .map_err(backend)?;
         Ok(())
@@ -76,7 +76,7 @@ impl<D: Dialect> SqlStore<D> {
         .bind(lease_end(lease))
         .bind(task_id.to_owned())
         .bind(lease_token.to_owned())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .map_err(backend)?;
         Ok(D::rows_affected(&renewed) > 0)
@@ -90,7 +90,7 @@ impl<D: Dialect> SqlStore<D> {
         sqlx::query("DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2")
             .bind(task_id.to_owned())
             .bind(lease_token.to_owned())
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .map_err(backend)?;
         Ok(())
@@ -115,7 +115,7 @@ impl<D: Dialect> SqlStore<D> {
         .bind(lease_end(lease))
         .bind(now)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.writer)
         .await
         .map_err(backend)?;
         rows.iter()
@@ -156,7 +156,7 @@ impl<D: Dialect> SqlStore<D> {
     /// whose leases at opening were all held by a process that has stopped.
     pub(crate) async fn expire_execution_leases(&self) -> Result<(), StoreError> {
         sqlx::query("UPDATE a2a_executions SET lease_until_micros = 0")
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .map_err(backend)?;
         Ok(())

@@ -95,6 +95,8 @@
 mod bus;
 mod columns;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod cost;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod dialect;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod driver;
@@ -105,6 +107,8 @@ mod executions;
 mod notify;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod outbox;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod outbox_hint;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod retention;
@@ -114,6 +118,8 @@ mod rows;
 mod sqlite;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod store;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod written;
 
 /// The former name of [`PostgresVersionBus`], kept for one release: the bus carries task
 /// versions, not events.
@@ -122,6 +128,8 @@ mod store;
 pub use bus::PostgresVersionBus as PostgresEventBus;
 #[cfg(feature = "postgres")]
 pub use bus::PostgresVersionBus;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use cost::TRANSACTION_TARGET;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use dialect::Dialect;
 pub use errors::OpenError;

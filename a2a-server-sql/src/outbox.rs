@@ -45,7 +45,7 @@ fn id_column(id: u64) -> i64 {
 sql_store_impl! {
 impl<D: Dialect> SqlStore<D> {
     /// Inside an update's transaction: one delivery of `event` (the JSON logged as `version` of
-    /// `task_id`) for each push config the owner's task has.
+    /// `task_id`) for each push config the owner's task has; how many.
     pub(crate) async fn enqueue_deliveries(
         tx: &mut Transaction<'static, D>,
         owner: &a2a_server::Owner,
@@ -53,7 +53,7 @@ impl<D: Dialect> SqlStore<D> {
         version: i64,
         event: &str,
         now: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<u64, StoreError> {
         sqlx::query(
             "INSERT INTO a2a_push_outbox (task_id, config_id, event_version, config, event, due_micros) \
              SELECT task_id, config_id, $1, config, $2, $3 FROM a2a_push_configs \
@@ -67,8 +67,8 @@ impl<D: Dialect> SqlStore<D> {
         .bind(task_id.to_owned())
         .execute(&mut **tx)
         .await
-        .map_err(backend)?;
-        Ok(())
+        .map_err(backend)
+        .map(|done| D::rows_affected(&done))
     }
 
     pub(crate) async fn claim_deliveries(
@@ -78,6 +78,9 @@ impl<D: Dialect> SqlStore<D> {
         limit: usize,
     ) -> Result<Vec<OutboxEntry>, StoreError> {
         let now = now_micros();
+        if !self.shared.outbox.should_claim(now) {
+            return Ok(Vec::new());
+        }
         // The outer conditions again: on PostgreSQL a row another claim changed meanwhile is
         // checked anew before it is taken.
         let rows = sqlx::query(&format!(
@@ -92,9 +95,14 @@ impl<D: Dialect> SqlStore<D> {
         .bind(now.saturating_add(micros(lease)))
         .bind(now)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.writer)
         .await
         .map_err(backend)?;
+        if !rows.is_empty() {
+            // More may be due (the claim was full), or what was claimed comes back soon (its
+            // lease ends, it is put back to retry): the next claim asks.
+            self.shared.outbox.queued();
+        }
         let mut entries = Vec::with_capacity(rows.len());
         for row in rows {
             let id = entry_id(column(&row, 0, "a push delivery", "")?);
@@ -127,7 +135,7 @@ impl<D: Dialect> SqlStore<D> {
     pub(crate) async fn delete_delivery(&self, id: u64) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM a2a_push_outbox WHERE id = $1")
             .bind(id_column(id))
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .map_err(backend)?;
         Ok(())
@@ -142,7 +150,10 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<(), StoreError> {
         let due = now_micros().saturating_add(micros(delay));
         self.release(id, lease_token, "due_micros", due, problem)
-            .await
+            .await?;
+        // Claimable again (at once, with no delay).
+        self.shared.outbox.queued();
+        Ok(())
     }
 
     pub(crate) async fn give_up_delivery(
@@ -173,7 +184,7 @@ impl<D: Dialect> SqlStore<D> {
         .bind(problem.to_owned())
         .bind(id_column(id))
         .bind(lease_token.to_owned())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .map_err(backend)?;
         Ok(())

@@ -33,10 +33,12 @@ impl SqlStore<Postgres> {
             // The bus's listener holds one connection of its own.
             .max_connections(max_connections.max(2))
             .acquire_timeout(Duration::from_secs(10))
+            // A connection is checked when it fails, not before each use (a round trip saved).
+            .test_before_acquire(false)
             .connect_with(options)
             .await
             .map_err(OpenError::Connect)?;
-        Ok(Self::migrated(pool, None)
+        Ok(Self::migrated(pool.clone(), pool, None)
             .await?
             .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL))
     }

@@ -37,17 +37,35 @@ impl SqlStore<Sqlite> {
         Self::open_with(options).await
     }
 
-    /// Opens a database with these options (a pool of four connections) and migrates it; a file
-    /// database is locked to this store first (an in-memory one needs no lock).
+    /// Opens a database with these options and migrates it; a file database is locked to this
+    /// store first (an in-memory one needs no lock). Writes go through one connection, in turn
+    /// (SQLite writes one transaction at a time: writers queued in the pool wait without
+    /// sleeping on the file's lock); reads through a pool of four others, which WAL mode lets
+    /// read while the writer writes.
     pub async fn open_with(options: SqliteConnectOptions) -> Result<Self, OpenError> {
         let file_lock = lock_beside(options.get_filename()).await?;
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
+        let in_memory = file_lock.is_none();
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
+            // A connection is checked when it fails, not before each use (a round trip saved).
+            .test_before_acquire(false)
+            .connect_with(options.clone())
             .await
             .map_err(OpenError::Connect)?;
-        let store = Self::migrated(pool, file_lock)
+        // An in-memory database is one connection's own: its readers are its writer.
+        let pool = if in_memory {
+            writer.clone()
+        } else {
+            SqlitePoolOptions::new()
+                .max_connections(4)
+                .acquire_timeout(Duration::from_secs(10))
+                .test_before_acquire(false)
+                .connect_with(options)
+                .await
+                .map_err(OpenError::Connect)?
+        };
+        let store = Self::migrated(pool, writer, file_lock)
             .await?
             .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
         // One process uses the file: executions leased when it was opened belong to a process

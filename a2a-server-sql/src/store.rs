@@ -6,8 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_server::auth::Owner;
-use a2a_server::store::{EventPage, StoreError, StoredEvent, StoredTask, TaskPage};
+use a2a_server::store::{EventPage, StoreError, StoredEvent, StoredTask, TaskChange, TaskPage};
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskPushNotificationConfig};
 use sqlx::Pool;
 
@@ -16,26 +17,46 @@ use crate::columns::{
     event_to_json, micros_ago, now_micros, page_of, state_filter, task_from_json, time_filter,
     version_column, version_of,
 };
+use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
+use crate::outbox_hint::OutboxHint;
 use crate::retention::{PruneReport, RetentionPolicy, StoreGuard};
 use crate::rows::column;
+use crate::written::Written;
 
 /// Tasks, event logs and push configs in one database of dialect `D`; cheap to clone (clones
 /// share the connection pool).
 #[derive(Debug)]
 pub struct SqlStore<D: Dialect> {
+    /// What reads use (and, on PostgreSQL, writes too).
     pub(crate) pool: Pool<D>,
+    /// What writes use: on SQLite one connection, so writers wait their turn in the pool's queue
+    /// instead of contending for the file's lock (and sleeping on it); on PostgreSQL `pool`.
+    pub(crate) writer: Pool<D>,
+    /// What the clones share besides the pools.
+    pub(crate) shared: Arc<Shared>,
     /// SQLite's file lock and the retention pass, for as long as any clone lives; `None` in the
     /// retention pass's own copy, so the pass never keeps the store alive.
     pub(crate) guard: Option<Arc<StoreGuard>>,
+}
+
+/// The state of a store its clones share.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    /// The tasks this process wrote last: an update starts from them instead of reading first.
+    pub(crate) written: Written,
+    /// Whether the outbox may hold deliveries this process has not claimed yet.
+    pub(crate) outbox: OutboxHint,
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {
     fn clone(&self) -> Self {
         SqlStore {
             pool: self.pool.clone(),
+            writer: self.writer.clone(),
+            shared: self.shared.clone(),
             guard: self.guard.clone(),
         }
     }
@@ -47,22 +68,40 @@ impl<D: Dialect> SqlStore<D> {
         &self.pool
     }
 
-    /// A store on an open pool, its schema brought up to date.
-    /// The store on `pool`, migrated, holding `file_lock` (SQLite's) for its lifetime.
+    /// The store reading on `pool` and writing on `writer` (the same pool, or one connection of
+    /// the same database), migrated, holding `file_lock` (SQLite's) for its lifetime.
     pub(crate) async fn migrated(
         pool: Pool<D>,
+        writer: Pool<D>,
         file_lock: Option<std::fs::File>,
     ) -> Result<Self, OpenError>
     where
         D::Connection: sqlx::migrate::Migrate,
     {
-        D::migrator().run(&pool).await.map_err(OpenError::Migrate)?;
+        D::migrator()
+            .run(&writer)
+            .await
+            .map_err(OpenError::Migrate)?;
         Ok(SqlStore {
             pool,
+            writer,
+            shared: Arc::default(),
             guard: Some(Arc::new(StoreGuard::with_lock(file_lock))),
         })
     }
 }
+
+/// How many times an update reads the task again after another writer came between.
+const MAX_MODIFY_ATTEMPTS: usize = 16;
+
+/// The update of a task at the version it was read at (binds: context id, state, terminal,
+/// status time, timestamped, now, the task's JSON, its id, owner principal, owner tenant,
+/// expected version); returns the new version. The owner is compared as in `owned_task_row`, so
+/// the primary key alone finds the row.
+pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks SET context_id = $1, state = $2, \
+     terminal = $3, status_micros = $4, timestamped = $5, version = version + 1, \
+     updated_micros = $6, task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
+     AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version";
 
 // The driver bounds of every generic block are in `driver`.
 sql_store_impl! {
@@ -70,7 +109,7 @@ impl<D: Dialect> SqlStore<D> {
     /// Removes what `policy` says is old; see [`RetentionPolicy`].
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
-        let mut tx = self.pool.begin().await.map_err(backend)?;
+        let mut tx = cost::begin(&self.writer).await?;
         if let Some(age) = policy.terminal_tasks_after {
             let cutoff = micros_ago(age);
             for table in [
@@ -136,7 +175,7 @@ impl<D: Dialect> SqlStore<D> {
         .await
         .map_err(backend)
         .map(|done| D::rows_affected(&done))?;
-        tx.commit().await.map_err(backend)?;
+        cost::commit(tx).await?;
         Ok(report)
     }
 
@@ -150,6 +189,8 @@ impl<D: Dialect> SqlStore<D> {
             let pass = policy.map(|policy| {
                 let unguarded = SqlStore {
                     pool: self.pool.clone(),
+                    writer: self.writer.clone(),
+                    shared: self.shared.clone(),
                     guard: None,
                 };
                 let first = tokio::time::Instant::now() + every;
@@ -197,6 +238,11 @@ impl<D: Dialect> SqlStore<D> {
     }
 
     /// The row of the owner's task, with these columns.
+    ///
+    /// The owner is compared with `IS NOT DISTINCT FROM` (the same as `=` on these `NOT NULL`
+    /// columns), which no index serves: the id's primary key is then the only index the planner
+    /// can use. With `=`, PostgreSQL without statistics (a fresh database, before `ANALYZE`) finds
+    /// the task through the listing index of all the owner's tasks, reading every one of them.
     async fn owned_task_row(
         &self,
         owner: &Owner,
@@ -204,8 +250,8 @@ impl<D: Dialect> SqlStore<D> {
         columns: &str,
     ) -> Result<Option<D::Row>, StoreError> {
         sqlx::query(&format!(
-            "SELECT {columns} FROM a2a_tasks \
-             WHERE id = $1 AND owner_principal = $2 AND owner_tenant = $3"
+            "SELECT {columns} FROM a2a_tasks WHERE id = $1 \
+             AND owner_principal IS NOT DISTINCT FROM $2 AND owner_tenant IS NOT DISTINCT FROM $3"
         ))
         .bind(task_id.to_owned())
         .bind(&owner.principal)
@@ -250,12 +296,13 @@ impl<D: Dialect> SqlStore<D> {
         .bind(columns.timestamped)
         .bind(now_micros())
         .bind(&columns.json)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .map_err(backend)?;
         if D::rows_affected(&inserted) == 0 {
             return Err(StoreError::AlreadyExists);
         }
+        self.shared.written.remember(owner, StoredTask::new(task, 1));
         Ok(1)
     }
 
@@ -282,34 +329,106 @@ impl<D: Dialect> SqlStore<D> {
         expected_version: u64,
         event: Option<StreamResponse>,
     ) -> Result<u64, StoreError> {
-        let columns = TaskColumns::of(&task)?;
-        let event = event.as_ref().map(event_to_json).transpose()?;
+        // Written by another path than `modify`: what this process remembers of it is stale.
+        self.shared.written.forget(owner, &task.id);
+        self.write_update(owner, &task, expected_version, event.as_ref())
+            .await
+    }
+
+    /// Changes the owner's task in one step (see [`TaskStore::modify`](a2a_server::TaskStore)),
+    /// starting from the task as this process last wrote it when it remembers it (no read), and
+    /// from the database otherwise or when that was stale.
+    pub(crate) async fn modify_task(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        event: Option<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        let mut remembered = self.shared.written.take(owner, task_id);
+        for _ in 0..MAX_MODIFY_ATTEMPTS {
+            let from_memory = remembered.is_some();
+            let stored = match remembered.take() {
+                Some(stored) => stored,
+                None => self
+                    .get_task(owner, task_id)
+                    .await
+                    .map_err(|e| e.to_error(task_id))?
+                    .ok_or_else(|| StoreError::NotFound.to_error(task_id))?,
+            };
+            let mut task = stored.task;
+            if let Err(refused) = change(&mut task, event.as_ref()) {
+                if from_memory {
+                    // Refused on what this process remembers: decided again on the stored task.
+                    continue;
+                }
+                return Err(refused);
+            }
+            match self
+                .write_update(owner, &task, stored.version, event.as_ref())
+                .await
+            {
+                Ok(version) => {
+                    self.shared
+                        .written
+                        .remember(owner, StoredTask::new(task, version));
+                    return Ok(version);
+                }
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(other) => return Err(other.to_error(task_id)),
+            }
+        }
+        Err(Error::bare(
+            ErrorKind::Internal,
+            format!("task {task_id} kept changing while it was being updated"),
+        ))
+    }
+
+    /// Writes `task` over the owner's task at `expected_version`, with `event` in its log and
+    /// a delivery of it per push config; the new version.
+    async fn write_update(
+        &self,
+        owner: &Owner,
+        task: &Task,
+        expected_version: u64,
+        event: Option<&StreamResponse>,
+    ) -> Result<u64, StoreError> {
+        let columns = TaskColumns::of(task)?;
+        let event = event.map(event_to_json).transpose()?;
         let now = now_micros();
-        let mut tx = self.pool.begin().await.map_err(backend)?;
-        // The write comes first, so on SQLite the transaction takes the write lock at once
-        // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
-        let updated = sqlx::query(
-            "UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, status_micros = $4, \
-             timestamped = $5, version = version + 1, updated_micros = $6, task = $7 \
-             WHERE id = $8 AND owner_principal = $9 AND owner_tenant = $10 AND version = $11 \
-             RETURNING version",
-        )
-        .bind(&columns.context_id)
-        .bind(columns.state)
-        .bind(columns.terminal)
-        .bind(columns.status_micros)
-        .bind(columns.timestamped)
-        .bind(now)
-        .bind(&columns.json)
-        .bind(&task.id)
-        .bind(&owner.principal)
-        .bind(&owner.tenant)
-        .bind(version_column(expected_version)?)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(backend)?;
-        let Some(row) = updated else {
-            drop(tx);
+        let written = match D::UPDATE_TASK_AT_ONCE {
+            Some(statement) => {
+                let next = expected_version.saturating_add(1);
+                sqlx::query(statement)
+                    .bind(&columns.context_id)
+                    .bind(columns.state)
+                    .bind(columns.terminal)
+                    .bind(columns.status_micros)
+                    .bind(columns.timestamped)
+                    .bind(now)
+                    .bind(&columns.json)
+                    .bind(&task.id)
+                    .bind(&owner.principal)
+                    .bind(&owner.tenant)
+                    .bind(version_column(expected_version)?)
+                    .bind(event)
+                    .bind(D::announcement(&task.id, next))
+                    .fetch_optional(&self.writer)
+                    .await
+                    .map_err(backend)?
+                    .map(|row| {
+                        let version: i64 = column(&row, 0, "task", &task.id)?;
+                        let queued: i64 = column(&row, 1, "task", &task.id)?;
+                        Ok::<_, StoreError>((version, queued > 0))
+                    })
+                    .transpose()?
+            }
+            None => {
+                self.update_in_transaction(owner, task, &columns, expected_version, event, now)
+                    .await?
+            }
+        };
+        let Some((version, queued)) = written else {
             return match self.version_of_owned(owner, &task.id).await? {
                 Some((current, _)) => Err(StoreError::Conflict {
                     current: version_of(current),
@@ -317,7 +436,48 @@ impl<D: Dialect> SqlStore<D> {
                 None => Err(StoreError::NotFound),
             };
         };
+        if queued {
+            self.shared.outbox.queued();
+        }
+        Ok(version_of(version))
+    }
+
+    /// [`write_update`](Self::write_update) as a transaction of several statements; the new
+    /// version and whether deliveries were queued, or `None` when the task is not at
+    /// `expected_version` (or not the owner's).
+    async fn update_in_transaction(
+        &self,
+        owner: &Owner,
+        task: &Task,
+        columns: &TaskColumns,
+        expected_version: u64,
+        event: Option<String>,
+        now: i64,
+    ) -> Result<Option<(i64, bool)>, StoreError> {
+        let mut tx = cost::begin(&self.writer).await?;
+        // The write comes first, so on SQLite the transaction takes the write lock at once
+        // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
+        // The owner as in `owned_task_row`: found by the primary key alone.
+        let updated = sqlx::query(UPDATE_TASK)
+            .bind(&columns.context_id)
+            .bind(columns.state)
+            .bind(columns.terminal)
+            .bind(columns.status_micros)
+            .bind(columns.timestamped)
+            .bind(now)
+            .bind(&columns.json)
+            .bind(&task.id)
+            .bind(&owner.principal)
+            .bind(&owner.tenant)
+            .bind(version_column(expected_version)?)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(backend)?;
+        let Some(row) = updated else {
+            return Ok(None);
+        };
         let version: i64 = column(&row, 0, "task", &task.id)?;
+        let mut queued = 0;
         if let Some(event) = event {
             sqlx::query(
                 "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
@@ -331,13 +491,13 @@ impl<D: Dialect> SqlStore<D> {
             .await
             .map_err(backend)?;
             // The webhooks' deliveries commit with the event, or neither does.
-            Self::enqueue_deliveries(&mut tx, owner, &task.id, version, &event, now).await?;
+            queued = Self::enqueue_deliveries(&mut tx, owner, &task.id, version, &event, now).await?;
         }
         D::announce(&mut tx, &task.id, version_of(version))
             .await
             .map_err(backend)?;
-        tx.commit().await.map_err(backend)?;
-        Ok(version_of(version))
+        cost::commit(tx).await?;
+        Ok(Some((version, queued > 0)))
     }
 
     pub(crate) async fn task_events_after(
@@ -347,31 +507,39 @@ impl<D: Dialect> SqlStore<D> {
         after: u64,
         limit: usize,
     ) -> Result<EventPage, StoreError> {
-        // Events first, then the task's pruning mark: a pruning in between makes the page look
-        // incomplete (the reader resumes from the task), never complete with a hole.
+        // The task's pruning mark and the events after `after` in one statement, so one
+        // snapshot: the page is complete exactly when nothing after `after` was pruned. The
+        // task's row comes once per event (or once, with no event, when there is none).
         let rows = sqlx::query(
-            "SELECT version, event FROM a2a_task_events \
-             WHERE task_id = $1 AND version > $2 ORDER BY version LIMIT $3",
+            "SELECT t.events_pruned_through, e.version, e.event FROM a2a_tasks t \
+             LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.version > $2 \
+             WHERE t.id = $1 AND t.owner_principal IS NOT DISTINCT FROM $3 \
+             AND t.owner_tenant IS NOT DISTINCT FROM $4 ORDER BY e.version LIMIT $5",
         )
         .bind(task_id.to_owned())
         .bind(version_column(after)?)
+        .bind(&owner.principal)
+        .bind(&owner.tenant)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(&self.pool)
         .await
         .map_err(backend)?;
-        let Some((_, pruned_through)) = self.version_of_owned(owner, task_id).await? else {
+        let Some(first) = rows.first() else {
             return Err(StoreError::NotFound);
         };
-        let events = rows
-            .into_iter()
-            .map(|row| {
-                let json: String = column(&row, 1, "an event of task", task_id)?;
-                Ok(StoredEvent::new(
-                    version_of(column(&row, 0, "an event of task", task_id)?),
-                    event_from_json(task_id, &json)?,
-                ))
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
+        let pruned_through: i64 = column(first, 0, "task", task_id)?;
+        let mut events = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let version: Option<i64> = column(row, 1, "an event of task", task_id)?;
+            let Some(version) = version else {
+                continue;
+            };
+            let json: String = column(row, 2, "an event of task", task_id)?;
+            events.push(StoredEvent::new(
+                version_of(version),
+                event_from_json(task_id, &json)?,
+            ));
+        }
         Ok(EventPage::new(events, version_of(pruned_through) <= after))
     }
 
@@ -436,7 +604,7 @@ impl<D: Dialect> SqlStore<D> {
         let task_id = config.task_id.clone().unwrap_or_default();
         let config_id = config.id.clone().unwrap_or_default();
         let json = config_to_json(&config)?;
-        let mut tx = self.pool.begin().await.map_err(backend)?;
+        let mut tx = cost::begin(&self.writer).await?;
         // The write first (see `update_task`); the count after it decides whether to keep it.
         sqlx::query(D::UPSERT_PUSH_CONFIG)
             .bind(&owner.principal)
@@ -460,7 +628,7 @@ impl<D: Dialect> SqlStore<D> {
         if count > MAX_CONFIGS_PER_TASK {
             return Err(too_many_configs());
         }
-        tx.commit().await.map_err(backend)
+        cost::commit(tx).await
     }
 
     pub(crate) async fn get_config(
@@ -518,7 +686,7 @@ impl<D: Dialect> SqlStore<D> {
         .bind(&owner.tenant)
         .bind(task_id.to_owned())
         .bind(id.to_owned())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .map_err(backend)?;
         Ok(())
@@ -556,6 +724,16 @@ macro_rules! store_traits_for {
                 event: Option<a2a_types::v1::StreamResponse>,
             ) -> Result<u64, a2a_server::store::StoreError> {
                 self.update_task(owner, task, expected_version, event).await
+            }
+
+            async fn modify(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                event: Option<a2a_types::v1::StreamResponse>,
+                change: &mut a2a_server::store::TaskChange<'_>,
+            ) -> Result<u64, a2a_protocol::errors::Error> {
+                self.modify_task(owner, task_id, event, change).await
             }
 
             async fn events_after(

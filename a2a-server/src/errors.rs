@@ -1,7 +1,11 @@
 //! The A2A errors the server's pieces answer with, in one place for the operations, the stores
-//! and the push configs alike: a bad field, an absent task, a state named in a message.
+//! and the push configs alike: a bad field, an absent task, a state named in a message; and a
+//! refused caller as gRPC says it.
 
 use a2a_protocol::errors::{Error, ErrorKind};
+use tonic::Status;
+
+use crate::auth::AccessDenied;
 use a2a_types::v1::TaskState;
 use a2a_types::validate::FieldViolation;
 
@@ -28,4 +32,13 @@ pub(crate) fn state_name(state: TaskState) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_else(|| format!("{state:?}"))
+}
+
+/// A refusal as gRPC says it: `UNAUTHENTICATED`, or `PERMISSION_DENIED` for a caller without the
+/// operation's scopes (spec section 3.3.2).
+pub(crate) fn denied_status(refusal: impl Into<AccessDenied>) -> Status {
+    match refusal.into() {
+        AccessDenied::Unauthenticated(refusal) => Status::unauthenticated(refusal.0),
+        AccessDenied::Forbidden(refusal) => Status::permission_denied(refusal.message),
+    }
 }

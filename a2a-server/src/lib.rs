@@ -40,7 +40,7 @@
 //! | [`ExecutionQueue`] | executions recorded with leases, resumed after a crash (at least once) | none: executions end with their process |
 //! | [`PushOutbox`] | webhook deliveries written with each event, made after a crash too | none: deliveries queue in memory |
 //! | [`VersionBus`] | tells streams a task moved on | [`InMemoryVersionBus`] |
-//! | [`Authenticator`] | headers or gRPC metadata to a [`Caller`]; tasks are visible only to their [`Owner`] | [`Anonymous`]; [`BearerTokens`] |
+//! | [`Authenticator`] | headers or gRPC metadata to a [`Caller`]; tasks are visible only to their [`Owner`]; [`Security`] composes schemes and writes the card's `securitySchemes` | [`Anonymous`]; [`BearerTokens`], [`ApiKeys`], `auth::JwtBearer` (OpenID Connect, feature `oidc`) |
 //! | [`WebhookPolicy`] | which webhook URLs are accepted (an SSRF guard) | public `https` only |
 //!
 //! Transports: [`A2aServer::router`] (axum: card, JSON-RPC, HTTP+JSON; or each alone),
@@ -78,7 +78,10 @@ pub mod store;
 pub mod versions;
 
 pub use async_trait::async_trait;
-pub use auth::{Anonymous, Authenticator, BearerTokens, Caller, Owner, Unauthenticated};
+pub use auth::{
+    AccessDenied, Anonymous, ApiKeys, AuthRequest, Authenticator, BearerTokens, Caller,
+    CardSecurity, CredentialScheme, Forbidden, Owner, ScopeRequirements, Security, Unauthenticated,
+};
 pub use bindings::paths::HttpPaths;
 pub use config::ServerConfig;
 pub use core::context::{CallContext, Reply};

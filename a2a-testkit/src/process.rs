@@ -1,5 +1,6 @@
 //! Server processes started by the load test and by tests (an agent binary, the official SDKs'
-//! servers of the workspace's `tests/interop/sdk_agent_server.py` and
+//! servers of the workspace's `tests/interop/sdk_agent_server.py`,
+//! `tests/interop/sdk_v0_3_agent_server.py` and
 //! `tests/interop/js-sdk/sdk_agent_server.mjs`): each is read until its ready line, bounded in
 //! time, and killed by its pid when dropped, passing or failing.
 
@@ -78,6 +79,19 @@ pub fn start_sdk_server(
     let mut command = Command::new(python);
     command.arg(&script).args(args);
     start_with_ready_json(command, "the SDK server")
+}
+
+/// Starts the official Python SDK 0.3's server (`tests/interop/sdk_v0_3_agent_server.py ARGS`) with
+/// `python` (the 0.3 SDK's interpreter), and returns it with its ready line as JSON (`url`, `rest`,
+/// `grpc`).
+pub fn start_sdk_v0_3_server(
+    python: &Path,
+    args: &[&str],
+) -> Result<(Server, serde_json::Value), String> {
+    let script = workspace_root().join("tests/interop/sdk_v0_3_agent_server.py");
+    let mut command = Command::new(python);
+    command.arg(&script).args(args);
+    start_with_ready_json(command, "the SDK 0.3 server")
 }
 
 /// Starts the official JS SDK's server (`node tests/interop/js-sdk/sdk_agent_server.mjs ARGS`, its

@@ -31,6 +31,27 @@ pub fn reference_root(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// The file `relative` (`reference/a2a/v0.1.0/a2a.json`, `seeds/…`) of `../shared` beside the
+/// checkout; `None` (with one line on stderr saying what `test` skips) where it is absent, and a
+/// failure under `CI=true`, where a skipped comparison would pass unseen.
+pub fn shared_file(test: &str, relative: &str) -> Option<PathBuf> {
+    let path = workspace_root().join("../shared").join(relative);
+    if path.is_file() {
+        return Some(path);
+    }
+    let on_ci = std::env::var("CI").is_ok_and(|ci| ci.eq_ignore_ascii_case("true") || ci == "1");
+    assert!(
+        !on_ci,
+        "CI is set, so {test} must run, but {} is missing",
+        path.display()
+    );
+    eprintln!(
+        "SKIPPED {test}: {} is not there (it lives beside the repository, not in it); nothing was compared",
+        path.display()
+    );
+    None
+}
+
 /// Compiles `file` (relative to one of `includes`) and everything it imports with protox, returning the
 /// encoded `FileDescriptorSet` without source info (comments are not wire facts).
 pub fn compile(includes: &[PathBuf], file: &str) -> Result<Vec<u8>, String> {

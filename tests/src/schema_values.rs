@@ -1,5 +1,5 @@
 //! Property-test strategies read from a JSON Schema at run time: for any definition of
-//! `spec/v0_3/a2a.json`, JSON documents that the schema accepts and that set every optional member in
+//! `spec/v0_3/a2a.json` (or of v0.2's and v0.1's), JSON documents that the schema accepts and that set every optional member in
 //! some cases (and leave it out in others), every union variant, every enum value.
 //!
 //! Documents are canonical for the v0.3 wire form, so a correct reader and writer give them back
@@ -19,6 +19,9 @@ pub struct SchemaValues {
     members: Vec<(String, BoxedStrategy<Value>)>,
     /// Members always generated, even where the schema makes them optional.
     always: Vec<String>,
+    /// Whether a member with a schema default may be left out (v0.1's types keep it as read, where
+    /// later versions' writers always write it).
+    defaults_optional: bool,
 }
 
 impl SchemaValues {
@@ -27,6 +30,7 @@ impl SchemaValues {
             root,
             members: Vec::new(),
             always: Vec::new(),
+            defaults_optional: false,
         }
     }
 
@@ -78,6 +82,25 @@ impl SchemaValues {
         let text = std::fs::read_to_string(crate::workspace_root().join("spec/v0_3/a2a.json"))
             .expect("reading spec/v0_3/a2a.json");
         Self::new(serde_json::from_str(&text).expect("spec/v0_3/a2a.json is JSON"))
+    }
+
+    /// The v0.2 JSON-RPC schema of this workspace (`spec/v0_2/a2a.json`).
+    pub fn v0_2() -> Self {
+        Self::new(read_spec("v0_2/a2a.json"))
+    }
+
+    /// The v0.1 JSON-RPC schema of this workspace (`spec/v0_1/a2a.json`), its `$defs` read as
+    /// `definitions`; members with a default are generated present or absent.
+    pub fn v0_1() -> Self {
+        let mut root = read_spec("v0_1/a2a.json");
+        let text = serde_json::to_string(&root["$defs"]).expect("JSON");
+        root["definitions"] =
+            serde_json::from_str(&text.replace("#/$defs/", "#/definitions/")).expect("still JSON");
+        root.as_object_mut().expect("a schema").remove("$defs");
+        Self {
+            defaults_optional: true,
+            ..Self::new(root)
+        }
     }
 
     /// The names of every definition.
@@ -161,7 +184,7 @@ impl SchemaValues {
                 };
                 let present = required.contains(&name.as_str())
                     || self.always.contains(name)
-                    || property.get("default").is_some()
+                    || (property.get("default").is_some() && !self.defaults_optional)
                     || property.get("const").is_some();
                 let name = name.clone();
                 members.push(if present {
@@ -193,4 +216,11 @@ impl SchemaValues {
             })
             .boxed()
     }
+}
+
+fn read_spec(relative: &str) -> Value {
+    let path = crate::workspace_root().join("spec").join(relative);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use a2a_example_agent::server::{self, Config};
 use a2a_server::Serving;
 use a2a_testkit::stores::StoreChoice;
+use a2a_types::v1::StreamResponse;
 use serde_json::Value;
 
 /// The three bindings, as `--binding` names them.
@@ -155,4 +156,44 @@ pub fn on<'a>(binding: &'a str, args: &[&'a str]) -> Vec<&'a str> {
     let mut all = args.to_vec();
     all.extend(["--binding", binding]);
     all
+}
+
+/// Starts a task named by `message_id` at `url` on `binding` without waiting for it (`send
+/// --return-immediately --json`); returns its id and context.
+pub fn started(
+    url: &str,
+    binding: &str,
+    message_id: &str,
+    context: Option<&str>,
+) -> (String, String) {
+    let mut args = vec![
+        "send",
+        url,
+        "x",
+        "--message-id",
+        message_id,
+        "--return-immediately",
+        "--json",
+    ];
+    if let Some(context) = context {
+        args.extend(["--context", context]);
+    }
+    let run = a2a(&on(binding, &args));
+    run.ok();
+    let task = &run.json_lines()[0]["task"];
+    (
+        task["id"].as_str().unwrap().to_owned(),
+        task["contextId"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// The `--json` lines of a `stream` or `subscribe` run, as stream events.
+pub fn stream_events(run: &Run) -> Vec<StreamResponse> {
+    run.json_lines()
+        .into_iter()
+        .map(|line| {
+            serde_json::from_value(line.clone())
+                .unwrap_or_else(|e| panic!("{line} is not a stream event: {e}"))
+        })
+        .collect()
 }

@@ -1,7 +1,8 @@
 //! `a2a conformance`: against the example agent at MUST level it passes on every binding its card
 //! declares (the JSON report says so check by check, each with its level and section); against an
 //! agent that breaks a rule (the server crate behind a layer that drops `nextPageToken` from
-//! ListTasks answers) it exits 7, naming the check and its section, on each of its bindings.
+//! ListTasks answers, or one that lists tasks oldest first) it exits 7, naming the check and its
+//! section, on each of its bindings.
 
 use std::time::Duration;
 
@@ -76,9 +77,33 @@ fn the_example_agent_passes_at_must_level_on_every_binding() {
     }
 }
 
-/// The layer's work: a JSON answer holding `nextPageToken` (at the top, HTTP+JSON; under
-/// `result`, JSON-RPC) loses it. Other answers (streams included) pass untouched.
-async fn drop_next_page_token(response: Response<Body>) -> Response<Body> {
+/// A ListTasks answer's fields: at the top (HTTP+JSON) or under `result` (JSON-RPC).
+fn list_answer(value: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
+    let object = value.as_object_mut()?;
+    if object.contains_key("result") {
+        object.get_mut("result")?.as_object_mut()
+    } else {
+        Some(object)
+    }
+}
+
+/// Breaks §3.1.4: the final page's `nextPageToken` goes missing.
+fn drop_next_page_token(value: &mut Value) {
+    if let Some(answer) = list_answer(value) {
+        answer.remove("nextPageToken");
+    }
+}
+
+/// Breaks §3.1.4's ordering: the tasks come oldest first.
+fn list_oldest_first(value: &mut Value) {
+    if let Some(Value::Array(tasks)) = list_answer(value).and_then(|a| a.get_mut("tasks")) {
+        tasks.reverse();
+    }
+}
+
+/// The layer's work: a JSON answer is rewritten by `rewrite`. Other answers (streams included)
+/// pass untouched.
+async fn rewrite_json(response: Response<Body>, rewrite: fn(&mut Value)) -> Response<Body> {
     let is_json = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -95,25 +120,21 @@ async fn drop_next_page_token(response: Response<Body>) -> Response<Body> {
         Ok(value) => value,
         Err(_) => return Response::from_parts(parts, Body::from(bytes)),
     };
-    if let Some(object) = value.as_object_mut() {
-        object.remove("nextPageToken");
-        if let Some(result) = object.get_mut("result").and_then(Value::as_object_mut) {
-            result.remove("nextPageToken");
-        }
-    }
+    rewrite(&mut value);
     parts.headers.remove(header::CONTENT_LENGTH);
     Response::from_parts(parts, Body::from(value.to_string()))
 }
 
-/// An agent that follows the conformance behaviours, on JSON-RPC and HTTP+JSON, whose ListTasks
-/// answers lack `nextPageToken`; serving until dropped (the server is a task of its runtime).
-struct PagerWithoutTokens {
+/// An agent that follows the conformance behaviours, on JSON-RPC and HTTP+JSON, whose JSON answers
+/// pass through a rewrite that breaks a rule; serving until dropped (the server is a task of its
+/// runtime).
+struct RuleBreaker {
     _runtime: tokio::runtime::Runtime,
     url: String,
 }
 
-impl PagerWithoutTokens {
-    fn start() -> Self {
+impl RuleBreaker {
+    fn start(rewrite: fn(&mut Value)) -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -122,7 +143,7 @@ impl PagerWithoutTokens {
         let url = runtime.block_on(async {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let address = listener.local_addr().unwrap();
-            let card = AgentCard::builder("Pager without tokens", "Drops nextPageToken.", "1.0.0")
+            let card = AgentCard::builder("Rule breaker", "Rewrites its answers.", "1.0.0")
                 .jsonrpc(format!("http://{address}/jsonrpc"))
                 .http_json(format!("http://{address}/rest"))
                 .streaming(true)
@@ -146,15 +167,18 @@ impl PagerWithoutTokens {
             };
             let agent = WithBehaviours::new(Plain, delays);
             let server = A2aServer::builder(card, agent).config(config).build();
-            let router = server
-                .router(&HttpPaths::default())
-                .layer(axum::middleware::map_response(drop_next_page_token));
+            let router =
+                server
+                    .router(&HttpPaths::default())
+                    .layer(axum::middleware::map_response(
+                        move |response: Response<Body>| rewrite_json(response, rewrite),
+                    ));
             tokio::spawn(async move {
                 let _ = axum::serve(listener, router).await;
             });
             format!("http://{address}")
         });
-        PagerWithoutTokens {
+        RuleBreaker {
             _runtime: runtime,
             url,
         }
@@ -177,7 +201,7 @@ impl a2a_server::AgentExecutor for Plain {
 
 #[test]
 fn an_agent_without_next_page_tokens_fails_naming_the_check() {
-    let agent = PagerWithoutTokens::start();
+    let agent = RuleBreaker::start(drop_next_page_token);
     let path = report_path("pager");
     let run = a2a(&[
         "conformance",
@@ -209,4 +233,33 @@ fn an_agent_without_next_page_tokens_fails_naming_the_check() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn an_agent_listing_oldest_first_fails_naming_the_check() {
+    let agent = RuleBreaker::start(list_oldest_first);
+    let path = report_path("oldest-first");
+    let run = a2a(&[
+        "conformance",
+        &agent.url,
+        "--report",
+        path.to_str().unwrap(),
+    ]);
+    let line = run.failed(7, "error");
+    assert!(
+        line.contains("2 MUST check(s) failed")
+            && line.contains("JSONRPC list.newest-first (§3.1.4 List Tasks"),
+        "{line}"
+    );
+    let report = report(&path);
+    for binding in report["bindings"].as_array().unwrap() {
+        let failed: Vec<&str> = binding["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["outcome"] == "fail")
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(failed, ["list.newest-first"], "{binding}");
+    }
 }

@@ -11,4 +11,5 @@ mod load;
 mod messages;
 mod push;
 mod sdk_server;
+mod sdk_verbs;
 mod tasks;

@@ -8,7 +8,7 @@ use a2a_testkit::process::start_sdk_server;
 use a2a_tests::interop::{Suite, python};
 use a2a_types::v1::{StreamResponse, Task, TaskState};
 
-use crate::agent::{BINDINGS, a2a, on};
+use crate::agent::{BINDINGS, a2a, on, stream_events};
 
 #[test]
 fn send_stream_and_get_against_the_python_sdk_server_on_each_binding() {
@@ -60,11 +60,7 @@ fn send_stream_and_get_against_the_python_sdk_server_on_each_binding() {
             ],
         ));
         run.ok();
-        let events: Vec<StreamResponse> = run
-            .json_lines()
-            .into_iter()
-            .map(|line| serde_json::from_value(line).unwrap())
-            .collect();
+        let events = stream_events(&run);
         let chunks: Vec<String> = events
             .iter()
             .filter_map(|e| match e {

@@ -5,37 +5,8 @@
 use std::time::Duration;
 
 use a2a_types::v1::{ListTasksResponse, StreamResponse, Task, TaskState};
-use serde_json::Value;
 
-use crate::agent::{Agent, BINDINGS, a2a, on};
-
-/// Starts a task named by `message_id` without waiting for it; returns its id and context.
-fn started(
-    agent: &Agent,
-    binding: &str,
-    message_id: &str,
-    context: Option<&str>,
-) -> (String, String) {
-    let mut args = vec![
-        "send",
-        &agent.url,
-        "x",
-        "--message-id",
-        message_id,
-        "--return-immediately",
-        "--json",
-    ];
-    if let Some(context) = context {
-        args.extend(["--context", context]);
-    }
-    let run = a2a(&on(binding, &args));
-    run.ok();
-    let task = &run.json_lines()[0]["task"];
-    (
-        task["id"].as_str().unwrap().to_owned(),
-        task["contextId"].as_str().unwrap().to_owned(),
-    )
-}
+use crate::agent::{Agent, BINDINGS, a2a, on, started, stream_events};
 
 #[test]
 fn get_prints_the_task_with_its_history_on_each_binding() {
@@ -188,7 +159,7 @@ fn list_filters_by_context_and_state_and_pages_on_each_binding() {
 fn cancel_cancels_a_working_task_on_each_binding() {
     let agent = Agent::start(Duration::from_secs(1));
     for binding in BINDINGS {
-        let (id, _) = started(&agent, binding, "tck-cancel-c", None);
+        let (id, _) = started(&agent.url, binding, "tck-cancel-c", None);
         let run = a2a(&on(binding, &["cancel", &agent.url, &id]));
         run.ok();
         assert!(
@@ -207,14 +178,10 @@ fn cancel_cancels_a_working_task_on_each_binding() {
 fn subscribe_follows_a_working_task_to_its_end_on_each_binding() {
     let agent = Agent::start(Duration::from_secs(2));
     for binding in BINDINGS {
-        let (id, _) = started(&agent, binding, "tck-long-running-s", None);
+        let (id, _) = started(&agent.url, binding, "tck-long-running-s", None);
         let run = a2a(&on(binding, &["subscribe", &agent.url, &id, "--json"]));
         run.ok();
-        let events: Vec<StreamResponse> = run
-            .json_lines()
-            .into_iter()
-            .map(|line: Value| serde_json::from_value(line).unwrap())
-            .collect();
+        let events = stream_events(&run);
         assert!(
             matches!(&events[0], StreamResponse::Task(task) if task.id == id),
             "{binding}: {run:#?}"
@@ -224,7 +191,7 @@ fn subscribe_follows_a_working_task_to_its_end_on_each_binding() {
         };
         assert_eq!(last.status.state, TaskState::Completed, "{binding}");
 
-        let (id, _) = started(&agent, binding, "tck-long-running-t", None);
+        let (id, _) = started(&agent.url, binding, "tck-long-running-t", None);
         let run = a2a(&on(binding, &["subscribe", &agent.url, &id]));
         run.ok();
         assert!(

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use a2a_testkit::process::Server;
+use a2a_testkit::process::start_sdk_v0_3_server;
 use a2a_tests::interop::{Suite, python, python_v0_3};
 
 use crate::serving::serve;
@@ -33,14 +33,8 @@ fn the_sdk_v1_client_reaches_a_v0_3_agent_through_the_proxy_on_every_binding() {
     }) else {
         return;
     };
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/sdk_v0_3_agent_server.py");
-    let mut command = Command::new(&python_v0_3);
-    command.arg(script).args(["--delay", "3"]);
-    let (mut agent, line) =
-        Server::start(command, "the SDK 0.3 server").unwrap_or_else(|e| panic!("{e}"));
-    let ready: serde_json::Value = serde_json::from_str(&line).expect("a JSON ready line");
-    agent.url = ready["url"].as_str().expect("its url").to_owned();
+    let (agent, _) =
+        start_sdk_v0_3_server(&python_v0_3, &["--delay", "3"]).unwrap_or_else(|e| panic!("{e}"));
 
     for upstream in ["jsonrpc", "rest", "grpc"] {
         let proxy = serve(&["--proxy", &agent.url, "--proxy-binding", upstream]);

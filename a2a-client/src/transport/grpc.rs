@@ -310,6 +310,19 @@ const TLS_REFUSED: &str = "tls refused: ";
 /// tonic made itself from a connection failure (it has a source error; an agent's status never does)
 /// is marked as unreachable.
 pub(crate) fn status_error(status: &tonic::Status) -> ClientError {
+    let forbidden = match status.code() {
+        tonic::Code::Unauthenticated => Some(false),
+        tonic::Code::PermissionDenied => Some(true),
+        _ => None,
+    };
+    if let Some(forbidden) = forbidden {
+        return ClientError::Refused {
+            binding: Some(GRPC),
+            forbidden,
+            message: format!("{:?}: {}", status.code(), status.message()),
+            challenge: None,
+        };
+    }
     match Error::from_tonic_status(status) {
         Ok(error) => ClientError::A2a {
             binding: GRPC,

@@ -4,6 +4,7 @@
 //! the protocol itself.
 
 mod agent;
+mod auth;
 mod habits;
 mod hostile;
 mod hostile_v0_3;

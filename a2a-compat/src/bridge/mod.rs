@@ -21,7 +21,9 @@
 //! - Versions: [`request_version`] for a server serving both versions on one endpoint, by the one
 //!   `A2A-Version` rule of [`ProtocolVersion::from_header`]; [`AnyAgentCard`] for a client reading a
 //!   card of either version.
-//! - By name on JSON, for tools: [`upgrade_json`] and [`downgrade_json`].
+//! - By name on JSON, for tools: [`upgrade_json`] and [`downgrade_json`]; with features `v0_2` and
+//!   `v0_1`, `upgrade_json_from` and `downgrade_json_to` chain the steps down to v0.2 and v0.1 (their
+//!   module docs list what each step loses).
 //!
 //! ```
 //! use a2a_compat::bridge::{downgrade_request, upgrade_request};
@@ -109,6 +111,8 @@ mod fields;
 mod json;
 mod methods;
 mod objects;
+#[cfg(feature = "v0_2")]
+mod older;
 mod sdk_compat;
 mod version;
 
@@ -120,6 +124,8 @@ pub use json::{
 };
 pub use methods::{downgrade_request, downgrade_response, upgrade_request, upgrade_response};
 pub use objects::{DATA_PART_COMPAT_KEY, is_final_state};
+#[cfg(feature = "v0_2")]
+pub use older::{OlderVersion, downgrade_json_to, upgrade_json_from};
 pub use version::{AnyAgentCard, LEGACY_A2A_EXTENSIONS_HEADER, is_v0_3_version, request_version};
 
 /// Why a conversion failed, and where: [`BridgeError::path`] is the field inside the input (as the

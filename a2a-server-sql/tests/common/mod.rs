@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod counting;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -25,6 +25,7 @@ use crate::bindings::http_common::header;
 use crate::core::call::{authenticate, call, check_access};
 use crate::core::context::{CallContext, Reply};
 use crate::core::state::ServerState;
+use crate::errors::denied_status;
 use crate::errors::invalid;
 use crate::executor::ServiceParams;
 
@@ -77,9 +78,9 @@ async fn context_of<T>(state: &ServerState, request: &Request<T>) -> Result<Call
         return Err(Status::from(&error));
     }
     let headers = metadata.clone().into_headers();
-    let caller = authenticate(state, &headers)
+    let caller = authenticate(state, &headers, None)
         .await
-        .map_err(|refusal| Status::unauthenticated(refusal.0))?;
+        .map_err(denied_status)?;
     let extensions = headers
         .get_all(A2A_EXTENSIONS_HEADER)
         .iter()
@@ -107,7 +108,7 @@ fn unexpected() -> Status {
 impl GrpcBinding {
     async fn call(&self, params: MethodParams, context: &CallContext) -> Result<Reply, Status> {
         if let Err(refusal) = check_access(&self.state, params.operation(), &context.caller) {
-            return Err(Status::unauthenticated(refusal.0));
+            return Err(denied_status(refusal));
         }
         call(&self.state, params, context)
             .await

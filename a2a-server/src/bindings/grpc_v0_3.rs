@@ -23,6 +23,7 @@ use crate::bindings::v0_3_proto::{
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
+use crate::errors::denied_status;
 
 /// The v0.3 service under the server's decode budget (as v1's is).
 pub(crate) fn service(state: &Arc<ServerState>) -> Budgeted<A2aServiceServer<GrpcV0_3Binding>> {
@@ -54,11 +55,11 @@ impl GrpcV0_3Binding {
     ) -> Result<Reply, Status> {
         let headers = request.metadata().clone().into_headers();
         let params = upgrade(wrap(request.into_inner())).map_err(|e| grpc_status(&e))?;
-        let context = call_context(&self.state, &headers, "GRPC v0.3")
+        let context = call_context(&self.state, &headers, None, "GRPC v0.3")
             .await
-            .map_err(|refusal| Status::unauthenticated(refusal.0))?;
+            .map_err(denied_status)?;
         if let Err(refusal) = check_access(&self.state, params.operation(), &context.caller) {
-            return Err(Status::unauthenticated(refusal.0));
+            return Err(denied_status(refusal));
         }
         call(&self.state, params, &context)
             .await

@@ -1,5 +1,5 @@
 //! What the HTTP bindings (JSON-RPC, HTTP+JSON) share: reading a request's headers into a
-//! [`CallContext`], and writing JSON answers, the 401 answers and server-sent event streams.
+//! [`CallContext`], and writing JSON answers, the 401 and 403 answers and server-sent event streams.
 
 use std::convert::Infallible;
 
@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio_stream::{Stream, StreamExt};
 
-use crate::auth::Unauthenticated;
+use crate::auth::{AccessDenied, Unauthenticated};
 use crate::core::call::authenticate;
 use crate::core::context::CallContext;
 use crate::core::state::ServerState;
@@ -37,15 +37,16 @@ pub(crate) fn asks_for_v1(headers: &HeaderMap) -> bool {
         .is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0))
 }
 
-/// The call context of an HTTP request: its caller, its service parameters (`A2A-Extensions`, and
-/// v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`; the refusal of the authentication
-/// hook, for the binding to answer in its own form.
+/// The call context of an HTTP request: its caller (from its headers and `query`), its service
+/// parameters (`A2A-Extensions`, and v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`;
+/// the refusal of the authentication hook, for the binding to answer in its own form.
 pub(crate) async fn call_context(
     state: &ServerState,
     headers: &HeaderMap,
+    query: Option<&str>,
     binding: &'static str,
 ) -> Result<CallContext, Unauthenticated> {
-    let caller = authenticate(state, headers).await?;
+    let caller = authenticate(state, headers, query).await?;
     let extensions = [A2A_EXTENSIONS_HEADER, "X-A2A-Extensions"]
         .iter()
         .flat_map(|name| headers.get_all(*name).iter())
@@ -58,44 +59,114 @@ pub(crate) async fn call_context(
     Ok(context)
 }
 
-/// HTTP 401 with `WWW-Authenticate: Bearer`, the reason in an HTTP+JSON error body.
-pub(crate) fn unauthenticated(refusal: &Unauthenticated) -> Response {
-    let body = json!({"error": {"code": 401, "status": "UNAUTHENTICATED", "message": refusal.0}});
-    status_401(body)
-}
-
 /// The JSON-RPC code of an authentication error. The spec leaves it to the implementation (section
 /// 3.3.2: "JSON-RPC custom error"), and neither the Python nor the JavaScript SDK defines one; the
 /// official Go SDK (`a2a.ErrUnauthenticated`) answers -31401 with the `ErrorInfo` reason
 /// `UNAUTHENTICATED`, so a client of either reads it the same way.
 pub(crate) const JSONRPC_UNAUTHENTICATED: i64 = -31401;
 
-/// HTTP 401 with `WWW-Authenticate: Bearer` to a JSON-RPC request: a JSON-RPC error response (with
-/// the request's `id`), so a JSON-RPC client reads an error object rather than a bare HTTP failure.
-pub(crate) fn unauthenticated_jsonrpc(id: &Value, refusal: &Unauthenticated) -> Response {
-    let error = json!({
-        "code": JSONRPC_UNAUTHENTICATED,
-        "message": refusal.0,
-        "data": [{
-            "@type": ERROR_INFO_TYPE,
-            "reason": "UNAUTHENTICATED",
-            "domain": ERROR_DOMAIN,
-            "metadata": {},
-        }],
-    });
-    status_401(json!({"jsonrpc": "2.0", "id": id, "error": error}))
+/// The JSON-RPC code of an authorization error (a caller without the scopes), by the same rule:
+/// the Go SDK's `a2a.ErrUnauthorized`, -31403, reason `PERMISSION_DENIED`.
+pub(crate) const JSONRPC_PERMISSION_DENIED: i64 = -31403;
+
+/// How a refusal reads on HTTP: the status, the gRPC status name and JSON-RPC code for the body,
+/// and the `WWW-Authenticate` challenge (RFC 9110 section 11.6.1; RFC 6750 section 3.1 for a
+/// bearer token without the scope).
+fn refusal_parts(
+    state: &ServerState,
+    headers: &HeaderMap,
+    refusal: &AccessDenied,
+) -> (StatusCode, &'static str, i64, String) {
+    match refusal {
+        AccessDenied::Unauthenticated(_) => {
+            let mut challenge = state.authenticator.challenge();
+            // A token was sent and refused: RFC 6750's `invalid_token`, so a client knows to get a
+            // new one rather than to add one.
+            if headers.contains_key(axum::http::header::AUTHORIZATION)
+                && challenge.starts_with("Bearer")
+            {
+                let rest = challenge.trim_start_matches("Bearer").trim_start();
+                challenge = if rest.is_empty() {
+                    "Bearer error=\"invalid_token\"".to_owned()
+                } else {
+                    format!("Bearer error=\"invalid_token\", {rest}")
+                };
+            }
+            (
+                StatusCode::UNAUTHORIZED,
+                "UNAUTHENTICATED",
+                JSONRPC_UNAUTHENTICATED,
+                challenge,
+            )
+        }
+        AccessDenied::Forbidden(forbidden) => (
+            StatusCode::FORBIDDEN,
+            "PERMISSION_DENIED",
+            JSONRPC_PERMISSION_DENIED,
+            format!(
+                "Bearer error=\"insufficient_scope\", scope=\"{}\"",
+                forbidden.scopes.join(" ")
+            ),
+        ),
+    }
 }
 
-fn status_401(body: Value) -> Response {
-    (
-        StatusCode::UNAUTHORIZED,
-        [
-            (WWW_AUTHENTICATE, "Bearer"),
-            (CONTENT_TYPE, MEDIA_TYPE_JSON),
-        ],
-        body.to_string(),
+/// HTTP 401 (or 403) with `WWW-Authenticate`, the reason in an HTTP+JSON error body.
+pub(crate) fn refused(
+    state: &ServerState,
+    headers: &HeaderMap,
+    refusal: impl Into<AccessDenied>,
+) -> Response {
+    let refusal = refusal.into();
+    let (status, name, _, challenge) = refusal_parts(state, headers, &refusal);
+    let body = json!({"error": {
+        "code": status.as_u16(),
+        "status": name,
+        "message": refusal.to_string(),
+        "details": [error_info(name)],
+    }});
+    with_challenge(status, &challenge, body)
+}
+
+/// HTTP 401 (or 403) with `WWW-Authenticate` to a JSON-RPC request: a JSON-RPC error response (with
+/// the request's `id`), so a JSON-RPC client reads an error object rather than a bare HTTP failure.
+pub(crate) fn refused_jsonrpc(
+    state: &ServerState,
+    headers: &HeaderMap,
+    id: &Value,
+    refusal: impl Into<AccessDenied>,
+) -> Response {
+    let refusal = refusal.into();
+    let (status, name, code, challenge) = refusal_parts(state, headers, &refusal);
+    let error = json!({
+        "code": code,
+        "message": refusal.to_string(),
+        "data": [error_info(name)],
+    });
+    with_challenge(
+        status,
+        &challenge,
+        json!({"jsonrpc": "2.0", "id": id, "error": error}),
     )
-        .into_response()
+}
+
+fn error_info(reason: &str) -> Value {
+    json!({
+        "@type": ERROR_INFO_TYPE,
+        "reason": reason,
+        "domain": ERROR_DOMAIN,
+        "metadata": {},
+    })
+}
+
+fn with_challenge(status: StatusCode, challenge: &str, body: Value) -> Response {
+    let mut response =
+        (status, [(CONTENT_TYPE, MEDIA_TYPE_JSON)], body.to_string()).into_response();
+    // A challenge that is not a valid header value (a hook's odd realm) falls back to the bare scheme.
+    let value = axum::http::HeaderValue::from_str(challenge)
+        .unwrap_or(axum::http::HeaderValue::from_static("Bearer"));
+    response.headers_mut().insert(WWW_AUTHENTICATE, value);
+    response
 }
 
 /// A JSON-RPC response as an HTTP response (HTTP 200, as JSON-RPC over HTTP has it).

@@ -21,7 +21,7 @@ use tokio_stream::StreamExt;
 
 use crate::bindings::body;
 use crate::bindings::http_common::{
-    asks_for_v1, call_context, event_stream, header, json_response, sse_event, unauthenticated,
+    asks_for_v1, call_context, event_stream, header, json_response, refused, sse_event,
 };
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
@@ -114,12 +114,12 @@ async fn handle(
             ),
         ));
     }
-    let context = match call_context(&state, &headers, "HTTP+JSON").await {
+    let context = match call_context(&state, &headers, uri.query(), "HTTP+JSON").await {
         Ok(context) => context,
-        Err(refusal) => return unauthenticated(&refusal),
+        Err(refusal) => return refused(&state, &headers, refusal),
     };
     if let Err(refusal) = check_access(&state, matched.operation, &context.caller) {
-        return unauthenticated(&refusal);
+        return refused(&state, &headers, refusal);
     }
     let params =
         match matched.read_params_with_limits(uri.query().unwrap_or_default(), &body, &limits) {

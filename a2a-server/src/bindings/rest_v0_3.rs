@@ -33,7 +33,7 @@ use tokio_stream::StreamExt;
 use a2a_protocol::errors::{Error, ErrorKind};
 
 use crate::bindings::http_common::{
-    asks_for_v1, call_context, event_stream, json_response, sse_event, unauthenticated,
+    asks_for_v1, call_context, event_stream, json_response, refused, sse_event,
 };
 use crate::bindings::v0_3_proto::{
     ProtoRequest, ProtoResult, downgrade, downgrade_event, http_status, rest_error_body, upgrade,
@@ -76,12 +76,12 @@ pub(crate) async fn handle(
         Ok(params) => params,
         Err(error) => return fail(&error),
     };
-    let context = match call_context(state, headers, "HTTP+JSON v0.3").await {
+    let context = match call_context(state, headers, Some(query), "HTTP+JSON v0.3").await {
         Ok(context) => context,
-        Err(refusal) => return unauthenticated(&refusal),
+        Err(refusal) => return refused(state, headers, refusal),
     };
     if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
-        return unauthenticated(&refusal);
+        return refused(state, headers, refusal);
     }
     match call(state, params, &context).await {
         Ok(Reply::Unary(result)) => match downgrade(result) {

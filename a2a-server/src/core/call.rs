@@ -21,7 +21,7 @@ use a2a_types::validate::Validate;
 use axum::http::HeaderMap;
 use tracing::Instrument;
 
-use crate::auth::{Caller, Owner, Unauthenticated};
+use crate::auth::{AccessDenied, AuthRequest, Caller, Owner, Unauthenticated};
 use crate::core::context::{CallContext, Reply};
 use crate::core::execution::cancel::cancel;
 use crate::core::execution::send::{send, send_streaming};
@@ -85,21 +85,23 @@ fn validate(params: &MethodParams) -> Result<(), Error> {
     outcome.map_err(Error::from)
 }
 
-/// Runs the authentication hook on a request's headers (gRPC metadata as headers).
+/// Runs the authentication hook on a request's headers (gRPC metadata as headers) and query.
 pub(crate) async fn authenticate(
     state: &ServerState,
     headers: &HeaderMap,
+    query: Option<&str>,
 ) -> Result<Caller, Unauthenticated> {
-    state.authenticator.authenticate(headers).await
+    let request = AuthRequest::new(headers).with_query(query);
+    state.authenticator.authenticate_request(&request).await
 }
 
 /// Whether `caller` may call `operation` at all: the extended card needs an authenticated
-/// caller when there is one to give.
+/// caller when there is one to give, and each operation the scopes the server was told it needs.
 pub(crate) fn check_access(
     state: &ServerState,
     operation: Operation,
     caller: &Caller,
-) -> Result<(), Unauthenticated> {
+) -> Result<(), AccessDenied> {
     if operation == Operation::GetExtendedAgentCard
         && state.extended_card.is_some()
         && !caller.is_authenticated()
@@ -107,9 +109,10 @@ pub(crate) fn check_access(
         return Err(Unauthenticated(
             "GetExtendedAgentCard needs an authenticated caller (see the card's securitySchemes)"
                 .into(),
-        ));
+        )
+        .into());
     }
-    Ok(())
+    state.scopes.check(operation, caller)
 }
 
 /// Answers one request for `context.caller`.

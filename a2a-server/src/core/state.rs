@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use a2a_types::v1::AgentCard;
 use tokio::sync::watch;
 
-use crate::auth::Authenticator;
+use crate::auth::{Authenticator, ScopeRequirements};
 use crate::config::ServerConfig;
 use crate::core::owner_quota::OwnerQuota;
 use crate::core::owner_slots::OwnerSlots;
@@ -27,6 +27,8 @@ pub(crate) struct ServerState {
     pub(crate) push_configs: Arc<dyn PushConfigStore>,
     pub(crate) bus: Arc<dyn VersionBus>,
     pub(crate) authenticator: Arc<dyn Authenticator>,
+    /// The scopes each operation needs.
+    pub(crate) scopes: ScopeRequirements,
     pub(crate) pusher: PushSender,
     /// With a durable outbox, the task store writes the deliveries with each event; this wakes
     /// the worker that makes them (and the in-process `pusher` is not used for events).

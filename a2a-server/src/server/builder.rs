@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use a2a_types::v1::AgentCard;
 use tokio::sync::watch;
 
-use crate::auth::{Anonymous, Authenticator};
+use crate::auth::{Anonymous, Authenticator, ScopeRequirements};
 use crate::config::ServerConfig;
 use crate::core::execution::resume::start_resumer;
 use crate::core::owner_quota::OwnerQuota;
@@ -34,6 +34,7 @@ pub struct A2aServerBuilder {
     executions: Option<Arc<dyn ExecutionQueue>>,
     bus: Option<Arc<dyn VersionBus>>,
     authenticator: Option<Arc<dyn Authenticator>>,
+    scopes: ScopeRequirements,
     config: ServerConfig,
     #[cfg(feature = "signing")]
     card_signer: Option<a2a_types::signing::CardSigner>,
@@ -52,6 +53,7 @@ impl A2aServerBuilder {
             executions: None,
             bus: None,
             authenticator: None,
+            scopes: ScopeRequirements::default(),
             config: ServerConfig::default(),
             #[cfg(feature = "signing")]
             card_signer: None,
@@ -112,9 +114,19 @@ impl A2aServerBuilder {
         self.version_bus(bus)
     }
 
-    /// The authentication hook ([`Anonymous`] by default).
+    /// The authentication hook ([`Anonymous`] by default). When the hook says what the card should
+    /// declare ([`Authenticator::card_security`], as [`Security`](crate::Security) does), the
+    /// public and extended cards' `securitySchemes` and `securityRequirements` are replaced by that
+    /// when the server is built, so the cards declare exactly what the hook accepts.
     pub fn authenticator(mut self, authenticator: impl Authenticator) -> Self {
         self.authenticator = Some(Arc::new(authenticator));
+        self
+    }
+
+    /// The scopes each operation needs (none by default): a caller without them is refused on every
+    /// binding before the operation runs (HTTP 403, gRPC `PERMISSION_DENIED`, JSON-RPC -31403).
+    pub fn scope_requirements(mut self, scopes: ScopeRequirements) -> Self {
+        self.scopes = scopes;
         self
     }
 
@@ -138,8 +150,15 @@ impl A2aServerBuilder {
     /// The state of the server being built, its workers started (the webhook worker, the
     /// outbox worker, the resumer). Must run inside a tokio runtime.
     pub(super) fn into_state(self) -> Result<Arc<ServerState>, BuildError> {
-        #[cfg_attr(not(feature = "signing"), allow(unused_mut))]
         let (mut card, mut extended_card) = (self.card, self.extended_card);
+        let authenticator = self.authenticator.unwrap_or_else(|| Arc::new(Anonymous));
+        // Written before signing, so the signatures cover what is declared.
+        if let Some(security) = authenticator.card_security() {
+            security.apply(&mut card);
+            if let Some(extended) = &mut extended_card {
+                security.apply(extended);
+            }
+        }
         #[cfg(feature = "signing")]
         if let Some(signer) = &self.card_signer {
             signer
@@ -173,7 +192,8 @@ impl A2aServerBuilder {
             bus: self
                 .bus
                 .unwrap_or_else(|| Arc::new(InMemoryVersionBus::new())),
-            authenticator: self.authenticator.unwrap_or_else(|| Arc::new(Anonymous)),
+            authenticator,
+            scopes: self.scopes,
             pusher: PushSender::start(config.webhook_policy, config.push, webhook_client.clone()),
             outbox: self.push_outbox.map(|outbox| {
                 start_outbox_worker(outbox, config.webhook_policy, config.push, webhook_client)

@@ -22,7 +22,7 @@ use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tonic::service::Routes;
 
-use crate::auth::{Caller, Unauthenticated};
+use crate::auth::{AccessDenied, Caller, Unauthenticated};
 use crate::bindings::paths::HttpPaths;
 use crate::bindings::{card, grpc, jsonrpc, rest};
 use crate::config::ServerConfig;
@@ -77,16 +77,13 @@ impl A2aServer {
 
     /// Runs the authentication hook on a request's headers (gRPC metadata as headers).
     pub async fn authenticate(&self, headers: &HeaderMap) -> Result<Caller, Unauthenticated> {
-        crate::core::call::authenticate(&self.state, headers).await
+        crate::core::call::authenticate(&self.state, headers, None).await
     }
 
     /// Whether `caller` may call `operation` at all: the extended card needs an authenticated
-    /// caller when there is one to give.
-    pub fn check_access(
-        &self,
-        operation: Operation,
-        caller: &Caller,
-    ) -> Result<(), Unauthenticated> {
+    /// caller when there is one to give, and each operation its
+    /// [`ScopeRequirements`](crate::ScopeRequirements).
+    pub fn check_access(&self, operation: Operation, caller: &Caller) -> Result<(), AccessDenied> {
         crate::core::call::check_access(&self.state, operation, caller)
     }
 

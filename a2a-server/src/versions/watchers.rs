@@ -54,16 +54,23 @@ impl VersionWatchers {
     /// The watched value only grows: a task's versions never go backwards, but their
     /// announcements may arrive out of order (two writers in this process publish after their
     /// writes in whichever order they finish; a replica's notification may come after this
-    /// process's own publish of a later version). Every publish still wakes the watchers, so a
-    /// late, lower announcement costs a stream one read of the log that finds nothing new, and
-    /// never a value that says the task is older than it is.
+    /// process's own publish of a later version). Only a version above the highest one
+    /// announced wakes the watchers: a late, lower or repeated announcement (a replica bus
+    /// hearing its own notification back) costs no stream a read of the log, and never sets a
+    /// value that says the task is older than it is.
     pub fn publish(&self, task_id: &str, version: u64) {
         let mut channels = self.lock();
         if let Some(sender) = channels.get(task_id) {
             if sender.receiver_count() == 0 {
                 channels.remove(task_id);
             } else {
-                sender.send_modify(|seen| *seen = (*seen).max(version));
+                // A version already known wakes no one: a replica bus hears its own
+                // announcements back, and its streams have read those versions already.
+                sender.send_if_modified(|seen| {
+                    let newer = version > *seen;
+                    *seen = (*seen).max(version);
+                    newer
+                });
             }
         }
     }

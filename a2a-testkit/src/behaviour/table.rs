@@ -21,6 +21,7 @@
 //! | `tck-stream-artifact-chunked`, `tck-stream-chunked` | working, artifact chunk "chunk-1 " then a last chunk "chunk-2" (append), completed |
 //! | `test-resubscribe-message-id` | working, waits [`Delays::resubscribe`], completed |
 //! | `test-slow-chunks` | working, then one text artifact in [`SLOW_CHUNKS`] chunks `chunk-1 `, `chunk-2 `, … (appended), each after [`SLOW_CHUNK_PAUSE`], completed: a stream long enough to cut and resume, whose every event says where it belongs |
+//! | `load-chunks` | working, one text artifact in [`LOAD_CHUNKS`] chunks `chunk-1 `, `chunk-2 `, … (appended, no pause), completed: the store benchmark's streamed task |
 //! | `load-progress` | working, [`PROGRESS_UPDATES`] versions of one text artifact `progress` (each replaces the last; [`PROGRESS_TEXT_BYTES`] characters), completed: the load test's slow readers (many events, a task that does not grow) |
 //!
 //! A message sent to an existing task (`taskId` set) that waits for input follows
@@ -44,6 +45,9 @@ pub const LONG_RUNNING_OUTPUT: &str = "Long-running work done";
 
 /// The text that ends a `tck-multi-turn` conversation (compared trimmed, in any case).
 pub const MULTI_TURN_DONE: &str = "done";
+
+/// How many chunks the `load-chunks` artifact has.
+pub const LOAD_CHUNKS: usize = 50;
 
 /// How many chunks the `test-slow-chunks` artifact has.
 pub const SLOW_CHUNKS: usize = 30;
@@ -148,6 +152,7 @@ const PREFIXES: &[&str] = &[
     "tck-stream-chunked",
     "test-resubscribe-message-id",
     "test-slow-chunks",
+    "load-chunks",
     "load-progress",
 ];
 
@@ -277,6 +282,16 @@ pub fn plan(message: &Message, delays: Delays) -> Option<Plan> {
         }
         steps.push(completed());
         Plan::Task(steps)
+    } else if id.starts_with("load-chunks") {
+        let chunks = (1..=LOAD_CHUNKS).map(|number| Step::Artifact {
+            artifact: Artifact::new("artifact-1", [Part::text(format!("chunk-{number} "))]),
+            append: number > 1,
+            last_chunk: number == LOAD_CHUNKS,
+        });
+        let steps = std::iter::once(working())
+            .chain(chunks)
+            .chain([completed()]);
+        Plan::Task(steps.collect())
     } else if id.starts_with("load-progress") {
         let updates = (0..PROGRESS_UPDATES).map(|index| Step::Artifact {
             artifact: Artifact::new("progress", [Part::text(progress_text(index))]),

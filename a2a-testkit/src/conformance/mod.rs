@@ -25,6 +25,10 @@
 //! | `GetTaskPushNotificationConfig` of an unknown task | `TaskNotFound` |
 //! | `ListTasks` with a negative `pageSize` | `InvalidParams` |
 //!
+//! Then the MUST behaviours the official conformance kit checks beyond that table (`kit_rules`:
+//! execution modes, task and context ids, ListTasks order and artifacts, idempotent push-config
+//! deletes, unknown configs and subscriptions).
+//!
 //! With [`ConformanceOptions::server_rules`], the run also checks what the specification and the
 //! official conformance kit require of a server beyond that table ([`server_rules`]).
 //!
@@ -39,6 +43,7 @@ use a2a_types::v1::{
 
 mod checks;
 mod helpers;
+mod kit_rules;
 mod push;
 pub mod requirements;
 mod run;
@@ -164,6 +169,7 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
             .await;
     }
 
+    kit_rules::run(&mut run, client).await;
     if options.server_rules {
         server_rules::run(&mut run, client).await;
     }

@@ -52,7 +52,7 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
     (
         "card",
         Level::May,
-        "§4.4.2 AgentCapabilities (streaming, pushNotifications, extendedAgentCard declared)",
+        "§4.4.3 AgentCapabilities (streaming, pushNotifications, extendedAgentCard declared)",
     ),
     ("send.complete-task", Level::Must, "§3.1.1 Send Message"),
     (
@@ -167,13 +167,13 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
     ),
     (
         "rules.context-mismatch",
-        Level::Should,
-        "§3.4 Multi-Turn Interactions (contextId of the task)",
+        Level::Must,
+        "§3.4.3 Multi-Turn Conversation Patterns (a contextId not its task's is rejected)",
     ),
     (
         "rules.multi-turn-history",
         Level::Must,
-        "§3.4 Multi-Turn Interactions",
+        "§3.4.3 Multi-Turn Conversation Patterns",
     ),
     (
         "rules.subscribe-until-terminal",
@@ -184,6 +184,51 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
         "rules.webhook-ssrf-guard",
         Level::Should,
         "§13.2 Push Notification Security (webhook URL validation)",
+    ),
+    (
+        "send.return-immediately",
+        Level::Must,
+        "§3.2.2 SendMessageConfiguration (returnImmediately: in progress)",
+    ),
+    (
+        "send.blocking-waits",
+        Level::Must,
+        "§3.2.2 SendMessageConfiguration (blocking: waits for the end)",
+    ),
+    (
+        "send.unique-task-ids",
+        Level::Must,
+        "§3.4.2 Task Identifier Semantics",
+    ),
+    (
+        "send.context-inferred",
+        Level::Must,
+        "§3.4.3 Multi-Turn Conversation Patterns (contextId inferred from taskId)",
+    ),
+    (
+        "list.newest-first",
+        Level::Must,
+        "§3.1.4 List Tasks (Ordering: status timestamp, descending)",
+    ),
+    (
+        "list.artifacts-omitted",
+        Level::Must,
+        "§3.1.4 List Tasks (includeArtifacts false: no artifacts)",
+    ),
+    (
+        "push-config.delete-idempotent",
+        Level::Must,
+        "§3.1.10 Delete Push Notification Config (idempotent)",
+    ),
+    (
+        "error.push-config-unknown-config",
+        Level::Must,
+        "§3.1.8 Get Push Notification Config; §3.3.2 TaskNotFoundError",
+    ),
+    (
+        "error.subscribe-unknown-task",
+        Level::Must,
+        "§3.1.6 Subscribe to Task; §3.3.2 TaskNotFoundError",
     ),
     (
         "error.get-unknown-task",
@@ -268,10 +313,14 @@ mod tests {
 
     #[test]
     fn every_check_of_the_run_has_a_level_and_a_section() {
-        let names: Vec<&str> = [include_str!("mod.rs"), include_str!("server_rules.rs")]
-            .into_iter()
-            .flat_map(names_in)
-            .collect();
+        let names: Vec<&str> = [
+            include_str!("mod.rs"),
+            include_str!("server_rules.rs"),
+            include_str!("kit_rules.rs"),
+        ]
+        .into_iter()
+        .flat_map(names_in)
+        .collect();
         assert!(names.len() >= REQUIREMENTS.len(), "{names:?}");
         for name in names {
             assert!(

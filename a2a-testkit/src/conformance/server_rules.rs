@@ -7,7 +7,7 @@
 //! | `rules.text-part-prefix` | the behaviour named by the first text part when the `messageId` names none (ACTS): `tck-task-failure` fails the task, `tck-auth-required` asks for authentication |
 //! | `rules.cancel-until-canceled` | `tck-cancel` works until canceled; CancelTask cancels it (§3.1.5); a second cancel is `TaskNotCancelable` |
 //! | `rules.terminal-task-refuses-messages` | a message to a completed task is `UnsupportedOperation` (§3.1.1) |
-//! | `rules.context-mismatch` | a message whose `contextId` is not its task's is `InvalidParams` |
+//! | `rules.context-mismatch` | a message whose `contextId` is not its task's is `InvalidParams` (§3.4.3) |
 //! | `rules.multi-turn-history` | input-required, input-required again, completed; the user's messages in the history in order (§3.4) |
 //! | `rules.subscribe-until-terminal` | a subscription to a task waiting for input lasts until the task completes, its last event terminal (§3.1.6) |
 //! | `rules.webhook-ssrf-guard` | push configs to the private `10.0.0.1` and the link-local `169.254.169.254` are refused (`InvalidParams`); `https://example.com/...` is accepted (§13 push notification security). Loopback is not checked: an agent whose webhooks this run's delivery check receives on 127.0.0.1 must allow it |

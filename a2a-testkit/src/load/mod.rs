@@ -30,6 +30,7 @@ pub mod batches;
 pub mod profile;
 pub mod report;
 pub mod slow_readers;
+pub mod stores;
 pub mod targets;
 
 use std::path::{Path, PathBuf};
@@ -102,7 +103,8 @@ fn on_ci() -> bool {
 
 /// The load commands on an agent's command line, `args` being what follows the program's name:
 /// `--load [--record] [PYTHON]` runs [`main`] on `agent` at [`Scale::CI`] (with `--record`,
-/// [`Scale::RECORD`]); `--load-profile AGENT [CALLS]` runs [`profile::main`]. Returns the process
+/// [`Scale::RECORD`]); `--load-profile AGENT [CALLS]` runs [`profile::main`];
+/// `--load-stores [--record] [--baseline AGENT]` runs the store benchmark ([`stores`]). Returns the process
 /// exit code, or `None` when `args` are neither.
 pub async fn command_line(agent: &Path, args: &[&str]) -> Option<i32> {
     let (scale, python) = match args {
@@ -118,6 +120,7 @@ pub async fn command_line(agent: &Path, args: &[&str]) -> Option<i32> {
         ["--load", "--record"] => (Scale::RECORD, None),
         ["--load", "--record", python] => (Scale::RECORD, Some(*python)),
         ["--load", python] => (Scale::CI, Some(*python)),
+        ["--load-stores", ..] => return stores::command_line(agent, args).await,
         _ => return None,
     };
     Some(main(agent, scale, python).await)

@@ -43,13 +43,13 @@ impl Cell {
 }
 
 /// The nearest-rank percentile of sorted values.
-fn percentile(sorted: &[Duration], fraction: f64) -> Option<Duration> {
+pub(crate) fn percentile(sorted: &[Duration], fraction: f64) -> Option<Duration> {
     let rank = (fraction * sorted.len() as f64).ceil() as usize;
     sorted.get(rank.clamp(1, sorted.len().max(1)) - 1).copied()
 }
 
 /// Median, lowest and highest.
-fn spread(mut values: Vec<f64>) -> Option<(f64, f64, f64)> {
+pub(crate) fn spread(mut values: Vec<f64>) -> Option<(f64, f64, f64)> {
     if values.is_empty() {
         return None;
     }

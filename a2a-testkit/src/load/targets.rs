@@ -66,7 +66,7 @@ pub fn proc_status_kib(pid: u32, field: &str) -> Option<u64> {
 }
 
 /// The URL of a ready line `listening on URL ...`.
-fn url_of_ready_line(line: &str, what: &str) -> Result<String, String> {
+pub(crate) fn url_of_ready_line(line: &str, what: &str) -> Result<String, String> {
     line.strip_prefix("listening on ")
         .and_then(|rest| rest.split_whitespace().next())
         .map(str::to_owned)

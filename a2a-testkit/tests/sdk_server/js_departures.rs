@@ -55,6 +55,8 @@ pub fn expected(version: ProtocolVersion, binding: Binding) -> Vec<Departure> {
             no_v0_3_list,
             Why::NotInV0_3,
         ),
+        departure("list.newest-first", no_v0_3_list, Why::NotInV0_3),
+        departure("list.artifacts-omitted", no_v0_3_list, Why::NotInV0_3),
     ];
     if binding != Binding::JsonRpc {
         departures.extend([

@@ -5,6 +5,9 @@
 //! default `a2a_protocol::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
 //! `--store` says where tasks are kept (`a2a_testkit::stores`): without it, the SQLite file
 //! `a2a-example-agent/tasks.sqlite3` in the system's temporary directory.
+//! `--oidc-issuer URL --oidc-audience AUD` protects every operation with OpenID Connect bearer
+//! tokens of that provider for that audience, `--api-key KEY` with `X-API-Key: KEY` (either
+//! suffices when both are given); the card declares them.
 //!
 //! `a2a-example-agent --help`: the usage and the stores, on standard output.
 //!
@@ -25,7 +28,7 @@ use std::net::SocketAddr;
 
 use tokio::net::TcpListener;
 
-use a2a_example_agent::server::{self, Config};
+use a2a_example_agent::server::{self, Config, OidcSettings};
 use a2a_testkit::stores::BadStore;
 
 /// What `--help` prints after the usage line.
@@ -34,7 +37,15 @@ const STORES_HELP: &str = "\
 --store sqlite:PATH       tasks in the SQLite file PATH (created when missing), kept across restarts
 --store postgres://URL    tasks in PostgreSQL, shared by every replica given the same URL
 (no --store)              the SQLite file a2a-example-agent/tasks.sqlite3 in the system's temporary
-                          directory ($TMPDIR, else /tmp)";
+                          directory ($TMPDIR, else /tmp)
+
+--oidc-issuer URL --oidc-audience AUD
+                          every operation needs `Authorization: Bearer <JWT>`, an access token of
+                          the OpenID provider URL (found by discovery, keys from its JWKS) for the
+                          audience AUD; the card declares the scheme `oidc`
+--api-key KEY             every operation needs `X-API-Key: KEY` (or, with --oidc-issuer, either);
+                          the card declares the scheme `apiKey`
+(neither)                 anonymous callers are served; the extended card needs its bearer token";
 
 /// Binds `option`'s `address`: the example serves loopback addresses only.
 async fn bind(option: &str, address: &str) -> TcpListener {
@@ -58,9 +69,10 @@ fn fail(message: &str) -> ! {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--oidc-issuer URL --oidc-audience AUD] [--api-key KEY] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
+    let (mut oidc_issuer, mut oidc_audience) = (None, None);
     let address = match args[..] {
         ["--listen", address, ref options @ ..] => {
             let mut options = options.to_vec();
@@ -84,8 +96,17 @@ async fn main() {
                         .unwrap_or_else(|e: BadStore| fail(&e.to_string()));
                     continue;
                 }
-                if pair[0] == "--grpc-listen" {
-                    grpc_address = Some(pair[1]);
+                match pair[0] {
+                    "--grpc-listen" => grpc_address = Some(pair[1]),
+                    "--oidc-issuer" => oidc_issuer = Some(pair[1].to_owned()),
+                    "--oidc-audience" => oidc_audience = Some(pair[1].to_owned()),
+                    "--api-key" => config.api_key = Some(pair[1].to_owned()),
+                    _ => {}
+                }
+                if matches!(
+                    pair[0],
+                    "--grpc-listen" | "--oidc-issuer" | "--oidc-audience" | "--api-key"
+                ) {
                     continue;
                 }
                 let number: usize = pair[1]
@@ -97,6 +118,11 @@ async fn main() {
                     _ => fail(usage),
                 };
             }
+            config.oidc = match (oidc_issuer, oidc_audience) {
+                (Some(issuer), Some(audience)) => Some(OidcSettings { issuer, audience }),
+                (None, None) => None,
+                _ => fail("--oidc-issuer and --oidc-audience go together"),
+            };
             address
         }
         ["--demo"] => {
@@ -107,7 +133,7 @@ async fn main() {
             println!("{usage}\n\n{STORES_HELP}");
             std::process::exit(0)
         }
-        ["--load" | "--load-profile", ..] => {
+        ["--load" | "--load-profile" | "--load-stores", ..] => {
             let agent = std::env::current_exe().unwrap_or_else(|e| fail(&e.to_string()));
             let code = a2a_testkit::load::command_line(&agent, &args).await;
             std::process::exit(code.unwrap_or_else(|| fail(usage)))

@@ -3,7 +3,9 @@
 //! `--store` in the default SQLite file (found again by an agent started anew; the test points
 //! `TMPDIR` at a directory of its own, so no other run shares the file), and refuses a non-loopback
 //! address (for either listener, `--listen` or `--grpc-listen`). `--help` names the stores and the
-//! default. Each process is killed when the test ends, however it ends.
+//! default, and the protection options; `--api-key` protects every operation and the card declares
+//! it; `--oidc-issuer` without `--oidc-audience` is refused. Each process is killed when the test
+//! ends, however it ends.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -29,7 +31,12 @@ fn agent(args: &[&str]) -> Command {
 /// Starts `a2a-example-agent --listen 127.0.0.1:0` without `--store`, its temporary directory
 /// `temp`; returns the process and its URL once it says it listens.
 fn listen_on_default_store(temp: &Path) -> (KillOnDrop, String) {
-    let child = agent(&["--listen", "127.0.0.1:0"])
+    listen_with(&["--listen", "127.0.0.1:0"], temp)
+}
+
+/// Starts the agent with `args`, its temporary directory `temp`; the process and its URL.
+fn listen_with(args: &[&str], temp: &Path) -> (KillOnDrop, String) {
+    let child = agent(args)
         .env("TMPDIR", temp)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -167,6 +174,8 @@ fn help_names_every_store_and_the_default() {
         "--store sqlite:PATH",
         "--store postgres://URL",
         "(no --store)              the SQLite file a2a-example-agent/tasks.sqlite3",
+        "--oidc-issuer URL --oidc-audience AUD",
+        "--api-key KEY",
     ] {
         assert!(
             help.contains(expected),
@@ -186,4 +195,73 @@ fn listen_refuses_addresses_beyond_loopback() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("loopback"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn api_key_protects_every_operation_and_the_card_declares_it() {
+    let temp = std::env::temp_dir().join(format!("a2a-example-agent-key-{}", std::process::id()));
+    std::fs::create_dir_all(&temp).unwrap();
+    let (_agent, url) = listen_with(
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--store",
+            "memory",
+            "--api-key",
+            "k-1",
+        ],
+        &temp,
+    );
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let http = reqwest::Client::new();
+        let card: serde_json::Value = serde_json::from_slice(
+            &http
+                .get(format!("{url}/.well-known/agent-card.json"))
+                .send()
+                .await
+                .unwrap()
+                .bytes()
+                .await
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            card["securitySchemes"]["apiKey"]["apiKeySecurityScheme"]["name"],
+            "X-API-Key",
+            "{card}"
+        );
+        assert_eq!(card["securityRequirements"], serde_json::json!([{"schemes": {"apiKey": {}}}]));
+        let get = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "t-none"}});
+        let refused = json_rpc(&http, &url, get.clone()).await;
+        assert_eq!(refused["error"]["code"], -31401, "{refused}");
+        let answered = http
+            .post(format!("{url}/jsonrpc"))
+            .header("A2A-Version", "1.0")
+            .header("Content-Type", "application/json")
+            .header("X-API-Key", "k-1")
+            .body(get.to_string())
+            .send()
+            .await
+            .unwrap();
+        let answered: serde_json::Value =
+            serde_json::from_slice(&answered.bytes().await.unwrap()).unwrap();
+        assert_eq!(answered["error"]["code"], -32001, "{answered}");
+    });
+    let _ = std::fs::remove_dir_all(&temp);
+}
+
+#[test]
+fn the_oidc_options_go_together() {
+    let output = agent(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--oidc-issuer",
+        "https://id.example.com",
+    ])
+    .output()
+    .expect("the agent runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--oidc-audience"), "{stderr}");
 }

@@ -8,12 +8,13 @@
 //!   `validate`;
 //! - `<aspect>` narrows it: `interop` (against the official Python SDK), `proptest` (property-based),
 //!   `glue`, `builders`, `edge_cases`, ...;
-//! - `<version>` (`v1`, `v0_3`) is the protocol version whose types the module exercises, absent when
+//! - `<version>` (`v1`, `v0_3`, `v0_2`, `v0_1`) is the protocol version whose types the module exercises, absent when
 //!   it covers both (`limits_depth`, `json_exact_numbers`) or none (`build_cost`).
 //!
 //! Run one module with a filter on its path, e.g.
 //! `cargo test -p a2a-tests --all-features --test suite -- bridge_v0_3::`.
 
+mod bridge_seed_v0_1;
 mod bridge_v0_3;
 mod build_cost;
 mod decode_in_place_v1;
@@ -36,6 +37,7 @@ mod proto_v0_3;
 mod protojson_edge_cases_v1;
 mod protojson_v1;
 mod rest_v1;
+mod round_trip_proptest_v0_1;
 mod round_trip_proptest_v0_3;
 mod round_trip_proptest_v1;
 mod round_trip_v1;
@@ -47,6 +49,9 @@ mod spec_wire_identity;
 mod sse_interop_v1;
 mod sse_properties_v1;
 mod types_builders_v1;
+pub(crate) mod types_seed_v0_1;
+mod types_v0_1;
+mod types_v0_2;
 mod types_v0_3;
 mod types_v1;
 mod validate_interop_v1;

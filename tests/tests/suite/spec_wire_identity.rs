@@ -178,6 +178,52 @@ fn v0_3_json_schema_has_the_reference_structure() {
     assert_identical(&ours, &theirs, "spec/v0_3/a2a.json");
 }
 
+/// `spec/v0_N/a2a.json` has the structure of the upstream JSON Schema `reference` (under `../shared`):
+/// everything but `description` texts, which are ours; `definitions` is where its definitions are.
+fn assert_json_schema_structure(test: &str, ours: &str, reference: &str, definitions: &str) {
+    let Some(reference) = a2a_tests::shared_file(test, reference) else {
+        return;
+    };
+    let read = |path: PathBuf| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let mut ours_schema = read(our_spec().join(ours));
+    let mut theirs = read(reference);
+    let (ours_described, theirs_described) = (
+        blank_descriptions(&mut ours_schema),
+        blank_descriptions(&mut theirs),
+    );
+    assert_eq!(
+        ours_described, theirs_described,
+        "every description of the reference has one of ours"
+    );
+    assert!(ours_schema[definitions].as_object().unwrap().len() > 40);
+    assert_identical(&ours_schema, &theirs, &format!("spec/{ours}"));
+}
+
+/// `spec/v0_2/a2a.json` has the structure of upstream's v0.2.6 JSON Schema, descriptions aside.
+#[test]
+fn v0_2_json_schema_has_the_reference_structure() {
+    assert_json_schema_structure(
+        "v0_2_json_schema_has_the_reference_structure",
+        "v0_2/a2a.json",
+        "reference/a2a/v0.2.6/a2a.json",
+        "definitions",
+    );
+}
+
+/// `spec/v0_1/a2a.json` has the structure of upstream's v0.1.0 JSON Schema (`$defs`, `title`s and
+/// `examples` included), descriptions aside.
+#[test]
+fn v0_1_json_schema_has_the_reference_structure() {
+    assert_json_schema_structure(
+        "v0_1_json_schema_has_the_reference_structure",
+        "v0_1/a2a.json",
+        "reference/a2a/v0.1.0/a2a.json",
+        "$defs",
+    );
+}
+
 /// Replaces every schema `description` keyword (not a property that happens to be named so) with a
 /// marker, returning how many there were, and every `examples` list with how many it holds
 /// (examples illustrate, as descriptions do: ours are our own).
@@ -190,7 +236,7 @@ fn blank_descriptions(schema: &mut Value) -> usize {
                 count += 1;
             } else if key == "examples" {
                 *value = Value::from(value.as_array().map_or(0, Vec::len));
-            } else if key == "properties" || key == "definitions" {
+            } else if key == "properties" || key == "definitions" || key == "$defs" {
                 // Keys here are names, so descend into each named schema.
                 for named in value
                     .as_object_mut()

@@ -87,6 +87,16 @@ pub(crate) static TARGETS: &[Target] = &[
         generate: |mode| types_v0_3::generate(&types_v0_3::V0_3, mode),
     },
     Target {
+        name: "types-v0_2",
+        about: "a2a-compat/src/v0_2/generated/ from spec/v0_2/a2a.json",
+        generate: |mode| types_v0_3::generate(&types_v0_3::V0_2, mode),
+    },
+    Target {
+        name: "types-v0_1",
+        about: "a2a-compat/src/v0_1/generated/ from spec/v0_1/a2a.json",
+        generate: |mode| types_v0_3::generate(&types_v0_3::V0_1, mode),
+    },
+    Target {
         name: "openapi-v1",
         about: "spec/v1/generated/openapi.json (and its copy in a2a-protocol/src/generated/), OpenAPI 3.1 of the HTTP+JSON binding",
         generate: api_docs::generate_openapi_v1,

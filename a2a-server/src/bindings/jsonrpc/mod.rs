@@ -15,7 +15,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::CONTENT_TYPE;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::Value;
@@ -24,7 +24,7 @@ use tokio_stream::StreamExt;
 use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, jsonrpc_reply as reply,
-    sse_event, unauthenticated_jsonrpc,
+    refused_jsonrpc, sse_event,
 };
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
@@ -70,6 +70,7 @@ fn is_json_media_type(value: &str) -> bool {
 
 async fn rpc(
     State(state): State<Arc<ServerState>>,
+    uri: Uri,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -102,7 +103,7 @@ async fn rpc(
     // method, an error to name) is read through a `Value` below, as `read_direct` promises to read
     // nothing that path would read differently.
     if let Some(request) = JsonRpcRequest::read_direct(&body) {
-        return v1_call(&state, &headers, request).await;
+        return v1_call(&state, &headers, uri.query(), request).await;
     }
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
@@ -113,14 +114,19 @@ async fn rpc(
     };
     #[cfg(feature = "v0_3")]
     if v0_3::is_v0_3_method(&json) {
-        return v0_3::v0_3_rpc(&state, &headers, &body).await;
+        return v0_3::v0_3_rpc(&state, &headers, uri.query(), &body).await;
     }
-    v1_rpc(&state, &headers, &json).await
+    v1_rpc(&state, &headers, uri.query(), &json).await
 }
 
-async fn v1_rpc(state: &Arc<ServerState>, headers: &HeaderMap, json: &Value) -> Response {
+async fn v1_rpc(
+    state: &Arc<ServerState>,
+    headers: &HeaderMap,
+    query: Option<&str>,
+    json: &Value,
+) -> Response {
     match JsonRpcRequest::parse(json) {
-        Ok(request) => v1_call(state, headers, request).await,
+        Ok(request) => v1_call(state, headers, query, request).await,
         Err(e) => {
             let error = e.to_error();
             // A well-formed notification to a method not served, or with params that do not
@@ -153,6 +159,7 @@ fn no_reply() -> Response {
 async fn v1_call(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
+    query: Option<&str>,
     request: JsonRpcRequest,
 ) -> Response {
     let id = request.id.clone();
@@ -168,13 +175,13 @@ async fn v1_call(
         ));
     }
     let raw_id = serde_json::to_value(&id).unwrap_or(Value::Null);
-    let context = match call_context(state, headers, "JSONRPC").await {
+    let context = match call_context(state, headers, query, "JSONRPC").await {
         Ok(context) => context,
-        Err(refusal) => return unauthenticated_jsonrpc(&raw_id, &refusal),
+        Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };
     let operation = request.params.operation();
     if let Err(refusal) = check_access(state, operation, &context.caller) {
-        return unauthenticated_jsonrpc(&raw_id, &refusal);
+        return refused_jsonrpc(state, headers, &raw_id, refusal);
     }
     let Some(result_id) = id.clone() else {
         // A notification (no `id` member): JSON-RPC 2.0 §4.1 says the server MUST NOT reply to

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 
 use crate::bindings::http_common::{
-    call_context, event_stream, header, jsonrpc_reply as reply, sse_event, unauthenticated_jsonrpc,
+    call_context, event_stream, header, jsonrpc_reply as reply, refused_jsonrpc, sse_event,
 };
 use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
@@ -43,6 +43,7 @@ fn v0_3_error(id: &Value, error: &Error) -> Value {
 pub(super) async fn v0_3_rpc(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
+    query: Option<&str>,
     body: &[u8],
 ) -> Response {
     let json: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
@@ -64,12 +65,12 @@ pub(super) async fn v0_3_rpc(
         Ok(upgraded) => upgraded,
         Err(error) => return fail(error.to_v1_error()),
     };
-    let context = match call_context(state, headers, "JSONRPC v0.3").await {
+    let context = match call_context(state, headers, query, "JSONRPC v0.3").await {
         Ok(context) => context,
-        Err(refusal) => return unauthenticated_jsonrpc(&raw_id, &refusal),
+        Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };
     if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
-        return unauthenticated_jsonrpc(&raw_id, &refusal);
+        return refused_jsonrpc(state, headers, &raw_id, refusal);
     }
     let streaming = matches!(
         params.operation(),

@@ -96,6 +96,8 @@ async fn resume(state: &Arc<ServerState>, record: ExecutionRecord, token: &str) 
     let caller = Caller {
         principal: Some(record.owner_principal).filter(|p| !p.is_empty()),
         tenant: Some(record.owner_tenant).filter(|t| !t.is_empty()),
+        // The scopes of the request are not recorded: a resumed execution runs as its owner.
+        ..Caller::default()
     };
     let context = RequestContext {
         message: record.request.message,

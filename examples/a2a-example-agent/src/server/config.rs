@@ -13,6 +13,16 @@ pub const EXTENDED_CARD_TOKEN: &str = "example-extended-card-token";
 /// The principal the extended card's token identifies.
 pub const EXTENDED_CARD_PRINCIPAL: &str = "example-client";
 
+/// OpenID Connect protection (`--oidc-issuer URL --oidc-audience AUD`): every operation needs a JWT
+/// access token of `issuer` for `audience`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OidcSettings {
+    /// The provider, found by discovery at `{issuer}/.well-known/openid-configuration`.
+    pub issuer: String,
+    /// The audience (`aud`) its tokens must name: this agent's identifier at the provider.
+    pub audience: String,
+}
+
 /// How the agent behaves; [`Config::default`] is what `a2a-example-agent --listen` serves.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -43,6 +53,12 @@ pub struct Config {
     /// address measuring throughput, so `--load` starts the agent with `--one-caller` (`false`):
     /// the caps in all still hold.
     pub per_caller_caps: bool,
+    /// With settings, every operation needs an OpenID Connect bearer token (`--oidc-issuer`,
+    /// `--oidc-audience`); the card declares the scheme.
+    pub oidc: Option<OidcSettings>,
+    /// With a key, every operation accepts (or, without `oidc`, needs) `X-API-Key: KEY`
+    /// (`--api-key`); the card declares the scheme.
+    pub api_key: Option<String>,
 }
 
 impl Default for Config {
@@ -57,6 +73,8 @@ impl Default for Config {
             webhook_policy: WebhookPolicy::local_development(),
             per_caller_caps: true,
             store: default_store(),
+            oidc: None,
+            api_key: None,
         }
     }
 }

@@ -17,7 +17,10 @@
 //!
 //! `GetExtendedAgentCard` needs `Authorization: Bearer <token>` with the token of
 //! [`Config::extended_card_token`] ([`EXTENDED_CARD_TOKEN`] by default); the card declares it.
-//! Every other operation serves anonymous callers too; a task is visible only to the caller (and
+//! Every other operation serves anonymous callers too, unless the agent is protected
+//! ([`Config::oidc`], [`Config::api_key`]; see [`security`]): then every operation needs an OpenID
+//! Connect bearer token or the API key, the extended card goes to any such caller, and the cards
+//! declare those schemes instead; a task is visible only to the caller (and
 //! tenant) that created it. Webhooks may be any `https` URL, or `http` on loopback (the example's
 //! own conformance run listens there); other internal addresses are refused.
 //!
@@ -28,22 +31,39 @@
 pub mod agent;
 pub mod card;
 mod config;
+pub mod security;
 pub mod skills;
 
 use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use a2a_server::{A2aServer, BearerTokens, InMemoryTaskStore, MemoryLimits, ServerConfig, Serving};
+use a2a_server::{
+    A2aServer, BearerTokens, InMemoryTaskStore, MemoryLimits, Security, ServerConfig, Serving,
+};
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
 use a2a_testkit::stores::OpenedStore;
 use tokio::net::TcpListener;
 
 use agent::TravelAgent;
-pub use config::{Config, EXTENDED_CARD_PRINCIPAL, EXTENDED_CARD_TOKEN, default_store};
+pub use config::{
+    Config, EXTENDED_CARD_PRINCIPAL, EXTENDED_CARD_TOKEN, OidcSettings, default_store,
+};
 
-/// The server of the example agent on `store`, for an agent serving HTTP on `http` and gRPC on `grpc`.
+/// The server of the example agent on `store`, for an agent serving HTTP on `http` and gRPC on `grpc`
+/// (unprotected: see [`build_protected`]).
 pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, store: OpenedStore) -> A2aServer {
+    build_protected(config, http, grpc, store, None)
+}
+
+/// The same, every operation behind `security` when given ([`security::authenticator`]).
+pub fn build_protected(
+    config: &Config,
+    http: SocketAddr,
+    grpc: SocketAddr,
+    store: OpenedStore,
+    security: Option<Security>,
+) -> A2aServer {
     let delays = Delays {
         resubscribe: config.resubscribe_delay,
         long_running: config.long_running_delay,
@@ -76,7 +96,11 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, store: OpenedS
                 .with_max_bytes_per_owner(whole.max_bytes),
         ));
     }
-    if let Some(token) = &config.extended_card_token {
+    if let Some(security) = security {
+        builder = builder
+            .extended_card(card::build(config, http, grpc, true))
+            .authenticator(security);
+    } else if let Some(token) = &config.extended_card_token {
         builder = builder
             .extended_card(card::build(config, http, grpc, true))
             .authenticator(BearerTokens::new().token(token, EXTENDED_CARD_PRINCIPAL));
@@ -99,8 +123,11 @@ pub async fn start(config: Config, http: TcpListener, grpc: TcpListener) -> io::
             ));
         }
     }
+    let security = security::authenticator(&config)
+        .await
+        .map_err(io::Error::other)?;
     let store = config.store.open().await.map_err(io::Error::other)?;
-    build(&config, http_addr, grpc_addr, store)
+    build_protected(&config, http_addr, grpc_addr, store, security)
         .serve(http, grpc)
         .await
 }

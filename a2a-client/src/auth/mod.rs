@@ -10,9 +10,14 @@
 //! | `httpAuthSecurityScheme` | `Authorization: <scheme> <value>` (`Bearer`, or `Basic` with the encoded user and password as the value) |
 //! | `oauth2SecurityScheme`, `openIdConnectSecurityScheme` | `Authorization: Bearer <token>` |
 //!
-//! OAuth 2 access tokens come from a [`TokenSource`] the caller implements (client credentials, a
-//! token exchange, a refresh loop): the client asks it before every request, so it decides when to
-//! refresh. Mutual TLS is configured on the HTTP client itself ([`crate::ClientConfig::http_client`]).
+//! OAuth 2 access tokens come from a [`TokenSource`] (a bearer-token provider): [`ClientCredentials`]
+//! (RFC 6749's client-credentials grant, the token endpoint from the card's OAuth 2 flow or from the
+//! OpenID provider its `openIdConnectUrl` names), or one the caller implements (a token exchange, a
+//! vault). The client asks it before every request, so it decides when to refresh; when the agent
+//! answers 401 (`UNAUTHENTICATED`) to a request that carried a token from a source, the client tells
+//! the source that token was refused ([`TokenSource::invalidate`]) and sends the request once more
+//! with a fresh one. Mutual TLS is configured on the HTTP client itself
+//! ([`crate::ClientConfig::http_client`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -23,6 +28,10 @@ use std::sync::Arc;
 use a2a_types::v1::{AgentCard, SecurityScheme};
 
 use crate::ClientError;
+
+mod client_credentials;
+
+pub use client_credentials::ClientCredentials;
 
 /// A boxed future, as [`TokenSource`] returns it.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -44,6 +53,13 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub trait TokenSource: Send + Sync {
     /// The current token, or why there is none.
     fn token(&self) -> BoxFuture<'_, Result<String, String>>;
+
+    /// The agent refused `token` (HTTP 401, gRPC `UNAUTHENTICATED`): a source that caches tokens
+    /// should drop it, so the next [`token`](Self::token) gets a new one. By default nothing.
+    fn invalidate<'a>(&'a self, token: &'a str) -> BoxFuture<'a, ()> {
+        let _ = token;
+        Box::pin(async {})
+    }
 }
 
 /// The secret for one security scheme.
@@ -65,6 +81,13 @@ impl Credential {
     /// A value from `source`.
     pub fn source(source: impl TokenSource + 'static) -> Self {
         Credential::Source(Arc::new(source))
+    }
+
+    fn token_source(&self) -> Option<&Arc<dyn TokenSource>> {
+        match self {
+            Credential::Static(_) => None,
+            Credential::Source(source) => Some(source),
+        }
     }
 
     async fn resolve(&self, scheme: &str) -> Result<String, ClientError> {
@@ -129,11 +152,24 @@ pub(crate) struct Authenticator {
     entries: Vec<(String, Placement, Credential)>,
 }
 
-/// The headers and query parameters authentication adds to one request.
-#[derive(Clone, Debug, Default)]
+/// The headers and query parameters authentication adds to one request, and the tokens sources gave
+/// for it (to report them if the agent refuses them).
+#[derive(Clone, Default)]
 pub(crate) struct AuthParts {
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) query: Vec<(String, String)>,
+    pub(crate) sourced: Vec<(Arc<dyn TokenSource>, String)>,
+}
+
+impl AuthParts {
+    /// Tells each source the agent refused the token it gave; whether there was any (so that a
+    /// fresh one may be asked for).
+    pub(crate) async fn invalidate(&self) -> bool {
+        for (source, token) in &self.sourced {
+            source.invalidate(token).await;
+        }
+        !self.sourced.is_empty()
+    }
 }
 
 impl Authenticator {
@@ -197,6 +233,9 @@ impl Authenticator {
         let mut parts = AuthParts::default();
         for (scheme, placement, credential) in &self.entries {
             let value = credential.resolve(scheme).await?;
+            if let Some(source) = credential.token_source() {
+                parts.sourced.push((source.clone(), value.clone()));
+            }
             match placement {
                 Placement::Header(name) => parts.headers.push((name.clone(), value)),
                 Placement::Query(name) => parts.query.push((name.clone(), value)),
@@ -209,163 +248,5 @@ impl Authenticator {
             }
         }
         Ok(parts)
-    }
-}
-
-/// OAuth 2 client credentials (RFC 6749 section 4.4): a [`TokenSource`] that asks the token endpoint
-/// for an access token with the client's id and secret (sent in the form body,
-/// `client_secret_post`), and keeps the token until shortly before it expires.
-///
-/// ```no_run
-/// # fn run(card: &a2a_types::v1::AgentCard) -> Result<(), a2a_client::ClientError> {
-/// use a2a_client::auth::{ClientCredentials, Credential, Credentials};
-///
-/// // The token URL and scopes come from the card's `clientCredentials` flow of scheme "oauth".
-/// let source = ClientCredentials::from_card(card, "oauth", reqwest::Client::new(), "my-id", "my-secret")?;
-/// let credentials = Credentials::new().with("oauth", Credential::source(source));
-/// # Ok(())
-/// # }
-/// ```
-pub struct ClientCredentials {
-    http: reqwest::Client,
-    token_url: String,
-    client_id: String,
-    client_secret: String,
-    scopes: Vec<String>,
-    cached: tokio::sync::Mutex<Option<(String, std::time::Instant)>>,
-}
-
-impl ClientCredentials {
-    /// A token is renewed this long before the endpoint said it expires.
-    pub const EXPIRY_MARGIN: std::time::Duration = std::time::Duration::from_secs(30);
-
-    /// Tokens from `token_url` for this client, with no scope asked.
-    pub fn new(
-        http: reqwest::Client,
-        token_url: impl Into<String>,
-        client_id: impl Into<String>,
-        client_secret: impl Into<String>,
-    ) -> Self {
-        ClientCredentials {
-            http,
-            token_url: token_url.into(),
-            client_id: client_id.into(),
-            client_secret: client_secret.into(),
-            scopes: Vec::new(),
-            cached: tokio::sync::Mutex::new(None),
-        }
-    }
-
-    /// These credentials asking for `scopes`.
-    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.scopes = scopes.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// Credentials for the card's OAuth 2 scheme `scheme`: its client-credentials flow's token URL,
-    /// and every scope the flow lists.
-    pub fn from_card(
-        card: &AgentCard,
-        scheme: &str,
-        http: reqwest::Client,
-        client_id: impl Into<String>,
-        client_secret: impl Into<String>,
-    ) -> Result<Self, ClientError> {
-        let error = |message: &str| ClientError::Credentials {
-            scheme: scheme.to_owned(),
-            message: message.to_owned(),
-        };
-        let Some(SecurityScheme::Oauth2SecurityScheme(oauth)) = card.security_schemes.get(scheme)
-        else {
-            return Err(error(
-                "the agent card declares no OAuth 2 scheme of this name",
-            ));
-        };
-        let Some(a2a_types::v1::OAuthFlows::ClientCredentials(flow)) = &oauth.flows else {
-            return Err(error("the scheme has no client-credentials flow"));
-        };
-        Ok(
-            Self::new(http, flow.token_url.clone(), client_id, client_secret)
-                .scopes(flow.scopes.keys().cloned()),
-        )
-    }
-
-    async fn fetch(&self) -> Result<(String, Option<std::time::Duration>), String> {
-        let mut form = vec![
-            ("grant_type", "client_credentials"),
-            ("client_id", self.client_id.as_str()),
-            ("client_secret", self.client_secret.as_str()),
-        ];
-        let scope = self.scopes.join(" ");
-        if !scope.is_empty() {
-            form.push(("scope", &scope));
-        }
-        let body = form
-            .iter()
-            .map(|(name, value)| format!("{name}={}", crate::http::percent_encode(value)))
-            .collect::<Vec<_>>()
-            .join("&");
-        let response = self
-            .http
-            .post(&self.token_url)
-            .header(
-                reqwest::header::CONTENT_TYPE,
-                "application/x-www-form-urlencoded",
-            )
-            .header(reqwest::header::ACCEPT, "application/json")
-            .body(body)
-            .send()
-            .await
-            .map_err(|e| format!("POST {}: {}", self.token_url, crate::http::describe(&e)))?;
-        let status = response.status();
-        // A token answer is small; more than 64 KiB is not one.
-        let body = crate::http::read_limited(None, response, crate::http::MAX_ERROR_BODY)
-            .await
-            .map_err(|e| e.to_string())?;
-        let json: serde_json::Value = serde_json::from_slice(&body)
-            .map_err(|e| format!("the token endpoint answered HTTP {status}, not JSON: {e}"))?;
-        if !status.is_success() {
-            return Err(format!(
-                "the token endpoint answered HTTP {status}: {}",
-                a2a_types::json::bounded(&json.to_string())
-            ));
-        }
-        let token = json["access_token"]
-            .as_str()
-            .filter(|t| !t.is_empty())
-            .ok_or("the token endpoint's answer has no access_token")?;
-        let lifetime = json["expires_in"]
-            .as_u64()
-            .map(std::time::Duration::from_secs);
-        Ok((token.to_owned(), lifetime))
-    }
-}
-
-impl fmt::Debug for ClientCredentials {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClientCredentials")
-            .field("token_url", &self.token_url)
-            .field("client_id", &self.client_id)
-            .field("scopes", &self.scopes)
-            .finish_non_exhaustive()
-    }
-}
-
-impl TokenSource for ClientCredentials {
-    fn token(&self) -> BoxFuture<'_, Result<String, String>> {
-        Box::pin(async move {
-            // One request at a time: callers waiting here get the token the first one fetched.
-            let mut cached = self.cached.lock().await;
-            if let Some((token, until)) = cached.as_ref()
-                && std::time::Instant::now() < *until
-            {
-                return Ok(token.clone());
-            }
-            let (token, lifetime) = self.fetch().await?;
-            *cached = lifetime
-                .and_then(|l| l.checked_sub(Self::EXPIRY_MARGIN))
-                .map(|l| (token.clone(), std::time::Instant::now() + l));
-            Ok(token)
-        })
     }
 }

@@ -1,0 +1,294 @@
+//! What each operation costs the database, counted and kept: statements, reads, commits, rows
+//! written and round trips per `SendMessage` (a message the agent completes at once), per event
+//! of a streamed task (a task streaming 50 artifact chunks) and per `GetTask`, on SQLite and on
+//! PostgreSQL (one replica), through a server of the server crate set up as the example agent sets
+//! it up (tasks, push configs, the push outbox and the execution queue in the store). Each count is
+//! asserted, so a change that adds a statement, a commit or a round trip fails here; a change that
+//! saves some lowers the bound. The counts come from sqlx's statement events and the stores'
+//! transaction events (see `common::counting`).
+
+mod common;
+
+use std::time::Duration;
+
+use a2a_protocol::errors::Error;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_server::auth::Caller;
+use a2a_server::{
+    A2aServer, AgentExecutor, CallContext, EventSink, Reply, RequestContext, ServerConfig,
+    async_trait,
+};
+use a2a_server_sql::{PostgresStore, PostgresVersionBus};
+use a2a_types::v1::{
+    AgentCard, AgentSkill, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
+    TaskState,
+};
+use common::counting::{Cost, cost_of, recorder};
+use common::{postgres_url, unique};
+use tokio_stream::StreamExt;
+
+/// Artifact chunks of the streamed task.
+const CHUNKS: usize = 50;
+
+/// `chunks:N` streams one artifact in N chunks, then completes; anything else completes at once
+/// with a text.
+struct Chunker;
+
+#[async_trait]
+impl AgentExecutor for Chunker {
+    async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
+        let text = context.message.text();
+        if let Some(chunks) = text.strip_prefix("chunks:") {
+            let chunks: usize = chunks.parse().unwrap_or(1);
+            events
+                .stream_artifact(
+                    "answer",
+                    (0..chunks).map(|i| Part::text(format!("chunk {i} "))),
+                )
+                .await?;
+            events.complete().await?;
+        } else {
+            events.complete_with_text("done").await?;
+        }
+        Ok(())
+    }
+}
+
+fn card() -> AgentCard {
+    AgentCard::builder("Chunker", "Completes, or streams chunks.", "1.0.0")
+        .jsonrpc("http://127.0.0.1:9/jsonrpc")
+        .streaming(true)
+        .skill(AgentSkill {
+            id: "chunk".into(),
+            name: "Chunk".into(),
+            description: "Streams chunks.".into(),
+            tags: vec!["test".into()],
+            ..Default::default()
+        })
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .build()
+        .expect("a valid card")
+}
+
+/// The server's settings: the outbox and the execution resumer poll the store only when woken
+/// during a count (their timed polls would land in it at random).
+fn config() -> ServerConfig {
+    let mut config = ServerConfig::default();
+    config.push.poll_interval = Duration::from_secs(3600);
+    config.executions.poll_interval = Duration::from_secs(3600);
+    config
+}
+
+fn context() -> CallContext {
+    CallContext::new(Caller::authenticated("alice"), "JSONRPC")
+}
+
+fn request(text: &str) -> SendMessageRequest {
+    SendMessageRequest {
+        message: Message::user(unique("m"), [Part::text(text)]),
+        ..Default::default()
+    }
+}
+
+async fn send(server: &A2aServer) -> String {
+    match server
+        .call(MethodParams::SendMessage(request("complete")), &context())
+        .await
+    {
+        Ok(Reply::Unary(MethodResult::SendMessage(SendMessageResponse::Task(task)))) => {
+            assert_eq!(task.status.state, TaskState::Completed);
+            task.id
+        }
+        other => panic!("a completed task was expected: {other:?}"),
+    }
+}
+
+async fn get(server: &A2aServer, id: &str) {
+    let got = server
+        .call(
+            MethodParams::GetTask(GetTaskRequest {
+                id: id.to_owned(),
+                ..Default::default()
+            }),
+            &context(),
+        )
+        .await;
+    assert!(matches!(got, Ok(Reply::Unary(MethodResult::GetTask(t))) if t.id == id));
+}
+
+/// Streams a task of `chunks` artifact chunks to its end; the events the client got.
+async fn stream(server: &A2aServer, chunks: usize) -> usize {
+    let reply = server
+        .call(
+            MethodParams::SendStreamingMessage(request(&format!("chunks:{chunks}"))),
+            &context(),
+        )
+        .await;
+    let Ok(Reply::Stream(mut events)) = reply else {
+        panic!("a stream was expected")
+    };
+    let mut seen = 0;
+    while let Ok(Some(_)) = tokio::time::timeout(Duration::from_secs(30), events.next()).await {
+        seen += 1;
+    }
+    seen
+}
+
+/// What the last operations cost, once the database has been idle for a while (the outbox
+/// worker's claim after each event comes just after it).
+/// With `A2A_COST_TRACE` set, every statement is printed as counted.
+async fn taken() -> Cost {
+    let recorded = recorder()
+        .take_when_quiet(Duration::from_millis(300), Duration::from_secs(10))
+        .await;
+    if std::env::var_os("A2A_COST_TRACE").is_some() {
+        for entry in &recorded {
+            eprintln!("  {entry:?}");
+        }
+        eprintln!("  --");
+    }
+    cost_of(&recorded)
+}
+
+/// The costs per operation on one server.
+#[derive(Debug)]
+struct Costs {
+    send_message: Cost,
+    streamed_event: Cost,
+    get_task: Cost,
+}
+
+const REPEATS: usize = 4;
+
+async fn measure(server: &A2aServer) -> Costs {
+    // Warm: connections open, statements prepared, workers started.
+    for _ in 0..3 {
+        send(server).await;
+        stream(server, 2).await;
+    }
+    taken().await;
+
+    let mut ids = Vec::new();
+    for _ in 0..REPEATS {
+        ids.push(send(server).await);
+    }
+    let send_message = taken().await.per(REPEATS as f64);
+
+    for id in &ids {
+        get(server, id).await;
+    }
+    let get_task = taken().await.per(REPEATS as f64);
+
+    // A streamed event: a task of CHUNKS chunks less one that completes at once, per chunk.
+    let mut long = Cost::default();
+    let mut short = Cost::default();
+    for _ in 0..2 {
+        assert!(stream(server, CHUNKS).await > CHUNKS);
+        long = long.plus(taken().await);
+        stream(server, 0).await;
+        short = short.plus(taken().await);
+    }
+    let streamed_event = long.minus(short).per((2 * CHUNKS) as f64);
+    Costs {
+        send_message,
+        streamed_event,
+        get_task,
+    }
+}
+
+fn report(store: &str, costs: &Costs) {
+    eprintln!("{store}: SendMessage: {}", costs.send_message);
+    eprintln!("{store}: streamed event: {}", costs.streamed_event);
+    eprintln!("{store}: GetTask: {}", costs.get_task);
+}
+
+/// Exact counts for the operations whose work is fixed.
+fn exactly(statements: f64, reads: f64, commits: f64, rows: f64, round_trips: f64) -> Cost {
+    Cost {
+        statements,
+        reads,
+        commits,
+        rows_written: rows,
+        round_trips,
+    }
+}
+
+/// The outbox is claimed from the database at most every half second when nothing was queued:
+/// the first SendMessage after a pause (one of [`REPEATS`]) may claim once.
+const TIMED_CLAIM: f64 = 1.0 / REPEATS as f64;
+
+fn assert_costs(store: &str, costs: &Costs, send: Cost, event: Cost, get: Cost) {
+    report(store, costs);
+    let send_bound = Cost {
+        statements: send.statements + TIMED_CLAIM,
+        round_trips: send.round_trips + TIMED_CLAIM,
+        ..send
+    };
+    assert!(
+        costs.send_message.within(send_bound) && send.within(costs.send_message),
+        "{store}: SendMessage costs changed from {send}: {}",
+        costs.send_message
+    );
+    assert_eq!(costs.get_task, get, "{store}: GetTask costs changed");
+    // How often a stream's reader wakes, and so reads, depends on timing: a bound above what
+    // was counted, not an exact count.
+    assert!(
+        costs.streamed_event.within(event),
+        "{store}: a streamed event costs more than {event}: {}",
+        costs.streamed_event
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_costs_per_operation_are_kept() {
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let (store, path) = common::sqlite_store().await;
+    let server = A2aServer::builder(card(), Chunker)
+        .config(config())
+        .task_store(store.clone())
+        .push_config_store(store.clone())
+        .push_outbox(store.clone())
+        .execution_queue(store.clone())
+        .build();
+    let costs = measure(&server).await;
+    drop(server);
+    drop(store);
+    common::remove_sqlite(&path);
+    assert_costs(
+        "SQLite",
+        &costs,
+        exactly(7.0, 1.0, 4.0, 4.0, 9.0),
+        exactly(6.0, 3.0, 1.0, 1.0, 8.0),
+        exactly(1.0, 1.0, 0.0, 0.0, 1.0),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_costs_per_operation_are_kept() {
+    let Some(url) = postgres_url("postgres_costs_per_operation_are_kept") else {
+        return;
+    };
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let options = common::fresh_schema(&url).await;
+    let store: PostgresStore = common::postgres_store(&options).await;
+    let bus = PostgresVersionBus::start(&store).await.expect("LISTEN");
+    let server = A2aServer::builder(card(), Chunker)
+        .config(config())
+        .task_store(store.clone())
+        .push_config_store(store.clone())
+        .push_outbox(store.clone())
+        .execution_queue(store)
+        .version_bus(bus)
+        .build();
+    let costs = measure(&server).await;
+    assert_costs(
+        "PostgreSQL",
+        &costs,
+        exactly(5.0, 1.0, 3.0, 4.0, 5.0),
+        exactly(4.0, 3.0, 1.0, 2.0, 4.0),
+        exactly(1.0, 1.0, 0.0, 0.0, 1.0),
+    );
+}

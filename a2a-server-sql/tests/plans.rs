@@ -1,0 +1,258 @@
+//! The query plans of what a `SendMessage` and a `GetTask` ask of the database, on an empty table
+//! and on one of a few thousand tasks, with no statistics gathered (a fresh PostgreSQL, before any
+//! `ANALYZE`): every statement that reads or writes a task by its id finds it through an index on
+//! the id (the primary key), never by reading the table or an index of all the owner's tasks.
+//! The statements are the ones the store sent, recorded as it ran (see `common::counting`), and
+//! PostgreSQL's are planned as prepared statements are once reused: generically, without their
+//! values.
+
+mod common;
+
+use std::time::Duration;
+
+use a2a_protocol::errors::Error;
+use a2a_protocol::operations::{MethodParams, MethodResult};
+use a2a_server::auth::Caller;
+use a2a_server::{
+    A2aServer, AgentExecutor, CallContext, EventSink, Reply, RequestContext, async_trait,
+};
+use a2a_server_sql::{PostgresStore, PostgresVersionBus};
+use a2a_types::v1::{
+    AgentCard, AgentSkill, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
+};
+use common::counting::{Recorded, recorder};
+use common::{postgres_url, unique};
+use sqlx::Row;
+
+/// Tasks in the large table.
+const LARGE: usize = 3_000;
+
+struct Completes;
+
+#[async_trait]
+impl AgentExecutor for Completes {
+    async fn execute(&self, _: RequestContext, events: EventSink) -> Result<(), Error> {
+        events.complete_with_text("done").await?;
+        Ok(())
+    }
+}
+
+fn card() -> AgentCard {
+    AgentCard::builder("Completes", "Completes at once.", "1.0.0")
+        .jsonrpc("http://127.0.0.1:9/jsonrpc")
+        .skill(AgentSkill {
+            id: "complete".into(),
+            name: "Complete".into(),
+            description: "Completes at once.".into(),
+            tags: vec!["test".into()],
+            ..Default::default()
+        })
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .build()
+        .expect("a valid card")
+}
+
+fn context() -> CallContext {
+    CallContext::new(Caller::authenticated("alice"), "JSONRPC")
+}
+
+/// A SendMessage and a GetTask of its task; the statements they sent about one task (by its id).
+async fn statements_by_id(server: &A2aServer) -> Vec<String> {
+    recorder()
+        .take_when_quiet(Duration::from_millis(200), Duration::from_secs(5))
+        .await;
+    let request = SendMessageRequest {
+        message: Message::user(unique("m"), [Part::text("hello")]),
+        ..Default::default()
+    };
+    let id = match server
+        .call(MethodParams::SendMessage(request), &context())
+        .await
+    {
+        Ok(Reply::Unary(MethodResult::SendMessage(SendMessageResponse::Task(task)))) => task.id,
+        other => panic!("a task was expected: {other:?}"),
+    };
+    let got = server
+        .call(
+            MethodParams::GetTask(GetTaskRequest {
+                id: id.clone(),
+                ..Default::default()
+            }),
+            &context(),
+        )
+        .await;
+    assert!(got.is_ok());
+    let recorded = recorder()
+        .take_when_quiet(Duration::from_millis(300), Duration::from_secs(5))
+        .await;
+    let mut statements: Vec<String> = recorded
+        .into_iter()
+        .filter_map(|entry| match entry {
+            Recorded::Statement { summary, .. } => Some(summary),
+            _ => None,
+        })
+        .filter(|sql| {
+            let sql = sql.to_ascii_lowercase();
+            (sql.contains("a2a_tasks") || sql.contains("a2a_task_events"))
+                && (sql.contains("where id = $")
+                    || sql.contains("where t.id = $")
+                    || sql.contains("where task_id = $"))
+        })
+        .collect();
+    statements.sort();
+    statements.dedup();
+    assert!(
+        statements.len() >= 2,
+        "the task was read and updated: {statements:?}"
+    );
+    statements
+}
+
+/// The number of `$n` parameters of a statement.
+fn parameters(sql: &str) -> usize {
+    (1..=32)
+        .filter(|n| sql.contains(&format!("${n}")))
+        .max()
+        .unwrap_or(0)
+}
+
+/// PostgreSQL's generic plan of `sql` (as a prepared statement reused), as text.
+async fn postgres_plan(pool: &sqlx::PgPool, sql: &str) -> String {
+    let mut connection = pool.acquire().await.expect("a connection");
+    sqlx::query("SET plan_cache_mode = force_generic_plan")
+        .execute(&mut *connection)
+        .await
+        .expect("SET");
+    let name = unique("plan");
+    sqlx::query(&format!("PREPARE {name} AS {sql}"))
+        .execute(&mut *connection)
+        .await
+        .expect("PREPARE");
+    // '0' reads as a value of every type the parameters have (text, integer, boolean).
+    let values = vec!["'0'"; parameters(sql)].join(", ");
+    let arguments = if values.is_empty() {
+        String::new()
+    } else {
+        format!("({values})")
+    };
+    let rows = sqlx::query(&format!("EXPLAIN EXECUTE {name}{arguments}"))
+        .fetch_all(&mut *connection)
+        .await
+        .expect("EXPLAIN");
+    sqlx::query(&format!("DEALLOCATE {name}"))
+        .execute(&mut *connection)
+        .await
+        .expect("DEALLOCATE");
+    sqlx::query("RESET plan_cache_mode")
+        .execute(&mut *connection)
+        .await
+        .expect("RESET");
+    rows.iter()
+        .map(|row| row.get::<String, _>(0))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// SQLite's plan of `sql`, as text.
+async fn sqlite_plan(pool: &sqlx::SqlitePool, sql: &str) -> String {
+    let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .fetch_all(pool)
+        .await
+        .expect("EXPLAIN QUERY PLAN");
+    rows.iter()
+        .map(|row| row.get::<String, _>(3))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether a plan finds the task by its id: no scan of a table, no index but the id's.
+fn postgres_plan_is_by_id(plan: &str) -> bool {
+    !plan.contains("Seq Scan")
+        && !plan.contains("a2a_tasks_listing")
+        && !plan.contains("a2a_tasks_terminal")
+        && (plan.contains("a2a_tasks_pkey") || plan.contains("a2a_task_events_pkey"))
+}
+
+fn sqlite_plan_is_by_id(plan: &str) -> bool {
+    plan.lines()
+        .all(|line| !line.trim_start().starts_with("SCAN"))
+        && !plan.contains("a2a_tasks_listing")
+        && !plan.contains("a2a_tasks_terminal")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_finds_a_task_by_its_id_before_any_statistics() {
+    let Some(url) = postgres_url("postgres_finds_a_task_by_its_id_before_any_statistics") else {
+        return;
+    };
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let options = common::fresh_schema(&url).await;
+    let store: PostgresStore = common::postgres_store(&options).await;
+    let bus = PostgresVersionBus::start(&store).await.expect("LISTEN");
+    let server = A2aServer::builder(card(), Completes)
+        .task_store(store.clone())
+        .push_config_store(store.clone())
+        .push_outbox(store.clone())
+        .execution_queue(store.clone())
+        .version_bus(bus)
+        .build();
+    for size in ["empty", "large"] {
+        if size == "large" {
+            sqlx::query(&format!(
+                "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
+                 terminal, status_micros, timestamped, version, updated_micros, task) \
+                 SELECT 'bulk-' || g, 'alice', '', 'ctx', 3, true, g, true, 1, g, \
+                 '{{\"id\":\"bulk-' || g || '\"}}' FROM generate_series(1, {LARGE}) g"
+            ))
+            .execute(store.pool())
+            .await
+            .expect("the large table");
+        }
+        for sql in statements_by_id(&server).await {
+            let plan = postgres_plan(store.pool(), &sql).await;
+            assert!(
+                postgres_plan_is_by_id(&plan),
+                "PostgreSQL, {size} table: {sql}\nis planned as\n{plan}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_finds_a_task_by_its_id() {
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let (store, path) = common::sqlite_store().await;
+    let server = A2aServer::builder(card(), Completes)
+        .task_store(store.clone())
+        .push_config_store(store.clone())
+        .push_outbox(store.clone())
+        .execution_queue(store.clone())
+        .build();
+    for size in ["empty", "large"] {
+        if size == "large" {
+            sqlx::query(&format!(
+                "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < {LARGE}) \
+                 INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
+                 terminal, status_micros, timestamped, version, updated_micros, task) \
+                 SELECT 'bulk-' || n, 'alice', '', 'ctx', 3, 1, n, 1, 1, n, \
+                 '{{\"id\":\"bulk-' || n || '\"}}' FROM g"
+            ))
+            .execute(store.pool())
+            .await
+            .expect("the large table");
+        }
+        for sql in statements_by_id(&server).await {
+            let plan = sqlite_plan(store.pool(), &sql).await;
+            assert!(
+                sqlite_plan_is_by_id(&plan),
+                "SQLite, {size} table: {sql}\nis planned as\n{plan}"
+            );
+        }
+    }
+    drop(server);
+    drop(store);
+    common::remove_sqlite(&path);
+}

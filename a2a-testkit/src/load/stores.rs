@@ -1,0 +1,546 @@
+//! The store benchmark (`a2a-example-agent --load-stores [--record] [--baseline AGENT]`): the
+//! example agent on each store, side by side in one run: memory, SQLite (a file of its own),
+//! PostgreSQL with one replica and with two (on a schema of their own in the database
+//! `A2A_TEST_POSTGRES_URL` names; without it those rows are left out, and under `CI=true` the run
+//! fails). Each store takes turns with the others in short batches, the first one rotating every
+//! round, [`CONCURRENCY`] calls in flight over JSON-RPC (with two replicas, alternating between
+//! them): `SendMessage` of a message the agent completes at once (`tck-complete-task`), and a
+//! streamed task of [`LOAD_CHUNKS`] artifact chunks (`load-chunks`).
+//!
+//! The table gives, per store: `SendMessage`/s (median of the batches, lowest–highest), its ratio to
+//! memory batch by batch, p50/p99 latency, streamed events per second, and on PostgreSQL the
+//! transactions that wrote per `SendMessage` (transaction ids the database handed out, less the
+//! benchmark's own probes; the other counts per operation are the store's cost tests'). With
+//! `--baseline AGENT`, another build of the agent (the one before a change) runs every store too
+//! (`SendMessage` only), alternating with this one, and the ratio of this build to it is given
+//! batch by batch.
+//!
+//! Every task made is read back with `GetTask`; the run fails (non-zero exit) on any error or lost
+//! task. Throughput is reported, never asserted: the machine may be shared.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use a2a_client::{A2aClient, Binding, ClientConfig};
+use a2a_types::v1::{
+    Message, Part, SendMessageRequest, SendMessageResponse, StreamResponse, TaskState,
+};
+use sqlx::Connection;
+
+use super::batches::{Batch, CONCURRENCY, read_back};
+use super::report::{percentile, spread};
+use super::targets::url_of_ready_line;
+use crate::behaviour::table::LOAD_CHUNKS;
+use crate::process::Server;
+
+/// How much load one run puts on each store.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreScale {
+    /// Rounds: each runs every operation against every store.
+    pub rounds: usize,
+    /// Calls per batch of `SendMessage`.
+    pub send_message_calls: usize,
+    /// Calls per batch of streamed tasks.
+    pub streamed_calls: usize,
+}
+
+impl StoreScale {
+    /// CI's short run (a debug build).
+    pub const CI: StoreScale = StoreScale {
+        rounds: 2,
+        send_message_calls: 64,
+        streamed_calls: 16,
+    };
+    /// The figures of record (a release build, a quiet machine).
+    pub const RECORD: StoreScale = StoreScale {
+        rounds: 9,
+        send_message_calls: 1000,
+        streamed_calls: 100,
+    };
+}
+
+/// The operations measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StoreOp {
+    SendMessage,
+    Streamed,
+}
+
+/// Where a configuration keeps its tasks.
+#[derive(Clone, Debug)]
+enum Store {
+    Memory,
+    Sqlite,
+    Postgres { replicas: usize },
+}
+
+impl Store {
+    fn label(&self) -> String {
+        match self {
+            Store::Memory => "memory".into(),
+            Store::Sqlite => "SQLite".into(),
+            Store::Postgres { replicas: 1 } => "PostgreSQL, 1 replica".into(),
+            Store::Postgres { replicas } => format!("PostgreSQL, {replicas} replicas"),
+        }
+    }
+}
+
+/// One configuration running: its agent processes (killed when dropped) and a JSON-RPC client of
+/// each.
+struct Running {
+    store: Store,
+    build: &'static str,
+    clients: Vec<A2aClient>,
+    _servers: Vec<Server>,
+    /// The SQLite file, removed at the end.
+    file: Option<PathBuf>,
+    /// The PostgreSQL URL, for the transaction count.
+    postgres: Option<String>,
+    send_batches: Vec<Batch>,
+    streamed_batches: Vec<Batch>,
+    /// Writing transactions per SendMessage, one figure per batch (PostgreSQL).
+    commits: Vec<f64>,
+    tasks: Vec<String>,
+}
+
+impl Running {
+    /// What this configuration is measured on: a baseline build (from before `load-chunks`
+    /// existed, say) only on `SendMessage`.
+    fn ops(&self) -> &'static [StoreOp] {
+        if self.build == "baseline" {
+            &[StoreOp::SendMessage]
+        } else {
+            &[StoreOp::SendMessage, StoreOp::Streamed]
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            crate::stores::remove_sqlite(file);
+            let mut lock = file.as_os_str().to_owned();
+            lock.push(".lock");
+            let _ = std::fs::remove_file(lock);
+        }
+    }
+}
+
+fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|ci| ci.eq_ignore_ascii_case("true") || ci == "1")
+}
+
+/// The URL of a new schema of the database at `url` (its connections search it first).
+async fn postgres_schema(url: &str, name: &str) -> Result<String, String> {
+    let mut connection = sqlx::PgConnection::connect(url)
+        .await
+        .map_err(|e| format!("PostgreSQL at {url}: {e}"))?;
+    sqlx::query(&format!("CREATE SCHEMA {name}"))
+        .execute(&mut connection)
+        .await
+        .map_err(|e| format!("PostgreSQL: creating schema {name}: {e}"))?;
+    let separator = if url.contains('?') { '&' } else { '?' };
+    Ok(format!("{url}{separator}options=-c%20search_path%3D{name}"))
+}
+
+/// Transaction ids handed out so far (each writing transaction takes one; so does this probe).
+async fn transaction_ids(url: &str) -> Option<i64> {
+    let mut connection = sqlx::PgConnection::connect(url).await.ok()?;
+    sqlx::query_scalar::<_, String>("SELECT pg_current_xact_id()::text")
+        .fetch_one(&mut connection)
+        .await
+        .ok()?
+        .parse()
+        .ok()
+}
+
+async fn start(
+    agent: &Path,
+    build: &'static str,
+    store: Store,
+    postgres: Option<&str>,
+) -> Result<Running, String> {
+    static STARTED: AtomicUsize = AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let unique = format!(
+        "a2a_load_{}_{nanos}_{}",
+        std::process::id(),
+        STARTED.fetch_add(1, Ordering::Relaxed)
+    );
+    let (value, file, url) = match &store {
+        Store::Memory => ("memory".to_owned(), None, None),
+        Store::Sqlite => {
+            let file = std::env::temp_dir().join(format!("{unique}.sqlite3"));
+            (format!("sqlite:{}", file.display()), Some(file), None)
+        }
+        Store::Postgres { .. } => {
+            let url = postgres.ok_or("no PostgreSQL")?;
+            let url = postgres_schema(url, &unique).await?;
+            (url.clone(), None, Some(url))
+        }
+    };
+    let replicas = match store {
+        Store::Postgres { replicas } => replicas,
+        _ => 1,
+    };
+    let mut servers = Vec::new();
+    let mut clients = Vec::new();
+    for _ in 0..replicas {
+        let mut command = Command::new(agent);
+        command.args(["--listen", "127.0.0.1:0", "--store", &value, "--one-caller"]);
+        let (mut server, line) = Server::start(command, "the example agent")?;
+        server.url = url_of_ready_line(&line, "the example agent")?;
+        let client =
+            A2aClient::connect(&server.url, ClientConfig::default().only(Binding::JsonRpc))
+                .await
+                .map_err(|e| format!("{}: connecting: {e}", store.label()))?;
+        servers.push(server);
+        clients.push(client);
+    }
+    Ok(Running {
+        store,
+        build,
+        clients,
+        _servers: servers,
+        file,
+        postgres: url,
+        send_batches: Vec::new(),
+        streamed_batches: Vec::new(),
+        commits: Vec::new(),
+        tasks: Vec::new(),
+    })
+}
+
+/// One call; the task made and the events received, or what went wrong.
+async fn one_call(
+    client: &A2aClient,
+    op: StoreOp,
+    sequence: usize,
+) -> Result<(String, usize), String> {
+    let prefix = match op {
+        StoreOp::SendMessage => "tck-complete-task",
+        StoreOp::Streamed => "load-chunks",
+    };
+    let request = SendMessageRequest {
+        message: Message::user(
+            format!("{prefix}-stores-{sequence}-{}", std::process::id()),
+            [Part::text("hello")],
+        ),
+        ..Default::default()
+    };
+    if op == StoreOp::SendMessage {
+        return match client.send_message(request).await {
+            Ok(SendMessageResponse::Task(task)) if task.status.state == TaskState::Completed => {
+                Ok((task.id, 1))
+            }
+            Ok(other) => Err(format!("SendMessage: not a completed task: {other:?}")),
+            Err(error) => Err(format!("SendMessage: {error}")),
+        };
+    }
+    let events = client
+        .send_streaming_message(request)
+        .await
+        .map_err(|e| format!("SendStreamingMessage: {e}"))?
+        .collect()
+        .await
+        .map_err(|e| format!("stream: {e}"))?;
+    let mut task_id = None;
+    let mut chunks = 0;
+    let mut last = None;
+    for event in &events {
+        match event {
+            StreamResponse::Task(task) => task_id = Some(task.id.clone()),
+            StreamResponse::ArtifactUpdate(_) => chunks += 1,
+            StreamResponse::StatusUpdate(update) => last = Some(update.status.state),
+            _ => {}
+        }
+    }
+    match task_id {
+        Some(id) if chunks == LOAD_CHUNKS && last == Some(TaskState::Completed) => {
+            Ok((id, events.len()))
+        }
+        _ => Err(format!(
+            "stream: {chunks} chunks of {LOAD_CHUNKS}, ending in {last:?}"
+        )),
+    }
+}
+
+/// `calls` calls of `op`, [`CONCURRENCY`] in flight, alternating over `clients`; the batch, and
+/// the events received in all.
+async fn batch(clients: &[A2aClient], op: StoreOp, calls: usize, first: usize) -> (Batch, usize) {
+    let next = Arc::new(AtomicUsize::new(0));
+    let results = Arc::new(Mutex::new((Batch::default(), 0usize)));
+    let started = Instant::now();
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..CONCURRENCY.min(calls) {
+        let (clients, next, results) = (clients.to_vec(), next.clone(), results.clone());
+        workers.spawn(async move {
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= calls {
+                    break;
+                }
+                let client = &clients[index % clients.len()];
+                let call_started = Instant::now();
+                let outcome = one_call(client, op, first + index).await;
+                let latency = call_started.elapsed();
+                let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
+                match outcome {
+                    Ok((task, events)) => {
+                        results.0.latencies.push(latency);
+                        results.0.tasks.push(task);
+                        results.1 += events;
+                    }
+                    Err(problem) => {
+                        results.0.errors += 1;
+                        if results.0.first_errors.len() < 3 {
+                            results.0.first_errors.push(problem);
+                        }
+                    }
+                }
+            }
+        });
+    }
+    while workers.join_next().await.is_some() {}
+    let elapsed = started.elapsed();
+    let (mut batch, events) =
+        std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
+    batch.calls = calls;
+    batch.elapsed = elapsed;
+    (batch, events)
+}
+
+/// The load commands on an agent's command line: `--load-stores [--record] [--baseline AGENT]`
+/// runs [`main`] on `agent`; `None` when `args` are not that.
+pub async fn command_line(agent: &Path, args: &[&str]) -> Option<i32> {
+    let mut rest = args.strip_prefix(&["--load-stores"])?;
+    let mut scale = StoreScale::CI;
+    if let Some(after) = rest.strip_prefix(&["--record"]) {
+        scale = StoreScale::RECORD;
+        rest = after;
+    }
+    let baseline = match rest {
+        [] => None,
+        ["--baseline", path] => Some(PathBuf::from(path)),
+        _ => return None,
+    };
+    Some(main(agent, baseline.as_deref(), scale).await)
+}
+
+/// Runs the store benchmark and prints its table; the process exit code (0: no error, no task
+/// lost).
+pub async fn main(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> i32 {
+    match run(agent, baseline, scale).await {
+        Ok(()) => 0,
+        Err(problem) => {
+            println!("FAILED: {problem}");
+            1
+        }
+    }
+}
+
+/// Events per second of a streamed batch.
+fn events_per_second(batch: &Batch, events: usize) -> f64 {
+    events as f64 / batch.elapsed.as_secs_f64().max(1e-9)
+}
+
+async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result<(), String> {
+    let postgres = std::env::var("A2A_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|url| !url.is_empty());
+    let mut stores = vec![Store::Memory, Store::Sqlite];
+    match &postgres {
+        Some(_) => stores.extend([
+            Store::Postgres { replicas: 1 },
+            Store::Postgres { replicas: 2 },
+        ]),
+        None if on_ci() => {
+            return Err("CI is set but A2A_TEST_POSTGRES_URL names no PostgreSQL".into());
+        }
+        None => println!("no PostgreSQL (A2A_TEST_POSTGRES_URL): its rows are left out"),
+    }
+    let mut builds = vec![("this build", agent)];
+    if let Some(baseline) = baseline {
+        builds.push(("baseline", baseline));
+    }
+    let mut running = Vec::new();
+    for store in &stores {
+        for (build, program) in &builds {
+            running.push(start(program, build, store.clone(), postgres.as_deref()).await?);
+        }
+    }
+    println!(
+        "store benchmark: {} rounds, batches of {} SendMessage and {} streamed tasks of {} chunks, \
+         {CONCURRENCY} in flight over JSON-RPC",
+        scale.rounds, scale.send_message_calls, scale.streamed_calls, LOAD_CHUNKS
+    );
+    let mut sequence = 0;
+    // A warm-up batch each (connections, statements), kept out of the figures.
+    for target in &mut running {
+        for &op in target.ops() {
+            let (warm, _) = batch(&target.clients, op, 8, sequence).await;
+            sequence += 8;
+            target.tasks.extend(warm.tasks);
+            if warm.errors > 0 {
+                return Err(format!(
+                    "{} ({}): {:?}",
+                    target.store.label(),
+                    target.build,
+                    warm.first_errors
+                ));
+            }
+        }
+    }
+    let mut streamed_events: Vec<Vec<f64>> = vec![Vec::new(); running.len()];
+    for round in 0..scale.rounds {
+        for op in [StoreOp::SendMessage, StoreOp::Streamed] {
+            for turn in 0..running.len() {
+                let position = (round + turn) % running.len();
+                let target = &mut running[position];
+                if !target.ops().contains(&op) {
+                    continue;
+                }
+                let calls = match op {
+                    StoreOp::SendMessage => scale.send_message_calls,
+                    StoreOp::Streamed => scale.streamed_calls,
+                };
+                let before = match (&target.postgres, op) {
+                    (Some(url), StoreOp::SendMessage) => transaction_ids(url).await,
+                    _ => None,
+                };
+                let (mut done, events) = batch(&target.clients, op, calls, sequence).await;
+                sequence += calls;
+                if let (Some(before), Some(url)) = (before, &target.postgres)
+                    && let Some(after) = transaction_ids(url).await
+                {
+                    // Less the probe after the batch.
+                    target
+                        .commits
+                        .push((after - before - 1) as f64 / calls as f64);
+                }
+                target.tasks.append(&mut done.tasks);
+                match op {
+                    StoreOp::SendMessage => target.send_batches.push(done),
+                    StoreOp::Streamed => {
+                        streamed_events[position].push(events_per_second(&done, events));
+                        target.streamed_batches.push(done);
+                    }
+                }
+            }
+        }
+    }
+    print_table(&running, &streamed_events);
+
+    let mut problems = Vec::new();
+    for target in &mut running {
+        let errors: usize = target
+            .send_batches
+            .iter()
+            .chain(&target.streamed_batches)
+            .map(|b| b.errors)
+            .sum();
+        let first_errors: Vec<String> = target
+            .send_batches
+            .iter()
+            .chain(&target.streamed_batches)
+            .flat_map(|b| b.first_errors.iter().cloned())
+            .take(3)
+            .collect();
+        let made = std::mem::take(&mut target.tasks);
+        let count = made.len();
+        let (lost, first_lost) = read_back(&target.clients, made).await;
+        println!(
+            "{} ({}): {count} tasks made, {errors} errors, {lost} lost",
+            target.store.label(),
+            target.build
+        );
+        if errors + lost > 0 {
+            problems.push(format!(
+                "{} ({}): {errors} errors, {lost} lost: {first_errors:?} {first_lost:?}",
+                target.store.label(),
+                target.build
+            ));
+        }
+    }
+    if problems.is_empty() {
+        println!("ok: no error, no task lost");
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+fn figure((median, low, high): (f64, f64, f64), decimals: usize) -> String {
+    format!("{median:.decimals$} ({low:.decimals$}–{high:.decimals$})")
+}
+
+/// Batch-by-batch ratios of `mine` to `theirs`, summarised.
+fn ratio(mine: &[Batch], theirs: &[Batch]) -> Option<(f64, f64, f64)> {
+    spread(
+        mine.iter()
+            .zip(theirs)
+            .map(|(a, b)| a.rps() / b.rps().max(1e-9))
+            .collect(),
+    )
+}
+
+fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
+    println!(
+        "\n| store | build | SendMessage/s | ratio to memory | ratio to baseline | p50 | p99 | streamed events/s | writing transactions per SendMessage |\n\
+         |---|---|---|---|---|---|---|---|---|"
+    );
+    for (position, target) in running.iter().enumerate() {
+        let memory = running
+            .iter()
+            .find(|t| matches!(t.store, Store::Memory) && t.build == target.build);
+        let baseline = running
+            .iter()
+            .find(|t| t.build == "baseline" && t.store.label() == target.store.label());
+        let mut latencies: Vec<Duration> = target
+            .send_batches
+            .iter()
+            .flat_map(|b| b.latencies.iter().copied())
+            .collect();
+        latencies.sort_unstable();
+        let rps = spread(target.send_batches.iter().map(Batch::rps).collect());
+        let cell = |value: Option<(f64, f64, f64)>, decimals| {
+            value.map_or("–".to_owned(), |v| figure(v, decimals))
+        };
+        let millis = |d: Option<Duration>| {
+            d.map_or("–".to_owned(), |d| {
+                format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+            })
+        };
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            target.store.label(),
+            target.build,
+            cell(rps, 0),
+            cell(
+                memory.and_then(|m| ratio(&target.send_batches, &m.send_batches)),
+                2
+            ),
+            if target.build == "baseline" {
+                "–".to_owned()
+            } else {
+                cell(
+                    baseline.and_then(|b| ratio(&target.send_batches, &b.send_batches)),
+                    2,
+                )
+            },
+            millis(percentile(&latencies, 0.50)),
+            millis(percentile(&latencies, 0.99)),
+            cell(spread(streamed_events[position].clone()), 0),
+            match &target.store {
+                Store::Memory => "0".to_owned(),
+                Store::Postgres { .. } => cell(spread(target.commits.clone()), 2),
+                Store::Sqlite => "see the cost test".to_owned(),
+            },
+        );
+    }
+}
