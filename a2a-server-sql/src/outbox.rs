@@ -17,6 +17,10 @@ use crate::errors::backend;
 use crate::rows::column;
 use crate::store::SqlStore;
 
+/// The most deliveries one task may have waiting in the outbox (PostgreSQL's single-statement
+/// update writes the same number).
+pub(crate) const MAX_PENDING_PER_TASK: i64 = 1024;
+
 /// What the outbox holds, for operators and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -48,7 +52,9 @@ impl<D: Dialect> SqlStore<D> {
     /// for each push config the owner's task has; how many. A row names its config and its
     /// event, it does not copy them (its `config` and `event` columns are left empty; rows of
     /// older releases hold copies, which are still read): every delivery of an event shares the
-    /// logged event, and the config is the one stored when the delivery is made.
+    /// logged event, and the config is the one stored when the delivery is made. A task with
+    /// [`MAX_PENDING_PER_TASK`] deliveries waiting gets none for its next events until they are
+    /// made or given up (its webhooks are not answering).
     pub(crate) async fn enqueue_deliveries(
         tx: &mut Transaction<'static, D>,
         owner: &a2a_server::Owner,
@@ -59,13 +65,16 @@ impl<D: Dialect> SqlStore<D> {
         sqlx::query(
             "INSERT INTO a2a_push_outbox (task_id, config_id, event_version, config, event, due_micros) \
              SELECT task_id, config_id, $1, '', '', $2 FROM a2a_push_configs \
-             WHERE owner_principal = $3 AND owner_tenant = $4 AND task_id = $5 ORDER BY seq",
+             WHERE owner_principal = $3 AND owner_tenant = $4 AND task_id = $5 \
+             AND (SELECT COUNT(*) FROM a2a_push_outbox WHERE task_id = $5 AND gave_up_micros IS NULL) \
+             < $6 ORDER BY seq",
         )
         .bind(version)
         .bind(now)
         .bind(&owner.principal)
         .bind(&owner.tenant)
         .bind(task_id.to_owned())
+        .bind(MAX_PENDING_PER_TASK)
         .execute(&mut **tx)
         .await
         .map_err(backend)

@@ -5,6 +5,7 @@
 //! own lease; given-up deliveries are kept and counted; retention removes a pruned task's rows;
 //! a delivery's row names its config and its logged event without copying them (sixteen configs
 //! with 1 KiB tokens: no bytes copied; a config deleted before the attempt gives its delivery up);
+//! a task holds at most 1,024 waiting deliveries;
 //! and two replicas claiming at once never get the same delivery.
 
 mod common;
@@ -191,6 +192,33 @@ async fn outbox_contract(store: &impl OutboxStore) {
     assert_eq!(store.counts().await, (0, 0));
 }
 
+/// A task whose webhooks do not answer holds at most 1,024 waiting deliveries: sixteen configs and
+/// sixty-four events fill them, and the next event adds none.
+async fn a_task_holds_a_bounded_number_of_waiting_deliveries(store: &impl OutboxStore) {
+    let alice = owner(&unique("alice"));
+    let task = unique("flooded");
+    TaskStore::create(store, &alice, status(&task, TaskState::Submitted).0)
+        .await
+        .unwrap();
+    for n in 0..16 {
+        store
+            .save(&alice, config(&task, &format!("hook-{n}")))
+            .await
+            .unwrap();
+    }
+    let (pending, _) = store.counts().await;
+    let (working, event) = status(&task, TaskState::Working);
+    for version in 1..=65 {
+        assert_eq!(
+            store
+                .update(&alice, working.clone(), version, Some(event.clone()))
+                .await,
+            Ok(version + 1)
+        );
+    }
+    assert_eq!(store.counts().await.0, pending + 1024);
+}
+
 /// Sixteen configs with 1 KiB tokens on one task and one event: sixteen rows copying nothing, each
 /// claimed with its own config and the logged event; a config deleted before the claim gives its
 /// delivery up, naming why.
@@ -249,6 +277,7 @@ async fn the_outbox_holds_its_contract_on_sqlite() {
     let (store, path) = sqlite_store().await;
     outbox_contract(&store).await;
     deliveries_share_their_config_and_event(&store).await;
+    a_task_holds_a_bounded_number_of_waiting_deliveries(&store).await;
     common::remove_sqlite(&path);
 }
 
@@ -260,6 +289,7 @@ async fn the_outbox_holds_its_contract_on_postgres() {
     let store = postgres_store(&common::fresh_schema(&url).await).await;
     outbox_contract(&store).await;
     deliveries_share_their_config_and_event(&store).await;
+    a_task_holds_a_bounded_number_of_waiting_deliveries(&store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
