@@ -131,9 +131,10 @@ impl Dialect for sqlx::Postgres {
          SELECT $8, version, $6, $12::text FROM updated WHERE $12::text IS NOT NULL), \
          queued AS (INSERT INTO a2a_push_outbox \
          (task_id, config_id, event_version, config, event, due_micros) \
-         SELECT c.task_id, c.config_id, u.version, c.config, $12::text, $6 FROM updated u \
+         SELECT c.task_id, c.config_id, u.version, '', '', $6 FROM updated u \
          JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
-         AND c.task_id = $8 WHERE $12::text IS NOT NULL ORDER BY c.seq RETURNING 1), \
+         AND c.task_id = $8 WHERE $12::text IS NOT NULL AND (SELECT COUNT(*) FROM a2a_push_outbox \
+         WHERE task_id = $8 AND gave_up_micros IS NULL) < 1024 ORDER BY c.seq RETURNING 1), \
          ended AS (DELETE FROM a2a_executions WHERE task_id = $8 AND $3 \
          AND EXISTS (SELECT 1 FROM updated)) \
          SELECT version, (SELECT COUNT(*) FROM queued), pg_notify('a2a_task_versions', $13::text) \

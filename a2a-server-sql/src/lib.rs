@@ -80,7 +80,7 @@
 //! | `a2a_task_events` | `task_id`, `version` (the SSE id: the task version the event produced), `created_micros`, `event` (the `StreamResponse` ProtoJSON); key `(task_id, version)` |
 //! | `a2a_push_configs` | `owner_principal`, `owner_tenant`, `task_id`, `config_id`, `seq` (first-stored order), `config` (ProtoJSON) |
 //! | `a2a_executions` | `task_id` (key), `owner_principal`, `owner_tenant`, `request` (the `SendMessageRequest`, ProtoJSON), `attempts`, `lease_token`, `lease_until_micros` |
-//! | `a2a_push_outbox` | `id` (order), `task_id`, `config_id`, `event_version`, `config` and `event` (copies, ProtoJSON), `attempts`, `due_micros` (the backoff), `lease_token` and `lease_until_micros` (the claim), `last_error`, `gave_up_micros` (set once given up) |
+//! | `a2a_push_outbox` | `id` (order), `task_id`, `config_id`, `event_version` (the delivery's config and logged event, read when it is made), `config` and `event` (empty; copies in rows of older releases), `attempts`, `due_micros` (the backoff), `lease_token` and `lease_until_micros` (the claim), `last_error`, `gave_up_micros` (set once given up) |
 //!
 //! ListTasks reads the index `(owner_principal, owner_tenant, status_micros DESC, seq DESC)`,
 //! newest status first, and continues after its page token's `(status_micros, seq)`.

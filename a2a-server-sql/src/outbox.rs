@@ -17,6 +17,10 @@ use crate::errors::backend;
 use crate::rows::column;
 use crate::store::SqlStore;
 
+/// The most deliveries one task may have waiting in the outbox (PostgreSQL's single-statement
+/// update writes the same number).
+pub(crate) const MAX_PENDING_PER_TASK: i64 = 1024;
+
 /// What the outbox holds, for operators and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -44,27 +48,33 @@ fn id_column(id: u64) -> i64 {
 // The driver bounds of every generic block are in `driver`.
 sql_store_impl! {
 impl<D: Dialect> SqlStore<D> {
-    /// Inside an update's transaction: one delivery of `event` (the JSON logged as `version` of
-    /// `task_id`) for each push config the owner's task has; how many.
+    /// Inside an update's transaction: one delivery of the event logged as `version` of `task_id`
+    /// for each push config the owner's task has; how many. A row names its config and its
+    /// event, it does not copy them (its `config` and `event` columns are left empty; rows of
+    /// older releases hold copies, which are still read): every delivery of an event shares the
+    /// logged event, and the config is the one stored when the delivery is made. A task with
+    /// [`MAX_PENDING_PER_TASK`] deliveries waiting gets none for its next events until they are
+    /// made or given up (its webhooks are not answering).
     pub(crate) async fn enqueue_deliveries(
         tx: &mut Transaction<'static, D>,
         owner: &a2a_server::Owner,
         task_id: &str,
         version: i64,
-        event: &str,
         now: i64,
     ) -> Result<u64, StoreError> {
         sqlx::query(
             "INSERT INTO a2a_push_outbox (task_id, config_id, event_version, config, event, due_micros) \
-             SELECT task_id, config_id, $1, config, $2, $3 FROM a2a_push_configs \
-             WHERE owner_principal = $4 AND owner_tenant = $5 AND task_id = $6 ORDER BY seq",
+             SELECT task_id, config_id, $1, '', '', $2 FROM a2a_push_configs \
+             WHERE owner_principal = $3 AND owner_tenant = $4 AND task_id = $5 \
+             AND (SELECT COUNT(*) FROM a2a_push_outbox WHERE task_id = $5 AND gave_up_micros IS NULL) \
+             < $6 ORDER BY seq",
         )
         .bind(version)
-        .bind(event.to_owned())
         .bind(now)
         .bind(&owner.principal)
         .bind(&owner.tenant)
         .bind(task_id.to_owned())
+        .bind(MAX_PENDING_PER_TASK)
         .execute(&mut **tx)
         .await
         .map_err(backend)
@@ -88,7 +98,7 @@ impl<D: Dialect> SqlStore<D> {
              WHERE id IN (SELECT id FROM a2a_push_outbox WHERE gave_up_micros IS NULL \
              AND due_micros <= $3 AND lease_until_micros <= $3 ORDER BY id LIMIT $4{}) \
              AND gave_up_micros IS NULL AND lease_until_micros <= $3 \
-             RETURNING id, task_id, config, event, attempts",
+             RETURNING id, task_id, config, event, attempts, config_id, event_version",
             D::CLAIM_ROW_LOCK
         ))
         .bind(lease_token.to_owned())
@@ -110,6 +120,20 @@ impl<D: Dialect> SqlStore<D> {
             let config: String = column(&row, 2, "push delivery", id)?;
             let event: String = column(&row, 3, "push delivery", id)?;
             let attempts: i64 = column(&row, 4, "push delivery", id)?;
+            let config_id: String = column(&row, 5, "push delivery", id)?;
+            let version: i64 = column(&row, 6, "push delivery", id)?;
+            let (config, event) = if config.is_empty() || event.is_empty() {
+                match self.shared_delivery(&task_id, &config_id, version).await? {
+                    Ok(shared) => shared,
+                    Err(gone) => {
+                        tracing::warn!(gone, id, task_id, "a push delivery is given up");
+                        self.give_up_delivery(id, lease_token, gone).await?;
+                        continue;
+                    }
+                }
+            } else {
+                (config, event)
+            };
             let parsed = config_from_json(&task_id, &config)
                 .and_then(|config| Ok((config, event_from_json(&task_id, &event)?)));
             match parsed {
@@ -130,6 +154,33 @@ impl<D: Dialect> SqlStore<D> {
         }
         entries.sort_by_key(|entry| entry.id);
         Ok(entries)
+    }
+
+    /// The config and the logged event a delivery names, or why it can no longer be made: the
+    /// config was deleted, or the event pruned from the log, before the delivery was attempted.
+    async fn shared_delivery(
+        &self,
+        task_id: &str,
+        config_id: &str,
+        version: i64,
+    ) -> Result<Result<(String, String), &'static str>, StoreError> {
+        let row = sqlx::query(
+            "SELECT (SELECT config FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2), \
+             (SELECT event FROM a2a_task_events WHERE task_id = $1 AND version = $3)",
+        )
+        .bind(task_id.to_owned())
+        .bind(config_id.to_owned())
+        .bind(version)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(backend)?;
+        let config: Option<String> = column(&row, 0, "push delivery", task_id)?;
+        let event: Option<String> = column(&row, 1, "push delivery", task_id)?;
+        Ok(match (config, event) {
+            (Some(config), Some(event)) => Ok((config, event)),
+            (None, _) => Err("the push config was deleted before the delivery was made"),
+            (_, None) => Err("the event was pruned from the task's log before it was delivered"),
+        })
     }
 
     pub(crate) async fn delete_delivery(&self, id: u64) -> Result<(), StoreError> {

@@ -491,7 +491,7 @@ impl<D: Dialect> SqlStore<D> {
             .await
             .map_err(backend)?;
             // The webhooks' deliveries commit with the event, or neither does.
-            queued = Self::enqueue_deliveries(&mut tx, owner, &task.id, version, &event, now).await?;
+            queued = Self::enqueue_deliveries(&mut tx, owner, &task.id, version, now).await?;
         }
         D::announce(&mut tx, &task.id, version_of(version))
             .await

@@ -215,13 +215,15 @@ fn exactly(statements: f64, reads: f64, commits: f64, rows: f64, round_trips: f6
 }
 
 /// The outbox is claimed from the database at most every half second when nothing was queued:
-/// the first SendMessage after a pause (one of [`REPEATS`]) may claim once.
+/// the first SendMessage after a pause (one of [`REPEATS`]) may claim once, and a claim made in
+/// the background may fall in the window of a measured call.
 const TIMED_CLAIM: f64 = 1.0 / REPEATS as f64;
 
 fn assert_costs(store: &str, costs: &Costs, send: Cost, event: Cost, get: Cost) {
     report(store, costs);
     let send_bound = Cost {
         statements: send.statements + TIMED_CLAIM,
+        reads: send.reads + TIMED_CLAIM,
         round_trips: send.round_trips + TIMED_CLAIM,
         ..send
     };
@@ -230,7 +232,18 @@ fn assert_costs(store: &str, costs: &Costs, send: Cost, event: Cost, get: Cost) 
         "{store}: SendMessage costs changed from {send}: {}",
         costs.send_message
     );
-    assert_eq!(costs.get_task, get, "{store}: GetTask costs changed");
+    // The outbox's timed claim (a background statement) may land in GetTask's window too.
+    let get_bound = Cost {
+        statements: get.statements + TIMED_CLAIM,
+        reads: get.reads + TIMED_CLAIM,
+        round_trips: get.round_trips + TIMED_CLAIM,
+        ..get
+    };
+    assert!(
+        costs.get_task.within(get_bound) && get.within(costs.get_task),
+        "{store}: GetTask costs changed from {get}: {}",
+        costs.get_task
+    );
     // How often a stream's reader wakes, and so reads, depends on timing: a bound above what
     // was counted, not an exact count.
     assert!(

@@ -3,6 +3,9 @@
 //! event that logs them, one per config of that task and owner; a claim leases them (another claim
 //! does not get them until the lease ends), counts the attempt, and settles them only under its
 //! own lease; given-up deliveries are kept and counted; retention removes a pruned task's rows;
+//! a delivery's row names its config and its logged event without copying them (sixteen configs
+//! with 1 KiB tokens: no bytes copied; a config deleted before the attempt gives its delivery up);
+//! a task holds at most 1,024 waiting deliveries;
 //! and two replicas claiming at once never get the same delivery.
 
 mod common;
@@ -47,6 +50,8 @@ trait OutboxStore: TaskStore + PushConfigStore + PushOutbox {
     fn counts(&self) -> impl Future<Output = (u64, u64)> + Send;
     fn prune_terminal(&self) -> impl Future<Output = PruneReport> + Send;
     fn prune_given_up(&self) -> impl Future<Output = PruneReport> + Send;
+    /// Bytes of configs and events copied into outbox rows.
+    fn copied_bytes(&self) -> impl Future<Output = i64> + Send;
 }
 
 macro_rules! outbox_store {
@@ -63,6 +68,14 @@ macro_rules! outbox_store {
             async fn prune_given_up(&self) -> PruneReport {
                 let policy = RetentionPolicy::new().given_up_deliveries_after(Duration::ZERO);
                 self.prune(&policy).await.unwrap()
+            }
+            async fn copied_bytes(&self) -> i64 {
+                sqlx::query_scalar(
+                    "SELECT COALESCE(SUM(LENGTH(config) + LENGTH(event)), 0) FROM a2a_push_outbox",
+                )
+                .fetch_one(self.pool())
+                .await
+                .unwrap()
             }
         }
     };
@@ -179,10 +192,92 @@ async fn outbox_contract(store: &impl OutboxStore) {
     assert_eq!(store.counts().await, (0, 0));
 }
 
+/// A task whose webhooks do not answer holds at most 1,024 waiting deliveries: sixteen configs and
+/// sixty-four events fill them, and the next event adds none.
+async fn a_task_holds_a_bounded_number_of_waiting_deliveries(store: &impl OutboxStore) {
+    let alice = owner(&unique("alice"));
+    let task = unique("flooded");
+    TaskStore::create(store, &alice, status(&task, TaskState::Submitted).0)
+        .await
+        .unwrap();
+    for n in 0..16 {
+        store
+            .save(&alice, config(&task, &format!("hook-{n}")))
+            .await
+            .unwrap();
+    }
+    let (pending, _) = store.counts().await;
+    let (working, event) = status(&task, TaskState::Working);
+    for version in 1..=65 {
+        assert_eq!(
+            store
+                .update(&alice, working.clone(), version, Some(event.clone()))
+                .await,
+            Ok(version + 1)
+        );
+    }
+    assert_eq!(store.counts().await.0, pending + 1024);
+}
+
+/// Sixteen configs with 1 KiB tokens on one task and one event: sixteen rows copying nothing, each
+/// claimed with its own config and the logged event; a config deleted before the claim gives its
+/// delivery up, naming why.
+async fn deliveries_share_their_config_and_event(store: &impl OutboxStore) {
+    let alice = owner(&unique("alice"));
+    let task = unique("shared");
+    TaskStore::create(store, &alice, status(&task, TaskState::Submitted).0)
+        .await
+        .unwrap();
+    for n in 0..16 {
+        let mut hook = config(&task, &format!("hook-{n}"));
+        hook.token = Some(format!("{n}-{}", "t".repeat(1024)));
+        store.save(&alice, hook).await.unwrap();
+    }
+    let (working, event) = status(&task, TaskState::Working);
+    assert_eq!(
+        store.update(&alice, working, 1, Some(event.clone())).await,
+        Ok(2)
+    );
+    assert_eq!(
+        store.copied_bytes().await,
+        0,
+        "no row copies its config or event"
+    );
+    PushConfigStore::delete(store, &alice, &task, "hook-0")
+        .await
+        .unwrap();
+    let (pending, given_up) = store.counts().await;
+    let claimed = store.claim("shared", LEASE, 32).await.unwrap();
+    let claimed: Vec<_> = claimed.into_iter().filter(|e| e.task_id == task).collect();
+    assert_eq!(
+        claimed.len(),
+        15,
+        "the deleted config's delivery is not made"
+    );
+    for entry in &claimed {
+        let id = entry.config.id.clone().unwrap();
+        assert!(
+            entry
+                .config
+                .token
+                .as_deref()
+                .unwrap()
+                .starts_with(&id["hook-".len()..])
+        );
+        assert_eq!(entry.event, event);
+    }
+    assert_eq!(store.counts().await, (pending - 1, given_up + 1));
+    for entry in &claimed {
+        store.delivered(entry.id).await.unwrap();
+    }
+}
+
 #[tokio::test]
 async fn the_outbox_holds_its_contract_on_sqlite() {
     let (store, path) = sqlite_store().await;
     outbox_contract(&store).await;
+    deliveries_share_their_config_and_event(&store).await;
+    a_task_holds_a_bounded_number_of_waiting_deliveries(&store).await;
     common::remove_sqlite(&path);
 }
 
@@ -193,6 +288,8 @@ async fn the_outbox_holds_its_contract_on_postgres() {
     };
     let store = postgres_store(&common::fresh_schema(&url).await).await;
     outbox_contract(&store).await;
+    deliveries_share_their_config_and_event(&store).await;
+    a_task_holds_a_bounded_number_of_waiting_deliveries(&store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -122,6 +122,28 @@ async fn an_anonymous_flood_never_evicts_an_authenticated_callers_task_on_sqlite
     flood_keeps_a_members_task(&url, 2_000).await;
 }
 
+/// Sends `count` anonymous messages of 15 MiB, each completed at once.
+async fn send_big_messages(url: &str, count: usize) {
+    let client = reqwest::Client::new();
+    let text = "w".repeat(15 * MIB);
+    for i in 0..count {
+        let answer = rpc(
+            &client,
+            url,
+            None,
+            "SendMessage",
+            send(&format!("big-{i}"), &text),
+        )
+        .await;
+        assert_eq!(
+            answer["result"]["task"]["status"]["state"],
+            "TASK_STATE_COMPLETED",
+            "{:.300}",
+            answer.to_string()
+        );
+    }
+}
+
 /// The bytes of a SQLite database on disk: the file and its write-ahead log.
 fn database_bytes(path: &str) -> u64 {
     [path.to_owned(), format!("{path}-wal")]
@@ -136,24 +158,7 @@ async fn ten_messages_of_15_mib_on_sqlite_stay_within_a_bound_on_disk_and_in_mem
     let (path, _file) = common::sqlite_file("hostile_disk");
     let (server, url) = common::start(&format!("sqlite:{path}"));
     let pid = server.pid();
-    let client = reqwest::Client::new();
-    let text = "w".repeat(15 * MIB);
-    for i in 0..10 {
-        let answer = rpc(
-            &client,
-            &url,
-            None,
-            "SendMessage",
-            send(&format!("disk-{i}"), &text),
-        )
-        .await;
-        assert_eq!(
-            answer["result"]["task"]["status"]["state"],
-            "TASK_STATE_COMPLETED",
-            "{:.300}",
-            answer.to_string()
-        );
-    }
+    send_big_messages(&url, 10).await;
     let (sent, on_disk, held) = (10 * 15 * MIB as u64, database_bytes(&path), rss(pid));
     eprintln!(
         "10 messages of 15 MiB on SQLite: {} MB on disk for {} MB sent; the agent holds {} MB",
@@ -172,24 +177,7 @@ async fn ten_messages_of_15_mib_on_sqlite_stay_within_a_bound_on_disk_and_in_mem
 async fn thirty_messages_of_15_mib_keep_the_agent_under_512_mib() {
     let (server, url) = common::start("memory");
     let pid = server.pid();
-    let client = reqwest::Client::new();
-    let text = "y".repeat(15 * MIB);
-    for i in 0..30 {
-        let answer = rpc(
-            &client,
-            &url,
-            None,
-            "SendMessage",
-            send(&format!("big-{i}"), &text),
-        )
-        .await;
-        assert_eq!(
-            answer["result"]["task"]["status"]["state"],
-            "TASK_STATE_COMPLETED",
-            "{:.300}",
-            answer.to_string()
-        );
-    }
+    send_big_messages(&url, 30).await;
     let held = rss(pid);
     eprintln!("30 messages of 15 MiB: the agent holds {held} bytes");
     assert!(held < 512 * MIB, "the agent holds {held} bytes");
