@@ -422,7 +422,7 @@ pub struct AgentCard {
     /// JWS signatures over this card.
     #[prost(message, repeated, tag = "17")]
     pub signatures: ::prost::alloc::vec::Vec<AgentCardSignature>,
-    /// Link to an icon for the agent.
+    /// Where the agent's icon is.
     #[prost(string, tag = "18")]
     pub icon_url: ::prost::alloc::string::String,
 }
@@ -549,7 +549,7 @@ impl ::prost::Name for AgentSkill {
 /// One JWS signature (RFC 7515, JSON serialisation) over the agent card.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct AgentCardSignature {
-    /// Protected header: a base64url-encoded JSON object.
+    /// Protected header, its JSON in base64url.
     #[prost(string, tag = "1")]
     pub protected: ::prost::alloc::string::String,
     /// Signature value, base64url-encoded.

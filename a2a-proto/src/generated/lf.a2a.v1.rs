@@ -706,7 +706,7 @@ impl ::prost::Name for OAuth2SecurityScheme {
         "/lf.a2a.v1.OAuth2SecurityScheme".into()
     }
 }
-/// OpenID Connect authentication.
+/// Sign-in through an OpenID Connect provider.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct OpenIdConnectSecurityScheme {
     /// Human-readable notes on the scheme.

@@ -1024,7 +1024,7 @@ pub struct OAuth2SecurityScheme {
     )]
     pub oauth2_metadata_url: ::std::option::Option<::std::string::String>,
 }
-/// OpenID Connect authentication.
+/// Sign-in through an OpenID Connect provider.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(remote = "Self")]
 pub struct OpenIdConnectSecurityScheme {
