@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use a2a_client::A2aClient;
 use a2a_testkit::load::batches::{self, Batch, CONCURRENCY, Op};
+use a2a_testkit::load::report::{latency_percentiles, spread};
 
 use super::args::LoadArgs;
 use super::clients_per_binding;
@@ -99,33 +100,15 @@ impl Cell {
         self.batches.iter().map(|b| b.calls).sum()
     }
 
-    /// The median, lowest and highest requests per second of the batches.
+    /// The median, lowest and highest requests per second of the batches (every cell has one).
     fn rps(&self) -> (f64, f64, f64) {
-        let mut rates: Vec<f64> = self.batches.iter().map(Batch::rps).collect();
-        rates.sort_by(f64::total_cmp);
-        let middle = rates.len() / 2;
-        let median = if rates.len().is_multiple_of(2) {
-            (rates[middle - 1] + rates[middle]) / 2.0
-        } else {
-            rates[middle]
-        };
-        (median, rates[0], rates[rates.len() - 1])
+        spread(self.batches.iter().map(Batch::rps).collect()).unwrap_or_default()
     }
 
     /// p50 and p99 latency over every successful call, in milliseconds.
     fn percentiles(&self) -> Option<(f64, f64)> {
-        let mut all: Vec<Duration> = self
-            .batches
-            .iter()
-            .flat_map(|b| b.latencies.iter().copied())
-            .collect();
-        all.sort_unstable();
-        let at = |fraction: f64| {
-            let rank = (fraction * all.len() as f64).ceil() as usize;
-            all.get(rank.clamp(1, all.len().max(1)) - 1)
-                .map(|d| d.as_secs_f64() * 1000.0)
-        };
-        Some((at(0.50)?, at(0.99)?))
+        let millis = |d: Duration| d.as_secs_f64() * 1000.0;
+        latency_percentiles(&self.batches).map(|(p50, p99)| (millis(p50), millis(p99)))
     }
 
     fn row(&self) -> String {

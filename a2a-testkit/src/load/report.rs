@@ -32,14 +32,18 @@ impl Cell {
 
     /// p50 and p99 latency over every successful call of every batch.
     fn percentiles(&self) -> Option<(Duration, Duration)> {
-        let mut all: Vec<Duration> = self
-            .batches
-            .iter()
-            .flat_map(|b| b.latencies.iter().copied())
-            .collect();
-        all.sort_unstable();
-        Some((percentile(&all, 0.50)?, percentile(&all, 0.99)?))
+        latency_percentiles(&self.batches)
     }
+}
+
+/// p50 and p99 latency over every successful call of `batches` (`None` without one).
+pub fn latency_percentiles(batches: &[Batch]) -> Option<(Duration, Duration)> {
+    let mut all: Vec<Duration> = batches
+        .iter()
+        .flat_map(|b| b.latencies.iter().copied())
+        .collect();
+    all.sort_unstable();
+    Some((percentile(&all, 0.50)?, percentile(&all, 0.99)?))
 }
 
 /// The nearest-rank percentile of sorted values.
@@ -48,8 +52,8 @@ pub(crate) fn percentile(sorted: &[Duration], fraction: f64) -> Option<Duration>
     sorted.get(rank.clamp(1, sorted.len().max(1)) - 1).copied()
 }
 
-/// Median, lowest and highest.
-pub(crate) fn spread(mut values: Vec<f64>) -> Option<(f64, f64, f64)> {
+/// Median, lowest and highest (`None` for no values).
+pub fn spread(mut values: Vec<f64>) -> Option<(f64, f64, f64)> {
     if values.is_empty() {
         return None;
     }
