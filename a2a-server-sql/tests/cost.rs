@@ -20,8 +20,7 @@ use a2a_server::{
 };
 use a2a_server_sql::{PostgresStore, PostgresVersionBus};
 use a2a_types::v1::{
-    AgentCard, AgentSkill, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
-    TaskState,
+    AgentCard, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse, TaskState,
 };
 use common::counting::{Cost, cost_of, recorder};
 use common::{postgres_url, unique};
@@ -55,20 +54,7 @@ impl AgentExecutor for Chunker {
 }
 
 fn card() -> AgentCard {
-    AgentCard::builder("Chunker", "Completes, or streams chunks.", "1.0.0")
-        .jsonrpc("http://127.0.0.1:9/jsonrpc")
-        .streaming(true)
-        .skill(AgentSkill {
-            id: "chunk".into(),
-            name: "Chunk".into(),
-            description: "Streams chunks.".into(),
-            tags: vec!["test".into()],
-            ..Default::default()
-        })
-        .default_input_modes(["text/plain"])
-        .default_output_modes(["text/plain"])
-        .build()
-        .expect("a valid card")
+    common::card("Chunker", "Completes, or streams chunks.", true)
 }
 
 /// The server's settings: the outbox and the execution resumer poll the store only when woken

@@ -18,9 +18,7 @@ use a2a_server::store::{ExecutionQueue, TaskStore};
 use a2a_server::{
     A2aServer, AgentExecutor, EventSink, RequestContext, ServerConfig, ServiceParams, async_trait,
 };
-use a2a_types::v1::{
-    AgentCard, AgentSkill, Message, Part, SendMessageRequest, Task, TaskState, TaskStatus,
-};
+use a2a_types::v1::{AgentCard, Message, Part, SendMessageRequest, Task, TaskState, TaskStatus};
 use common::{owner, postgres_store, postgres_url, sqlite_store, unique};
 
 const LONG: Duration = Duration::from_secs(60);
@@ -197,19 +195,7 @@ impl AgentExecutor for Finisher {
 }
 
 fn card() -> AgentCard {
-    AgentCard::builder("Finisher", "Finishes tasks.", "1.0.0")
-        .jsonrpc("http://127.0.0.1:9/jsonrpc")
-        .skill(AgentSkill {
-            id: "finish".into(),
-            name: "Finish".into(),
-            description: "Finishes tasks.".into(),
-            tags: vec!["test".into()],
-            ..Default::default()
-        })
-        .default_input_modes(["text/plain"])
-        .default_output_modes(["text/plain"])
-        .build()
-        .expect("a valid card")
+    common::card("Finisher", "Finishes tasks.", false)
 }
 
 /// Records an execution of `task_id` as a replica that stopped left it: leased to a token no one

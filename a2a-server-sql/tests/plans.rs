@@ -18,7 +18,7 @@ use a2a_server::{
 };
 use a2a_server_sql::{PostgresStore, PostgresVersionBus};
 use a2a_types::v1::{
-    AgentCard, AgentSkill, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
+    AgentCard, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
 };
 use common::counting::{Recorded, recorder};
 use common::{postgres_url, unique};
@@ -38,19 +38,7 @@ impl AgentExecutor for Completes {
 }
 
 fn card() -> AgentCard {
-    AgentCard::builder("Completes", "Completes at once.", "1.0.0")
-        .jsonrpc("http://127.0.0.1:9/jsonrpc")
-        .skill(AgentSkill {
-            id: "complete".into(),
-            name: "Complete".into(),
-            description: "Completes at once.".into(),
-            tags: vec!["test".into()],
-            ..Default::default()
-        })
-        .default_input_modes(["text/plain"])
-        .default_output_modes(["text/plain"])
-        .build()
-        .expect("a valid card")
+    common::card("Completes", "Completes at once.", false)
 }
 
 fn context() -> CallContext {

@@ -20,7 +20,7 @@ use a2a_server::{
 };
 use a2a_server_sql::{PostgresStore, PostgresVersionBus, SqliteStore};
 use a2a_types::v1::{
-    AgentCard, AgentSkill, CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part,
+    AgentCard, CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part,
     SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, TaskState,
 };
 use common::{postgres_url, unique};
@@ -51,20 +51,7 @@ impl AgentExecutor for Stepper {
 }
 
 fn card() -> AgentCard {
-    AgentCard::builder("Stepper", "Steps through updates.", "1.0.0")
-        .jsonrpc("http://127.0.0.1:9/jsonrpc")
-        .streaming(true)
-        .skill(AgentSkill {
-            id: "step".into(),
-            name: "Step".into(),
-            description: "Steps through updates.".into(),
-            tags: vec!["test".into()],
-            ..Default::default()
-        })
-        .default_input_modes(["text/plain"])
-        .default_output_modes(["text/plain"])
-        .build()
-        .expect("a valid card")
+    common::card("Stepper", "Steps through updates.", true)
 }
 
 /// A replica on the PostgreSQL schema `options` names: its own pool and listener.

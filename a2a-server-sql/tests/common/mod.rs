@@ -86,3 +86,21 @@ pub fn remove_sqlite(path: &std::path::Path) {
         let _ = std::fs::remove_file(name);
     }
 }
+
+/// The card of a test agent named `name` with one skill doing `what`, streaming when `streaming`.
+pub fn card(name: &str, what: &str, streaming: bool) -> a2a_types::v1::AgentCard {
+    a2a_types::v1::AgentCard::builder(name, what, "1.0.0")
+        .jsonrpc("http://127.0.0.1:9/jsonrpc")
+        .streaming(streaming)
+        .skill(a2a_types::v1::AgentSkill {
+            id: name.to_lowercase(),
+            name: name.into(),
+            description: what.into(),
+            tags: vec!["test".into()],
+            ..Default::default()
+        })
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .build()
+        .expect("a valid card")
+}
