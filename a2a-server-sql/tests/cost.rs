@@ -232,6 +232,13 @@ fn assert_costs(store: &str, costs: &Costs, send: Cost, event: Cost, get: Cost) 
     );
     // How often a stream's reader wakes, and so reads, depends on timing: a bound above what
     // was counted, not an exact count.
+    // The background claim may land in a streamed event's window as in the others'.
+    let event = Cost {
+        statements: event.statements + TIMED_CLAIM,
+        reads: event.reads + TIMED_CLAIM,
+        round_trips: event.round_trips + TIMED_CLAIM,
+        ..event
+    };
     assert!(
         costs.streamed_event.within(event),
         "{store}: a streamed event costs more than {event}: {}",
