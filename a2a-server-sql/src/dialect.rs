@@ -134,7 +134,7 @@ impl Dialect for sqlx::Postgres {
          SELECT c.task_id, c.config_id, u.version, '', '', $6 FROM updated u \
          JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
          AND c.task_id = $8 WHERE $12::text IS NOT NULL AND (SELECT COUNT(*) FROM a2a_push_outbox \
-         WHERE task_id = $8 AND gave_up_micros IS NULL) < 1024 ORDER BY c.seq RETURNING 1), \
+         WHERE task_id = $8 AND gave_up_micros IS NULL) < $14 ORDER BY c.seq RETURNING 1), \
          ended AS (DELETE FROM a2a_executions WHERE task_id = $8 AND $3 \
          AND EXISTS (SELECT 1 FROM updated)) \
          SELECT version, (SELECT COUNT(*) FROM queued), pg_notify('a2a_task_versions', $13::text) \

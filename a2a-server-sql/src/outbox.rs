@@ -17,8 +17,8 @@ use crate::errors::backend;
 use crate::rows::column;
 use crate::store::SqlStore;
 
-/// The most deliveries one task may have waiting in the outbox (PostgreSQL's single-statement
-/// update writes the same number).
+/// The most deliveries one task may have waiting in the outbox (bound by SQLite's insert and by
+/// PostgreSQL's single-statement update alike).
 pub(crate) const MAX_PENDING_PER_TASK: i64 = 1024;
 
 /// What the outbox holds, for operators and tests.

@@ -413,6 +413,7 @@ impl<D: Dialect> SqlStore<D> {
                     .bind(version_column(expected_version)?)
                     .bind(event)
                     .bind(D::announcement(&task.id, next))
+                    .bind(crate::outbox::MAX_PENDING_PER_TASK)
                     .fetch_optional(&self.writer)
                     .await
                     .map_err(backend)?
