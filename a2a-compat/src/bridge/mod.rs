@@ -125,7 +125,10 @@ pub use json::{
 pub use methods::{downgrade_request, downgrade_response, upgrade_request, upgrade_response};
 pub use objects::{DATA_PART_COMPAT_KEY, is_final_state};
 #[cfg(feature = "v0_2")]
-pub use older::{OlderVersion, downgrade_json_to, upgrade_json_from};
+pub use older::{
+    OlderVersion, V0_1_MESSAGE_ID_PREFIX, downgrade_json_from_v0_3, downgrade_json_to,
+    upgrade_json_from, upgrade_json_to_v0_3,
+};
 pub use version::{AnyAgentCard, LEGACY_A2A_EXTENSIONS_HEADER, is_v0_3_version, request_version};
 
 /// Why a conversion failed, and where: [`BridgeError::path`] is the field inside the input (as the

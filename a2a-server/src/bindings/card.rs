@@ -5,6 +5,9 @@
 //! fields of its v0.3 form added (`url`, `preferredTransport`, `protocolVersion`,
 //! `additionalInterfaces`; `a2a_compat::bridge::well_known_card_json`), as the official SDKs serve
 //! it. (Without a 0.x interface in the card, or without the feature, every request gets the v1 card.)
+//! A v0.2 or v0.1 client reads that same form (every member it requires is there: `url`, `name`,
+//! `version`, `capabilities`, `skills`, ...); with feature `v0_2` it is served at their well-known
+//! path too, `/.well-known/agent.json`.
 //!
 //! Each form carries `Cache-Control`, `Vary: A2A-Version` and an `ETag` of its own body (section
 //! 8.6: clients should cache the card), and a request whose `If-None-Match` names the current one
@@ -25,11 +28,16 @@ use axum::routing::get;
 use crate::bindings::http_common::asks_for_v1;
 use crate::core::state::ServerState;
 
-/// The public card at the well-known path.
+/// Where A2A v0.1 and v0.2 clients look for the card (v0.3 moved it to `agent-card.json`).
+#[cfg(feature = "v0_2")]
+const OLDER_WELL_KNOWN_CARD_PATH: &str = "/.well-known/agent.json";
+
+/// The public card at the well-known path (and, with feature `v0_2`, at v0.1's and v0.2's).
 pub(crate) fn router(state: &Arc<ServerState>) -> Router {
-    Router::new()
-        .route(WELL_KNOWN_AGENT_CARD_PATH, get(well_known_card))
-        .with_state(state.clone())
+    let routes = Router::new().route(WELL_KNOWN_AGENT_CARD_PATH, get(well_known_card));
+    #[cfg(feature = "v0_2")]
+    let routes = routes.route(OLDER_WELL_KNOWN_CARD_PATH, get(well_known_card));
+    routes.with_state(state.clone())
 }
 
 /// How long clients may keep the card before asking again.

@@ -21,6 +21,9 @@ pub struct CallContext {
     pub binding: &'static str,
     /// The W3C `traceparent` the request carried, recorded on the call's span.
     pub traceparent: Option<String>,
+    /// The id a client names for the task its message starts, where its version lets clients name
+    /// new tasks (A2A v0.1's `tasks/send`); `None` lets the server choose, as later versions do.
+    pub new_task_id: Option<String>,
 }
 
 impl CallContext {

@@ -61,6 +61,10 @@ mod v0_2;
 
 use super::{BridgeError, downgrade_json, upgrade_json};
 
+/// How the id of every message the bridge upgrades from v0.1 begins (v0.1 messages have no id; the
+/// bridge derives one from the content): a server can tell that a message came from a v0.1 client.
+pub const V0_1_MESSAGE_ID_PREFIX: &str = "v0.1-";
+
 /// A protocol version before v1 that the bridge converts from and to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OlderVersion {
@@ -130,6 +134,45 @@ impl OlderVersion {
         } else {
             Some(OlderVersion::V0_3)
         }
+    }
+}
+
+/// Converts JSON of the schema type `schema_type` of `version` to v0.3 JSON (the steps before v0.3
+/// only), returning the v0.3 type's name with it: what a server that answers v0.3 clients needs to
+/// answer older ones (a v0.1 `SendTaskRequest` becomes a v0.3 `SendMessageRequest`). v0.3 JSON is
+/// read as its type and written back.
+pub fn upgrade_json_to_v0_3(
+    version: OlderVersion,
+    schema_type: &str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    let (name, json) = match version {
+        OlderVersion::V0_3 => {
+            let name = v0_2::static_name(crate::v0_3::SCHEMA_TYPES, schema_type)?;
+            return Ok((name, typed::v0_3(name, json)?));
+        }
+        OlderVersion::V0_2 => (schema_type, json),
+        OlderVersion::V0_1 => v0_1::upgrade(schema_type, json)?,
+    };
+    v0_2::upgrade(name, json)
+}
+
+/// Converts v0.3 JSON of the schema type `v0_3_type` to JSON of `version` (the steps below v0.3
+/// only), returning the name of the schema type written: a v0.3 `GetTaskResponse` becomes a v0.1
+/// `GetTaskResponse` with `sessionId` and `type` parts.
+pub fn downgrade_json_from_v0_3(
+    version: OlderVersion,
+    v0_3_type: &str,
+    json: Value,
+) -> Result<(&'static str, Value), BridgeError> {
+    if version == OlderVersion::V0_3 {
+        let name = v0_2::static_name(crate::v0_3::SCHEMA_TYPES, v0_3_type)?;
+        return Ok((name, typed::v0_3(name, json)?));
+    }
+    let (name, v0_2) = v0_2::downgrade(v0_3_type, json)?;
+    match version {
+        OlderVersion::V0_1 => v0_1::downgrade(name, v0_2),
+        _ => Ok((name, v0_2)),
     }
 }
 

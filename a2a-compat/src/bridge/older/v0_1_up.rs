@@ -63,7 +63,7 @@ pub(super) fn derived_message_id(message: &Value) -> String {
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     });
-    format!("v0.1-{hash:016x}")
+    format!("{}{hash:016x}", super::V0_1_MESSAGE_ID_PREFIX)
 }
 
 pub(super) fn part(v0_1: &Value) -> Result<Value, BridgeError> {

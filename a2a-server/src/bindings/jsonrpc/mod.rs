@@ -1,7 +1,9 @@
 //! The JSON-RPC binding: A2A v1 requests (with `A2A-Version: 1.x`) through
 //! `a2a_protocol::jsonrpc`; with feature `v0_3`, A2A v0.3 requests (v0.3 method names, no header)
-//! through the bridge ([`v0_3`]). Streaming methods answer with server-sent events, one
-//! JSON-RPC response per event.
+//! through the bridge ([`v0_3`]); with features `v0_2` and `v0_1`, A2A v0.2 and v0.1 requests, told
+//! by method and, for the names every version shares, by the version that created the task
+//! ([`older`] has the rule). Streaming methods answer with server-sent events, one JSON-RPC response
+//! per event.
 
 use std::sync::Arc;
 
@@ -30,6 +32,8 @@ use crate::core::call::{call, check_access};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 
+#[cfg(feature = "v0_1")]
+mod older;
 #[cfg(feature = "v0_3")]
 mod v0_3;
 
@@ -112,6 +116,10 @@ async fn rpc(
             return reply(JsonRpcResponse::<Value>::error(None, error).to_json());
         }
     };
+    #[cfg(feature = "v0_1")]
+    if older::is_older_request(&json, &headers) {
+        return older::older_rpc(&state, &headers, uri.query(), json).await;
+    }
     #[cfg(feature = "v0_3")]
     if v0_3::is_v0_3_method(&json) {
         return v0_3::v0_3_rpc(&state, &headers, uri.query(), &body).await;

@@ -115,7 +115,10 @@ pub(crate) async fn begin(
     let (task_id, context_id) = match &existing {
         Some((task, _)) => (task.id.clone(), task.context_id.clone().unwrap_or_default()),
         None => (
-            crate::ids::new_id("task"),
+            context
+                .new_task_id
+                .clone()
+                .unwrap_or_else(|| crate::ids::new_id("task")),
             message
                 .context_id
                 .clone()
