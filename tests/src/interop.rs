@@ -207,6 +207,17 @@ pub fn python_v0_3(suite: &Suite) -> Option<PathBuf> {
     )
 }
 
+/// The Python interpreter that has the SDK 0.2.x (`A2A_INTEROP_PYTHON_V0_2`, else the workspace's
+/// `.venv-v0_2`), or `None` (after saying why) where the test is skipped.
+pub fn python_v0_2(suite: &Suite) -> Option<PathBuf> {
+    python_from(
+        suite,
+        "A2A_INTEROP_PYTHON_V0_2",
+        ".venv-v0_2",
+        "tests/interop/requirements-v0_2.txt",
+    )
+}
+
 /// The interpreter named by the environment variable `variable`, else the workspace's `venv`, that
 /// can import `suite.sdk_module`; skips (`None`) with one line without one, and fails under `CI=true`.
 fn python_from(suite: &Suite, variable: &str, venv: &str, requirements: &str) -> Option<PathBuf> {
