@@ -176,7 +176,9 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
     }
 
     kit_rules::run(&mut run, client).await;
-    wire::run(&mut run, client).await;
+    if options.wire {
+        wire::run(&mut run, client).await;
+    }
     if options.server_rules {
         server_rules::run(&mut run, client).await;
     }
