@@ -37,6 +37,7 @@ pub fn run(args: &ConformanceArgs) -> Result<Vec<u8>, Failure> {
                     && client.protocol_version() == ProtocolVersion::V1_0,
                 check_timeout: Duration::from_secs(args.check_timeout),
                 server_rules: true,
+                wire: true,
                 level,
             };
             if !printer.json() {

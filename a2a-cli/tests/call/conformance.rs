@@ -1,20 +1,19 @@
 //! `a2a conformance`: against the example agent at MUST level it passes on every binding its card
 //! declares (the JSON report says so check by check, each with its level and section); against an
 //! agent that breaks a rule (the server crate behind a layer that drops `nextPageToken` from
-//! ListTasks answers, or one that lists tasks oldest first) it exits 7, naming the check and its
-//! section, on each of its bindings.
+//! ListTasks answers, lists tasks oldest first, strips JSON-RPC errors of their `data`, puts v0.3's
+//! `kind` in its tasks, or labels its streams `application/json`) it exits 7, naming the check and
+//! its section, on each of its bindings.
 
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Response, header};
 use serde_json::Value;
 
-use a2a_server::{A2aServer, HttpPaths, ServerConfig, WebhookPolicy};
-use a2a_testkit::behaviour::{Delays, WithBehaviours};
-use a2a_types::v1::{AgentCard, AgentSkill};
-
 use crate::agent::{Agent, a2a};
+use crate::rule_breaker::{
+    Rule, RuleBreaker, drop_next_page_token, list_oldest_first, strip_jsonrpc_error_data,
+    task_with_v0_3_kind,
+};
 
 /// Reads the `--report` file `path` and removes it.
 fn report(path: &std::path::Path) -> Value {
@@ -77,131 +76,28 @@ fn the_example_agent_passes_at_must_level_on_every_binding() {
     }
 }
 
-/// A ListTasks answer's fields: at the top (HTTP+JSON) or under `result` (JSON-RPC).
-fn list_answer(value: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
-    let object = value.as_object_mut()?;
-    if object.contains_key("result") {
-        object.get_mut("result")?.as_object_mut()
-    } else {
-        Some(object)
-    }
-}
-
-/// Breaks §3.1.4: the final page's `nextPageToken` goes missing.
-fn drop_next_page_token(value: &mut Value) {
-    if let Some(answer) = list_answer(value) {
-        answer.remove("nextPageToken");
-    }
-}
-
-/// Breaks §3.1.4's ordering: the tasks come oldest first.
-fn list_oldest_first(value: &mut Value) {
-    if let Some(Value::Array(tasks)) = list_answer(value).and_then(|a| a.get_mut("tasks")) {
-        tasks.reverse();
-    }
-}
-
-/// The layer's work: a JSON answer is rewritten by `rewrite`. Other answers (streams included)
-/// pass untouched.
-async fn rewrite_json(response: Response<Body>, rewrite: fn(&mut Value)) -> Response<Body> {
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !is_json {
-        return response;
-    }
-    let (mut parts, body) = response.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, 16 << 20).await else {
-        return Response::from_parts(parts, Body::empty());
-    };
-    let mut value: Value = match serde_json::from_slice(&bytes) {
-        Ok(value) => value,
-        Err(_) => return Response::from_parts(parts, Body::from(bytes)),
-    };
-    rewrite(&mut value);
-    parts.headers.remove(header::CONTENT_LENGTH);
-    Response::from_parts(parts, Body::from(value.to_string()))
-}
-
-/// An agent that follows the conformance behaviours, on JSON-RPC and HTTP+JSON, whose JSON answers
-/// pass through a rewrite that breaks a rule; serving until dropped (the server is a task of its
-/// runtime).
-struct RuleBreaker {
-    _runtime: tokio::runtime::Runtime,
-    url: String,
-}
-
-impl RuleBreaker {
-    fn start(rewrite: fn(&mut Value)) -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let url = runtime.block_on(async {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let address = listener.local_addr().unwrap();
-            let card = AgentCard::builder("Rule breaker", "Rewrites its answers.", "1.0.0")
-                .jsonrpc(format!("http://{address}/jsonrpc"))
-                .http_json(format!("http://{address}/rest"))
-                .streaming(true)
-                .push_notifications(true)
-                .default_input_modes(["text/plain"])
-                .default_output_modes(["text/plain"])
-                .skill(AgentSkill {
-                    id: "pages".into(),
-                    name: "Pages".into(),
-                    description: "Lists tasks, without the token of the next page.".into(),
-                    tags: vec!["conformance".into()],
-                    ..Default::default()
-                })
-                .build()
-                .expect("a valid card");
-            let mut config = ServerConfig::default();
-            config.webhook_policy = WebhookPolicy::local_development();
-            let delays = Delays {
-                resubscribe: Duration::from_millis(500),
-                long_running: Duration::from_millis(500),
-            };
-            let agent = WithBehaviours::new(Plain, delays);
-            let server = A2aServer::builder(card, agent).config(config).build();
-            let router =
-                server
-                    .router(&HttpPaths::default())
-                    .layer(axum::middleware::map_response(
-                        move |response: Response<Body>| rewrite_json(response, rewrite),
-                    ));
-            tokio::spawn(async move {
-                let _ = axum::serve(listener, router).await;
-            });
-            format!("http://{address}")
-        });
-        RuleBreaker {
-            _runtime: runtime,
-            url,
-        }
-    }
-}
-
-/// The agent's answer to any message the behaviours do not name: completed.
-struct Plain;
-
-#[a2a_server::async_trait]
-impl a2a_server::AgentExecutor for Plain {
-    async fn execute(
-        &self,
-        _context: a2a_server::RequestContext,
-        events: a2a_server::EventSink,
-    ) -> Result<(), a2a_protocol::errors::Error> {
-        Ok(events.complete_with_text("done").await?)
-    }
+/// The names of the failed checks of each binding of a report, by binding.
+fn failures(report: &Value) -> Vec<(String, Vec<String>)> {
+    report["bindings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|binding| {
+            let failed = binding["checks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["outcome"] == "fail")
+                .map(|c| c["name"].as_str().unwrap().to_owned())
+                .collect();
+            (binding["binding"].as_str().unwrap().to_owned(), failed)
+        })
+        .collect()
 }
 
 #[test]
 fn an_agent_without_next_page_tokens_fails_naming_the_check() {
-    let agent = RuleBreaker::start(drop_next_page_token);
+    let agent = RuleBreaker::start(Rule::Json(drop_next_page_token));
     let path = report_path("pager");
     let run = a2a(&[
         "conformance",
@@ -210,23 +106,27 @@ fn an_agent_without_next_page_tokens_fails_naming_the_check() {
         path.to_str().unwrap(),
     ]);
     let line = run.failed(7, "error");
+    // The raw `GET /tasks?pageSize=2` misses the token too.
     assert!(
-        line.contains("2 MUST check(s) failed")
+        line.contains("3 MUST check(s) failed")
             && line.contains("JSONRPC list.context-status-paging (§3.1.4 List Tasks")
-            && line.contains("HTTP+JSON list.context-status-paging (§3.1.4 List Tasks"),
+            && line.contains("HTTP+JSON list.context-status-paging (§3.1.4 List Tasks")
+            && line.contains("HTTP+JSON wire.rest-query-params (§11.5"),
         "{line}"
     );
-    let report = report(&path);
-    for binding in report["bindings"].as_array().unwrap() {
-        let failed: Vec<&str> = binding["checks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["outcome"] == "fail")
-            .map(|c| c["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(failed, ["list.context-status-paging"], "{binding}");
-    }
+    assert_eq!(
+        failures(&report(&path)),
+        [
+            ("JSONRPC".into(), vec!["list.context-status-paging".into()]),
+            (
+                "HTTP+JSON".into(),
+                vec![
+                    "list.context-status-paging".into(),
+                    "wire.rest-query-params".into()
+                ]
+            ),
+        ]
+    );
     assert!(
         run.stdout
             .contains("FAIL  MUST    list.context-status-paging"),
@@ -237,7 +137,7 @@ fn an_agent_without_next_page_tokens_fails_naming_the_check() {
 
 #[test]
 fn an_agent_listing_oldest_first_fails_naming_the_check() {
-    let agent = RuleBreaker::start(list_oldest_first);
+    let agent = RuleBreaker::start(Rule::Json(list_oldest_first));
     let path = report_path("oldest-first");
     let run = a2a(&[
         "conformance",
@@ -261,5 +161,134 @@ fn an_agent_listing_oldest_first_fails_naming_the_check() {
             .map(|c| c["name"].as_str().unwrap())
             .collect();
         assert_eq!(failed, ["list.newest-first"], "{binding}");
+    }
+}
+
+#[test]
+fn the_example_agent_passes_every_raw_wire_check_of_its_binding() {
+    let agent = Agent::start(Duration::from_millis(500));
+    let run = a2a(&["conformance", &agent.url, "--level", "should", "--json"]);
+    run.ok();
+    let report = &run.json_lines()[0];
+    let expected: [(&str, &[&str]); 3] = [
+        (
+            "JSONRPC",
+            &[
+                "wire.jsonrpc-error-details",
+                "wire.jsonrpc-protocol-errors",
+                "wire.jsonrpc-sse",
+                "wire.protojson-shape",
+                "wire.unknown-request-fields",
+                "wire.version-unsupported",
+                "wire.version-accepted",
+            ],
+        ),
+        (
+            "HTTP+JSON",
+            &[
+                "wire.rest-error-details",
+                "wire.rest-sse",
+                "wire.rest-query-params",
+                "wire.protojson-shape",
+                "wire.unknown-request-fields",
+                "wire.version-unsupported",
+                "wire.version-accepted",
+            ],
+        ),
+        (
+            "GRPC",
+            &[
+                "wire.grpc-error-details",
+                "wire.version-unsupported",
+                "wire.version-accepted",
+            ],
+        ),
+    ];
+    for (binding, (name, wire_checks)) in
+        report["bindings"].as_array().unwrap().iter().zip(expected)
+    {
+        assert_eq!(binding["binding"], name);
+        let passed: Vec<&str> = binding["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["name"].as_str().unwrap().starts_with("wire."))
+            .inspect(|c| assert_eq!(c["outcome"], "pass", "{c}"))
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(passed, wire_checks, "{binding}");
+    }
+}
+
+#[test]
+fn an_agent_without_jsonrpc_error_data_fails_naming_the_checks() {
+    let agent = RuleBreaker::start(Rule::Json(strip_jsonrpc_error_data));
+    let run = a2a(&["conformance", &agent.url, "--json"]);
+    let line = run.failed(7, "error");
+    assert!(
+        line.contains("JSONRPC wire.jsonrpc-error-details (§9.5 Error Handling")
+            && line.contains("JSONRPC wire.version-unsupported (§3.6.2"),
+        "{line}"
+    );
+    assert_eq!(
+        failures(&run.json_lines()[0]),
+        [
+            (
+                "JSONRPC".into(),
+                vec![
+                    "wire.jsonrpc-error-details".into(),
+                    "wire.version-unsupported".into()
+                ]
+            ),
+            ("HTTP+JSON".into(), vec![]),
+        ]
+    );
+}
+
+#[test]
+fn an_agent_answering_with_v0_3_kinds_fails_the_protojson_shape() {
+    let agent = RuleBreaker::start(Rule::Json(task_with_v0_3_kind));
+    let run = a2a(&["conformance", &agent.url, "--json"]);
+    run.failed(7, "error");
+    let report = &run.json_lines()[0];
+    assert_eq!(
+        failures(report),
+        [
+            ("JSONRPC".into(), vec!["wire.protojson-shape".into()]),
+            ("HTTP+JSON".into(), vec!["wire.protojson-shape".into()]),
+        ]
+    );
+    let detail = report["bindings"][0]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "wire.protojson-shape")
+        .unwrap()["detail"]
+        .to_string();
+    assert!(
+        detail.contains("kind: v0.3's `kind`, absent from v1"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn an_agent_streaming_as_application_json_fails_the_sse_checks() {
+    let agent = RuleBreaker::start(Rule::SseAsJson);
+    let run = a2a(&["conformance", &agent.url, "--json"]);
+    run.failed(7, "error");
+    // The typed client refuses such streams too, so the stream checks fail beside the wire ones.
+    for (binding, failed) in failures(&run.json_lines()[0]) {
+        let sse = if binding == "JSONRPC" {
+            "wire.jsonrpc-sse"
+        } else {
+            "wire.rest-sse"
+        };
+        assert!(failed.iter().any(|f| f == sse), "{binding}: {failed:?}");
+        assert!(
+            failed
+                .iter()
+                .all(|f| f == sse || f.starts_with("stream.") || f.contains("subscribe")),
+            "{binding}: {failed:?}"
+        );
     }
 }

@@ -10,6 +10,7 @@ mod errors;
 mod load;
 mod messages;
 mod push;
+mod rule_breaker;
 mod sdk_server;
 mod sdk_verbs;
 mod tasks;

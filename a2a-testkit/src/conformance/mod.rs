@@ -29,6 +29,11 @@
 //! execution modes, task and context ids, ListTasks order and artifacts, idempotent push-config
 //! deletes, unknown configs and subscriptions).
 //!
+//! Then the raw-wire checks (`wire`): the kit's and the specification's requirements of the bytes
+//! on the wire that a typed client hides (error codes and details as each binding carries them, SSE
+//! framing, the ProtoJSON shape of answers, `A2A-Version` handling), made with HTTP requests and gRPC
+//! calls of their own.
+//!
 //! With [`ConformanceOptions::server_rules`], the run also checks what the specification and the
 //! official conformance kit require of a server beyond that table ([`server_rules`]).
 //!
@@ -49,6 +54,7 @@ pub mod requirements;
 mod run;
 pub mod server_rules;
 mod streams;
+mod wire;
 
 use checks::{
     ArtifactKind, Expect, cancel_working, card, extended_card, get_history_length, list_tasks,
@@ -170,6 +176,9 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
     }
 
     kit_rules::run(&mut run, client).await;
+    if options.wire {
+        wire::run(&mut run, client).await;
+    }
     if options.server_rules {
         server_rules::run(&mut run, client).await;
     }

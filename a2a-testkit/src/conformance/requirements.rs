@@ -231,6 +231,61 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
         "§3.1.6 Subscribe to Task; §3.3.2 TaskNotFoundError",
     ),
     (
+        "wire.jsonrpc-error-details",
+        Level::Must,
+        "§9.5 Error Handling; §5.4 Error Code Mappings (code, data with ErrorInfo)",
+    ),
+    (
+        "wire.jsonrpc-protocol-errors",
+        Level::Must,
+        "§9.3 Base Request Structure; §9.5 Error Handling (JSON-RPC 2.0 codes)",
+    ),
+    (
+        "wire.jsonrpc-sse",
+        Level::Must,
+        "§9.4.2 SendStreamingMessage (text/event-stream, JSON-RPC responses)",
+    ),
+    (
+        "wire.rest-error-details",
+        Level::Must,
+        "§11.6 Error Handling; §5.4 Error Code Mappings (status, ErrorInfo)",
+    ),
+    (
+        "wire.rest-sse",
+        Level::Must,
+        "§11.7 Streaming (text/event-stream, StreamResponse data)",
+    ),
+    (
+        "wire.rest-query-params",
+        Level::Must,
+        "§11.5 Query Parameter Naming (camelCase)",
+    ),
+    (
+        "wire.grpc-error-details",
+        Level::Must,
+        "§10.6 Error Handling; §5.4 Error Code Mappings (status, ErrorInfo)",
+    ),
+    (
+        "wire.protojson-shape",
+        Level::Must,
+        "§5.5 JSON Field Naming; §5.6.1 Timestamps; §9.1 (ProtoJSON of a2a.proto)",
+    ),
+    (
+        "wire.version-unsupported",
+        Level::Must,
+        "§3.6.2 Server Responsibilities; §3.3.2 VersionNotSupportedError",
+    ),
+    (
+        "wire.version-accepted",
+        Level::Must,
+        "§3.6 Versioning (Major.Minor, patch ignored); §3.6.2",
+    ),
+    (
+        "wire.unknown-request-fields",
+        Level::Should,
+        "§5.7 Field Presence and Optionality (unknown fields ignored)",
+    ),
+    (
         "error.get-unknown-task",
         Level::Must,
         "§3.1.3 Get Task; §3.3.2 TaskNotFoundError",
@@ -285,7 +340,7 @@ mod tests {
 
     /// The check names written in the run's sources: string literals starting with a check family.
     fn names_in(source: &str) -> Vec<&str> {
-        const FAMILIES: [&str; 11] = [
+        const FAMILIES: [&str; 12] = [
             "card",
             "send.",
             "stream.",
@@ -297,6 +352,7 @@ mod tests {
             "extended-card.",
             "rules.",
             "error.",
+            "wire.",
         ];
         source
             .split('"')
@@ -317,6 +373,7 @@ mod tests {
             include_str!("mod.rs"),
             include_str!("server_rules.rs"),
             include_str!("kit_rules.rs"),
+            include_str!("wire/mod.rs"),
         ]
         .into_iter()
         .flat_map(names_in)

@@ -24,6 +24,10 @@ pub struct ConformanceOptions {
     /// Whether to run the server rules (`conformance::server_rules`) too (the workspace's own agent follows
     /// them; the SDK's reference server does not follow all).
     pub server_rules: bool,
+    /// Whether to run the raw-wire checks (`conformance::wire`: error details, SSE framing,
+    /// ProtoJSON shape and `A2A-Version` handling as the bytes show them), which make requests of
+    /// their own beside the client's.
+    pub wire: bool,
     /// The weakest requirements to check: [`Level::Must`] makes only the MUST checks, [`Level::May`]
     /// (the default) every check.
     pub level: Level,
@@ -36,6 +40,7 @@ impl Default for ConformanceOptions {
             push_delivery: true,
             check_timeout: Duration::from_secs(20),
             server_rules: false,
+            wire: true,
             level: Level::May,
         }
     }
