@@ -1,17 +1,20 @@
 //! Mutual TLS on loopback (feature `rustls`), with certificates made at test time (rcgen): the
 //! agent served with `serve_tls` and `TlsIdentity::require_client_certificates` refuses, on
 //! JSON-RPC, HTTP+JSON and gRPC, a client without a certificate and a client whose certificate
-//! another root issued, and serves a client whose certificate the trusted root issued.
+//! another root issued, and serves a client whose certificate the trusted root issued; this crate's
+//! client presents its certificate (`ClientConfig::client_certificate`) on every binding.
 //!
 //! Every wait is bounded; the server stops when its handle is dropped.
 
 use std::time::Duration;
 
+use a2a_client::tls::{ClientIdentity, RootCertificate};
+use a2a_client::{A2aClient, Binding, ClientConfig};
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
 use a2a_protocol::errors::Error;
 use a2a_server::tls::TlsIdentity;
 use a2a_server::{A2aServer, AgentExecutor, EventSink, HttpPaths, RequestContext, async_trait};
-use a2a_types::v1::{AgentCard, AgentSkill};
+use a2a_types::v1::{AgentCard, AgentSkill, ListTasksRequest};
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair, KeyUsagePurpose,
 };
@@ -71,10 +74,11 @@ impl Ca {
     }
 }
 
-fn card() -> AgentCard {
+fn card(http: std::net::SocketAddr, grpc: std::net::SocketAddr) -> AgentCard {
     AgentCard::builder("Mtls", "Answers callers with a certificate.", "1.0.0")
-        .jsonrpc("https://127.0.0.1:1/jsonrpc")
-        .http_json("https://127.0.0.1:1/rest")
+        .jsonrpc(format!("https://{http}/jsonrpc"))
+        .http_json(format!("https://{http}/rest"))
+        .grpc(format!("https://{grpc}"))
         .default_input_modes(["text/plain"])
         .default_output_modes(["text/plain"])
         .skill(AgentSkill {
@@ -152,10 +156,8 @@ async fn calls(
     [jsonrpc, rest, grpc]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn only_clients_with_a_certificate_of_the_trusted_root_are_served_on_every_binding() {
-    let ca = Ca::new("A2A test CA");
-    let other = Ca::new("Another CA");
+/// The agent behind TLS requiring certificates of `ca`.
+async fn serve_mtls(ca: &Ca) -> a2a_server::Serving {
     let server = ca.issue(vec!["127.0.0.1".into(), "localhost".into()], "agent");
     let identity = TlsIdentity::from_pem(server.cert_pem.clone(), server.key_pem.clone())
         .unwrap()
@@ -165,11 +167,19 @@ async fn only_clients_with_a_certificate_of_the_trusted_root_are_served_on_every
         TcpListener::bind("127.0.0.1:0").await.unwrap(),
         TcpListener::bind("127.0.0.1:0").await.unwrap(),
     );
-    let serving = A2aServer::builder(card(), Done)
+    let card = card(http.local_addr().unwrap(), grpc.local_addr().unwrap());
+    A2aServer::builder(card, Done)
         .build()
         .serve_tls(http, grpc, &HttpPaths::default(), &identity)
         .await
-        .expect("serving");
+        .expect("serving")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_clients_with_a_certificate_of_the_trusted_root_are_served_on_every_binding() {
+    let ca = Ca::new("A2A test CA");
+    let other = Ca::new("Another CA");
+    let serving = serve_mtls(&ca).await;
 
     let good = ca.issue(Vec::new(), "alice");
     let stranger = other.issue(Vec::new(), "mallory");
@@ -187,6 +197,36 @@ async fn only_clients_with_a_certificate_of_the_trusted_root_are_served_on_every
     let answers = calls(&ca.pem(), Some(&good), &serving).await;
     for (binding, answer) in bindings.iter().zip(answers) {
         assert_eq!(answer, Ok(200), "the trusted client on {binding}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_presents_its_certificate_on_every_binding() {
+    let ca = Ca::new("A2A test CA");
+    let serving = serve_mtls(&ca).await;
+    let leaf = ca.issue(Vec::new(), "alice");
+    let roots = RootCertificate::from_pem(ca.pem().as_bytes()).unwrap();
+    for binding in [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc] {
+        let config = ClientConfig {
+            web_pki_roots: false,
+            ..ClientConfig::default()
+        }
+        .only(binding)
+        .trust_root_certificates(roots.clone())
+        .timeout(LIMIT);
+        // Without a certificate the agent's card cannot even be read.
+        let refused = A2aClient::connect(&serving.base_url(), config.clone()).await;
+        assert!(refused.is_err(), "{binding}: served without a certificate");
+        let identity = ClientIdentity::from_pem(leaf.cert_pem.clone(), leaf.key_pem.clone())
+            .expect("a usable identity");
+        let client = A2aClient::connect(&serving.base_url(), config.client_certificate(identity))
+            .await
+            .unwrap_or_else(|e| panic!("{binding}: the card with a certificate: {e}"));
+        assert_eq!(client.binding(), binding);
+        client
+            .list_tasks(ListTasksRequest::default())
+            .await
+            .unwrap_or_else(|e| panic!("{binding}: ListTasks with a certificate: {e}"));
     }
 }
 
