@@ -67,6 +67,11 @@ pub struct ClientConfig {
     /// binding; read PEM with [`RootCertificate::from_pem`](crate::tls::RootCertificate::from_pem).
     #[cfg(feature = "rustls")]
     pub root_certificates: Vec<crate::tls::RootCertificate>,
+    /// The certificate the client presents to an agent that asks for one (mutual TLS; feature
+    /// `rustls`), on every binding; read PEM with
+    /// [`ClientIdentity::from_pem`](crate::tls::ClientIdentity::from_pem).
+    #[cfg(feature = "rustls")]
+    pub client_identity: Option<crate::tls::ClientIdentity>,
     /// The trust root for agent cards (feature `signing`, A2A §8.4): when set, every card the
     /// client fetches (the well-known card, whether fresh or cached, and `GetExtendedAgentCard`'s)
     /// and every card it is made from must carry a signature that verifies with one of these keys,
@@ -101,6 +106,8 @@ impl Default for ClientConfig {
             web_pki_roots: true,
             #[cfg(feature = "rustls")]
             root_certificates: Vec::new(),
+            #[cfg(feature = "rustls")]
+            client_identity: None,
             #[cfg(feature = "signing")]
             card_verifier: None,
             observer: None,
@@ -156,6 +163,14 @@ impl ClientConfig {
         self
     }
 
+    /// This configuration presenting `identity` to agents that ask for a client certificate
+    /// (mutual TLS; feature `rustls`).
+    #[cfg(feature = "rustls")]
+    pub fn client_certificate(mut self, identity: crate::tls::ClientIdentity) -> Self {
+        self.client_identity = Some(identity);
+        self
+    }
+
     /// This configuration trusting only cards signed by `verifier`'s keys
     /// ([`card_verifier`](Self::card_verifier)).
     #[cfg(feature = "signing")]
@@ -172,6 +187,7 @@ impl ClientConfig {
     /// [`root_certificates`](Self::root_certificates), checked.
     pub(crate) fn trust(&self) -> Result<crate::tls::Trust, ClientError> {
         crate::tls::Trust::of(self.web_pki_roots, &self.root_certificates)
+            .map(|trust| trust.presenting(self.client_identity.clone()))
     }
 }
 
@@ -219,7 +235,8 @@ impl fmt::Debug for ClientConfig {
         #[cfg(feature = "rustls")]
         debug
             .field("web_pki_roots", &self.web_pki_roots)
-            .field("root_certificates", &self.root_certificates);
+            .field("root_certificates", &self.root_certificates)
+            .field("client_identity", &self.client_identity);
         #[cfg(feature = "signing")]
         debug.field("card_verifier", &self.card_verifier);
         debug.field("observer", &self.observer.as_ref().map(|_| "…"));

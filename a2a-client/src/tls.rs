@@ -15,7 +15,7 @@ use std::sync::Arc;
 use rustls::RootCertStore;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, TrustAnchor};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, TrustAnchor};
 
 use crate::error::ClientError;
 
@@ -66,6 +66,66 @@ impl fmt::Debug for RootCertificate {
     }
 }
 
+/// A certificate chain and its private key, which the client presents to an agent that asks for a
+/// client certificate (mutual TLS), on every binding.
+#[derive(Clone)]
+pub struct ClientIdentity {
+    chain: Vec<CertificateDer<'static>>,
+    key: Arc<PrivateKeyDer<'static>>,
+    /// The same, as PEM, for tonic (which reads its identity from PEM).
+    chain_pem: Vec<u8>,
+    key_pem: Vec<u8>,
+}
+
+impl ClientIdentity {
+    /// An identity from PEM: the certificate chain (the client's certificate first) and its private
+    /// key (PKCS #8, PKCS #1 or SEC1).
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::InvalidConfig`] naming `client_identity.certificate_chain` or
+    /// `client_identity.private_key`.
+    pub fn from_pem(
+        certificate_chain: impl Into<Vec<u8>>,
+        private_key: impl Into<Vec<u8>>,
+    ) -> Result<Self, ClientError> {
+        let (chain_pem, key_pem): (Vec<u8>, Vec<u8>) =
+            (certificate_chain.into(), private_key.into());
+        let chain = CertificateDer::pem_slice_iter(&chain_pem)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| invalid("client_identity.certificate_chain", format!("not PEM: {e}")))?;
+        if chain.is_empty() {
+            return Err(invalid(
+                "client_identity.certificate_chain",
+                "holds no CERTIFICATE section",
+            ));
+        }
+        let key = PrivateKeyDer::from_pem_slice(&key_pem).map_err(|e| {
+            invalid(
+                "client_identity.private_key",
+                format!("no private key read: {e}"),
+            )
+        })?;
+        Ok(ClientIdentity {
+            chain,
+            key: Arc::new(key),
+            chain_pem,
+            key_pem,
+        })
+    }
+}
+
+/// The key stays out of logs.
+impl fmt::Debug for ClientIdentity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ClientIdentity({} certificates, a key)",
+            self.chain.len()
+        )
+    }
+}
+
 fn invalid(field: &str, message: impl fmt::Display) -> ClientError {
     ClientError::InvalidConfig {
         field: field.to_owned(),
@@ -78,6 +138,8 @@ fn invalid(field: &str, message: impl fmt::Display) -> ClientError {
 pub(crate) struct Trust {
     pub(crate) anchors: Vec<TrustAnchor<'static>>,
     pub(crate) provider: Arc<CryptoProvider>,
+    /// The client certificate presented when an agent asks for one.
+    pub(crate) identity: Option<ClientIdentity>,
 }
 
 impl Trust {
@@ -109,24 +171,50 @@ impl Trust {
         let provider = CryptoProvider::get_default()
             .cloned()
             .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
-        Ok(Trust { anchors, provider })
+        Ok(Trust {
+            anchors,
+            provider,
+            identity: None,
+        })
+    }
+
+    /// The same trust, presenting `identity` to agents that ask for a client certificate.
+    pub(crate) fn presenting(mut self, identity: Option<ClientIdentity>) -> Self {
+        self.identity = identity;
+        self
     }
 
     /// The rustls configuration of the HTTP bindings.
     pub(crate) fn rustls_config(&self) -> Result<rustls::ClientConfig, ClientError> {
         let roots = RootCertStore::from_iter(self.anchors.iter().cloned());
-        Ok(
-            rustls::ClientConfig::builder_with_provider(self.provider.clone())
-                .with_safe_default_protocol_versions()
-                .map_err(|e| invalid("root_certificates", format!("no TLS version usable: {e}")))?
-                .with_root_certificates(roots)
-                .with_no_client_auth(),
-        )
+        let builder = rustls::ClientConfig::builder_with_provider(self.provider.clone())
+            .with_safe_default_protocol_versions()
+            .map_err(|e| invalid("root_certificates", format!("no TLS version usable: {e}")))?
+            .with_root_certificates(roots);
+        match &self.identity {
+            Some(identity) => builder
+                .with_client_auth_cert(identity.chain.clone(), identity.key.clone_key())
+                .map_err(|e| {
+                    invalid(
+                        "client_identity.private_key",
+                        format!("not usable with the certificate: {e}"),
+                    )
+                }),
+            None => Ok(builder.with_no_client_auth()),
+        }
     }
 
     /// tonic's configuration of the gRPC binding: the same anchors (tonic picks the same provider).
     pub(crate) fn tonic_config(&self) -> tonic::transport::ClientTlsConfig {
-        tonic::transport::ClientTlsConfig::new().trust_anchors(self.anchors.iter().cloned())
+        let config =
+            tonic::transport::ClientTlsConfig::new().trust_anchors(self.anchors.iter().cloned());
+        match &self.identity {
+            Some(identity) => config.identity(tonic::transport::Identity::from_pem(
+                &identity.chain_pem,
+                &identity.key_pem,
+            )),
+            None => config,
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 use a2a_protocol::limits::Limits;
 
+use crate::limits::CallerLimits;
 use crate::listen::settings::ConnectionSettings;
 use crate::push::{PushSettings, WebhookPolicy};
 use crate::store::ExecutionSettings;
@@ -59,6 +60,9 @@ pub struct ServerConfig {
     /// How [`A2aServer::serve`](crate::A2aServer::serve) and its TLS form hold connections: header,
     /// body and idle timeouts, HTTP/2 keep-alive, and caps on connections in all and per client.
     pub connections: ConnectionSettings,
+    /// Requests per second and streams open at once, per caller and per tenant ([`crate::limits`]):
+    /// none by default.
+    pub caller_limits: CallerLimits,
 }
 
 impl Default for ServerConfig {
@@ -82,6 +86,7 @@ impl Default for ServerConfig {
             webhook_tls: crate::listen::tls::WebhookTls::default(),
             executions: ExecutionSettings::default(),
             connections: ConnectionSettings::default(),
+            caller_limits: CallerLimits::default(),
         }
     }
 }

@@ -42,6 +42,7 @@
 //! | [`VersionBus`] | tells streams a task moved on | [`InMemoryVersionBus`] |
 //! | [`Authenticator`] | headers or gRPC metadata to a [`Caller`]; tasks are visible only to their [`Owner`]; [`Security`] composes schemes and writes the card's `securitySchemes` | [`Anonymous`]; [`BearerTokens`], [`ApiKeys`], `auth::JwtBearer` (OpenID Connect, feature `oidc`) |
 //! | [`WebhookPolicy`] | which webhook URLs are accepted (an SSRF guard) | public `https` only |
+//! | [`limits::CallerLimits`] | requests per second and streams open, per caller and per tenant: a tower layer on every router, refusing with HTTP 429 and `Retry-After`, gRPC `RESOURCE_EXHAUSTED` with `RetryInfo` | none |
 //!
 //! Transports: [`A2aServer::router`] (axum: card, JSON-RPC, HTTP+JSON; or each alone),
 //! [`A2aServer::grpc_routes`] (tonic), and [`A2aServer::serve`] for all three. Each call runs in a
@@ -69,6 +70,7 @@ mod core;
 mod errors;
 pub mod executor;
 mod ids;
+pub mod limits;
 mod listen;
 #[cfg(feature = "opentelemetry")]
 pub mod otel;

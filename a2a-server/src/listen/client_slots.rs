@@ -69,7 +69,7 @@ impl Drop for ClientSlot {
 }
 
 /// The key a connection from `ip` is counted under.
-fn client_of(ip: IpAddr) -> IpAddr {
+pub(crate) fn client_of(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::serve::Listener;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -102,7 +103,11 @@ impl Connection {
             let body_timeout = self.settings.body_read_timeout;
             hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
                 let in_flight = activity.begin();
-                let request = request.map(|body| Body::new(DeadlineBody::new(body, body_timeout)));
+                let mut request =
+                    request.map(|body| Body::new(DeadlineBody::new(body, body_timeout)));
+                // Who is calling from where, for the per-caller limits (and any handler of the
+                // application's that extracts `ConnectInfo`).
+                request.extensions_mut().insert(ConnectInfo(peer));
                 let answer = router.clone().call(request);
                 async move {
                     let response = answer.await?;

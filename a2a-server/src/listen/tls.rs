@@ -99,10 +99,13 @@ impl fmt::Display for TlsConfigError {
 
 impl std::error::Error for TlsConfigError {}
 
-/// The certificate chain and private key the server presents, on HTTPS and gRPC alike.
+/// The certificate chain and private key the server presents, on HTTPS and gRPC alike, and
+/// whether it asks clients for certificates of their own (mutual TLS).
 #[derive(Clone)]
 pub struct TlsIdentity {
     config: Arc<rustls::ServerConfig>,
+    chain: Vec<CertificateDer<'static>>,
+    key: Arc<PrivateKeyDer<'static>>,
 }
 
 impl TlsIdentity {
@@ -135,23 +138,52 @@ impl TlsIdentity {
             field: "private_key".into(),
             message: format!("no private key read: {e}"),
         })?;
-        let mut config = rustls::ServerConfig::builder_with_provider(provider())
-            .with_safe_default_protocol_versions()
-            .map_err(|e| TlsConfigError {
-                field: "certificate_chain".into(),
-                message: format!("no TLS version usable: {e}"),
-            })?
-            .with_no_client_auth()
-            .with_single_cert(chain, key)
-            .map_err(|e| TlsConfigError {
-                field: "private_key".into(),
-                message: format!("not usable with the certificate: {e}"),
-            })?;
-        // Both HTTP versions, as both listeners serve both (hyper picks by the preface; gRPC clients
-        // ask for h2).
-        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        let builder = versions()?.with_no_client_auth();
+        let config = with_identity(builder, &chain, &key)?;
         Ok(TlsIdentity {
             config: Arc::new(config),
+            chain,
+            key: Arc::new(key),
+        })
+    }
+
+    /// The same identity, requiring every client to present a certificate issued under one of
+    /// `client_roots` (PEM): a client without one, or with one from another root, fails the
+    /// handshake on both listeners (rustls' `WebPkiClientVerifier`).
+    ///
+    /// # Errors
+    ///
+    /// [`TlsConfigError`] naming `client_roots` when they do not parse, hold no certificate, or
+    /// one is not a usable trust anchor.
+    pub fn require_client_certificates(
+        self,
+        client_roots: impl AsRef<[u8]>,
+    ) -> Result<Self, TlsConfigError> {
+        let refused = |message: String| TlsConfigError {
+            field: "client_roots".into(),
+            message,
+        };
+        let mut roots = RootCertStore::empty();
+        for (index, root) in CertificateDer::pem_slice_iter(client_roots.as_ref()).enumerate() {
+            let root = root.map_err(|e| refused(format!("not PEM: {e}")))?;
+            roots
+                .add(root)
+                .map_err(|e| refused(format!("certificate {index}: {e}")))?;
+        }
+        if roots.is_empty() {
+            return Err(refused("holds no CERTIFICATE section".into()));
+        }
+        let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+            Arc::new(roots),
+            provider(),
+        )
+        .build()
+        .map_err(|e| refused(e.to_string()))?;
+        let builder = versions()?.with_client_cert_verifier(verifier);
+        let config = with_identity(builder, &self.chain, &self.key)?;
+        Ok(TlsIdentity {
+            config: Arc::new(config),
+            ..self
         })
     }
 
@@ -159,6 +191,35 @@ impl TlsIdentity {
     pub(crate) fn rustls_config(&self) -> Arc<rustls::ServerConfig> {
         self.config.clone()
     }
+}
+
+/// A server configuration's first step: the provider and its safe protocol versions.
+fn versions()
+-> Result<rustls::ConfigBuilder<rustls::ServerConfig, rustls::WantsVerifier>, TlsConfigError> {
+    rustls::ServerConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| TlsConfigError {
+            field: "certificate_chain".into(),
+            message: format!("no TLS version usable: {e}"),
+        })
+}
+
+/// The server configuration presenting `chain` and `key`, speaking both HTTP versions.
+fn with_identity(
+    builder: rustls::ConfigBuilder<rustls::ServerConfig, rustls::server::WantsServerCert>,
+    chain: &[CertificateDer<'static>],
+    key: &PrivateKeyDer<'static>,
+) -> Result<rustls::ServerConfig, TlsConfigError> {
+    let mut config = builder
+        .with_single_cert(chain.to_vec(), key.clone_key())
+        .map_err(|e| TlsConfigError {
+            field: "private_key".into(),
+            message: format!("not usable with the certificate: {e}"),
+        })?;
+    // Both HTTP versions, as both listeners serve both (hyper picks by the preface; gRPC clients
+    // ask for h2).
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    Ok(config)
 }
 
 /// The key stays out of logs.

@@ -29,6 +29,8 @@ use crate::config::ServerConfig;
 use crate::core::context::{CallContext, Reply};
 use crate::core::state::ServerState;
 use crate::executor::AgentExecutor;
+use crate::limits::layer::CallerLimiter;
+use crate::limits::refusal::Binding;
 use crate::listen::serve::{Listening, start};
 use builder::A2aServerBuilder;
 use error::BuildError;
@@ -37,6 +39,8 @@ use error::BuildError;
 #[derive(Clone)]
 pub struct A2aServer {
     state: Arc<ServerState>,
+    /// The per-caller limits' state, shared by every router (`None`: no limit set).
+    limits: Option<Arc<CallerLimiter>>,
 }
 
 impl std::fmt::Debug for A2aServer {
@@ -104,6 +108,14 @@ impl A2aServer {
         crate::core::call::call(&self.state, params, context).await
     }
 
+    /// `router` behind the [`limits`](crate::limits) of the config (unchanged when it sets none).
+    fn limited(&self, router: Router, binding: Binding) -> Router {
+        match &self.limits {
+            Some(limiter) => limiter.layer(router, binding),
+            None => router,
+        }
+    }
+
     /// The card, JSON-RPC and HTTP+JSON, at `paths`.
     pub fn router(&self, paths: &HttpPaths) -> Router {
         self.card_router()
@@ -114,19 +126,19 @@ impl A2aServer {
     /// JSON-RPC at `path` and `path/` (A2A v1 with `A2A-Version: 1.0`; v0.3 with feature `v0_3`),
     /// streams as server-sent events.
     pub fn jsonrpc_router(&self, path: &str) -> Router {
-        jsonrpc::router(&self.state, path)
+        self.limited(jsonrpc::router(&self.state, path), Binding::JsonRpc)
     }
 
     /// HTTP+JSON under `prefix`: every route of the proto, with and without `/{tenant}`, GET and
     /// POST for `:subscribe`; with feature `v0_3`, v0.3's routes too (a path starting with `/v1/`
     /// is v0.3 unless `A2A-Version` asks for 1.x, then it is v1 for tenant `v1`).
     pub fn rest_router(&self, prefix: &str) -> Router {
-        rest::router(&self.state, prefix)
+        self.limited(rest::router(&self.state, prefix), Binding::Rest)
     }
 
     /// The public card at the well-known path (`/.well-known/agent-card.json`, clean A2A v1 JSON).
     pub fn card_router(&self) -> Router {
-        card::router(&self.state)
+        self.limited(card::router(&self.state), Binding::Rest)
     }
 
     /// The gRPC service (with feature `v0_3`, v0.3's `a2a.v1.A2AService` beside it), to add to a
@@ -134,7 +146,13 @@ impl A2aServer {
     /// server's decode budget: tonic refuses a message over the size before buffering it, and the
     /// stubs' codec counts its fields before prost decodes it (both `OUT_OF_RANGE`).
     pub fn grpc_routes(&self) -> Routes {
-        grpc::routes(&self.state)
+        match &self.limits {
+            Some(limiter) => Routes::from(limiter.layer(
+                grpc::routes(&self.state).prepare().into_axum_router(),
+                Binding::Grpc,
+            )),
+            None => grpc::routes(&self.state),
+        }
     }
 
     /// Serves the card, JSON-RPC (`/jsonrpc`) and HTTP+JSON (`/rest`) on `http`, and gRPC on
@@ -232,8 +250,10 @@ impl A2aServerBuilder {
     ///
     /// [`BuildError`].
     pub fn try_build(self) -> Result<A2aServer, BuildError> {
+        let state = self.into_state()?;
         Ok(A2aServer {
-            state: self.into_state()?,
+            limits: CallerLimiter::new(&state),
+            state,
         })
     }
 }

@@ -7,7 +7,9 @@
 //! `a2a-example-agent/tasks.sqlite3` in the system's temporary directory.
 //! `--oidc-issuer URL --oidc-audience AUD` protects every operation with OpenID Connect bearer
 //! tokens of that provider for that audience, `--api-key KEY` with `X-API-Key: KEY` (either
-//! suffices when both are given); the card declares them.
+//! suffices when both are given); the card declares them. `--rate-per-caller N` refuses a caller
+//! (its principal, else its address) over N requests a second, `--streams-per-caller N` one with N
+//! streams open (`a2a_server::limits`).
 //!
 //! `a2a-example-agent --help`: the usage and the stores, on standard output.
 //!
@@ -45,7 +47,11 @@ const STORES_HELP: &str = "\
                           audience AUD; the card declares the scheme `oidc`
 --api-key KEY             every operation needs `X-API-Key: KEY` (or, with --oidc-issuer, either);
                           the card declares the scheme `apiKey`
-(neither)                 anonymous callers are served; the extended card needs its bearer token";
+(neither)                 anonymous callers are served; the extended card needs its bearer token
+
+--rate-per-caller N       a caller (its principal, else its address) over N requests a second is
+                          refused: HTTP 429 with Retry-After, gRPC RESOURCE_EXHAUSTED
+--streams-per-caller N    a caller with N streams open is refused another, as above";
 
 /// Binds `option`'s `address`: the example serves loopback addresses only.
 async fn bind(option: &str, address: &str) -> TcpListener {
@@ -69,7 +75,7 @@ fn fail(message: &str) -> ! {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--oidc-issuer URL --oidc-audience AUD] [--api-key KEY] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--oidc-issuer URL --oidc-audience AUD] [--api-key KEY] [--rate-per-caller N] [--streams-per-caller N] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
     let (mut oidc_issuer, mut oidc_audience) = (None, None);
@@ -109,9 +115,22 @@ async fn main() {
                 ) {
                     continue;
                 }
+                if pair[0] == "--rate-per-caller" {
+                    let rate: std::num::NonZeroU32 = pair[1]
+                        .parse()
+                        .unwrap_or_else(|e| fail(&format!("{} {}: {e}", pair[0], pair[1])));
+                    config.caller_limits = config
+                        .caller_limits
+                        .rate_per_caller(a2a_server::limits::Rate::per_second(rate));
+                    continue;
+                }
                 let number: usize = pair[1]
                     .parse()
                     .unwrap_or_else(|e| fail(&format!("{} {}: {e}", pair[0], pair[1])));
+                if pair[0] == "--streams-per-caller" {
+                    config.caller_limits = config.caller_limits.streams_per_caller(number);
+                    continue;
+                }
                 config.limits = match pair[0] {
                     "--max-bytes" => config.limits.with_max_bytes(number),
                     "--max-elements" => config.limits.with_max_elements(number),

@@ -176,6 +176,8 @@ fn help_names_every_store_and_the_default() {
         "(no --store)              the SQLite file a2a-example-agent/tasks.sqlite3",
         "--oidc-issuer URL --oidc-audience AUD",
         "--api-key KEY",
+        "--rate-per-caller N",
+        "--streams-per-caller N",
     ] {
         assert!(
             help.contains(expected),

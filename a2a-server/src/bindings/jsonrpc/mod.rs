@@ -55,7 +55,7 @@ pub(crate) fn router(state: &Arc<ServerState>, path: &str) -> Router {
 
 /// A body over the decode budget, as the official Python SDK answers one over its size limit:
 /// `-32600` Invalid Request, "payload too large", with no id (none was read).
-fn too_large(problem: String) -> Response {
+pub(crate) fn too_large(problem: String) -> Response {
     let error = Error::with_message(ErrorKind::InvalidRequest, problem);
     reply(JsonRpcResponse::<Value>::error(None, error).to_json())
 }

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use a2a_protocol::limits::Limits;
 use a2a_server::WebhookPolicy;
+use a2a_server::limits::CallerLimits;
 use a2a_testkit::stores::StoreChoice;
 
 /// The bearer token the example agent's extended card is behind unless [`Config`] says otherwise:
@@ -59,6 +60,9 @@ pub struct Config {
     /// With a key, every operation accepts (or, without `oidc`, needs) `X-API-Key: KEY`
     /// (`--api-key`); the card declares the scheme.
     pub api_key: Option<String>,
+    /// Requests per second and streams open at once per caller (`--rate-per-caller N`,
+    /// `--streams-per-caller N`): none by default.
+    pub caller_limits: CallerLimits,
 }
 
 impl Default for Config {
@@ -75,6 +79,7 @@ impl Default for Config {
             store: default_store(),
             oidc: None,
             api_key: None,
+            caller_limits: CallerLimits::default(),
         }
     }
 }

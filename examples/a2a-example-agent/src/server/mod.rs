@@ -73,6 +73,7 @@ pub fn build_protected(
     server_config.limits = config.limits;
     server_config.required_extensions = config.required_extensions.clone();
     server_config.webhook_policy = config.webhook_policy;
+    server_config.caller_limits = config.caller_limits.clone();
     // Short leases, so a task the agent was working on when it was killed is resumed within
     // seconds on PostgreSQL (on SQLite at once: the restarted agent owns the file).
     server_config.executions.lease = Duration::from_secs(6);
