@@ -30,6 +30,12 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// `None`: the update is a transaction of several statements.
     const UPDATE_TASK_AT_ONCE: Option<&'static str>;
 
+    /// A new task and its execution's record in one statement, when the database can: binds
+    /// those of the store's insert of a task, then the record's request, lease token, lease end,
+    /// A2A version and extensions; writes one row of each, or none when the task's id is taken.
+    /// `None`: a transaction of two statements.
+    const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str>;
+
     /// What [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) announces of `version` of
     /// `task_id`.
     fn announcement(task_id: &str, version: u64) -> String;
@@ -78,6 +84,8 @@ impl Dialect for sqlx::Sqlite {
 
     // No data-modifying `WITH`: a transaction, whose statements cost no network round trip.
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = None;
+
+    const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = None;
 
     fn announcement(_: &str, _: u64) -> String {
         String::new()
@@ -139,6 +147,21 @@ impl Dialect for sqlx::Postgres {
          AND EXISTS (SELECT 1 FROM updated)) \
          SELECT version, (SELECT COUNT(*) FROM queued), pg_notify('a2a_task_versions', $13::text) \
          FROM updated",
+    );
+
+    // The record is inserted from the task's insert, so only when the task was.
+    const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = Some(
+        "WITH created AS (INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, \
+         state, terminal, status_micros, timestamped, version, updated_micros, task) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING \
+         RETURNING id) \
+         INSERT INTO a2a_executions (task_id, owner_principal, owner_tenant, request, attempts, \
+         lease_token, lease_until_micros, a2a_version, a2a_extensions) \
+         SELECT id, $2, $3, $11::text, 1, $12::text, $13::bigint, $14::text, $15::text \
+         FROM created ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, \
+         attempts = 1, lease_token = excluded.lease_token, \
+         lease_until_micros = excluded.lease_until_micros, a2a_version = excluded.a2a_version, \
+         a2a_extensions = excluded.a2a_extensions",
     );
 
     fn announcement(task_id: &str, version: u64) -> String {

@@ -103,9 +103,37 @@ pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks SET context_id = $1, stat
      updated_micros = $6, task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
      AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version";
 
+/// The insert of a new task at version 1 (binds: id, owner principal, owner tenant, context id,
+/// state, terminal, status time, timestamped, now, the task's JSON; see
+/// [`SqlStore::bind_new_task`]);
+/// inserts nothing when the id is taken.
+pub(crate) const INSERT_TASK: &str = "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, \
+     context_id, state, terminal, status_micros, timestamped, version, updated_micros, task) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING";
+
 // The driver bounds of every generic block are in `driver`.
 sql_store_impl! {
 impl<D: Dialect> SqlStore<D> {
+    /// Binds the new task's values of [`INSERT_TASK`] (the first ten) to `query`.
+    pub(crate) fn bind_new_task<'q>(
+        query: sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>,
+        owner: &'q Owner,
+        task_id: &'q String,
+        columns: &'q TaskColumns,
+    ) -> sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>> {
+        query
+            .bind(task_id)
+            .bind(&owner.principal)
+            .bind(&owner.tenant)
+            .bind(&columns.context_id)
+            .bind(columns.state)
+            .bind(columns.terminal)
+            .bind(columns.status_micros)
+            .bind(columns.timestamped)
+            .bind(now_micros())
+            .bind(&columns.json)
+    }
+
     /// Removes what `policy` says is old; see [`RetentionPolicy`].
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
@@ -281,24 +309,10 @@ impl<D: Dialect> SqlStore<D> {
 
     pub(crate) async fn create_task(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(&task)?;
-        let inserted = sqlx::query(
-            "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, terminal, \
-             status_micros, timestamped, version, updated_micros, task) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(&task.id)
-        .bind(&owner.principal)
-        .bind(&owner.tenant)
-        .bind(&columns.context_id)
-        .bind(columns.state)
-        .bind(columns.terminal)
-        .bind(columns.status_micros)
-        .bind(columns.timestamped)
-        .bind(now_micros())
-        .bind(&columns.json)
-        .execute(&self.writer)
-        .await
-        .map_err(backend)?;
+        let inserted = Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
+            .execute(&self.writer)
+            .await
+            .map_err(backend)?;
         if D::rows_affected(&inserted) == 0 {
             return Err(StoreError::AlreadyExists);
         }
@@ -709,6 +723,10 @@ macro_rules! store_traits_for {
                 self.create_task(owner, task).await
             }
 
+            fn store_identity(&self) -> Option<a2a_server::StoreIdentity> {
+                Some(a2a_server::StoreIdentity::of(&self.shared))
+            }
+
             async fn get(
                 &self,
                 owner: &a2a_server::Owner,
@@ -811,6 +829,30 @@ macro_rules! store_traits_for {
             ) -> Result<(), a2a_server::store::StoreError> {
                 self.begin_execution(owner, task_id, request, service_params, lease_token, lease)
                     .await
+            }
+
+            fn task_store_identity(&self) -> Option<a2a_server::StoreIdentity> {
+                Some(a2a_server::StoreIdentity::of(&self.shared))
+            }
+
+            async fn begin_with_task(
+                &self,
+                owner: &a2a_server::Owner,
+                task: &a2a_types::v1::Task,
+                request: &a2a_types::v1::SendMessageRequest,
+                service_params: &a2a_server::ServiceParams,
+                lease_token: &str,
+                lease: std::time::Duration,
+            ) -> Result<u64, a2a_server::store::StoreError> {
+                self.begin_execution_with_task(
+                    owner,
+                    task,
+                    request,
+                    service_params,
+                    lease_token,
+                    lease,
+                )
+                .await
             }
 
             async fn renew(
