@@ -96,10 +96,11 @@ const MAX_MODIFY_ATTEMPTS: usize = 16;
 
 /// The update of a task at the version it was read at (binds: context id, state, terminal,
 /// status time, timestamped, now, the task's JSON, its id, owner principal, owner tenant,
-/// expected version); returns the new version. The owner is compared as in `owned_task_row`, so
+/// expected version, the versions it moves on by: one per event logged with it, at least one);
+/// returns the new version. The owner is compared as in `owned_task_row`, so
 /// the primary key alone finds the row.
 pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks SET context_id = $1, state = $2, \
-     terminal = $3, status_micros = $4, timestamped = $5, version = version + 1, \
+     terminal = $3, status_micros = $4, timestamped = $5, version = version + $12, \
      updated_micros = $6, task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
      AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version";
 
@@ -345,18 +346,19 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<u64, StoreError> {
         // Written by another path than `modify`: what this process remembers of it is stale.
         self.shared.written.forget(owner, &task.id);
-        self.write_update(owner, &task, expected_version, event.as_ref())
+        self.write_update(owner, &task, expected_version, event.as_slice())
             .await
     }
 
-    /// Changes the owner's task in one step (see [`TaskStore::modify`](a2a_server::TaskStore)),
-    /// starting from the task as this process last wrote it when it remembers it (no read), and
-    /// from the database otherwise or when that was stale.
+    /// Changes the owner's task in one step (see [`TaskStore::modify`](a2a_server::TaskStore))
+    /// by each of `events` in turn (by no event when there is none), all in one write, each event
+    /// under its own version; the last version. Starts from the task as this process last wrote
+    /// it when it remembers it (no read), and from the database otherwise or when that was stale.
     pub(crate) async fn modify_task(
         &self,
         owner: &Owner,
         task_id: &str,
-        event: Option<StreamResponse>,
+        events: &[StreamResponse],
         change: &mut TaskChange<'_>,
     ) -> Result<u64, Error> {
         let mut remembered = self.shared.written.take(owner, task_id);
@@ -371,7 +373,14 @@ impl<D: Dialect> SqlStore<D> {
                     .ok_or_else(|| StoreError::NotFound.to_error(task_id))?,
             };
             let mut task = stored.task;
-            if let Err(refused) = change(&mut task, event.as_ref()) {
+            let changed = if events.is_empty() {
+                change(&mut task, None)
+            } else {
+                events
+                    .iter()
+                    .try_for_each(|event| change(&mut task, Some(event)))
+            };
+            if let Err(refused) = changed {
                 if from_memory {
                     // Refused on what this process remembers: decided again on the stored task.
                     continue;
@@ -379,7 +388,7 @@ impl<D: Dialect> SqlStore<D> {
                 return Err(refused);
             }
             match self
-                .write_update(owner, &task, stored.version, event.as_ref())
+                .write_update(owner, &task, stored.version, events)
                 .await
             {
                 Ok(version) => {
@@ -398,21 +407,30 @@ impl<D: Dialect> SqlStore<D> {
         ))
     }
 
-    /// Writes `task` over the owner's task at `expected_version`, with `event` in its log and
-    /// a delivery of it per push config; the new version.
+    /// Writes `task` over the owner's task at `expected_version`, with `events` in its log (each
+    /// under the next version, in order; with none, the version moves on by one) and a delivery
+    /// of each per push config; the last new version.
     async fn write_update(
         &self,
         owner: &Owner,
         task: &Task,
         expected_version: u64,
-        event: Option<&StreamResponse>,
-    ) -> Result<u64, StoreError> {
+        events: &[StreamResponse],
+        ) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(task)?;
-        let event = event.map(event_to_json).transpose()?;
+        let events = events
+            .iter()
+            .map(event_to_json)
+            .collect::<Result<Vec<_>, _>>()?;
         let now = now_micros();
         let written = match D::UPDATE_TASK_AT_ONCE {
             Some(statement) => {
-                let next = expected_version.saturating_add(1);
+                let steps = u64::try_from(events.len().max(1)).unwrap_or(u64::MAX);
+                let last = expected_version.saturating_add(steps);
+                // The events as one JSON array of their texts, which the statement unpacks.
+                let events = serde_json::to_string(&events).map_err(|e| {
+                    StoreError::Backend(format!("the events could not be written as JSON: {e}"))
+                })?;
                 sqlx::query(statement)
                     .bind(&columns.context_id)
                     .bind(columns.state)
@@ -425,8 +443,8 @@ impl<D: Dialect> SqlStore<D> {
                     .bind(&owner.principal)
                     .bind(&owner.tenant)
                     .bind(version_column(expected_version)?)
-                    .bind(event)
-                    .bind(D::announcement(&task.id, next))
+                    .bind(events)
+                    .bind(D::announcement(&task.id, last))
                     .bind(crate::outbox::MAX_PENDING_PER_TASK)
                     .fetch_optional(&self.writer)
                     .await
@@ -439,7 +457,7 @@ impl<D: Dialect> SqlStore<D> {
                     .transpose()?
             }
             None => {
-                self.update_in_transaction(owner, task, &columns, expected_version, event, now)
+                self.update_in_transaction(owner, task, &columns, expected_version, events, now)
                     .await?
             }
         };
@@ -457,16 +475,16 @@ impl<D: Dialect> SqlStore<D> {
         Ok(version_of(version))
     }
 
-    /// [`write_update`](Self::write_update) as a transaction of several statements; the new
-    /// version and whether deliveries were queued, or `None` when the task is not at
-    /// `expected_version` (or not the owner's).
+    /// [`write_update`](Self::write_update) as a transaction of several statements (`events` as
+    /// JSON); the last new version and whether deliveries were queued, or `None` when the task
+    /// is not at `expected_version` (or not the owner's).
     async fn update_in_transaction(
         &self,
         owner: &Owner,
         task: &Task,
         columns: &TaskColumns,
         expected_version: u64,
-        event: Option<String>,
+        events: Vec<String>,
         now: i64,
     ) -> Result<Option<(i64, bool)>, StoreError> {
         let mut tx = cost::begin(&self.writer).await?;
@@ -485,6 +503,7 @@ impl<D: Dialect> SqlStore<D> {
             .bind(&owner.principal)
             .bind(&owner.tenant)
             .bind(version_column(expected_version)?)
+            .bind(i64::try_from(events.len().max(1)).unwrap_or(i64::MAX))
             .fetch_optional(&mut *tx)
             .await
             .map_err(backend)?;
@@ -493,20 +512,23 @@ impl<D: Dialect> SqlStore<D> {
         };
         let version: i64 = column(&row, 0, "task", &task.id)?;
         let mut queued = 0;
-        if let Some(event) = event {
+        // The first event's version: the events take the versions up to the new one, in order.
+        let first = version + 1 - i64::try_from(events.len()).unwrap_or(i64::MAX);
+        for (event_version, event) in (first..).zip(events) {
             sqlx::query(
                 "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
                  VALUES ($1, $2, $3, $4)",
             )
             .bind(&task.id)
-            .bind(version)
+            .bind(event_version)
             .bind(now)
             .bind(&event)
             .execute(&mut *tx)
             .await
             .map_err(backend)?;
             // The webhooks' deliveries commit with the event, or neither does.
-            queued = Self::enqueue_deliveries(&mut tx, owner, &task.id, version, now).await?;
+            queued +=
+                Self::enqueue_deliveries(&mut tx, owner, &task.id, event_version, now).await?;
         }
         D::announce(&mut tx, &task.id, version_of(version))
             .await
@@ -752,7 +774,17 @@ macro_rules! store_traits_for {
                 event: Option<a2a_types::v1::StreamResponse>,
                 change: &mut a2a_server::store::TaskChange<'_>,
             ) -> Result<u64, a2a_protocol::errors::Error> {
-                self.modify_task(owner, task_id, event, change).await
+                self.modify_task(owner, task_id, event.as_slice(), change).await
+            }
+
+            async fn modify_each(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                events: Vec<a2a_types::v1::StreamResponse>,
+                change: &mut a2a_server::store::TaskChange<'_>,
+            ) -> Result<u64, a2a_protocol::errors::Error> {
+                self.modify_task(owner, task_id, &events, change).await
             }
 
             async fn events_after(

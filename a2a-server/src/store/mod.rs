@@ -266,6 +266,30 @@ pub trait TaskStore: Send + Sync + 'static {
         ))
     }
 
+    /// [`modify`](Self::modify) by each of `events` in turn, each kept under its own version (the
+    /// next ones, in order); returns the last. A store that can writes them all at once (a
+    /// database store in one commit: the server hands it the events that queued up while its last
+    /// write was committing). The default modifies by one event at a time. When `change`
+    /// refuses one, the call fails with its error, and the events before it may have been kept.
+    async fn modify_each(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        events: Vec<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        let mut last = None;
+        for event in events {
+            last = Some(self.modify(owner, task_id, Some(event), change).await?);
+        }
+        last.ok_or_else(|| {
+            Error::bare(
+                ErrorKind::Internal,
+                format!("no event to apply to task {task_id}"),
+            )
+        })
+    }
+
     /// At most `limit` events of the task's log with ids above `after`, oldest first.
     async fn events_after(
         &self,
