@@ -25,10 +25,19 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// The whole of an update in one statement, when the database can: the task written at the
     /// version it was read at, its event logged, a delivery queued per push config, the other
     /// replicas told; one round trip, committed on its own. Binds those of the store's update of
-    /// the task alone (`UPDATE a2a_tasks`), then the event's JSON (or `NULL`) and the
-    /// [`announcement`](Self::announcement); returns the new version and the deliveries queued.
+    /// the task alone (`UPDATE a2a_tasks`, but for the last), then the events' JSON texts as a
+    /// JSON array (`[]` for none; each event takes the next version, in order), the
+    /// [`announcement`](Self::announcement) of the last version and the per-task cap of pending
+    /// deliveries (checked once, before the statement's own); returns the last new version and
+    /// the deliveries queued.
     /// `None`: the update is a transaction of several statements.
     const UPDATE_TASK_AT_ONCE: Option<&'static str>;
+
+    /// A new task and its execution's record in one statement, when the database can: binds
+    /// those of the store's insert of a task, then the record's request, lease token, lease end,
+    /// A2A version and extensions; writes one row of each, or none when the task's id is taken.
+    /// `None`: a transaction of two statements.
+    const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str>;
 
     /// What [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) announces of `version` of
     /// `task_id`.
@@ -79,6 +88,8 @@ impl Dialect for sqlx::Sqlite {
     // No data-modifying `WITH`: a transaction, whose statements cost no network round trip.
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = None;
 
+    const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = None;
+
     fn announcement(_: &str, _: u64) -> String {
         String::new()
     }
@@ -124,21 +135,40 @@ impl Dialect for sqlx::Postgres {
     // then finds nothing, which writes nothing).
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = Some(
         "WITH updated AS (UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, \
-         status_micros = $4, timestamped = $5, version = version + 1, updated_micros = $6, \
+         status_micros = $4, timestamped = $5, \
+         version = version + GREATEST(json_array_length($12::json), 1), updated_micros = $6, \
          task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
          AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version), \
+         events AS (SELECT e.event, u.version - json_array_length($12::json) + e.ord AS version \
+         FROM updated u, json_array_elements_text($12::json) WITH ORDINALITY AS e(event, ord)), \
          logged AS (INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
-         SELECT $8, version, $6, $12::text FROM updated WHERE $12::text IS NOT NULL), \
+         SELECT $8, version, $6, event FROM events), \
          queued AS (INSERT INTO a2a_push_outbox \
          (task_id, config_id, event_version, config, event, due_micros) \
-         SELECT c.task_id, c.config_id, u.version, '', '', $6 FROM updated u \
+         SELECT c.task_id, c.config_id, e.version, '', '', $6 FROM events e \
          JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
-         AND c.task_id = $8 WHERE $12::text IS NOT NULL AND (SELECT COUNT(*) FROM a2a_push_outbox \
-         WHERE task_id = $8 AND gave_up_micros IS NULL) < $14 ORDER BY c.seq RETURNING 1), \
+         AND c.task_id = $8 WHERE (SELECT COUNT(*) FROM a2a_push_outbox \
+         WHERE task_id = $8 AND gave_up_micros IS NULL) < $14 ORDER BY e.version, c.seq \
+         RETURNING 1), \
          ended AS (DELETE FROM a2a_executions WHERE task_id = $8 AND $3 \
          AND EXISTS (SELECT 1 FROM updated)) \
          SELECT version, (SELECT COUNT(*) FROM queued), pg_notify('a2a_task_versions', $13::text) \
          FROM updated",
+    );
+
+    // The record is inserted from the task's insert, so only when the task was.
+    const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = Some(
+        "WITH created AS (INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, \
+         state, terminal, status_micros, timestamped, version, updated_micros, task) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING \
+         RETURNING id) \
+         INSERT INTO a2a_executions (task_id, owner_principal, owner_tenant, request, attempts, \
+         lease_token, lease_until_micros, a2a_version, a2a_extensions) \
+         SELECT id, $2, $3, $11::text, 1, $12::text, $13::bigint, $14::text, $15::text \
+         FROM created ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, \
+         attempts = 1, lease_token = excluded.lease_token, \
+         lease_until_micros = excluded.lease_until_micros, a2a_version = excluded.a2a_version, \
+         a2a_extensions = excluded.a2a_extensions",
     );
 
     fn announcement(task_id: &str, version: u64) -> String {

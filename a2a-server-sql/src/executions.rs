@@ -6,20 +6,80 @@
 use std::time::Duration;
 
 use a2a_protocol::service::Extensions;
-use a2a_server::store::{ExecutionRecord, StoreError};
+use a2a_server::store::{ExecutionRecord, StoreError, StoredTask};
 use a2a_server::{Owner, ServiceParams};
-use a2a_types::v1::SendMessageRequest;
+use a2a_types::v1::{SendMessageRequest, Task};
 
-use crate::columns::now_micros;
+use crate::columns::{TaskColumns, now_micros};
+use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
 use crate::rows::column;
-use crate::store::SqlStore;
+use crate::store::{INSERT_TASK, SqlStore};
 
 /// The end of a lease of `lease` from now, in microseconds since the epoch.
 fn lease_end(lease: Duration) -> i64 {
     now_micros().saturating_add(i64::try_from(lease.as_micros()).unwrap_or(i64::MAX))
+}
+
+/// The record of an execution (binds: task id, owner principal, owner tenant, then those of
+/// [`RecordColumns::bind_to`]), replacing the task's earlier one.
+const INSERT_EXECUTION: &str = "INSERT INTO a2a_executions (task_id, owner_principal, \
+     owner_tenant, request, attempts, lease_token, lease_until_micros, a2a_version, \
+     a2a_extensions) VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8) \
+     ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, attempts = 1, \
+     lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros, \
+     a2a_version = excluded.a2a_version, a2a_extensions = excluded.a2a_extensions";
+
+/// The columns of an execution's record besides its task and owner, as written.
+struct RecordColumns {
+    request: String,
+    lease_token: String,
+    lease_until_micros: i64,
+    a2a_version: String,
+    a2a_extensions: String,
+}
+
+impl RecordColumns {
+    fn of(
+        request: &SendMessageRequest,
+        service_params: &ServiceParams,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<Self, StoreError> {
+        let request = serde_json::to_string(request).map_err(|e| {
+            StoreError::Backend(format!("the request could not be written as JSON: {e}"))
+        })?;
+        // Each parameter as its header's value, which is how it reads back.
+        Ok(RecordColumns {
+            request,
+            lease_token: lease_token.to_owned(),
+            lease_until_micros: lease_end(lease),
+            a2a_version: service_params
+                .version
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+            a2a_extensions: service_params.extensions.to_string(),
+        })
+    }
+
+    /// Binds the request, the lease token, the lease's end, the version and the extensions.
+    fn bind_to<'q, D: sqlx::Database>(
+        &'q self,
+        query: sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>,
+    ) -> sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>
+    where
+        &'q String: sqlx::Encode<'q, D> + sqlx::Type<D>,
+        i64: sqlx::Encode<'q, D> + sqlx::Type<D>,
+    {
+        query
+            .bind(&self.request)
+            .bind(&self.lease_token)
+            .bind(self.lease_until_micros)
+            .bind(&self.a2a_version)
+            .bind(&self.a2a_extensions)
+    }
 }
 
 // The driver bounds of every generic block are in `driver`.
@@ -34,34 +94,81 @@ impl<D: Dialect> SqlStore<D> {
         lease_token: &str,
         lease: Duration,
     ) -> Result<(), StoreError> {
-        let request = serde_json::to_string(request).map_err(|e| {
-            StoreError::Backend(format!("the request could not be written as JSON: {e}"))
-        })?;
-        // Each parameter as its header's value, which is how it reads back.
-        let version = service_params
-            .version
-            .map(|v| v.to_string())
-            .unwrap_or_default();
-        sqlx::query(
-            "INSERT INTO a2a_executions (task_id, owner_principal, owner_tenant, request, attempts, \
-             lease_token, lease_until_micros, a2a_version, a2a_extensions) \
-             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8) \
-             ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, attempts = 1, \
-             lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros, \
-             a2a_version = excluded.a2a_version, a2a_extensions = excluded.a2a_extensions",
-        )
-        .bind(task_id.to_owned())
-        .bind(&owner.principal)
-        .bind(&owner.tenant)
-        .bind(request)
-        .bind(lease_token.to_owned())
-        .bind(lease_end(lease))
-        .bind(version)
-        .bind(service_params.extensions.to_string())
-        .execute(&self.writer)
-        .await
-        .map_err(backend)?;
+        let record = RecordColumns::of(request, service_params, lease_token, lease)?;
+        record
+            .bind_to(
+                sqlx::query(INSERT_EXECUTION)
+                    .bind(task_id.to_owned())
+                    .bind(&owner.principal)
+                    .bind(&owner.tenant),
+            )
+            .execute(&self.writer)
+            .await
+            .map_err(backend)?;
         Ok(())
+    }
+
+    /// Creates `task` and records its execution in one write: one statement where the dialect
+    /// has one, else one transaction (see
+    /// [`ExecutionQueue::begin_with_task`](a2a_server::ExecutionQueue::begin_with_task)).
+    pub(crate) async fn begin_execution_with_task(
+        &self,
+        owner: &Owner,
+        task: &Task,
+        request: &SendMessageRequest,
+        service_params: &ServiceParams,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<u64, StoreError> {
+        let columns = TaskColumns::of(task)?;
+        let record = RecordColumns::of(request, service_params, lease_token, lease)?;
+        let created = match D::CREATE_TASK_WITH_EXECUTION_AT_ONCE {
+            Some(statement) => {
+                let done = record
+                    .bind_to(Self::bind_new_task(
+                        sqlx::query(statement),
+                        owner,
+                        &task.id,
+                        &columns,
+                    ))
+                    .execute(&self.writer)
+                    .await
+                    .map_err(backend)?;
+                D::rows_affected(&done) > 0
+            }
+            None => {
+                let mut tx = cost::begin(&self.writer).await?;
+                // The task first: when its id is taken, nothing is recorded (the transaction is
+                // dropped, so rolled back).
+                let inserted =
+                    Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(backend)?;
+                let created = D::rows_affected(&inserted) > 0;
+                if created {
+                    record
+                        .bind_to(
+                            sqlx::query(INSERT_EXECUTION)
+                                .bind(&task.id)
+                                .bind(&owner.principal)
+                                .bind(&owner.tenant),
+                        )
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(backend)?;
+                    cost::commit(tx).await?;
+                }
+                created
+            }
+        };
+        if !created {
+            return Err(StoreError::AlreadyExists);
+        }
+        self.shared
+            .written
+            .remember(owner, StoredTask::new(task.clone(), 1));
+        Ok(1)
     }
 
     pub(crate) async fn renew_execution(

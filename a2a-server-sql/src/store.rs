@@ -96,16 +96,45 @@ const MAX_MODIFY_ATTEMPTS: usize = 16;
 
 /// The update of a task at the version it was read at (binds: context id, state, terminal,
 /// status time, timestamped, now, the task's JSON, its id, owner principal, owner tenant,
-/// expected version); returns the new version. The owner is compared as in `owned_task_row`, so
+/// expected version, the versions it moves on by: one per event logged with it, at least one);
+/// returns the new version. The owner is compared as in `owned_task_row`, so
 /// the primary key alone finds the row.
 pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks SET context_id = $1, state = $2, \
-     terminal = $3, status_micros = $4, timestamped = $5, version = version + 1, \
+     terminal = $3, status_micros = $4, timestamped = $5, version = version + $12, \
      updated_micros = $6, task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
      AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version";
+
+/// The insert of a new task at version 1 (binds: id, owner principal, owner tenant, context id,
+/// state, terminal, status time, timestamped, now, the task's JSON; see
+/// [`SqlStore::bind_new_task`]);
+/// inserts nothing when the id is taken.
+pub(crate) const INSERT_TASK: &str = "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, \
+     context_id, state, terminal, status_micros, timestamped, version, updated_micros, task) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING";
 
 // The driver bounds of every generic block are in `driver`.
 sql_store_impl! {
 impl<D: Dialect> SqlStore<D> {
+    /// Binds the new task's values of [`INSERT_TASK`] (the first ten) to `query`.
+    pub(crate) fn bind_new_task<'q>(
+        query: sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>,
+        owner: &'q Owner,
+        task_id: &'q String,
+        columns: &'q TaskColumns,
+    ) -> sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>> {
+        query
+            .bind(task_id)
+            .bind(&owner.principal)
+            .bind(&owner.tenant)
+            .bind(&columns.context_id)
+            .bind(columns.state)
+            .bind(columns.terminal)
+            .bind(columns.status_micros)
+            .bind(columns.timestamped)
+            .bind(now_micros())
+            .bind(&columns.json)
+    }
+
     /// Removes what `policy` says is old; see [`RetentionPolicy`].
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
@@ -281,24 +310,10 @@ impl<D: Dialect> SqlStore<D> {
 
     pub(crate) async fn create_task(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(&task)?;
-        let inserted = sqlx::query(
-            "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, terminal, \
-             status_micros, timestamped, version, updated_micros, task) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(&task.id)
-        .bind(&owner.principal)
-        .bind(&owner.tenant)
-        .bind(&columns.context_id)
-        .bind(columns.state)
-        .bind(columns.terminal)
-        .bind(columns.status_micros)
-        .bind(columns.timestamped)
-        .bind(now_micros())
-        .bind(&columns.json)
-        .execute(&self.writer)
-        .await
-        .map_err(backend)?;
+        let inserted = Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
+            .execute(&self.writer)
+            .await
+            .map_err(backend)?;
         if D::rows_affected(&inserted) == 0 {
             return Err(StoreError::AlreadyExists);
         }
@@ -331,18 +346,19 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<u64, StoreError> {
         // Written by another path than `modify`: what this process remembers of it is stale.
         self.shared.written.forget(owner, &task.id);
-        self.write_update(owner, &task, expected_version, event.as_ref())
+        self.write_update(owner, &task, expected_version, event.as_slice())
             .await
     }
 
-    /// Changes the owner's task in one step (see [`TaskStore::modify`](a2a_server::TaskStore)),
-    /// starting from the task as this process last wrote it when it remembers it (no read), and
-    /// from the database otherwise or when that was stale.
+    /// Changes the owner's task in one step (see [`TaskStore::modify`](a2a_server::TaskStore))
+    /// by each of `events` in turn (by no event when there is none), all in one write, each event
+    /// under its own version; the last version. Starts from the task as this process last wrote
+    /// it when it remembers it (no read), and from the database otherwise or when that was stale.
     pub(crate) async fn modify_task(
         &self,
         owner: &Owner,
         task_id: &str,
-        event: Option<StreamResponse>,
+        events: &[StreamResponse],
         change: &mut TaskChange<'_>,
     ) -> Result<u64, Error> {
         let mut remembered = self.shared.written.take(owner, task_id);
@@ -357,7 +373,14 @@ impl<D: Dialect> SqlStore<D> {
                     .ok_or_else(|| StoreError::NotFound.to_error(task_id))?,
             };
             let mut task = stored.task;
-            if let Err(refused) = change(&mut task, event.as_ref()) {
+            let changed = if events.is_empty() {
+                change(&mut task, None)
+            } else {
+                events
+                    .iter()
+                    .try_for_each(|event| change(&mut task, Some(event)))
+            };
+            if let Err(refused) = changed {
                 if from_memory {
                     // Refused on what this process remembers: decided again on the stored task.
                     continue;
@@ -365,7 +388,7 @@ impl<D: Dialect> SqlStore<D> {
                 return Err(refused);
             }
             match self
-                .write_update(owner, &task, stored.version, event.as_ref())
+                .write_update(owner, &task, stored.version, events)
                 .await
             {
                 Ok(version) => {
@@ -384,21 +407,30 @@ impl<D: Dialect> SqlStore<D> {
         ))
     }
 
-    /// Writes `task` over the owner's task at `expected_version`, with `event` in its log and
-    /// a delivery of it per push config; the new version.
+    /// Writes `task` over the owner's task at `expected_version`, with `events` in its log (each
+    /// under the next version, in order; with none, the version moves on by one) and a delivery
+    /// of each per push config; the last new version.
     async fn write_update(
         &self,
         owner: &Owner,
         task: &Task,
         expected_version: u64,
-        event: Option<&StreamResponse>,
-    ) -> Result<u64, StoreError> {
+        events: &[StreamResponse],
+        ) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(task)?;
-        let event = event.map(event_to_json).transpose()?;
+        let events = events
+            .iter()
+            .map(event_to_json)
+            .collect::<Result<Vec<_>, _>>()?;
         let now = now_micros();
         let written = match D::UPDATE_TASK_AT_ONCE {
             Some(statement) => {
-                let next = expected_version.saturating_add(1);
+                let steps = u64::try_from(events.len().max(1)).unwrap_or(u64::MAX);
+                let last = expected_version.saturating_add(steps);
+                // The events as one JSON array of their texts, which the statement unpacks.
+                let events = serde_json::to_string(&events).map_err(|e| {
+                    StoreError::Backend(format!("the events could not be written as JSON: {e}"))
+                })?;
                 sqlx::query(statement)
                     .bind(&columns.context_id)
                     .bind(columns.state)
@@ -411,8 +443,8 @@ impl<D: Dialect> SqlStore<D> {
                     .bind(&owner.principal)
                     .bind(&owner.tenant)
                     .bind(version_column(expected_version)?)
-                    .bind(event)
-                    .bind(D::announcement(&task.id, next))
+                    .bind(events)
+                    .bind(D::announcement(&task.id, last))
                     .bind(crate::outbox::MAX_PENDING_PER_TASK)
                     .fetch_optional(&self.writer)
                     .await
@@ -425,7 +457,7 @@ impl<D: Dialect> SqlStore<D> {
                     .transpose()?
             }
             None => {
-                self.update_in_transaction(owner, task, &columns, expected_version, event, now)
+                self.update_in_transaction(owner, task, &columns, expected_version, events, now)
                     .await?
             }
         };
@@ -443,16 +475,16 @@ impl<D: Dialect> SqlStore<D> {
         Ok(version_of(version))
     }
 
-    /// [`write_update`](Self::write_update) as a transaction of several statements; the new
-    /// version and whether deliveries were queued, or `None` when the task is not at
-    /// `expected_version` (or not the owner's).
+    /// [`write_update`](Self::write_update) as a transaction of several statements (`events` as
+    /// JSON); the last new version and whether deliveries were queued, or `None` when the task
+    /// is not at `expected_version` (or not the owner's).
     async fn update_in_transaction(
         &self,
         owner: &Owner,
         task: &Task,
         columns: &TaskColumns,
         expected_version: u64,
-        event: Option<String>,
+        events: Vec<String>,
         now: i64,
     ) -> Result<Option<(i64, bool)>, StoreError> {
         let mut tx = cost::begin(&self.writer).await?;
@@ -471,6 +503,7 @@ impl<D: Dialect> SqlStore<D> {
             .bind(&owner.principal)
             .bind(&owner.tenant)
             .bind(version_column(expected_version)?)
+            .bind(i64::try_from(events.len().max(1)).unwrap_or(i64::MAX))
             .fetch_optional(&mut *tx)
             .await
             .map_err(backend)?;
@@ -479,20 +512,23 @@ impl<D: Dialect> SqlStore<D> {
         };
         let version: i64 = column(&row, 0, "task", &task.id)?;
         let mut queued = 0;
-        if let Some(event) = event {
+        // The first event's version: the events take the versions up to the new one, in order.
+        let first = version + 1 - i64::try_from(events.len()).unwrap_or(i64::MAX);
+        for (event_version, event) in (first..).zip(events) {
             sqlx::query(
                 "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
                  VALUES ($1, $2, $3, $4)",
             )
             .bind(&task.id)
-            .bind(version)
+            .bind(event_version)
             .bind(now)
             .bind(&event)
             .execute(&mut *tx)
             .await
             .map_err(backend)?;
             // The webhooks' deliveries commit with the event, or neither does.
-            queued = Self::enqueue_deliveries(&mut tx, owner, &task.id, version, now).await?;
+            queued +=
+                Self::enqueue_deliveries(&mut tx, owner, &task.id, event_version, now).await?;
         }
         D::announce(&mut tx, &task.id, version_of(version))
             .await
@@ -709,6 +745,10 @@ macro_rules! store_traits_for {
                 self.create_task(owner, task).await
             }
 
+            fn store_identity(&self) -> Option<a2a_server::StoreIdentity> {
+                Some(a2a_server::StoreIdentity::of(&self.shared))
+            }
+
             async fn get(
                 &self,
                 owner: &a2a_server::Owner,
@@ -734,7 +774,17 @@ macro_rules! store_traits_for {
                 event: Option<a2a_types::v1::StreamResponse>,
                 change: &mut a2a_server::store::TaskChange<'_>,
             ) -> Result<u64, a2a_protocol::errors::Error> {
-                self.modify_task(owner, task_id, event, change).await
+                self.modify_task(owner, task_id, event.as_slice(), change).await
+            }
+
+            async fn modify_each(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                events: Vec<a2a_types::v1::StreamResponse>,
+                change: &mut a2a_server::store::TaskChange<'_>,
+            ) -> Result<u64, a2a_protocol::errors::Error> {
+                self.modify_task(owner, task_id, &events, change).await
             }
 
             async fn events_after(
@@ -811,6 +861,30 @@ macro_rules! store_traits_for {
             ) -> Result<(), a2a_server::store::StoreError> {
                 self.begin_execution(owner, task_id, request, service_params, lease_token, lease)
                     .await
+            }
+
+            fn task_store_identity(&self) -> Option<a2a_server::StoreIdentity> {
+                Some(a2a_server::StoreIdentity::of(&self.shared))
+            }
+
+            async fn begin_with_task(
+                &self,
+                owner: &a2a_server::Owner,
+                task: &a2a_types::v1::Task,
+                request: &a2a_types::v1::SendMessageRequest,
+                service_params: &a2a_server::ServiceParams,
+                lease_token: &str,
+                lease: std::time::Duration,
+            ) -> Result<u64, a2a_server::store::StoreError> {
+                self.begin_execution_with_task(
+                    owner,
+                    task,
+                    request,
+                    service_params,
+                    lease_token,
+                    lease,
+                )
+                .await
             }
 
             async fn renew(

@@ -247,6 +247,48 @@ async fn contract(tasks: Arc<dyn TaskStore>, push: Arc<dyn PushConfigStore>) {
         Err(StoreError::Backend(_))
     ));
     assert_eq!(push.list(&alice, &many).await.unwrap().len(), 16);
+
+    // Several events in one change: each takes the next version, in order, all logged.
+    let batched = unique("batched");
+    tasks
+        .create(&alice, task_at(&batched, "ctx", TaskState::Submitted, 1))
+        .await
+        .unwrap();
+    let mut changes = 0;
+    let events = vec![working(&batched), working(&batched), working(&batched)];
+    let last = tasks
+        .modify_each(&alice, &batched, events.clone(), &mut |task, event| {
+            changes += 1;
+            if let Some(StreamResponse::StatusUpdate(update)) = event {
+                task.status = update.status.clone();
+            }
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        (last, changes),
+        (4, 3),
+        "one version and one change per event"
+    );
+    let logged = tasks.events_after(&alice, &batched, 1, 10).await.unwrap();
+    assert_eq!(
+        logged.events.iter().map(|e| e.id).collect::<Vec<_>>(),
+        [2, 3, 4]
+    );
+    assert_eq!(
+        logged
+            .events
+            .into_iter()
+            .map(|e| e.event)
+            .collect::<Vec<_>>(),
+        events
+    );
+    let stored = tasks.get(&alice, &batched).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.version, stored.task.status.state),
+        (4, TaskState::Working)
+    );
 }
 
 #[tokio::test]

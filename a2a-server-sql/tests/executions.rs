@@ -113,6 +113,67 @@ async fn queue_contract(store: &(impl ExecutionQueue + TaskStore)) {
         "finished"
     );
     store.finish(&task, "mine").await.unwrap();
+    creation_contract(store).await;
+}
+
+/// A new task and its record in one write: the store says the queue is its own, the task is
+/// created at version 1 with its record; an id taken creates nothing and records nothing.
+async fn creation_contract(store: &(impl ExecutionQueue + TaskStore)) {
+    assert!(ExecutionQueue::task_store_identity(store).is_some());
+    assert_eq!(
+        ExecutionQueue::task_store_identity(store),
+        TaskStore::store_identity(store),
+        "the queue is kept beside the store's tasks"
+    );
+    let alice = owner(&unique("alice"));
+    let id = unique("created");
+    let mut task = Task::new(&id, "ctx", TaskStatus::now(TaskState::Submitted));
+    task.history.push(request(&id).message);
+    let version = store
+        .begin_with_task(
+            &alice,
+            &task,
+            &request(&id),
+            &params(),
+            "creator",
+            Duration::ZERO,
+        )
+        .await
+        .unwrap();
+    assert_eq!(version, 1);
+    let stored = TaskStore::get(store, &alice, &id).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.task.history, stored.version),
+        (task.history.clone(), 1)
+    );
+    let claimed = store.claim_expired("claimer", LONG, 10).await.unwrap();
+    assert_eq!(
+        claimed
+            .iter()
+            .map(|r| (r.task_id.as_str(), r.service_params.clone()))
+            .collect::<Vec<_>>(),
+        [(id.as_str(), params())],
+        "the record written with the task"
+    );
+    let again = store
+        .begin_with_task(
+            &alice,
+            &task,
+            &request(&id),
+            &ServiceParams::default(),
+            "second",
+            LONG,
+        )
+        .await;
+    assert!(
+        matches!(again, Err(a2a_server::store::StoreError::AlreadyExists)),
+        "{again:?}"
+    );
+    assert!(
+        store.renew(&id, "claimer", LONG).await.unwrap(),
+        "a task that was not created records nothing"
+    );
+    store.finish(&id, "claimer").await.unwrap();
 }
 
 #[tokio::test]

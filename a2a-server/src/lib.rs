@@ -99,7 +99,8 @@ pub use server::builder::A2aServerBuilder;
 pub use server::error::BuildError;
 pub use server::{A2aServer, Serving};
 pub use store::{
-    ExecutionQueue, ExecutionRecord, ExecutionSettings, InMemoryTaskStore, MemoryLimits, TaskStore,
+    ExecutionQueue, ExecutionRecord, ExecutionSettings, InMemoryTaskStore, MemoryLimits,
+    StoreIdentity, TaskStore,
 };
 pub use versions::{InMemoryVersionBus, VersionBus};
 

@@ -39,7 +39,8 @@ pub struct Cost {
     pub commits: f64,
     /// Rows inserted, updated or deleted. Of a statement of several writes (PostgreSQL's update
     /// `WITH … UPDATE … INSERT …`) the task's row and its event's are counted, not the push
-    /// deliveries (none without push configs) or the execution record it removes.
+    /// deliveries (none without push configs) or the execution record it removes; of PostgreSQL's
+    /// creation of a task `WITH … INSERT …`, the task's row and its execution's record.
     pub rows_written: f64,
     /// Requests to the database and their answers: the statements, and each `BEGIN` and `COMMIT`.
     pub round_trips: f64,
@@ -107,10 +108,15 @@ fn tables_written(sql: &str) -> usize {
     let first = upper.split_whitespace().next().unwrap_or("");
     match first {
         "INSERT" | "UPDATE" | "DELETE" => 1,
-        "WITH" => ["UPDATE A2A_TASKS ", "INSERT INTO A2A_TASK_EVENTS "]
-            .iter()
-            .filter(|write| upper.contains(*write))
-            .count(),
+        "WITH" => [
+            "UPDATE A2A_TASKS ",
+            "INSERT INTO A2A_TASK_EVENTS ",
+            "INSERT INTO A2A_TASKS ",
+            "INSERT INTO A2A_EXECUTIONS ",
+        ]
+        .iter()
+        .filter(|write| upper.contains(*write))
+        .count(),
         _ => 0,
     }
 }

@@ -35,6 +35,9 @@ pub(crate) struct ServerState {
     pub(crate) outbox: Option<OutboxWaker>,
     /// Where executions are recorded with leases, so a stopped one is resumed.
     pub(crate) executions: Option<Arc<dyn ExecutionQueue>>,
+    /// Whether `executions` is kept in the task store: a new task and its execution's record are
+    /// then written together ([`ExecutionQueue::begin_with_task`]).
+    pub(crate) executions_with_tasks: bool,
     pub(crate) config: ServerConfig,
     /// The cancel signals of the executions running in this process, by task id.
     pub(crate) running: Mutex<HashMap<String, watch::Sender<bool>>>,

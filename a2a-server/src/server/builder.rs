@@ -179,13 +179,18 @@ impl A2aServerBuilder {
         let config = self.config;
         let webhook_client = webhook_client(&config)?;
         let resumes = self.executions.is_some();
+        let tasks = self
+            .tasks
+            .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new()));
+        let executions_with_tasks = self.executions.as_ref().is_some_and(|queue| {
+            queue.task_store_identity().is_some()
+                && queue.task_store_identity() == tasks.store_identity()
+        });
         let state = Arc::new(ServerState {
             card,
             extended_card,
             executor: self.executor,
-            tasks: self
-                .tasks
-                .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new())),
+            tasks,
             push_configs: self
                 .push_configs
                 .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
@@ -199,6 +204,7 @@ impl A2aServerBuilder {
                 start_outbox_worker(outbox, config.webhook_policy, config.push, webhook_client)
             }),
             executions: self.executions,
+            executions_with_tasks,
             running: Mutex::default(),
             streams: OwnerSlots::new("streams", config.max_streams, config.max_streams_per_owner),
             stream_bytes: OwnerQuota::new(

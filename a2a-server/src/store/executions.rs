@@ -25,10 +25,10 @@
 
 use std::time::Duration;
 
-use a2a_types::v1::SendMessageRequest;
+use a2a_types::v1::{SendMessageRequest, Task};
 use async_trait::async_trait;
 
-use super::StoreError;
+use super::{StoreError, StoreIdentity};
 use crate::executor::ServiceParams;
 
 /// One recorded execution, as a claim returns it.
@@ -116,6 +116,36 @@ pub trait ExecutionQueue: Send + Sync + 'static {
         lease_token: &str,
         lease: Duration,
     ) -> Result<(), StoreError>;
+
+    /// The task store this queue keeps its records beside, when it is one
+    /// ([`TaskStore::store_identity`](super::TaskStore::store_identity) says which): the server
+    /// then creates new tasks through [`begin_with_task`](Self::begin_with_task). `None` (the
+    /// default): the queue keeps no tasks.
+    fn task_store_identity(&self) -> Option<StoreIdentity> {
+        None
+    }
+
+    /// [`begin`](Self::begin) for a new task, `task`, created (at version 1, as
+    /// [`TaskStore::create`](super::TaskStore::create) does) in the same write as its record:
+    /// both are kept or neither. Fails with `AlreadyExists` (and records nothing) when the id is
+    /// taken. The server calls it only on a queue whose
+    /// [`task_store_identity`](Self::task_store_identity) is its task store's; the default, for
+    /// a queue that keeps no tasks, refuses.
+    async fn begin_with_task(
+        &self,
+        owner: &crate::auth::Owner,
+        task: &Task,
+        request: &SendMessageRequest,
+        service_params: &ServiceParams,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<u64, StoreError> {
+        let _ = (owner, request, service_params, lease_token, lease);
+        Err(StoreError::Backend(format!(
+            "this execution queue keeps no tasks; task {} was not created",
+            task.id
+        )))
+    }
 
     /// Extends the lease by `lease` from now; `false` when `lease_token` no longer holds it.
     async fn renew(

@@ -15,6 +15,7 @@ pub mod executions;
 pub(crate) mod memory;
 
 use std::fmt;
+use std::sync::Arc;
 
 use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{ListTasksRequest, StreamResponse, Task};
@@ -183,11 +184,34 @@ impl StoreError {
     }
 }
 
+/// Which store a [`TaskStore`] or an [`ExecutionQueue`] writes to, so the
+/// server can tell that its task store and its queue are one (clones of one database store) and
+/// write a new task and its execution's record together
+/// ([`ExecutionQueue::begin_with_task`]). Stores that write to one place compare equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StoreIdentity(usize);
+
+impl StoreIdentity {
+    /// The identity of whatever holds `shared`: every clone of a store that shares one `Arc`
+    /// (its pool, its state) has the same.
+    pub fn of<T: ?Sized>(shared: &Arc<T>) -> Self {
+        StoreIdentity(Arc::as_ptr(shared).cast::<()>() as usize)
+    }
+}
+
 /// Tasks, their versions and their event logs, by owner.
 #[async_trait]
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new task at version 1. Fails with `AlreadyExists` when its id is taken.
     async fn create(&self, owner: &Owner, task: Task) -> Result<u64, StoreError>;
+
+    /// Which store this is, for a server that writes a new task together with its execution's
+    /// record when its [`ExecutionQueue`] is kept in the same store (see
+    /// [`ExecutionQueue::task_store_identity`]); `None` (the default) for a store that keeps no
+    /// queue.
+    fn store_identity(&self) -> Option<StoreIdentity> {
+        None
+    }
 
     /// The task with this id, if `owner` owns it.
     async fn get(&self, owner: &Owner, task_id: &str) -> Result<Option<StoredTask>, StoreError>;
@@ -240,6 +264,30 @@ pub trait TaskStore: Send + Sync + 'static {
             ErrorKind::Internal,
             format!("task {task_id} kept changing while it was being updated"),
         ))
+    }
+
+    /// [`modify`](Self::modify) by each of `events` in turn, each kept under its own version (the
+    /// next ones, in order); returns the last. A store that can writes them all at once (a
+    /// database store in one commit: the server hands it the events that queued up while its last
+    /// write was committing). The default modifies by one event at a time. When `change`
+    /// refuses one, the call fails with its error, and the events before it may have been kept.
+    async fn modify_each(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        events: Vec<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        let mut last = None;
+        for event in events {
+            last = Some(self.modify(owner, task_id, Some(event), change).await?);
+        }
+        last.ok_or_else(|| {
+            Error::bare(
+                ErrorKind::Internal,
+                format!("no event to apply to task {task_id}"),
+            )
+        })
     }
 
     /// At most `limit` events of the task's log with ids above `after`, oldest first.

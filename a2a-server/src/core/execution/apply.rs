@@ -46,20 +46,7 @@ pub(crate) async fn apply_keeping<T: Send>(
     let version = state
         .tasks
         .modify(owner, task_id, Some(event), &mut |task, event| {
-            let task_state = task.status.state;
-            if task_state.is_terminal() {
-                let cancel = matches!(event, Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Canceled);
-                let kind = if cancel {
-                    ErrorKind::TaskNotCancelable
-                } else {
-                    ErrorKind::UnsupportedOperation
-                };
-                return Err(Error::with_message(
-                    kind,
-                    format!("task {task_id} is already {}", state_name(task_state)),
-                )
-                .with_metadata("taskId", task_id));
-            }
+            refuse_when_over(task, event, task_id)?;
             if let Some(event) = event {
                 change(task, event);
             }
@@ -76,6 +63,68 @@ pub(crate) async fn apply_keeping<T: Send>(
     }
     let kept = kept.expect("a change that was written ran its closure to the end");
     Ok((kept, version))
+}
+
+/// [`apply`] for several events of one task, in order, written together (see
+/// [`TaskStore::modify_each`](crate::TaskStore::modify_each)); the last version. Streams hear of
+/// them once they are all committed.
+pub(crate) async fn apply_all(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    mut events: Vec<StreamResponse>,
+) -> Result<u64, Error> {
+    if events.len() == 1
+        && let Some(event) = events.pop()
+    {
+        return apply(state, owner, task_id, event).await;
+    }
+    let to_push = (state.outbox.is_none()
+        && state.card.capabilities.push_notifications == Some(true))
+    .then(|| events.clone());
+    let version = state
+        .tasks
+        .modify_each(owner, task_id, events, &mut |task, event| {
+            refuse_when_over(task, event, task_id)?;
+            if let Some(event) = event {
+                change(task, event);
+            }
+            Ok(())
+        })
+        .await?;
+    state.bus.publish(task_id, version);
+    if let Some(outbox) = &state.outbox {
+        outbox.wake();
+    } else {
+        for event in to_push.unwrap_or_default() {
+            push_to_webhooks(state, owner, task_id, &event).await;
+        }
+    }
+    Ok(version)
+}
+
+/// Refuses an event to a task that is over: `TaskNotCancelable` for a cancellation, else
+/// `UnsupportedOperation`.
+fn refuse_when_over(
+    task: &Task,
+    event: Option<&StreamResponse>,
+    task_id: &str,
+) -> Result<(), Error> {
+    let task_state = task.status.state;
+    if !task_state.is_terminal() {
+        return Ok(());
+    }
+    let cancel = matches!(event, Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Canceled);
+    let kind = if cancel {
+        ErrorKind::TaskNotCancelable
+    } else {
+        ErrorKind::UnsupportedOperation
+    };
+    Err(Error::with_message(
+        kind,
+        format!("task {task_id} is already {}", state_name(task_state)),
+    )
+    .with_metadata("taskId", task_id))
 }
 
 /// Hands an event to every webhook of the task.

@@ -188,34 +188,39 @@ pub(crate) async fn begin(
         }
         return Ok(Started::Reply(reply));
     }
-    // The execution is recorded before the task is created: a crash between the two writes
-    // leaves a record without a task, which the resumer removes, never a task that nothing
-    // would run again.
-    let lease = match record_execution(
-        state,
-        owner,
-        &task_id,
-        &message,
-        request.configuration.as_ref(),
-        &context.service_params,
-    )
-    .await
-    {
-        Ok(lease) => lease,
-        Err(error) => {
-            cancel.send_replace(true);
-            return Err(error);
-        }
-    };
-    let created = match existing {
-        Some(existing) => Ok(existing),
+    // The execution is recorded before the task is created, or with it (a store that keeps
+    // both writes them in one transaction): a crash between two writes leaves a record without a
+    // task, which the resumer removes, never a task that nothing would run again.
+    let recorded = match existing {
+        Some(existing) => record_execution(
+            state,
+            owner,
+            &task_id,
+            &message,
+            request.configuration.as_ref(),
+            &context.service_params,
+        )
+        .await
+        .map(|lease| (lease, Ok(existing))),
         None => {
             let mut task = Task::new(&task_id, &context_id, submitted);
             task.history.push(message);
-            match state.tasks.create(owner, task.clone()).await {
-                Ok(version) => Ok((task, version)),
-                Err(error) => Err(error.to_error(&task_id)),
-            }
+            record_and_create(
+                state,
+                owner,
+                &task,
+                request.configuration.as_ref(),
+                &context.service_params,
+            )
+            .await
+            .map(|(lease, created)| (lease, created.map(|version| (task, version))))
+        }
+    };
+    let (lease, created) = match recorded {
+        Ok(recorded) => recorded,
+        Err(error) => {
+            cancel.send_replace(true);
+            return Err(error);
         }
     };
     let added = match (&created, configuration.task_push_notification_config) {
@@ -258,6 +263,18 @@ pub(crate) async fn begin(
     })
 }
 
+/// The request an execution's record keeps: `message` with its ids set, and `configuration`.
+fn recorded_request(
+    message: &Message,
+    configuration: Option<&SendMessageConfiguration>,
+) -> SendMessageRequest {
+    SendMessageRequest {
+        message: message.clone(),
+        configuration: configuration.cloned(),
+        ..Default::default()
+    }
+}
+
 /// With an execution queue, records the execution of the request (`message` with its ids set,
 /// and `configuration`, received with `service_params`) on the task under a new lease (see [`crate::store::executions`]); its
 /// lease token. A record that cannot be written fails the request: the execution would not
@@ -273,17 +290,12 @@ async fn record_execution(
     let Some(queue) = &state.executions else {
         return Ok(None);
     };
-    let request = SendMessageRequest {
-        message: message.clone(),
-        configuration: configuration.cloned(),
-        ..Default::default()
-    };
     let token = crate::ids::new_id("lease");
     queue
         .begin(
             owner,
             task_id,
-            &request,
+            &recorded_request(message, configuration),
             service_params,
             &token,
             state.config.executions.lease,
@@ -291,6 +303,60 @@ async fn record_execution(
         .await
         .map_err(|e| e.to_error(task_id))?;
     Ok(Some(token))
+}
+
+/// Records the execution of the request that created `task` (its message the task's history,
+/// see [`record_execution`]) and creates the task: in one write when the task store keeps the
+/// queue, else the record first. The lease token, and the task's version or why it was not
+/// created (the record then written, for the caller to remove); an error when nothing was
+/// written.
+async fn record_and_create(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task: &Task,
+    configuration: Option<&SendMessageConfiguration>,
+    service_params: &ServiceParams,
+) -> Result<(Option<String>, Result<u64, Error>), Error> {
+    let Some(message) = task.history.last() else {
+        return Err(Error::bare(
+            ErrorKind::Internal,
+            "a new task holds no message to record",
+        ));
+    };
+    match &state.executions {
+        Some(queue) if state.executions_with_tasks => {
+            let token = crate::ids::new_id("lease");
+            let version = queue
+                .begin_with_task(
+                    owner,
+                    task,
+                    &recorded_request(message, configuration),
+                    service_params,
+                    &token,
+                    state.config.executions.lease,
+                )
+                .await
+                .map_err(|e| e.to_error(&task.id))?;
+            Ok((Some(token), Ok(version)))
+        }
+        _ => {
+            let lease = record_execution(
+                state,
+                owner,
+                &task.id,
+                message,
+                configuration,
+                service_params,
+            )
+            .await?;
+            let created = state
+                .tasks
+                .create(owner, task.clone())
+                .await
+                .map_err(|error| error.to_error(&task.id));
+            Ok((lease, created))
+        }
+    }
 }
 
 /// Removes the record [`record_execution`] wrote for a request that then failed; a record

@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::{JoinError, JoinHandle};
 
 use crate::auth::Owner;
-use crate::core::execution::apply::apply;
+use crate::core::execution::apply::{apply, apply_all};
 use crate::core::execution::events::{ends_stream, to_stream_event};
 use crate::core::owner_slots::OwnerSlot;
 use crate::core::state::ServerState;
@@ -77,8 +77,16 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
         };
         while let Some(event) = next.take() {
             let event = to_stream_event(event, &task_id, &context_id);
-            let ends = ends_stream(&event);
-            if let Err(error) = apply(&state, &owner, &task_id, event).await {
+            let mut ends = ends_stream(&event);
+            let mut batch = vec![event];
+            // Events that queued up while the last write was committing go in one write (group
+            // commit), up to one that ends the stream; streams hear of them after it.
+            while !ends && let Ok(more) = events.try_recv() {
+                let more = to_stream_event(more, &task_id, &context_id);
+                ends = ends_stream(&more);
+                batch.push(more);
+            }
+            if let Err(error) = apply_all(&state, &owner, &task_id, batch).await {
                 // An event the store has no room for (its error names the limit) ends the task,
                 // failed with the store's reason: unfinished, it would hold its owner's room for
                 // ever. Canceled or gone: nothing more. Either way the executor is told to stop.
