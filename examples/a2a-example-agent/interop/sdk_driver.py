@@ -32,8 +32,9 @@ async def check(binding: str, name: str, body, timeout: float) -> None:
         record(binding, name, False, detail)
 
 
-def make_client(card: pb.AgentCard, binding: str, streaming: bool, **config):
-    """The SDK's client of `card` over `binding` only (gRPC in plain text, on loopback)."""
+def make_client(card: pb.AgentCard, binding: str, streaming: bool, interceptors=None, **config):
+    """The SDK's client of `card` over `binding` only (gRPC in plain text, on loopback), with the
+    SDK's call `interceptors` if given."""
     factory = ClientFactory(
         ClientConfig(
             streaming=streaming,
@@ -42,7 +43,7 @@ def make_client(card: pb.AgentCard, binding: str, streaming: bool, **config):
             **config,
         )
     )
-    return factory.create(card)
+    return factory.create(card, interceptors)
 
 
 def run(main, usage: str, whole_run_seconds: int) -> None:

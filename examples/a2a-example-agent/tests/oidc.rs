@@ -1,7 +1,6 @@
 //! The example agent protected by OpenID Connect (`Config::oidc`, `--oidc-issuer --oidc-audience`)
 //! against a real OpenID provider: the certified `oidc-provider` package run by node on 127.0.0.1
-//! (tests/interop/oidc, installed by `npm ci` there; without it the test skips with one line, and
-//! fails under `CI=true`).
+//! (`common::oidc_provider`; without it the test skips with one line, and fails under `CI=true`).
 //!
 //! The workspace's client gets tokens from the provider by the client-credentials grant (its token
 //! endpoint found through the card's `openIdConnectUrl`) and calls the agent on JSON-RPC, HTTP+JSON
@@ -12,9 +11,6 @@
 //! refused on every binding with the spec's authentication error; what each binding answered is
 //! printed (run with `--nocapture`).
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -29,121 +25,12 @@ use a2a_types::v1::{
 };
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use common::oidc_provider::{AUDIENCE, OTHER_AUDIENCE, start_provider};
 
-/// The agent's identifier at the provider: the audience its tokens name.
-const AUDIENCE: &str = "urn:a2a:example-agent";
-/// Another resource of the same provider.
-const OTHER_AUDIENCE: &str = "urn:a2a:another-agent";
-/// The longest the provider may take to start.
-const START_LIMIT: Duration = Duration::from_secs(30);
+mod common;
+
 /// The longest any one call may take.
 const CALL_LIMIT: Duration = Duration::from_secs(20);
-
-/// The provider's node process, killed (by its id) when dropped.
-struct Provider {
-    child: Child,
-    issuer: String,
-}
-
-impl Drop for Provider {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The provider's folder (tests/interop/oidc).
-fn provider_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/interop/oidc")
-}
-
-/// Starts the provider; `None` (said in one line) when node or the package is missing, a failure
-/// under `CI=true`.
-fn start_provider(test: &str) -> Option<Provider> {
-    let dir = provider_dir();
-    let installed = dir
-        .join("node_modules/oidc-provider/package.json")
-        .is_file();
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !installed || !node {
-        let why = "needs node and `npm ci` in tests/interop/oidc (the oidc-provider package)";
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("{test}: {why}, and CI=true needs it run");
-        }
-        eprintln!("skipping {test}: {why}");
-        return None;
-    }
-    let mut child = Command::new("node")
-        .arg("provider.mjs")
-        .args([AUDIENCE, OTHER_AUDIENCE])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("node starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = sender.send(line);
-    });
-    let mut provider = Provider {
-        child,
-        issuer: String::new(),
-    };
-    let line = receiver
-        .recv_timeout(START_LIMIT)
-        .expect("the provider says where it listens");
-    let announced: serde_json::Value =
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("the provider said {line:?}: {e}"));
-    provider.issuer = announced["issuer"].as_str().expect("an issuer").to_owned();
-    assert!(provider.issuer.starts_with("http://127.0.0.1:"));
-    Some(provider)
-}
-
-impl Provider {
-    /// A token the provider did not issue (`expired`, `other-key`, `none`) for `sub`.
-    async fn forge(&self, case: &str, sub: &str) -> String {
-        let url = format!("{}/test/forge?case={case}&sub={sub}", self.issuer);
-        let response = reqwest::get(&url).await.expect("the provider forges");
-        assert!(
-            response.status().is_success(),
-            "{url}: {}",
-            response.status()
-        );
-        response.text().await.expect("a token")
-    }
-
-    /// A new signing key; its id.
-    async fn rotate(&self) -> String {
-        let response = reqwest::Client::new()
-            .post(format!("{}/test/rotate", self.issuer))
-            .send()
-            .await
-            .expect("the provider rotates");
-        let body: serde_json::Value = serde_json::from_slice(&response.bytes().await.unwrap())
-            .expect("the new key's id as JSON");
-        body["kid"].as_str().expect("a kid").to_owned()
-    }
-
-    /// An access token of `client` by the client-credentials grant, for `resource`.
-    async fn token_for(&self, client: &str, resource: &str) -> String {
-        let source = ClientCredentials::new(
-            reqwest::Client::new(),
-            format!("{}/token", self.issuer),
-            client,
-            format!("{client}-secret"),
-        )
-        .scopes(["a2a.call"])
-        .resource(resource);
-        source.token().await.expect("the provider issues a token")
-    }
-}
 
 /// The JSON of one part (0: header, 1: claims) of a JWT.
 fn jwt_part(token: &str, index: usize) -> serde_json::Value {
