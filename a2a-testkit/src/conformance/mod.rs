@@ -39,8 +39,9 @@
 //!
 //! The card decides what applies (section 3.3.4): the checks that use streaming, push
 //! notifications or the extended card are made only when the card declares that capability, and
-//! reported as skipped otherwise; for each capability it does not declare, a `capability.*` check
-//! ([`capabilities`]) makes sure the agent refuses the operations that need it.
+//! reported as skipped otherwise ([`requirements::capability_needed`] says which need which); for
+//! each capability it does not declare, a `capability.*` check (`capabilities`) makes sure the
+//! agent refuses the operations that need it.
 //!
 //! Each check names its level (MUST, SHOULD, MAY) and the specification section it comes from
 //! ([`requirements`]); [`ConformanceOptions::level`] leaves out the checks weaker than it.
