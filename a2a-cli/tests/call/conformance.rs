@@ -5,7 +5,8 @@
 //! `kind` in its tasks, or labels its streams `application/json`) it exits 7, naming the check and
 //! its section, on each of its bindings. An agent whose card declares no optional capability passes
 //! the checks of its refusals and has the checks of those capabilities skipped, on every binding;
-//! one whose card says it does not stream while it does fails `capability.streaming-refused`.
+//! one whose card says it does not stream while it does fails `capability.streaming-refused`, one
+//! whose card denies push notifications while it takes push configs `capability.push-refused`.
 
 use std::time::Duration;
 
@@ -13,8 +14,8 @@ use serde_json::Value;
 
 use crate::agent::{Agent, a2a};
 use crate::rule_breaker::{
-    Rule, RuleBreaker, card_declaring_no_streaming, drop_next_page_token, list_oldest_first,
-    strip_jsonrpc_error_data, task_with_v0_3_kind,
+    Rule, RuleBreaker, card_declaring_no_push, card_declaring_no_streaming, drop_next_page_token,
+    list_oldest_first, strip_jsonrpc_error_data, task_with_v0_3_kind,
 };
 use crate::undeclared::Undeclared;
 
@@ -383,6 +384,31 @@ fn an_agent_streaming_though_its_card_says_not_fails_the_refusal_check() {
     for binding in report["bindings"].as_array().unwrap() {
         assert!(
             with_outcome(binding, "skipped").contains(&"stream.001"),
+            "{binding}"
+        );
+    }
+}
+
+#[test]
+fn an_agent_taking_push_configs_though_its_card_says_not_fails_the_refusal_check() {
+    let agent = RuleBreaker::start(Rule::Json(card_declaring_no_push));
+    let run = a2a(&["conformance", &agent.url, "--json"]);
+    let line = run.failed(7, "error");
+    assert!(
+        line.contains("HTTP+JSON capability.push-refused (§3.3.4 Capability Validation"),
+        "{line}"
+    );
+    let report = &run.json_lines()[0];
+    assert_eq!(
+        failures(report),
+        [
+            ("JSONRPC".into(), vec!["capability.push-refused".into()]),
+            ("HTTP+JSON".into(), vec!["capability.push-refused".into()]),
+        ]
+    );
+    for binding in report["bindings"].as_array().unwrap() {
+        assert!(
+            with_outcome(binding, "skipped").contains(&"push-config.crud"),
             "{binding}"
         );
     }
