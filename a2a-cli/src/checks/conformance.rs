@@ -98,10 +98,10 @@ fn table(report: &Report) -> Vec<String> {
         "", "level", "check", "ms", "section"
     )];
     for check in &report.checks {
-        let mark = if check.outcome.is_ok() {
-            "pass"
-        } else {
-            "FAIL"
+        let mark = match &check.outcome {
+            Ok(_) if check.skipped => "skip",
+            Ok(_) => "pass",
+            Err(_) => "FAIL",
         };
         lines.push(format!(
             "  {mark:<4}  {:<6}  {:<36}  {:>6}  {}",
@@ -114,12 +114,16 @@ fn table(report: &Report) -> Vec<String> {
             lines.push(format!("        {problem}"));
         }
     }
-    let failed = report.checks.len() - report.passed();
+    let failed = report.failures().count();
+    let skipped = match report.skipped() {
+        0 => String::new(),
+        n => format!(", {n} skipped (not declared by the card)"),
+    };
     lines.push(format!(
-        "  {}: {}/{} passed, {failed} failed ({} MUST)",
+        "  {}: {}/{} passed, {failed} failed ({} MUST){skipped}",
         report.binding,
         report.passed(),
-        report.checks.len(),
+        report.checks.len() - report.skipped(),
         report.must_failures().count()
     ));
     lines

@@ -3,7 +3,10 @@
 //! agent that breaks a rule (the server crate behind a layer that drops `nextPageToken` from
 //! ListTasks answers, lists tasks oldest first, strips JSON-RPC errors of their `data`, puts v0.3's
 //! `kind` in its tasks, or labels its streams `application/json`) it exits 7, naming the check and
-//! its section, on each of its bindings.
+//! its section, on each of its bindings. An agent whose card declares no optional capability passes
+//! the checks of its refusals and has the checks of those capabilities skipped, on every binding;
+//! one whose card says it does not stream while it does fails `capability.streaming-refused`, one
+//! whose card denies push notifications while it takes push configs `capability.push-refused`.
 
 use std::time::Duration;
 
@@ -11,9 +14,10 @@ use serde_json::Value;
 
 use crate::agent::{Agent, a2a};
 use crate::rule_breaker::{
-    Rule, RuleBreaker, drop_next_page_token, list_oldest_first, strip_jsonrpc_error_data,
-    task_with_v0_3_kind,
+    Rule, RuleBreaker, card_declaring_no_push, card_declaring_no_streaming, drop_next_page_token,
+    list_oldest_first, strip_jsonrpc_error_data, task_with_v0_3_kind,
 };
+use crate::undeclared::Undeclared;
 
 /// Reads the `--report` file `path` and removes it.
 fn report(path: &std::path::Path) -> Value {
@@ -289,6 +293,123 @@ fn an_agent_streaming_as_application_json_fails_the_sse_checks() {
                 .iter()
                 .all(|f| f == sse || f.starts_with("stream.") || f.contains("subscribe")),
             "{binding}: {failed:?}"
+        );
+    }
+}
+
+/// The checks of a binding's report with this outcome (`pass`, `fail`, `skipped`), by name.
+fn with_outcome<'a>(binding: &'a Value, outcome: &str) -> Vec<&'a str> {
+    binding["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] == outcome)
+        .map(|c| c["name"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn an_agent_declaring_no_capabilities_refuses_them_and_skips_their_checks() {
+    let agent = Undeclared::start();
+    let run = a2a(&["conformance", &agent.url, "--level", "should", "--json"]);
+    run.ok();
+    let report = &run.json_lines()[0];
+    let bindings = report["bindings"].as_array().unwrap();
+    assert_eq!(bindings.len(), 3, "{report}");
+    for (binding, name) in bindings.iter().zip(["JSONRPC", "HTTP+JSON", "GRPC"]) {
+        assert_eq!(binding["binding"], name);
+        assert_eq!(
+            with_outcome(binding, "fail"),
+            Vec::<&str>::new(),
+            "{binding}"
+        );
+        let passed = with_outcome(binding, "pass");
+        for refusal in [
+            "capability.push-refused",
+            "capability.streaming-refused",
+            "capability.extended-card-refused",
+        ] {
+            assert!(passed.contains(&refusal), "{name}: {refusal} in {passed:?}");
+        }
+        let skipped = with_outcome(binding, "skipped");
+        for positive in [
+            "stream.001",
+            "stream.message-response",
+            "subscribe.running-task",
+            "push-config.crud",
+            "push-config.delete-idempotent",
+            "error.push-config-unknown-task",
+            "error.subscribe-completed-task",
+        ] {
+            assert!(
+                skipped.contains(&positive),
+                "{name}: {positive} in {skipped:?}"
+            );
+        }
+        if name != "GRPC" {
+            let sse = if name == "JSONRPC" {
+                "wire.jsonrpc-sse"
+            } else {
+                "wire.rest-sse"
+            };
+            assert!(skipped.contains(&sse), "{name}: {skipped:?}");
+        }
+        assert_eq!(binding["skipped"], skipped.len(), "{binding}");
+    }
+}
+
+#[test]
+fn an_agent_streaming_though_its_card_says_not_fails_the_refusal_check() {
+    let agent = RuleBreaker::start(Rule::Json(card_declaring_no_streaming));
+    let run = a2a(&["conformance", &agent.url, "--json"]);
+    let line = run.failed(7, "error");
+    assert!(
+        line.contains("JSONRPC capability.streaming-refused (§3.3.4 Capability Validation"),
+        "{line}"
+    );
+    let report = &run.json_lines()[0];
+    assert_eq!(
+        failures(report),
+        [
+            (
+                "JSONRPC".into(),
+                vec!["capability.streaming-refused".into()]
+            ),
+            (
+                "HTTP+JSON".into(),
+                vec!["capability.streaming-refused".into()]
+            ),
+        ]
+    );
+    for binding in report["bindings"].as_array().unwrap() {
+        assert!(
+            with_outcome(binding, "skipped").contains(&"stream.001"),
+            "{binding}"
+        );
+    }
+}
+
+#[test]
+fn an_agent_taking_push_configs_though_its_card_says_not_fails_the_refusal_check() {
+    let agent = RuleBreaker::start(Rule::Json(card_declaring_no_push));
+    let run = a2a(&["conformance", &agent.url, "--json"]);
+    let line = run.failed(7, "error");
+    assert!(
+        line.contains("HTTP+JSON capability.push-refused (§3.3.4 Capability Validation"),
+        "{line}"
+    );
+    let report = &run.json_lines()[0];
+    assert_eq!(
+        failures(report),
+        [
+            ("JSONRPC".into(), vec!["capability.push-refused".into()]),
+            ("HTTP+JSON".into(), vec!["capability.push-refused".into()]),
+        ]
+    );
+    for binding in report["bindings"].as_array().unwrap() {
+        assert!(
+            with_outcome(binding, "skipped").contains(&"push-config.crud"),
+            "{binding}"
         );
     }
 }

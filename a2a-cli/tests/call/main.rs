@@ -14,3 +14,4 @@ mod rule_breaker;
 mod sdk_server;
 mod sdk_verbs;
 mod tasks;
+mod undeclared;

@@ -63,6 +63,25 @@ pub fn task_with_v0_3_kind(value: &mut Value) {
     }
 }
 
+/// Breaks §3.3.4: the card says `streaming: false`, yet the agent behind it streams.
+pub fn card_declaring_no_streaming(value: &mut Value) {
+    deny_in_card(value, "streaming");
+}
+
+/// Breaks §3.3.4: the card says `pushNotifications: false`, yet the agent takes push configs.
+pub fn card_declaring_no_push(value: &mut Value) {
+    deny_in_card(value, "pushNotifications");
+}
+
+/// The card (an answer with `supportedInterfaces`) declares `capability` false.
+fn deny_in_card(value: &mut Value, capability: &str) {
+    if value.get("supportedInterfaces").is_some()
+        && let Some(Value::Object(capabilities)) = value.get_mut("capabilities")
+    {
+        capabilities.insert(capability.into(), json!(false));
+    }
+}
+
 /// The layer's work: `rule` applied to one answer.
 async fn apply(response: Response<Body>, rule: Rule) -> Response<Body> {
     match rule {

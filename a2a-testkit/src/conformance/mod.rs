@@ -37,6 +37,12 @@
 //! With [`ConformanceOptions::server_rules`], the run also checks what the specification and the
 //! official conformance kit require of a server beyond that table ([`server_rules`]).
 //!
+//! The card decides what applies (section 3.3.4): the checks that use streaming, push
+//! notifications or the extended card are made only when the card declares that capability, and
+//! reported as skipped otherwise ([`requirements::capability_needed`] says which need which); for
+//! each capability it does not declare, a `capability.*` check (`capabilities`) makes sure the
+//! agent refuses the operations that need it.
+//!
 //! Each check names its level (MUST, SHOULD, MAY) and the specification section it comes from
 //! ([`requirements`]); [`ConformanceOptions::level`] leaves out the checks weaker than it.
 
@@ -46,6 +52,7 @@ use a2a_types::v1::{
     GetTaskPushNotificationConfigRequest, ListTasksRequest, SubscribeToTaskRequest, TaskState,
 };
 
+mod capabilities;
 mod checks;
 mod helpers;
 mod kit_rules;
@@ -75,8 +82,10 @@ pub async fn run_conformance(client: &A2aClient, options: &ConformanceOptions) -
             binding: client.binding().to_string(),
             checks: Vec::new(),
         },
+        capabilities: client.card().capabilities.clone(),
     };
     run.check("card", card(client)).await;
+    capabilities::run(&mut run, client).await;
 
     for (name, prefix, expect) in [
         (

@@ -6,8 +6,13 @@
 //! notifications is optional, but an agent whose card declares `pushNotifications` MUST serve the
 //! push-config operations. The behaviour checks (`send.*`, `stream.*`) presume the conformance
 //! kits' `messageId` convention (`tck-complete-task`, ...), which they drive each operation with.
+//!
+//! [`capability_needed`] names the checks that use an optional capability: a run makes them only
+//! when the card declares it, and otherwise makes the `capability.*` checks of its refusal.
 
 use std::fmt;
+
+use a2a_protocol::operations::Capability;
 
 use serde::Serialize;
 
@@ -52,7 +57,22 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
     (
         "card",
         Level::May,
-        "§4.4.3 AgentCapabilities (streaming, pushNotifications, extendedAgentCard declared)",
+        "§4.4.3 AgentCapabilities (well-formed; what it declares decides the checks, §3.3.4)",
+    ),
+    (
+        "capability.push-refused",
+        Level::Must,
+        "§3.3.4 Capability Validation (pushNotifications not declared: PushNotificationNotSupportedError)",
+    ),
+    (
+        "capability.streaming-refused",
+        Level::Must,
+        "§3.3.4 Capability Validation (streaming not declared: UnsupportedOperationError)",
+    ),
+    (
+        "capability.extended-card-refused",
+        Level::Must,
+        "§3.3.4 Capability Validation (extendedAgentCard not declared: UnsupportedOperationError)",
     ),
     ("send.complete-task", Level::Must, "§3.1.1 Send Message"),
     (
@@ -322,6 +342,56 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
     ),
 ];
 
+/// The checks that use each optional capability (with the card field declaring it): made only when
+/// the card declares it (section 3.3.4).
+const NEEDS: &[(Capability, &str, &[&str])] = &[
+    (
+        Capability::Streaming,
+        "capabilities.streaming",
+        &[
+            "stream.001",
+            "stream.003",
+            "stream.ordering-001",
+            "stream.artifact-text",
+            "stream.002",
+            "stream.artifact-file",
+            "stream.artifact-chunked",
+            "stream.message-response",
+            "subscribe.running-task",
+            "rules.subscribe-until-terminal",
+            "error.subscribe-unknown-task",
+            "error.subscribe-completed-task",
+            "wire.jsonrpc-sse",
+            "wire.rest-sse",
+        ],
+    ),
+    (
+        Capability::PushNotifications,
+        "capabilities.pushNotifications",
+        &[
+            "push-config.crud",
+            "push-config.delivery",
+            "push-config.delete-idempotent",
+            "error.push-config-unknown-config",
+            "error.push-config-unknown-task",
+            "rules.webhook-ssrf-guard",
+        ],
+    ),
+    (
+        Capability::ExtendedAgentCard,
+        "capabilities.extendedAgentCard",
+        &["extended-card.with-token"],
+    ),
+];
+
+/// The capability the check `name` uses, with the card field declaring it, if any.
+pub fn capability_needed(name: &str) -> Option<(Capability, &'static str)> {
+    NEEDS
+        .iter()
+        .find(|(_, _, checks)| checks.contains(&name))
+        .map(|(capability, field, _)| (*capability, *field))
+}
+
 /// The level and section of the check `name` (a check missing from the table counts as MUST,
 /// from an unnamed section; the table's test keeps that from happening).
 pub fn requirement(name: &str) -> (Level, &'static str) {
@@ -340,8 +410,9 @@ mod tests {
 
     /// The check names written in the run's sources: string literals starting with a check family.
     fn names_in(source: &str) -> Vec<&str> {
-        const FAMILIES: [&str; 12] = [
+        const FAMILIES: [&str; 13] = [
             "card",
+            "capability.",
             "send.",
             "stream.",
             "get.",
@@ -374,6 +445,7 @@ mod tests {
             include_str!("server_rules.rs"),
             include_str!("kit_rules.rs"),
             include_str!("wire/mod.rs"),
+            include_str!("capabilities.rs"),
         ]
         .into_iter()
         .flat_map(names_in)
@@ -385,6 +457,19 @@ mod tests {
                 "the check {name:?} is not in REQUIREMENTS"
             );
         }
+    }
+
+    #[test]
+    fn every_check_needing_a_capability_is_a_check() {
+        for (_, _, checks) in NEEDS {
+            for name in *checks {
+                assert!(
+                    REQUIREMENTS.iter().any(|(check, _, _)| check == name),
+                    "{name:?} is not in REQUIREMENTS"
+                );
+            }
+        }
+        assert_eq!(capability_needed("send.complete-task"), None);
     }
 
     #[test]

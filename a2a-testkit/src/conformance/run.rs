@@ -1,6 +1,7 @@
 //! What a conformance run is given ([`ConformanceOptions`]) and what it gives back ([`Report`], one
 //! [`Check`] per check, each with its level and section), and the run in progress that times each
-//! check and leaves out those weaker than the run's level.
+//! check, leaves out those weaker than the run's level, and records as skipped those that use a
+//! capability the card does not declare.
 
 use std::fmt;
 use std::future::Future;
@@ -9,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::requirements::{Level, requirement};
+use a2a_types::v1::AgentCapabilities;
+
+use super::requirements::{Level, capability_needed, requirement};
 
 /// What a run needs besides the client.
 #[derive(Clone, Debug)]
@@ -57,6 +60,9 @@ pub struct Check {
     pub section: &'static str,
     /// `Ok` with a short account of what was seen, or `Err` with what was wrong.
     pub outcome: Result<String, String>,
+    /// Whether the check was not applicable and so not run: it uses a capability the card does not
+    /// declare (the outcome is `Ok` and says which).
+    pub skipped: bool,
     /// How long it took.
     pub elapsed: Duration,
 }
@@ -71,9 +77,17 @@ pub struct Report {
 }
 
 impl Report {
-    /// How many checks passed.
+    /// How many checks passed (skipped ones left out).
     pub fn passed(&self) -> usize {
-        self.checks.iter().filter(|c| c.outcome.is_ok()).count()
+        self.checks
+            .iter()
+            .filter(|c| c.outcome.is_ok() && !c.skipped)
+            .count()
+    }
+
+    /// How many checks were skipped as not applicable to the card.
+    pub fn skipped(&self) -> usize {
+        self.checks.iter().filter(|c| c.skipped).count()
     }
 
     /// The checks that failed.
@@ -92,13 +106,14 @@ impl Report {
     }
 
     /// The report as JSON: the binding, the counts, and each check with its level, section,
-    /// outcome (`pass` or `fail`), detail and time in milliseconds.
+    /// outcome (`pass`, `fail` or `skipped`), detail and time in milliseconds.
     pub fn to_json(&self) -> Value {
         let checks: Vec<Value> = self
             .checks
             .iter()
             .map(|check| {
                 let (outcome, detail) = match &check.outcome {
+                    Ok(detail) if check.skipped => ("skipped", detail),
                     Ok(detail) => ("pass", detail),
                     Err(problem) => ("fail", problem),
                 };
@@ -115,7 +130,8 @@ impl Report {
         json!({
             "binding": self.binding,
             "passed": self.passed(),
-            "failed": self.checks.len() - self.passed(),
+            "failed": self.failures().count(),
+            "skipped": self.skipped(),
             "mustFailed": self.must_failures().count(),
             "checks": checks,
         })
@@ -126,6 +142,7 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for check in &self.checks {
             let (mark, text) = match &check.outcome {
+                Ok(detail) if check.skipped => ("skip", detail),
                 Ok(detail) => ("pass", detail),
                 Err(problem) => ("FAIL", problem),
             };
@@ -141,10 +158,11 @@ impl fmt::Display for Report {
         }
         write!(
             f,
-            "{}: {}/{} checks passed",
+            "{}: {}/{} checks passed, {} skipped",
             self.binding,
             self.passed(),
-            self.checks.len()
+            self.checks.len() - self.skipped(),
+            self.skipped()
         )
     }
 }
@@ -156,11 +174,14 @@ pub(super) type CheckResult = Result<String, String>;
 pub(super) struct Run<'a> {
     pub(super) options: &'a ConformanceOptions,
     pub(super) report: Report,
+    /// What the agent's card declares, which decides the checks that apply (section 3.3.4).
+    pub(super) capabilities: AgentCapabilities,
 }
 
 impl Run<'_> {
     /// Runs one check under the run's time limit and records its outcome, with its level and
-    /// section; a check weaker than the run's level is left out (not run). The check's future is
+    /// section; a check weaker than the run's level is left out (not run), one that uses a
+    /// capability the card does not declare is recorded as skipped (not run). The check's future is
     /// boxed: held inline, every check's state machine would sit in `run_conformance`'s future,
     /// which a debug build's test thread (2 MiB of stack) cannot hold.
     pub(super) fn check<'s>(
@@ -171,6 +192,19 @@ impl Run<'_> {
         Box::pin(async move {
             let (level, section) = requirement(name);
             if level > self.options.level {
+                return;
+            }
+            if let Some((_, field)) = capability_needed(name)
+                .filter(|(capability, _)| !capability.is_declared(&self.capabilities))
+            {
+                self.report.checks.push(Check {
+                    name,
+                    level,
+                    section,
+                    outcome: Ok(format!("not applicable: the card does not declare {field}")),
+                    skipped: true,
+                    elapsed: Duration::ZERO,
+                });
                 return;
             }
             let started = Instant::now();
@@ -186,6 +220,7 @@ impl Run<'_> {
                 level,
                 section,
                 outcome,
+                skipped: false,
                 elapsed: started.elapsed(),
             });
         })

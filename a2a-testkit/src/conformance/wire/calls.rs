@@ -334,8 +334,9 @@ pub(crate) async fn send_for_task(
         })
 }
 
-/// The ProtoJSON of each kind of answer, checked against `a2a.proto`.
-pub(super) async fn protojson_shape(wire: &Wire) -> CheckResult {
+/// The ProtoJSON of each kind of answer, checked against `a2a.proto` (a push config's only when
+/// the card declares push notifications, `push_declared`).
+pub(super) async fn protojson_shape(wire: &Wire, push_declared: bool) -> CheckResult {
     let schema = Schema::v1();
     let mut problems = Vec::new();
     let mut checked = Vec::new();
@@ -373,21 +374,23 @@ pub(super) async fn protojson_shape(wire: &Wire) -> CheckResult {
         .await
         .map_err(|e| format!("ListTasks: {e}"))?;
     check("ListTasks", "lf.a2a.v1.ListTasksResponse", &listed);
-    let config = json!({
-        "taskId": task_id,
-        "url": "https://example.com/tck-push-webhook",
-        "token": "wire-token",
-        "authentication": {"scheme": "Bearer", "credentials": "wire-secret"},
-    });
-    let created = wire
-        .call(&Op::CreatePushConfig(config), Some(VERSION))
-        .await
-        .map_err(|e| format!("CreateTaskPushNotificationConfig: {e}"))?;
-    check(
-        "CreateTaskPushNotificationConfig",
-        "lf.a2a.v1.TaskPushNotificationConfig",
-        &created,
-    );
+    if push_declared {
+        let config = json!({
+            "taskId": task_id,
+            "url": "https://example.com/tck-push-webhook",
+            "token": "wire-token",
+            "authentication": {"scheme": "Bearer", "credentials": "wire-secret"},
+        });
+        let created = wire
+            .call(&Op::CreatePushConfig(config), Some(VERSION))
+            .await
+            .map_err(|e| format!("CreateTaskPushNotificationConfig: {e}"))?;
+        check(
+            "CreateTaskPushNotificationConfig",
+            "lf.a2a.v1.TaskPushNotificationConfig",
+            &created,
+        );
+    }
     let _ = wire.call(&Op::Cancel(&task_id), Some(VERSION)).await;
     if problems.is_empty() {
         Ok(format!("ProtoJSON of a2a.proto: {}", checked.join(", ")))

@@ -25,6 +25,7 @@ pub(crate) mod shape;
 mod sse;
 
 use a2a_client::{A2aClient, Binding};
+use a2a_protocol::operations::Capability;
 use a2a_protocol::service::ProtocolVersion;
 
 use calls::Wire;
@@ -37,6 +38,7 @@ pub(super) async fn run(run: &mut Run<'_>, client: &A2aClient) {
         return;
     }
     let wire = Wire::new(client);
+    let push_declared = Capability::PushNotifications.is_declared(&client.card().capabilities);
     match client.binding() {
         Binding::JsonRpc => {
             run.check("wire.jsonrpc-error-details", errors::jsonrpc_details(&wire))
@@ -61,8 +63,11 @@ pub(super) async fn run(run: &mut Run<'_>, client: &A2aClient) {
         }
     }
     if client.binding() != Binding::Grpc {
-        run.check("wire.protojson-shape", calls::protojson_shape(&wire))
-            .await;
+        run.check(
+            "wire.protojson-shape",
+            calls::protojson_shape(&wire, push_declared),
+        )
+        .await;
         run.check(
             "wire.unknown-request-fields",
             calls::unknown_request_fields(&wire),

@@ -1,0 +1,75 @@
+//! An agent whose card declares none of the optional capabilities (no streaming, no push
+//! notifications, no extended card): the server crate with the conformance behaviours on JSON-RPC,
+//! HTTP+JSON and gRPC, on loopback, for `a2a conformance` to check that it refuses what it does not
+//! declare (section 3.3.4) and skips the checks of those capabilities.
+
+use std::time::Duration;
+
+use a2a_server::{A2aServer, Serving};
+use a2a_testkit::behaviour::{Delays, WithBehaviours};
+use a2a_types::v1::{AgentCard, AgentSkill};
+
+/// The agent, serving until dropped (the server runs on the runtime this owns).
+pub struct Undeclared {
+    _serving: Serving,
+    _runtime: tokio::runtime::Runtime,
+    pub url: String,
+}
+
+impl Undeclared {
+    pub fn start() -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let (serving, url) = runtime.block_on(async {
+            let http = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let grpc = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let (http_addr, grpc_addr) = (http.local_addr().unwrap(), grpc.local_addr().unwrap());
+            let card =
+                AgentCard::builder("Plain agent", "Declares no optional capability.", "1.0.0")
+                    .jsonrpc(format!("http://{http_addr}/jsonrpc"))
+                    .http_json(format!("http://{http_addr}/rest"))
+                    .grpc(grpc_addr.to_string())
+                    .default_input_modes(["text/plain"])
+                    .default_output_modes(["text/plain"])
+                    .skill(AgentSkill {
+                        id: "answer".into(),
+                        name: "Answer".into(),
+                        description: "Answers, without streams or push notifications.".into(),
+                        tags: vec!["conformance".into()],
+                        ..Default::default()
+                    })
+                    .build()
+                    .expect("a valid card");
+            let delays = Delays {
+                resubscribe: Duration::from_millis(500),
+                long_running: Duration::from_millis(500),
+            };
+            let agent = WithBehaviours::new(Done, delays);
+            let server = A2aServer::builder(card, agent).build();
+            let serving = server.serve(http, grpc).await.expect("serving");
+            (serving, format!("http://{http_addr}"))
+        });
+        Undeclared {
+            _serving: serving,
+            _runtime: runtime,
+            url,
+        }
+    }
+}
+
+/// The agent's answer to any message the behaviours do not name: completed.
+struct Done;
+
+#[a2a_server::async_trait]
+impl a2a_server::AgentExecutor for Done {
+    async fn execute(
+        &self,
+        _context: a2a_server::RequestContext,
+        events: a2a_server::EventSink,
+    ) -> Result<(), a2a_protocol::errors::Error> {
+        Ok(events.complete_with_text("done").await?)
+    }
+}
