@@ -1,10 +1,12 @@
 //! An agent whose card declares none of the optional capabilities (no streaming, no push
 //! notifications, no extended card): the server crate with the conformance behaviours on JSON-RPC,
 //! HTTP+JSON and gRPC, on loopback, for `a2a conformance` to check that it refuses what it does not
-//! declare (section 3.3.4) and skips the checks of those capabilities.
+//! declare (section 3.3.4) and skips the checks of those capabilities. [`Credentials`] makes it
+//! require a bearer token, honestly or (the rule breaker) only in its card.
 
 use std::time::Duration;
 
+use a2a_server::auth::{BearerTokens, Security};
 use a2a_server::{A2aServer, Serving};
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
 use a2a_types::v1::{AgentCard, AgentSkill};
@@ -16,8 +18,26 @@ pub struct Undeclared {
     pub url: String,
 }
 
+/// Whether the agent asks for credentials.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Credentials {
+    /// Anonymous callers are served; the card declares no scheme.
+    None,
+    /// The card requires the bearer token [`TOKEN`] and the server refuses requests without it.
+    Required,
+    /// The card requires the bearer token, but the server serves anyone (a broken agent).
+    DeclaredOnly,
+}
+
+/// The one bearer token the protected agent knows.
+pub const TOKEN: &str = "conformance-caller-token";
+
 impl Undeclared {
     pub fn start() -> Self {
+        Undeclared::with_credentials(Credentials::None)
+    }
+
+    pub fn with_credentials(credentials: Credentials) -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -43,12 +63,29 @@ impl Undeclared {
                     })
                     .build()
                     .expect("a valid card");
+            let mut card = card;
+            if credentials == Credentials::DeclaredOnly {
+                card.security_schemes.insert(
+                    "bearer".into(),
+                    BearerTokens::security_scheme("a token the agent never checks"),
+                );
+                card.security_requirements
+                    .push(a2a_types::v1::SecurityRequirement::new([(
+                        "bearer",
+                        Vec::<String>::new(),
+                    )]));
+            }
             let delays = Delays {
                 resubscribe: Duration::from_millis(500),
                 long_running: Duration::from_millis(500),
             };
             let agent = WithBehaviours::new(Done, delays);
-            let server = A2aServer::builder(card, agent).build();
+            let mut builder = A2aServer::builder(card, agent);
+            if credentials == Credentials::Required {
+                let tokens = BearerTokens::new().token(TOKEN, "conformance").required();
+                builder = builder.authenticator(Security::new().scheme("bearer", tokens));
+            }
+            let server = builder.build();
             let serving = server.serve(http, grpc).await.expect("serving");
             (serving, format!("http://{http_addr}"))
         });

@@ -296,6 +296,11 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
         "§3.6.2 Server Responsibilities; §3.3.2 VersionNotSupportedError",
     ),
     (
+        "wire.credentials-required",
+        Level::Must,
+        "§3.3.2 Error Handling (Authentication Errors: missing or invalid credentials rejected); §7.4 Server Authentication Responsibilities",
+    ),
+    (
         "wire.version-accepted",
         Level::Must,
         "§3.6 Versioning (Major.Minor, patch ignored); §3.6.2",

@@ -91,6 +91,17 @@ impl Wire {
         }
     }
 
+    /// The same interface reached with none of the client's credentials or extra headers.
+    pub(crate) fn anonymous(&self) -> Wire {
+        Wire {
+            binding: self.binding,
+            url: self.url.clone(),
+            headers: Vec::new(),
+            http: self.http.clone(),
+            next_id: AtomicU64::new(self.id()),
+        }
+    }
+
     /// A fresh JSON-RPC request id.
     pub(crate) fn id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)

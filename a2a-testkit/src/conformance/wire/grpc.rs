@@ -9,7 +9,7 @@ use std::time::Duration;
 use a2a_proto::rpc::{ErrorInfo, Status as RpcStatus};
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
 use a2a_proto::v1::send_message_response::Payload;
-use a2a_proto::v1::{CancelTaskRequest, GetTaskRequest, SendMessageRequest};
+use a2a_proto::v1::{CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest};
 use prost::Message;
 use tonic::Code;
 use tonic::metadata::{MetadataKey, MetadataValue};
@@ -176,6 +176,18 @@ pub(super) async fn error_details(wire: &Wire) -> CheckResult {
         "NOT_FOUND and FAILED_PRECONDITION, each with its ErrorInfo in grpc-status-details-bin"
             .into(),
     )
+}
+
+/// ListTasks on a stub of its own, with `wire`'s headers (none, for an anonymous wire): the status
+/// code and message it was refused with, or `None` when it was served.
+pub(super) async fn list_refusal(wire: &Wire) -> Result<Option<(Code, String)>, String> {
+    let mut stub = connect(wire).await?;
+    let result = stub
+        .list_tasks(request(wire, ListTasksRequest::default(), VERSION)?)
+        .await;
+    Ok(result
+        .err()
+        .map(|status| (status.code(), status.message().to_owned())))
 }
 
 pub(super) async fn version_refused(wire: &Wire) -> CheckResult {

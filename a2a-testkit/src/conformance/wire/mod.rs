@@ -16,11 +16,13 @@
 //! | `wire.protojson-shape` | JSON-RPC, HTTP+JSON | every answer (tasks with file, data and text artifacts, a message, a task list, a push config) is the ProtoJSON of its `a2a.proto` message: camelCase names, enum value names, no unknown field (no `kind`), RFC 3339 UTC timestamps, one member per oneof; JSON-RPC answers `application/json` in a JSON-RPC 2.0 envelope (§5.5, §5.6.1, §9.1) [DM-SERIAL-001..003, DM-PART-001, JSONRPC-FMT-002] |
 //! | `wire.version-unsupported` | all | a request naming `A2A-Version: 9.9` is refused with `VersionNotSupportedError` as the binding maps it (§3.6.2, §5.4) [VER-SERVER-002] |
 //! | `wire.version-accepted` | all | a request naming `1.0`, or `1.0.1` (patch versions do not count), is served (§3.6, §3.6.2) [VER-SERVER-001, VER-CLIENT-002] |
+//! | `wire.credentials-required` | all, when every alternative of the card's `securityRequirements` names a scheme | ListTasks without credentials, and with a forged bearer token, is refused: HTTP `401`/`403`, a JSON-RPC error, gRPC `UNAUTHENTICATED`/`PERMISSION_DENIED` (§3.3.2, §7.4) |
 //! | `wire.unknown-request-fields` | JSON-RPC, HTTP+JSON | a request with fields the agent does not know is served, not refused (§5.7, SHOULD) [DM-SERIAL-005] |
 
 mod calls;
 mod errors;
 mod grpc;
+mod security;
 pub(crate) mod shape;
 mod sse;
 
@@ -71,6 +73,15 @@ pub(super) async fn run(run: &mut Run<'_>, client: &A2aClient) {
         run.check(
             "wire.unknown-request-fields",
             calls::unknown_request_fields(&wire),
+        )
+        .await;
+    }
+    // An empty requirement among the alternatives lets anonymous callers in.
+    let requirements = &client.card().security_requirements;
+    if !requirements.is_empty() && requirements.iter().all(|r| !r.schemes.is_empty()) {
+        run.check(
+            "wire.credentials-required",
+            security::credentials_required(&wire),
         )
         .await;
     }
