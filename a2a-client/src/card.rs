@@ -2,6 +2,10 @@
 //! whichever protocol version wrote it, and the interfaces a client may use ranked by preference
 //! ([`candidates`]).
 //!
+//! A v0.2 agent serves its card at [`LEGACY_AGENT_CARD_PATH`], where the resolver looks when the
+//! current path answers 404; its `protocolVersion` 0.2.x JSON-RPC interface is spoken as v0.3
+//! JSON-RPC, whose methods and shapes v0.2's are (v0.3 only added optional fields).
+//!
 //! Caching follows RFC 9111 for a private cache: `Cache-Control: max-age` (less the `Age` the answer
 //! had) makes a card fresh for that long, `no-cache` makes every use revalidate, `no-store` keeps it
 //! out of the cache; an `ETag` is sent back as `If-None-Match`, and `304 Not Modified` renews the card
@@ -28,7 +32,8 @@ use crate::{Binding, ClientConfig, ClientError, RetryPolicy};
 pub struct ResolvedCard {
     /// The card (converted from v0.3 when the agent wrote a v0.3 card).
     pub card: AgentCard,
-    /// The version of the document: 1.0 for a v1 card, 0.3 for a v0.3 card.
+    /// The version of the document: 1.0 for a v1 card, 0.3 for a v0.3 card, 0.2 for a card whose
+    /// `protocolVersion` is 0.2.x (read as v0.3, whose card has every field v0.2's has).
     pub document_version: ProtocolVersion,
     /// Whether it came from the cache without asking the agent.
     pub from_cache: bool,
@@ -143,24 +148,48 @@ impl CardResolver {
         Ok(resolver)
     }
 
-    /// The card at `base_url`'s well-known path (`/.well-known/agent-card.json`).
+    /// The card at `base_url`'s well-known path (`/.well-known/agent-card.json`), or where that
+    /// answers 404, at the path v0.2 agents serve it ([`LEGACY_AGENT_CARD_PATH`]).
     pub async fn resolve(&self, base_url: &str) -> Result<ResolvedCard, ClientError> {
-        self.resolve_url(&service::well_known_agent_card_url(base_url))
+        match self
+            .resolve_reporting(&service::well_known_agent_card_url(base_url))
             .await
+        {
+            Err(failure) if failure.not_found => {
+                let legacy = format!("{}{LEGACY_AGENT_CARD_PATH}", base_url.trim_end_matches('/'));
+                self.resolve_url(&legacy).await
+            }
+            result => result.map_err(|failure| failure.error),
+        }
     }
 
     /// The card at `url`, from the cache while it is fresh; transient failures are retried.
     pub async fn resolve_url(&self, url: &str) -> Result<ResolvedCard, ClientError> {
+        self.resolve_reporting(url)
+            .await
+            .map_err(|failure| failure.error)
+    }
+
+    /// As [`resolve_url`](Self::resolve_url), saying whether the agent answered 404 (which is
+    /// final: not retried).
+    async fn resolve_reporting(&self, url: &str) -> Result<ResolvedCard, FetchFailure> {
         let mut attempt = 1;
         loop {
             match self.resolve_once(url).await {
-                Err(error) if error.is_transient() && attempt < self.retry.max_attempts => {
+                Err(failure)
+                    if !failure.not_found
+                        && failure.error.is_transient()
+                        && attempt < self.retry.max_attempts =>
+                {
                     let wait = self.retry.backoff(attempt);
-                    tracing::info!(%error, attempt, ?wait, "retrying the agent card");
+                    tracing::info!(error = %failure.error, attempt, ?wait, "retrying the agent card");
                     tokio::time::sleep(wait).await;
                     attempt += 1;
                 }
-                result => return self.trusted(result, url),
+                Err(failure) => return Err(failure),
+                Ok(resolved) => {
+                    return self.trusted(Ok(resolved), url).map_err(FetchFailure::from);
+                }
             }
         }
     }
@@ -180,7 +209,7 @@ impl CardResolver {
         result
     }
 
-    async fn resolve_once(&self, url: &str) -> Result<ResolvedCard, ClientError> {
+    async fn resolve_once(&self, url: &str) -> Result<ResolvedCard, FetchFailure> {
         let cached = self.lock().get(url).cloned();
         if let Some(cached) = &cached
             && cached
@@ -221,10 +250,13 @@ impl CardResolver {
             let body = read_limited(None, response, self.limits.max_bytes()).await?;
             if !status.is_success() {
                 let text = a2a_types::json::bounded(&String::from_utf8_lossy(&body));
-                return Err(ClientError::transport(
-                    None,
-                    format!("GET {url}: HTTP {status}: {text}"),
-                ));
+                return Err(FetchFailure {
+                    error: ClientError::transport(
+                        None,
+                        format!("GET {url}: HTTP {status}: {text}"),
+                    ),
+                    not_found: status == reqwest::StatusCode::NOT_FOUND,
+                });
             }
             let (card, document_version) = read_card(&body, &self.limits)
                 .map_err(|e| ClientError::invalid(None, format!("the agent card at {url}: {e}")))?;
@@ -237,7 +269,7 @@ impl CardResolver {
                 fresh_until: None,
                 stored: Instant::now(),
             };
-            Ok((headers, Some(()), entry))
+            Ok::<_, FetchFailure>((headers, Some(()), entry))
         };
         let (headers, fetched, mut entry) = tokio::time::timeout(self.timeout, fetch)
             .await
@@ -279,6 +311,28 @@ impl CardResolver {
         self.cache
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Where v0.2 agents serve their card (v0.3 moved it to `/.well-known/agent-card.json`).
+pub const LEGACY_AGENT_CARD_PATH: &str = "/.well-known/agent.json";
+
+/// The v0.2 line of versions, whose cards are read and whose JSON-RPC is spoken as v0.3's.
+const V0_2: ProtocolVersion = ProtocolVersion { major: 0, minor: 2 };
+
+/// A card fetch that failed, and whether because the agent answered 404 Not Found (which sends the
+/// resolver to [`LEGACY_AGENT_CARD_PATH`]).
+struct FetchFailure {
+    error: ClientError,
+    not_found: bool,
+}
+
+impl From<ClientError> for FetchFailure {
+    fn from(error: ClientError) -> Self {
+        FetchFailure {
+            error,
+            not_found: false,
+        }
     }
 }
 
@@ -350,9 +404,15 @@ pub(crate) fn read_card(
     let json = a2a_types::json::value_from_slice(body).map_err(|e| e.to_string())?;
     match AnyAgentCard::detect(&json) {
         None => Err("an agent card is a JSON object".to_owned()),
-        Some(version) if version == ProtocolVersion::V0_3 => AnyAgentCard::from_json(json)
-            .map(|card| (card.into_v1(), ProtocolVersion::V0_3))
-            .map_err(|e| e.to_string()),
+        Some(version) if version == ProtocolVersion::V0_3 => {
+            let written_in = match json.get("protocolVersion").and_then(|v| v.as_str()) {
+                Some(declared) if declared.parse::<ProtocolVersion>().ok() == Some(V0_2) => V0_2,
+                _ => ProtocolVersion::V0_3,
+            };
+            AnyAgentCard::from_json(json)
+                .map(|card| (card.into_v1(), written_in))
+                .map_err(|e| e.to_string())
+        }
         Some(_) => a2a_types::json::from_value(json)
             .map(|card| (card, ProtocolVersion::V1_0))
             .map_err(|e| e.to_string()),
@@ -386,7 +446,8 @@ pub struct Candidate {
 }
 
 /// The protocol line an interface's `protocolVersion` belongs to: empty or 1.x is 1.0, 0.3 to 0.x is
-/// 0.3; older or unreadable versions are not spoken.
+/// 0.3, and so is 0.2 on JSON-RPC (v0.2 defined JSON-RPC only, with v0.3's methods and shapes);
+/// older or unreadable versions are not spoken.
 pub fn interface_version(interface: &AgentInterface) -> Option<ProtocolVersion> {
     if interface.protocol_version.trim().is_empty() {
         return Some(ProtocolVersion::V1_0);
@@ -395,6 +456,12 @@ pub fn interface_version(interface: &AgentInterface) -> Option<ProtocolVersion> 
     match version.major {
         1 => Some(ProtocolVersion::V1_0),
         0 if version.minor >= 3 => Some(ProtocolVersion::V0_3),
+        0 if version.minor == 2
+            && Binding::from_protocol_binding(&interface.protocol_binding)
+                == Some(Binding::JsonRpc) =>
+        {
+            Some(ProtocolVersion::V0_3)
+        }
         _ => None,
     }
 }
@@ -489,6 +556,30 @@ mod tests {
             headers.append(*name, HeaderValue::from_static(value));
         }
         CachePolicy::from_headers(&headers)
+    }
+
+    #[test]
+    fn a_v0_2_interface_is_spoken_as_v0_3_on_json_rpc_only() {
+        let interface = |binding: &str, version: &str| AgentInterface {
+            url: "http://h/".to_owned(),
+            protocol_binding: binding.to_owned(),
+            protocol_version: version.to_owned(),
+            ..Default::default()
+        };
+        assert_eq!(
+            interface_version(&interface("JSONRPC", "0.2.6")),
+            Some(ProtocolVersion::V0_3)
+        );
+        assert_eq!(interface_version(&interface("GRPC", "0.2.6")), None);
+        assert_eq!(interface_version(&interface("JSONRPC", "0.1.0")), None);
+        let (_, written_in) = read_card(
+            br#"{"name": "v0.2 agent", "description": "", "version": "1", "url": "http://h/",
+                "protocolVersion": "0.2.6", "capabilities": {}, "defaultInputModes": [],
+                "defaultOutputModes": [], "skills": []}"#,
+            &Limits::default(),
+        )
+        .expect("a v0.2 card");
+        assert_eq!(written_in, V0_2);
     }
 
     #[test]

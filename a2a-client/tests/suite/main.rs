@@ -16,6 +16,7 @@ mod requests;
 mod resume;
 mod sdk_js;
 mod sdk_js_departures;
+mod sdk_v0_2;
 mod sdk_v0_3;
 mod sdk_v1;
 #[cfg(feature = "signing")]
