@@ -17,7 +17,7 @@ use crate::rule_breaker::{
     Rule, RuleBreaker, card_declaring_no_push, card_declaring_no_streaming, drop_next_page_token,
     list_oldest_first, strip_jsonrpc_error_data, task_with_v0_3_kind,
 };
-use crate::undeclared::{Credentials, TOKEN, Undeclared};
+use crate::undeclared::{Demand, EXTENSION, TOKEN, Undeclared};
 
 /// Reads the `--report` file `path` and removes it.
 fn report(path: &std::path::Path) -> Value {
@@ -416,7 +416,7 @@ fn an_agent_taking_push_configs_though_its_card_says_not_fails_the_refusal_check
 
 #[test]
 fn an_agent_requiring_credentials_refuses_calls_without_them_on_every_binding() {
-    let agent = Undeclared::with_credentials(Credentials::Required);
+    let agent = Undeclared::demanding(Demand::Enforced, Demand::None);
     let run = a2a(&["conformance", &agent.url, "--bearer", TOKEN, "--json"]);
     run.ok();
     let report = &run.json_lines()[0];
@@ -437,7 +437,7 @@ fn an_agent_requiring_credentials_refuses_calls_without_them_on_every_binding() 
 
 #[test]
 fn an_agent_serving_anyone_though_its_card_requires_credentials_fails_the_check() {
-    let agent = Undeclared::with_credentials(Credentials::DeclaredOnly);
+    let agent = Undeclared::demanding(Demand::DeclaredOnly, Demand::None);
     let run = a2a(&["conformance", &agent.url, "--bearer", TOKEN, "--json"]);
     let line = run.failed(7, "error");
     assert!(line.contains("wire.credentials-required (§3.3.2"), "{line}");
@@ -463,5 +463,45 @@ fn an_agent_without_security_requirements_is_not_checked_for_them() {
             .flat_map(|outcome| with_outcome(binding, outcome))
             .collect();
         assert!(!all.contains(&"wire.credentials-required"), "{binding}");
+        assert!(!all.contains(&"wire.extension-required"), "{binding}");
+    }
+}
+
+#[test]
+fn an_agent_requiring_an_extension_refuses_calls_that_do_not_activate_it() {
+    let agent = Undeclared::demanding(Demand::None, Demand::Enforced);
+    let header = format!("A2A-Extensions: {EXTENSION}");
+    let run = a2a(&["conformance", &agent.url, "--header", &header, "--json"]);
+    run.ok();
+    let report = &run.json_lines()[0];
+    let bindings = report["bindings"].as_array().unwrap();
+    assert_eq!(bindings.len(), 3, "{report}");
+    for binding in bindings {
+        assert_eq!(
+            with_outcome(binding, "fail"),
+            Vec::<&str>::new(),
+            "{binding}"
+        );
+        assert!(
+            with_outcome(binding, "pass").contains(&"wire.extension-required"),
+            "{binding}"
+        );
+    }
+}
+
+#[test]
+fn an_agent_ignoring_the_extension_its_card_requires_fails_the_check() {
+    let agent = Undeclared::demanding(Demand::None, Demand::DeclaredOnly);
+    let header = format!("A2A-Extensions: {EXTENSION}");
+    let run = a2a(&["conformance", &agent.url, "--header", &header, "--json"]);
+    let line = run.failed(7, "error");
+    assert!(line.contains("wire.extension-required (§3.3.4"), "{line}");
+    let report = &run.json_lines()[0];
+    for binding in report["bindings"].as_array().unwrap() {
+        assert_eq!(
+            with_outcome(binding, "fail"),
+            vec!["wire.extension-required"],
+            "{binding}"
+        );
     }
 }

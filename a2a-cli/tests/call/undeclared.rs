@@ -1,8 +1,8 @@
 //! An agent whose card declares none of the optional capabilities (no streaming, no push
 //! notifications, no extended card): the server crate with the conformance behaviours on JSON-RPC,
 //! HTTP+JSON and gRPC, on loopback, for `a2a conformance` to check that it refuses what it does not
-//! declare (section 3.3.4) and skips the checks of those capabilities. [`Credentials`] makes it
-//! require a bearer token, honestly or (the rule breaker) only in its card.
+//! declare (section 3.3.4) and skips the checks of those capabilities. It may also demand a bearer
+//! token and a required extension, each honestly or (the rule breaker) only in its card ([`Demand`]).
 
 use std::time::Duration;
 
@@ -18,26 +18,30 @@ pub struct Undeclared {
     pub url: String,
 }
 
-/// Whether the agent asks for credentials.
+/// How the agent demands something of its callers (a bearer token, a required extension).
 #[derive(Clone, Copy, PartialEq)]
-pub enum Credentials {
-    /// Anonymous callers are served; the card declares no scheme.
+pub enum Demand {
+    /// Not at all: the card declares nothing.
     None,
-    /// The card requires the bearer token [`TOKEN`] and the server refuses requests without it.
-    Required,
-    /// The card requires the bearer token, but the server serves anyone (a broken agent).
+    /// The card declares it and the server refuses requests without it.
+    Enforced,
+    /// The card declares it, but the server serves anyone (a broken agent).
     DeclaredOnly,
 }
 
 /// The one bearer token the protected agent knows.
 pub const TOKEN: &str = "conformance-caller-token";
 
+/// The extension the agent may require.
+pub const EXTENSION: &str = "https://example.com/extensions/conformance-required/v1";
+
 impl Undeclared {
     pub fn start() -> Self {
-        Undeclared::with_credentials(Credentials::None)
+        Undeclared::demanding(Demand::None, Demand::None)
     }
 
-    pub fn with_credentials(credentials: Credentials) -> Self {
+    /// The agent demanding a bearer token (`credentials`) and an extension (`extension`).
+    pub fn demanding(credentials: Demand, extension: Demand) -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -47,7 +51,7 @@ impl Undeclared {
             let http = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let grpc = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let (http_addr, grpc_addr) = (http.local_addr().unwrap(), grpc.local_addr().unwrap());
-            let card =
+            let mut card =
                 AgentCard::builder("Plain agent", "Declares no optional capability.", "1.0.0")
                     .jsonrpc(format!("http://{http_addr}/jsonrpc"))
                     .http_json(format!("http://{http_addr}/rest"))
@@ -63,8 +67,7 @@ impl Undeclared {
                     })
                     .build()
                     .expect("a valid card");
-            let mut card = card;
-            if credentials == Credentials::DeclaredOnly {
+            if credentials == Demand::DeclaredOnly {
                 card.security_schemes.insert(
                     "bearer".into(),
                     BearerTokens::security_scheme("a token the agent never checks"),
@@ -80,8 +83,23 @@ impl Undeclared {
                 long_running: Duration::from_millis(500),
             };
             let agent = WithBehaviours::new(Done, delays);
+            if extension != Demand::None {
+                card.capabilities
+                    .extensions
+                    .push(a2a_types::v1::AgentExtension {
+                        uri: Some(EXTENSION.into()),
+                        description: Some("Callers must activate it.".into()),
+                        required: Some(true),
+                        ..Default::default()
+                    });
+            }
             let mut builder = A2aServer::builder(card, agent);
-            if credentials == Credentials::Required {
+            if extension == Demand::Enforced {
+                let mut config = a2a_server::ServerConfig::default();
+                config.required_extensions = vec![EXTENSION.into()];
+                builder = builder.config(config);
+            }
+            if credentials == Demand::Enforced {
                 let tokens = BearerTokens::new().token(TOKEN, "conformance").required();
                 builder = builder.authenticator(Security::new().scheme("bearer", tokens));
             }

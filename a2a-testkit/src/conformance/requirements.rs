@@ -301,6 +301,11 @@ pub const REQUIREMENTS: &[(&str, Level, &str)] = &[
         "§3.3.2 Error Handling (Authentication Errors: missing or invalid credentials rejected); §7.4 Server Authentication Responsibilities",
     ),
     (
+        "wire.extension-required",
+        Level::Must,
+        "§3.3.4 Capability Validation (a required extension not activated: ExtensionSupportRequiredError); §5.4",
+    ),
+    (
         "wire.version-accepted",
         Level::Must,
         "§3.6 Versioning (Major.Minor, patch ignored); §3.6.2",

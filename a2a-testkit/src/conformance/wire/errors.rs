@@ -42,6 +42,13 @@ pub(crate) const VERSION_NOT_SUPPORTED: Mapping = Mapping {
     grpc_status: "FAILED_PRECONDITION",
 };
 
+pub(crate) const EXTENSION_SUPPORT_REQUIRED: Mapping = Mapping {
+    reason: "EXTENSION_SUPPORT_REQUIRED",
+    jsonrpc_code: -32008,
+    http_status: 400,
+    grpc_status: "FAILED_PRECONDITION",
+};
+
 /// Checks a ProtoJSON details array (JSON-RPC `data`, HTTP+JSON `details`): every entry an object
 /// with a `@type` (§3.3.2), one of them the `ErrorInfo` of `reason` in A2A's domain.
 fn error_info(details: Option<&Value>, member: &str, reason: &str) -> Result<(), String> {
@@ -75,7 +82,7 @@ fn error_info(details: Option<&Value>, member: &str, reason: &str) -> Result<(),
 }
 
 /// Checks a JSON-RPC error answer to request `id` against `expected`.
-fn jsonrpc_error(answer: &Answer, id: u64, expected: &Mapping) -> Result<(), String> {
+pub(super) fn jsonrpc_error(answer: &Answer, id: u64, expected: &Mapping) -> Result<(), String> {
     if !answer.is_json() {
         return Err(format!(
             "Content-Type {:?}, expected application/json",
@@ -107,7 +114,7 @@ fn jsonrpc_error(answer: &Answer, id: u64, expected: &Mapping) -> Result<(), Str
 }
 
 /// Checks an HTTP+JSON error answer against `expected`.
-fn rest_error(answer: &Answer, expected: &Mapping) -> Result<(), String> {
+pub(super) fn rest_error(answer: &Answer, expected: &Mapping) -> Result<(), String> {
     if answer.status != expected.http_status {
         return Err(format!(
             "HTTP {}, expected {} for {}: {}",

@@ -190,6 +190,16 @@ pub(super) async fn list_refusal(wire: &Wire) -> Result<Option<(Code, String)>, 
         .map(|status| (status.code(), status.message().to_owned())))
 }
 
+/// A `tck-complete-task` SendMessage with `wire`'s headers, refused as `expected` maps it.
+pub(super) async fn send_refused(wire: &Wire, expected: &Mapping) -> Result<(), String> {
+    let mut stub = connect(wire).await?;
+    let message = SendMessageRequest::from(send(user_message("tck-complete-task", "raw gRPC")));
+    expect_status(
+        stub.send_message(request(wire, message, VERSION)?).await,
+        expected,
+    )
+}
+
 pub(super) async fn version_refused(wire: &Wire) -> CheckResult {
     let mut stub = connect(wire).await?;
     let unknown = message_id("no-such-task");

@@ -17,10 +17,12 @@
 //! | `wire.version-unsupported` | all | a request naming `A2A-Version: 9.9` is refused with `VersionNotSupportedError` as the binding maps it (§3.6.2, §5.4) [VER-SERVER-002] |
 //! | `wire.version-accepted` | all | a request naming `1.0`, or `1.0.1` (patch versions do not count), is served (§3.6, §3.6.2) [VER-SERVER-001, VER-CLIENT-002] |
 //! | `wire.credentials-required` | all, when every alternative of the card's `securityRequirements` names a scheme | ListTasks without credentials, and with a forged bearer token, is refused: HTTP `401`/`403`, a JSON-RPC error, gRPC `UNAUTHENTICATED`/`PERMISSION_DENIED` (§3.3.2, §7.4) |
+//! | `wire.extension-required` | all, when the card marks an extension `required` | a SendMessage that does not activate it is refused with `ExtensionSupportRequiredError` as the binding maps it, `ErrorInfo` included (§3.3.4, §5.4) |
 //! | `wire.unknown-request-fields` | JSON-RPC, HTTP+JSON | a request with fields the agent does not know is served, not refused (§5.7, SHOULD) [DM-SERIAL-005] |
 
 mod calls;
 mod errors;
+mod extensions;
 mod grpc;
 mod security;
 pub(crate) mod shape;
@@ -82,6 +84,21 @@ pub(super) async fn run(run: &mut Run<'_>, client: &A2aClient) {
         run.check(
             "wire.credentials-required",
             security::credentials_required(&wire),
+        )
+        .await;
+    }
+    let required: Vec<String> = client
+        .card()
+        .capabilities
+        .extensions
+        .iter()
+        .filter(|extension| extension.required == Some(true))
+        .map(|extension| extension.uri.clone().unwrap_or_default())
+        .collect();
+    if !required.is_empty() {
+        run.check(
+            "wire.extension-required",
+            extensions::required_refused(&wire, &required),
         )
         .await;
     }
