@@ -2,19 +2,28 @@
 //! agent served with `serve_tls` and `TlsIdentity::require_client_certificates` refuses, on
 //! JSON-RPC, HTTP+JSON and gRPC, a client without a certificate and a client whose certificate
 //! another root issued, and serves a client whose certificate the trusted root issued; this crate's
-//! client presents its certificate (`ClientConfig::client_certificate`) on every binding.
+//! client presents its certificate (`ClientConfig::client_certificate`) on every binding. With
+//! `ClientCertificates` as the authenticator, the certificate names the caller: two clients with
+//! certificates of the same root are two callers, and neither sees the other's tasks.
 //!
 //! Every wait is bounded; the server stops when its handle is dropped.
 
 use std::time::Duration;
 
+use a2a_client::ClientError;
 use a2a_client::tls::{ClientIdentity, RootCertificate};
 use a2a_client::{A2aClient, Binding, ClientConfig};
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
-use a2a_protocol::errors::Error;
+use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_server::tls::TlsIdentity;
-use a2a_server::{A2aServer, AgentExecutor, EventSink, HttpPaths, RequestContext, async_trait};
-use a2a_types::v1::{AgentCard, AgentSkill, ListTasksRequest};
+use a2a_server::{
+    A2aServer, AgentExecutor, Authenticator, ClientCertificates, EventSink, HttpPaths,
+    RequestContext, async_trait,
+};
+use a2a_types::v1::{
+    AgentCard, AgentSkill, GetTaskRequest, ListTasksRequest, Message, Part, SendMessageRequest,
+    SendMessageResponse,
+};
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair, KeyUsagePurpose,
 };
@@ -158,6 +167,11 @@ async fn calls(
 
 /// The agent behind TLS requiring certificates of `ca`.
 async fn serve_mtls(ca: &Ca) -> a2a_server::Serving {
+    serve_mtls_as(ca, a2a_server::Anonymous).await
+}
+
+/// The agent behind TLS requiring certificates of `ca`, its callers named by `authenticator`.
+async fn serve_mtls_as(ca: &Ca, authenticator: impl Authenticator) -> a2a_server::Serving {
     let server = ca.issue(vec!["127.0.0.1".into(), "localhost".into()], "agent");
     let identity = TlsIdentity::from_pem(server.cert_pem.clone(), server.key_pem.clone())
         .unwrap()
@@ -169,6 +183,7 @@ async fn serve_mtls(ca: &Ca) -> a2a_server::Serving {
     );
     let card = card(http.local_addr().unwrap(), grpc.local_addr().unwrap());
     A2aServer::builder(card, Done)
+        .authenticator(authenticator)
         .build()
         .serve_tls(http, grpc, &HttpPaths::default(), &identity)
         .await
@@ -227,6 +242,68 @@ async fn the_client_presents_its_certificate_on_every_binding() {
             .list_tasks(ListTasksRequest::default())
             .await
             .unwrap_or_else(|e| panic!("{binding}: ListTasks with a certificate: {e}"));
+    }
+}
+
+/// A client of `binding` presenting `leaf`, trusting `ca`.
+async fn client_as(
+    ca: &Ca,
+    leaf: &Leaf,
+    binding: Binding,
+    serving: &a2a_server::Serving,
+) -> A2aClient {
+    let config = ClientConfig {
+        web_pki_roots: false,
+        ..ClientConfig::default()
+    }
+    .only(binding)
+    .trust_root_certificates(RootCertificate::from_pem(ca.pem().as_bytes()).unwrap())
+    .timeout(LIMIT)
+    .client_certificate(
+        ClientIdentity::from_pem(leaf.cert_pem.clone(), leaf.key_pem.clone()).unwrap(),
+    );
+    A2aClient::connect(&serving.base_url(), config)
+        .await
+        .unwrap_or_else(|e| panic!("{binding}: connecting with a certificate: {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_certificate_names_the_caller_and_callers_do_not_see_each_others_tasks() {
+    let ca = Ca::new("A2A test CA");
+    let serving = serve_mtls_as(&ca, ClientCertificates::new().required()).await;
+    let (alice, bob) = (ca.issue(Vec::new(), "alice"), ca.issue(Vec::new(), "bob"));
+    for binding in [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc] {
+        let as_alice = client_as(&ca, &alice, binding, &serving).await;
+        let as_bob = client_as(&ca, &bob, binding, &serving).await;
+        let request = SendMessageRequest {
+            message: Message::user(format!("m-{binding}"), [Part::text("hello")]),
+            ..Default::default()
+        };
+        let SendMessageResponse::Task(task) = as_alice.send_message(request).await.unwrap() else {
+            panic!("{binding}: Done answers with a task");
+        };
+        let get = || GetTaskRequest {
+            id: task.id.clone(),
+            ..Default::default()
+        };
+        let seen = as_alice.get_task(get()).await;
+        let seen = seen.unwrap_or_else(|e| panic!("{binding}: alice's own task: {e}"));
+        assert_eq!(seen.id, task.id, "{binding}: alice's own task");
+        match as_bob.get_task(get()).await {
+            Err(ClientError::A2a { error, .. }) => {
+                assert_eq!(error.kind, ErrorKind::TaskNotFound, "{binding}: {error:?}")
+            }
+            other => panic!("{binding}: bob read alice's task: {other:?}"),
+        }
+        let listed = as_bob
+            .list_tasks(ListTasksRequest::default())
+            .await
+            .unwrap();
+        assert!(
+            listed.tasks.is_empty(),
+            "{binding}: bob lists {:?}",
+            listed.tasks
+        );
     }
 }
 

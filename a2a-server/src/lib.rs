@@ -82,8 +82,11 @@ pub mod versions;
 pub use async_trait::async_trait;
 pub use auth::{
     AccessDenied, Anonymous, ApiKeys, AuthRequest, Authenticator, BearerTokens, Caller,
-    CardSecurity, CredentialScheme, Forbidden, Owner, ScopeRequirements, Security, Unauthenticated,
+    CardSecurity, CredentialScheme, Forbidden, Owner, PeerCertificate, ScopeRequirements, Security,
+    Unauthenticated,
 };
+#[cfg(feature = "rustls")]
+pub use auth::{CertificateName, ClientCertificates};
 pub use bindings::paths::HttpPaths;
 pub use config::ServerConfig;
 pub use core::context::{CallContext, Reply};

@@ -10,6 +10,7 @@
 //! | [`BearerTokens`] | `Authorization: Bearer` from a fixed table | `httpAuthSecurityScheme` |
 //! | [`ApiKeys`] | a key in a header, query parameter or cookie, compared in constant time | `apiKeySecurityScheme` |
 //! | [`JwtBearer`] (feature `oidc`) | JWT access tokens against an issuer's JWKS found by OpenID Connect discovery | `openIdConnectSecurityScheme` |
+//! | [`ClientCertificates`] (feature `rustls`) | the client certificate verified by mutual TLS ([`PeerCertificate`]): its subject's CN or first DNS/URI SAN | `mtlsSecurityScheme` |
 //!
 //! [`Security`] composes schemes into one authenticator and writes the card's `securitySchemes` and
 //! `securityRequirements` from them (the server replaces what the card said with that, so the card
@@ -21,12 +22,15 @@
 
 mod api_key;
 mod bearer;
+#[cfg(feature = "rustls")]
+mod client_certificates;
 #[cfg(feature = "oidc")]
 mod jwks;
 #[cfg(feature = "oidc")]
 mod jwt;
 #[cfg(feature = "oidc")]
 mod oidc;
+mod peer_certificate;
 mod requirements;
 mod security;
 
@@ -40,12 +44,15 @@ use axum::http::header::AUTHORIZATION;
 
 pub use api_key::{ApiKeyLocation, ApiKeys};
 pub use bearer::BearerTokens;
+#[cfg(feature = "rustls")]
+pub use client_certificates::{CertificateName, ClientCertificates};
 #[cfg(feature = "oidc")]
 pub use jwks::JwksCache;
 #[cfg(feature = "oidc")]
 pub use jwt::{JwtBearer, JwtRules};
 #[cfg(feature = "oidc")]
 pub use oidc::{DiscoveryError, OidcProvider};
+pub use peer_certificate::PeerCertificate;
 pub use requirements::ScopeRequirements;
 pub use security::{CredentialScheme, Security};
 
@@ -202,8 +209,9 @@ impl From<Forbidden> for AccessDenied {
     }
 }
 
-/// What authentication sees of one request: its headers (gRPC metadata as headers) and, on the HTTP
-/// bindings, its query string (for API keys sent as query parameters).
+/// What authentication sees of one request: its headers (gRPC metadata as headers), on the HTTP
+/// bindings its query string (for API keys sent as query parameters), and the client's verified TLS
+/// certificate when it presented one ([`peer_certificate`](Self::peer_certificate)).
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct AuthRequest<'a> {
@@ -211,6 +219,8 @@ pub struct AuthRequest<'a> {
     pub headers: &'a HeaderMap,
     /// The query string of the request's URL (`None` on gRPC, or when there is none).
     pub query: Option<&'a str>,
+    /// Read with [`peer_certificate`](Self::peer_certificate).
+    peer_certificate: Option<&'a PeerCertificate>,
 }
 
 impl<'a> AuthRequest<'a> {
@@ -219,7 +229,20 @@ impl<'a> AuthRequest<'a> {
         AuthRequest {
             headers,
             query: None,
+            peer_certificate: None,
         }
+    }
+
+    /// The same request, over a connection whose client presented this verified certificate.
+    pub fn with_peer_certificate(mut self, certificate: Option<&'a PeerCertificate>) -> Self {
+        self.peer_certificate = certificate;
+        self
+    }
+
+    /// The certificate the client presented in the TLS handshake and the listener verified (mutual
+    /// TLS), when it presented one.
+    pub fn peer_certificate(&self) -> Option<&'a PeerCertificate> {
+        self.peer_certificate
     }
 
     /// The same request with this query string.

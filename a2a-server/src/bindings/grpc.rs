@@ -78,7 +78,7 @@ async fn context_of<T>(state: &ServerState, request: &Request<T>) -> Result<Call
         return Err(Status::from(&error));
     }
     let headers = metadata.clone().into_headers();
-    let caller = authenticate(state, &headers, None)
+    let caller = authenticate(state, &headers, None, request.extensions().get())
         .await
         .map_err(denied_status)?;
     let extensions = headers

@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio_stream::{Stream, StreamExt};
 
-use crate::auth::{AccessDenied, Unauthenticated};
+use crate::auth::{AccessDenied, PeerCertificate, Unauthenticated};
 use crate::core::call::authenticate;
 use crate::core::context::CallContext;
 use crate::core::state::ServerState;
@@ -37,16 +37,18 @@ pub(crate) fn asks_for_v1(headers: &HeaderMap) -> bool {
         .is_ok_and(|v| v.is_compatible_with(ProtocolVersion::V1_0))
 }
 
-/// The call context of an HTTP request: its caller (from its headers and `query`), its service
+/// The call context of an HTTP request: its caller (from its headers, `query` and the client's
+/// verified TLS `certificate`), its service
 /// parameters (`A2A-Extensions`, and v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`;
 /// the refusal of the authentication hook, for the binding to answer in its own form.
 pub(crate) async fn call_context(
     state: &ServerState,
     headers: &HeaderMap,
     query: Option<&str>,
+    certificate: Option<&PeerCertificate>,
     binding: &'static str,
 ) -> Result<CallContext, Unauthenticated> {
-    let caller = authenticate(state, headers, query).await?;
+    let caller = authenticate(state, headers, query, certificate).await?;
     let extensions = [A2A_EXTENSIONS_HEADER, "X-A2A-Extensions"]
         .iter()
         .flat_map(|name| headers.get_all(*name).iter())

@@ -13,12 +13,13 @@ use a2a_protocol::service::A2A_VERSION_HEADER;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Extension, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use tokio_stream::StreamExt;
 
+use crate::auth::PeerCertificate;
 use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, refused, sse_event,
@@ -38,9 +39,11 @@ pub(crate) fn router(state: &Arc<ServerState>, prefix: &str) -> Router {
                   method: Method,
                   uri: Uri,
                   headers: HeaderMap,
+                  certificate: Option<Extension<PeerCertificate>>,
                   body: Result<Bytes, BytesRejection>| {
                 let prefix = prefix.clone();
-                async move { handle(server, method, uri, headers, body, prefix).await }
+                let certificate = certificate.map(|Extension(c)| c);
+                async move { handle(server, method, uri, headers, certificate, body, prefix).await }
             },
         ),
     );
@@ -71,6 +74,7 @@ async fn handle(
     method: Method,
     uri: Uri,
     headers: HeaderMap,
+    certificate: Option<PeerCertificate>,
     body: Result<Bytes, BytesRejection>,
     prefix: String,
 ) -> Response {
@@ -98,8 +102,16 @@ async fn handle(
     #[cfg(feature = "v0_3")]
     if crate::bindings::rest_v0_3::is_v0_3_request(path, &headers) {
         let query = uri.query().unwrap_or_default();
-        return crate::bindings::rest_v0_3::handle(&state, &method, path, query, &headers, &body)
-            .await;
+        return crate::bindings::rest_v0_3::handle(
+            &state,
+            &method,
+            path,
+            query,
+            &headers,
+            certificate.as_ref(),
+            &body,
+        )
+        .await;
     }
     let matched = match rest::match_path(method.as_str(), path) {
         Ok(matched) => matched,
@@ -114,7 +126,15 @@ async fn handle(
             ),
         ));
     }
-    let context = match call_context(&state, &headers, uri.query(), "HTTP+JSON").await {
+    let context = match call_context(
+        &state,
+        &headers,
+        uri.query(),
+        certificate.as_ref(),
+        "HTTP+JSON",
+    )
+    .await
+    {
         Ok(context) => context,
         Err(refusal) => return refused(&state, &headers, refusal),
     };

@@ -21,7 +21,7 @@ use a2a_types::validate::Validate;
 use axum::http::HeaderMap;
 use tracing::Instrument;
 
-use crate::auth::{AccessDenied, AuthRequest, Caller, Owner, Unauthenticated};
+use crate::auth::{AccessDenied, AuthRequest, Caller, Owner, PeerCertificate, Unauthenticated};
 use crate::core::context::{CallContext, Reply};
 use crate::core::execution::cancel::cancel;
 use crate::core::execution::send::{send, send_streaming};
@@ -85,13 +85,17 @@ fn validate(params: &MethodParams) -> Result<(), Error> {
     outcome.map_err(Error::from)
 }
 
-/// Runs the authentication hook on a request's headers (gRPC metadata as headers) and query.
+/// Runs the authentication hook on a request's headers (gRPC metadata as headers), query and
+/// the client's verified TLS certificate.
 pub(crate) async fn authenticate(
     state: &ServerState,
     headers: &HeaderMap,
     query: Option<&str>,
+    certificate: Option<&PeerCertificate>,
 ) -> Result<Caller, Unauthenticated> {
-    let request = AuthRequest::new(headers).with_query(query);
+    let request = AuthRequest::new(headers)
+        .with_query(query)
+        .with_peer_certificate(certificate);
     state.authenticator.authenticate_request(&request).await
 }
 

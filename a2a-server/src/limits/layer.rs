@@ -18,7 +18,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::auth::AuthRequest;
+use crate::auth::{AuthRequest, PeerCertificate};
 use crate::core::state::ServerState;
 use crate::limits::CallerLimits;
 use crate::limits::refusal::{Binding, Refusal};
@@ -75,7 +75,9 @@ impl CallerLimiter {
 
     /// The request's caller key and tenant, as the authenticator sees them.
     async fn who(&self, request: &RequestParts<'_>) -> (CallerKey, Option<String>) {
-        let auth = AuthRequest::new(request.headers).with_query(request.uri.query());
+        let auth = AuthRequest::new(request.headers)
+            .with_query(request.uri.query())
+            .with_peer_certificate(request.extensions.get::<PeerCertificate>());
         if let Ok(caller) = self.state.authenticator.authenticate_request(&auth).await
             && let Some(principal) = caller.principal
         {

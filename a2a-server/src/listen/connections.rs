@@ -20,6 +20,7 @@ use tower_service::Service;
 
 use crate::listen::activity::{Activity, DeadlineBody, TrackedBody};
 use crate::listen::client_slots::ClientSlots;
+use crate::listen::peer::ClientCertificateOf;
 use crate::listen::settings::ConnectionSettings;
 
 /// Serves `router` on every connection `listener` accepts until `stopped` turns true, then waits
@@ -33,6 +34,7 @@ pub(crate) fn spawn<L>(
 ) -> JoinHandle<()>
 where
     L: Listener<Addr = SocketAddr>,
+    L::Io: ClientCertificateOf,
 {
     tokio::spawn(async move {
         let builder = Arc::new(builder(&settings));
@@ -95,11 +97,18 @@ struct Connection {
 impl Connection {
     async fn serve<I>(mut self, io: I, peer: SocketAddr, what: &'static str)
     where
-        I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+        I: tokio::io::AsyncRead
+            + tokio::io::AsyncWrite
+            + ClientCertificateOf
+            + Unpin
+            + Send
+            + 'static,
     {
         let activity = Activity::new();
+        let certificate = io.client_certificate();
         let service = {
             let (activity, router) = (activity.clone(), self.router.clone());
+            let certificate = certificate.clone();
             let body_timeout = self.settings.body_read_timeout;
             hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
                 let in_flight = activity.begin();
@@ -108,6 +117,10 @@ impl Connection {
                 // Who is calling from where, for the per-caller limits (and any handler of the
                 // application's that extracts `ConnectInfo`).
                 request.extensions_mut().insert(ConnectInfo(peer));
+                // The client's verified certificate, for the authenticator (mutual TLS).
+                if let Some(certificate) = &certificate {
+                    request.extensions_mut().insert(certificate.clone());
+                }
                 let answer = router.clone().call(request);
                 async move {
                     let response = answer.await?;

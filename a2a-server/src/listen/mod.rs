@@ -5,6 +5,7 @@
 pub(crate) mod activity;
 pub(crate) mod client_slots;
 pub(crate) mod connections;
+pub(crate) mod peer;
 pub(crate) mod serve;
 pub(crate) mod settings;
 #[cfg(feature = "rustls")]

@@ -11,6 +11,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::listen::connections;
+use crate::listen::peer::ClientCertificateOf;
 use crate::listen::settings::ConnectionSettings;
 
 /// The two servers running: their addresses, and the way to stop them. Dropping it stops both.
@@ -78,6 +79,8 @@ pub(crate) fn start<H, G>(
 where
     H: Listener<Addr = SocketAddr>,
     G: Listener<Addr = SocketAddr>,
+    H::Io: ClientCertificateOf,
+    G::Io: ClientCertificateOf,
 {
     let http_addr = http.local_addr()?;
     let grpc_addr = grpc.local_addr()?;

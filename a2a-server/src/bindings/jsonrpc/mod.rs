@@ -15,7 +15,7 @@ use a2a_protocol::service::{A2A_VERSION_HEADER, MEDIA_TYPE_JSON};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Extension, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -23,6 +23,7 @@ use axum::routing::post;
 use serde_json::Value;
 use tokio_stream::StreamExt;
 
+use crate::auth::PeerCertificate;
 use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, jsonrpc_reply as reply,
@@ -76,8 +77,10 @@ async fn rpc(
     State(state): State<Arc<ServerState>>,
     uri: Uri,
     headers: HeaderMap,
+    certificate: Option<Extension<PeerCertificate>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    let certificate = certificate.as_ref().map(|Extension(c)| c);
     // JSON-RPC requests are JSON (section 9.1): another declared media type is refused at the HTTP
     // level, before the body is read as JSON.
     if let Some(media_type) = header(&headers, CONTENT_TYPE.as_str())
@@ -107,7 +110,7 @@ async fn rpc(
     // method, an error to name) is read through a `Value` below, as `read_direct` promises to read
     // nothing that path would read differently.
     if let Some(request) = JsonRpcRequest::read_direct(&body) {
-        return v1_call(&state, &headers, uri.query(), request).await;
+        return v1_call(&state, &headers, uri.query(), certificate, request).await;
     }
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
@@ -118,23 +121,24 @@ async fn rpc(
     };
     #[cfg(feature = "v0_1")]
     if older::is_older_request(&json, &headers) {
-        return older::older_rpc(&state, &headers, uri.query(), json).await;
+        return older::older_rpc(&state, &headers, uri.query(), certificate, json).await;
     }
     #[cfg(feature = "v0_3")]
     if v0_3::is_v0_3_method(&json) {
-        return v0_3::v0_3_rpc(&state, &headers, uri.query(), &body).await;
+        return v0_3::v0_3_rpc(&state, &headers, uri.query(), certificate, &body).await;
     }
-    v1_rpc(&state, &headers, uri.query(), &json).await
+    v1_rpc(&state, &headers, uri.query(), certificate, &json).await
 }
 
 async fn v1_rpc(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
     query: Option<&str>,
+    certificate: Option<&PeerCertificate>,
     json: &Value,
 ) -> Response {
     match JsonRpcRequest::parse(json) {
-        Ok(request) => v1_call(state, headers, query, request).await,
+        Ok(request) => v1_call(state, headers, query, certificate, request).await,
         Err(e) => {
             let error = e.to_error();
             // A well-formed notification to a method not served, or with params that do not
@@ -168,6 +172,7 @@ async fn v1_call(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
     query: Option<&str>,
+    certificate: Option<&PeerCertificate>,
     request: JsonRpcRequest,
 ) -> Response {
     let id = request.id.clone();
@@ -183,7 +188,7 @@ async fn v1_call(
         ));
     }
     let raw_id = serde_json::to_value(&id).unwrap_or(Value::Null);
-    let context = match call_context(state, headers, query, "JSONRPC").await {
+    let context = match call_context(state, headers, query, certificate, "JSONRPC").await {
         Ok(context) => context,
         Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };
