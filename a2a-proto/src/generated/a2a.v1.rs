@@ -84,7 +84,7 @@ impl ::prost::Name for TaskStatus {
         "/a2a.v1.TaskStatus".into()
     }
 }
-/// One piece of content: text, a file or structured data.
+/// One piece of content, carrying text, file bytes or a reference, or JSON data.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Part {
     /// Free-form extension data for this part.

@@ -903,7 +903,7 @@ impl ::prost::Name for PasswordOAuthFlow {
 /// clients with limited input where the user signs in on another device.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct DeviceCodeOAuthFlow {
-    /// `deviceAuthorizationUrl`: the device authorization endpoint.
+    /// `deviceAuthorizationUrl`: where the device flow starts.
     #[prost(string, tag = "1")]
     pub device_authorization_url: ::prost::alloc::string::String,
     /// `tokenUrl`: the token endpoint.

@@ -574,7 +574,7 @@ pub struct DeleteTaskPushNotificationConfigRequest {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(remote = "Self")]
 pub struct DeviceCodeOAuthFlow {
-    /// `deviceAuthorizationUrl`: the device authorization endpoint.
+    /// `deviceAuthorizationUrl`: where the device flow starts.
     #[serde(
         rename = "deviceAuthorizationUrl",
         alias = "device_authorization_url",
