@@ -12,29 +12,18 @@
 //! Python comes from `A2A_INTEROP_PYTHON` (or the workspace's `.venv`); without it the test says it
 //! is skipped, and fails when `CI=true`. The script is killed after 180 s.
 
-use std::io::Read;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use a2a_example_agent::server::{self, Config};
 use a2a_tests::interop::{Suite, python};
 use common::TestStore;
 
+use common::driver::{DriverRun, run_driver};
+
 mod common;
 
 const SCRIPT_LIMIT: Duration = Duration::from_secs(180);
 const REQUIRED_EXTENSION: &str = "https://example.com/extensions/required/v1";
-
-/// Kills the script when the test ends, however it ends.
-struct KillOnDrop(Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -80,44 +69,14 @@ fn drive_with_sdk(
         (agent, minimal)
     });
 
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/drive_agent.py");
-    let child = Command::new(&python)
-        .arg(&script)
-        .arg(agent.base_url())
-        .arg(minimal.base_url())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
-    let mut child = KillOnDrop(child);
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.0.try_wait().expect("waiting for the script") {
-            break status;
-        }
-        assert!(
-            started.elapsed() < SCRIPT_LIMIT,
-            "drive_agent.py did not finish within {SCRIPT_LIMIT:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    child
-        .0
-        .stdout
-        .take()
-        .map(|mut s| s.read_to_string(&mut stdout));
-    child
-        .0
-        .stderr
-        .take()
-        .map(|mut s| s.read_to_string(&mut stderr));
-    println!("the SDK client against the agent on {store}:\n{stdout}");
-    if !stderr.trim().is_empty() {
-        eprintln!("drive_agent.py (stderr):\n{stderr}");
-    }
+    let DriverRun { status, stdout } = run_driver(
+        &python,
+        "drive_agent.py",
+        &[&agent.base_url(), &minimal.base_url()],
+        &[],
+        SCRIPT_LIMIT,
+        &format!("the SDK client against the agent on {store}"),
+    );
     runtime.block_on(async {
         agent.shutdown().await;
         minimal.shutdown().await;

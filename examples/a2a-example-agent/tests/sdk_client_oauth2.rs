@@ -13,13 +13,11 @@
 //! tests/interop/oidc; without either the test says it is skipped, and fails when `CI=true`. The
 //! script is killed after 90 s.
 
-use std::io::Read;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use a2a_example_agent::server::{self, Config, OidcSettings};
 use a2a_tests::interop::{Suite, python};
+use common::driver::{DriverRun, run_driver};
 use common::oidc_provider::{AUDIENCE, client_secret, start_provider};
 
 mod common;
@@ -29,55 +27,6 @@ const SCRIPT_LIMIT: Duration = Duration::from_secs(90);
 const BINDINGS: [&str; 3] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 /// The provider's client whose token the SDK's client holds.
 const CLIENT: &str = "alice";
-
-/// Kills the script when the test ends, however it ends.
-struct KillOnDrop(Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// The script's exit status, standard output and standard error, within `SCRIPT_LIMIT`.
-fn run_script(python: &Path, agent_url: &str) -> (std::process::ExitStatus, String, String) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/drive_agent_oauth2.py");
-    let child = Command::new(python)
-        .arg(&script)
-        .args([agent_url, CLIENT])
-        .env("A2A_CLIENT_SECRET", client_secret(CLIENT))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
-    let mut child = KillOnDrop(child);
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.0.try_wait().expect("waiting for the script") {
-            break status;
-        }
-        assert!(
-            started.elapsed() < SCRIPT_LIMIT,
-            "drive_agent_oauth2.py did not finish within {SCRIPT_LIMIT:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    child
-        .0
-        .stdout
-        .take()
-        .map(|mut s| s.read_to_string(&mut stdout));
-    child
-        .0
-        .stderr
-        .take()
-        .map(|mut s| s.read_to_string(&mut stderr));
-    (status, stdout, stderr)
-}
 
 /// The script's `ANSWER [binding] call: …` line for `call` over `binding`.
 fn answer<'a>(stdout: &'a str, binding: &str, call: &str) -> &'a str {
@@ -116,11 +65,14 @@ fn the_python_sdk_client_with_oauth2_credentials_is_served_and_refused_without_o
         }))
         .expect("the agent discovers the provider and starts");
 
-    let (status, stdout, stderr) = run_script(&python, &agent.base_url());
-    println!("the SDK client with OAuth2 credentials against the agent:\n{stdout}");
-    if !stderr.trim().is_empty() {
-        eprintln!("drive_agent_oauth2.py (stderr):\n{stderr}");
-    }
+    let DriverRun { status, stdout } = run_driver(
+        &python,
+        "drive_agent_oauth2.py",
+        &[&agent.base_url(), CLIENT],
+        &[("A2A_CLIENT_SECRET", client_secret(CLIENT))],
+        SCRIPT_LIMIT,
+        "the SDK client with OAuth2 credentials against the agent",
+    );
     runtime.block_on(agent.shutdown());
     assert!(
         status.success(),

@@ -10,27 +10,18 @@
 //! Python comes from `A2A_INTEROP_PYTHON_V0_3` (or the workspace's `.venv-v0_3`); without it the test
 //! says it is skipped, and fails when `CI=true`. The script is killed after 150 s.
 
-use std::io::Read;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use a2a_example_agent::server::{self, Config};
 use a2a_tests::interop::{Suite, python_v0_3};
 
+use common::driver::{DriverRun, run_driver};
+
+mod common;
+
 const SCRIPT_LIMIT: Duration = Duration::from_secs(150);
 /// The checks the script makes on each binding (see `drive` in the script).
 const CHECKS_PER_BINDING: usize = 10;
-
-/// Kills the script when the test ends, however it ends.
-struct KillOnDrop(Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 #[test]
 fn the_python_sdk_0_3_client_finds_and_drives_the_agent_from_its_card() {
@@ -56,43 +47,14 @@ fn the_python_sdk_0_3_client_finds_and_drives_the_agent_from_its_card() {
         .expect("the agent starts")
     });
 
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/drive_agent_v0_3.py");
-    let child = Command::new(&python)
-        .arg(&script)
-        .arg(agent.base_url())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
-    let mut child = KillOnDrop(child);
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.0.try_wait().expect("waiting for the script") {
-            break status;
-        }
-        assert!(
-            started.elapsed() < SCRIPT_LIMIT,
-            "drive_agent_v0_3.py did not finish within {SCRIPT_LIMIT:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    child
-        .0
-        .stdout
-        .take()
-        .map(|mut s| s.read_to_string(&mut stdout));
-    child
-        .0
-        .stderr
-        .take()
-        .map(|mut s| s.read_to_string(&mut stderr));
-    println!("the SDK 0.3 client against the agent:\n{stdout}");
-    if !stderr.trim().is_empty() {
-        eprintln!("drive_agent_v0_3.py (stderr):\n{stderr}");
-    }
+    let DriverRun { status, stdout } = run_driver(
+        &python,
+        "drive_agent_v0_3.py",
+        &[&agent.base_url()],
+        &[],
+        SCRIPT_LIMIT,
+        "the SDK 0.3 client against the agent",
+    );
     runtime.block_on(agent.shutdown());
     assert!(
         status.success(),
