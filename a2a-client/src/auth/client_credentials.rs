@@ -105,7 +105,8 @@ impl ClientCredentials {
 
     /// Credentials for the card's scheme `scheme`: an OAuth 2 scheme's client-credentials flow (as
     /// [`from_card`](Self::from_card)), or an OpenID Connect scheme, whose provider's discovery
-    /// document (the scheme's `openIdConnectUrl`, fetched now) names the token endpoint.
+    /// document (the scheme's `openIdConnectUrl`, fetched now) names the token endpoint; its tokens
+    /// are asked for every scope the card's security requirements list for the scheme.
     pub async fn discover(
         card: &AgentCard,
         scheme: &str,
@@ -138,7 +139,8 @@ impl ClientCredentials {
         let token_url = document["token_endpoint"]
             .as_str()
             .ok_or_else(|| error(format!("{url} names no token_endpoint")))?;
-        Ok(Self::new(http, token_url, client_id, client_secret))
+        Ok(Self::new(http, token_url, client_id, client_secret)
+            .scopes(required_scopes(card, scheme)))
     }
 
     async fn fetch(&self) -> Result<(String, Option<Duration>), String> {
@@ -192,6 +194,23 @@ impl ClientCredentials {
         let lifetime = json["expires_in"].as_u64().map(Duration::from_secs);
         Ok((token.to_owned(), lifetime))
     }
+}
+
+/// Every scope the card's security requirements ask of `scheme`, each once, in the order first named
+/// (an OpenID Connect scheme lists none of its own; the provider grants only the scopes asked for).
+fn required_scopes(card: &AgentCard, scheme: &str) -> Vec<String> {
+    let mut scopes: Vec<String> = Vec::new();
+    let listed = card
+        .security_requirements
+        .iter()
+        .filter_map(|requirement| requirement.schemes.get(scheme))
+        .flat_map(|list| &list.list);
+    for scope in listed {
+        if !scopes.contains(scope) {
+            scopes.push(scope.clone());
+        }
+    }
+    scopes
 }
 
 fn credentials_error(scheme: &str, message: &str) -> ClientError {

@@ -1,5 +1,6 @@
 // A real OpenID provider (the certified `oidc-provider` package) on 127.0.0.1, for the authentication
-// tests of the example agent (examples/a2a-example-agent/tests/oidc.rs).
+// tests of the example agent (examples/a2a-example-agent/tests/oidc.rs) and of the client against the
+// Python SDK's server (a2a-client/tests/suite/sdk_oauth2.rs).
 //
 // Usage: node provider.mjs AUDIENCE OTHER_AUDIENCE
 //
