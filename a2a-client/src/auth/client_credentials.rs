@@ -1,6 +1,7 @@
 //! [`ClientCredentials`]: OAuth 2 access tokens by the client-credentials grant (RFC 6749 section
 //! 4.4), from the token endpoint of the card's OAuth 2 flow or of the OpenID provider the card names,
-//! cached until shortly before they expire, fetched by one request at a time however many calls wait.
+//! cached until shortly before they expire (until the agent refuses them when the endpoint does not
+//! say), fetched by one request at a time however many calls wait.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,7 +14,8 @@ use crate::ClientError;
 
 /// OAuth 2 client credentials: a [`TokenSource`] that asks the token endpoint for an access token
 /// with the client's id and secret (sent in the form body, `client_secret_post`), and keeps the
-/// token until shortly before it expires. Concurrent calls wait for the one fetch in progress.
+/// token until shortly before it expires, or, when the endpoint does not say when (its `expires_in`
+/// is optional), until the agent refuses it. Concurrent calls wait for the one fetch in progress.
 ///
 /// ```no_run
 /// # fn run(card: &a2a_types::v1::AgentCard) -> Result<(), a2a_client::ClientError> {
@@ -32,7 +34,8 @@ pub struct ClientCredentials {
     client_secret: String,
     scopes: Vec<String>,
     resource: Option<String>,
-    cached: tokio::sync::Mutex<Option<(String, Instant)>>,
+    /// The token, and until when it is used (`None`: until the agent refuses it).
+    cached: tokio::sync::Mutex<Option<(String, Option<Instant>)>>,
     fetches: AtomicU64,
 }
 
@@ -244,15 +247,17 @@ impl TokenSource for ClientCredentials {
             // One request at a time: callers waiting here get the token the first one fetched.
             let mut cached = self.cached.lock().await;
             if let Some((token, until)) = cached.as_ref()
-                && Instant::now() < *until
+                && until.is_none_or(|until| Instant::now() < until)
             {
                 return Ok(token.clone());
             }
             let (token, lifetime) = self.fetch().await?;
-            *cached = lifetime
-                .map(usable_for)
-                .filter(|usable| !usable.is_zero())
-                .map(|usable| (token.clone(), Instant::now() + usable));
+            *cached = match lifetime.map(usable_for) {
+                // Too short-lived to reuse.
+                Some(usable) if usable.is_zero() => None,
+                Some(usable) => Some((token.clone(), Some(Instant::now() + usable))),
+                None => Some((token.clone(), None)),
+            };
             Ok(token)
         })
     }

@@ -9,6 +9,7 @@ mod habits;
 mod hostile;
 mod hostile_v0_3;
 mod js;
+mod oauth_tokens;
 mod observe;
 mod oidc_provider;
 mod python;
