@@ -13,7 +13,8 @@ use super::{BoxFuture, TokenSource};
 use crate::ClientError;
 
 /// OAuth 2 client credentials: a [`TokenSource`] that asks the token endpoint for an access token
-/// with the client's id and secret (sent in the form body, `client_secret_post`), and keeps the
+/// with the client's id and secret (sent in the form body, `client_secret_post`, or in an
+/// `Authorization: Basic` header with [`client_secret_basic`](Self::client_secret_basic)), and keeps the
 /// token until shortly before it expires, or, when the endpoint does not say when (its `expires_in`
 /// is optional), until the agent refuses it. Concurrent calls wait for the one fetch in progress.
 ///
@@ -34,6 +35,8 @@ pub struct ClientCredentials {
     client_secret: String,
     scopes: Vec<String>,
     resource: Option<String>,
+    /// Whether the id and secret go in an `Authorization: Basic` header rather than the form.
+    secret_in_header: bool,
     /// The token, and until when it is used (`None`: until the agent refuses it).
     cached: tokio::sync::Mutex<Option<(String, Option<Instant>)>>,
     fetches: AtomicU64,
@@ -58,6 +61,7 @@ impl ClientCredentials {
             client_secret: client_secret.into(),
             scopes: Vec::new(),
             resource: None,
+            secret_in_header: false,
             cached: tokio::sync::Mutex::new(None),
             fetches: AtomicU64::new(0),
         }
@@ -73,6 +77,15 @@ impl ClientCredentials {
     /// agent's audience, for providers that need it named).
     pub fn resource(mut self, resource: impl Into<String>) -> Self {
         self.resource = Some(resource.into());
+        self
+    }
+
+    /// These credentials sending the client's id and secret in an `Authorization: Basic` header
+    /// (`client_secret_basic`, which RFC 6749 section 2.3.1 has every authorization server accept)
+    /// rather than in the form body (`client_secret_post`, the default): for clients the provider
+    /// registered that way.
+    pub fn client_secret_basic(mut self) -> Self {
+        self.secret_in_header = true;
         self
     }
 
@@ -148,11 +161,11 @@ impl ClientCredentials {
 
     async fn fetch(&self) -> Result<(String, Option<Duration>), String> {
         self.fetches.fetch_add(1, Ordering::Relaxed);
-        let mut form = vec![
-            ("grant_type", "client_credentials"),
-            ("client_id", self.client_id.as_str()),
-            ("client_secret", self.client_secret.as_str()),
-        ];
+        let mut form = vec![("grant_type", "client_credentials")];
+        if !self.secret_in_header {
+            form.push(("client_id", &self.client_id));
+            form.push(("client_secret", &self.client_secret));
+        }
         let scope = self.scopes.join(" ");
         if !scope.is_empty() {
             form.push(("scope", &scope));
@@ -165,9 +178,15 @@ impl ClientCredentials {
             .map(|(name, value)| format!("{name}={}", crate::http::percent_encode(value)))
             .collect::<Vec<_>>()
             .join("&");
-        let response = self
-            .http
-            .post(&self.token_url)
+        let mut request = self.http.post(&self.token_url);
+        if self.secret_in_header {
+            // RFC 6749 section 2.3.1: each form-encoded before they are joined and base64-encoded.
+            request = request.basic_auth(
+                crate::http::percent_encode(&self.client_id),
+                Some(crate::http::percent_encode(&self.client_secret)),
+            );
+        }
+        let response = request
             .header(
                 reqwest::header::CONTENT_TYPE,
                 "application/x-www-form-urlencoded",
@@ -237,6 +256,7 @@ impl fmt::Debug for ClientCredentials {
             .field("client_id", &self.client_id)
             .field("scopes", &self.scopes)
             .field("resource", &self.resource)
+            .field("client_secret_basic", &self.secret_in_header)
             .finish_non_exhaustive()
     }
 }

@@ -2,7 +2,8 @@
 //! many calls wait, renewed shortly before they expire (kept until refused when the endpoint does not
 //! say how long they live), the token endpoint found by OpenID discovery with the scopes the card
 //! requires, and a token the agent refuses refreshed once and the call sent again, by one fetch
-//! however many calls it refused together.
+//! however many calls it refused together; the secret in a Basic header when asked; a token source
+//! of the caller's own asked before each request and told of a refusal.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -297,4 +298,75 @@ async fn openid_discovery_finds_the_token_endpoint_and_asks_the_scopes_the_card_
         "{}",
         asked.text
     );
+}
+
+#[tokio::test]
+async fn the_secret_goes_in_a_basic_header_when_asked() {
+    // RFC 6749 section 2.3.1: id and secret form-encoded, joined by a colon, base64-encoded.
+    let (agent, card) = token_agent(&[]).await;
+    let source = ClientCredentials::from_card(
+        &card,
+        "oauth",
+        reqwest::Client::new(),
+        "my client",
+        "s3cr:t&",
+    )
+    .unwrap()
+    .client_secret_basic();
+    source.token().await.expect("a token");
+    let asked = agent
+        .requests()
+        .into_iter()
+        .find(|r| r.path == "/token")
+        .expect("a token request");
+    assert_eq!(
+        asked.header("authorization"),
+        Some("Basic bXklMjBjbGllbnQ6czNjciUzQXQlMjY=")
+    );
+    assert_eq!(asked.text, "grant_type=client_credentials");
+}
+
+/// A bearer-token provider of the caller's own: hands out `vault-N`, a new one after a refusal.
+struct Vault {
+    issued: AtomicUsize,
+    refused: std::sync::Mutex<Vec<String>>,
+}
+
+impl TokenSource for Vault {
+    fn token(&self) -> a2a_client::auth::BoxFuture<'_, Result<String, String>> {
+        let n = self.refused.lock().unwrap().len() + 1;
+        self.issued.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async move { Ok(format!("vault-{n}")) })
+    }
+
+    fn invalidate<'a>(&'a self, token: &'a str) -> a2a_client::auth::BoxFuture<'a, ()> {
+        self.refused.lock().unwrap().push(token.to_owned());
+        Box::pin(async {})
+    }
+}
+
+#[tokio::test]
+async fn a_token_source_of_the_callers_own_is_asked_and_told_of_refusals() {
+    let (agent, card) = token_agent(&["vault-1"]).await;
+    let vault = Arc::new(Vault {
+        issued: AtomicUsize::new(0),
+        refused: std::sync::Mutex::new(Vec::new()),
+    });
+    let config = ClientConfig {
+        credentials: Credentials::new().with("oauth", Credential::Source(vault.clone())),
+        retry: RetryPolicy::NONE,
+        ..ClientConfig::default()
+    };
+    A2aClient::from_card(card, config)
+        .unwrap()
+        .get_task(get_t1())
+        .await
+        .expect("served with the vault's second token");
+    assert_eq!(*vault.refused.lock().unwrap(), ["vault-1"]);
+    let sent: Vec<_> = agent
+        .calls()
+        .iter()
+        .map(|r| r.header("authorization").unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(sent, ["Bearer vault-1", "Bearer vault-2"]);
 }

@@ -1,7 +1,8 @@
 //! The certified OpenID provider (`oidc-provider` from npm, tests/interop/oidc/provider.mjs) on
 //! 127.0.0.1 for the tests of this client's own OAuth 2 credentials: started by node, its issuer read
-//! from the line it prints, killed by its process id when dropped. Two clients are registered for
-//! the client-credentials grant, `alice` and `bob` (secret `<id>-secret`), for the scope `a2a.call`;
+//! from the line it prints, killed by its process id when dropped. Three clients are registered for
+//! the client-credentials grant (secret `<id>-secret`), for the scope `a2a.call`: `alice` and `bob`
+//! sending their secret in the form (`client_secret_post`), `carol` in a Basic header;
 //! their tokens are JWTs for [`AUDIENCE`], or for [`OTHER_AUDIENCE`] when asked for that resource.
 //! Without node or `npm ci` in tests/interop/oidc, [`start`] skips with one line, and fails under
 //! `CI=true`.

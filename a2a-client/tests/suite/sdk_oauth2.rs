@@ -146,6 +146,7 @@ async fn our_client_fetches_its_own_token_and_is_served_by_the_sdk_server_on_eve
         )
         .expect("the card's oauth2 scheme has a client-credentials flow"),
     );
+    let carol = Arc::new(setup.discovered("carol").await.client_secret_basic());
     for binding in Binding::ALL {
         let run = async {
             // A token for another resource of the same provider, asked for with RFC 8707's
@@ -195,6 +196,11 @@ async fn our_client_fetches_its_own_token_and_is_served_by_the_sdk_server_on_eve
                 Some(ErrorKind::TaskNotFound),
                 "{binding}: {hidden}"
             );
+            // Carol's provider registration wants her secret in a Basic header.
+            let as_carol = setup.client(binding, Some(("oidc", carol.clone())));
+            let carols = task_of(&as_carol, hello(binding)).await;
+            assert_eq!(answer(&carols), "done for carol", "{binding}");
+
             let bobs_list = all_tasks(&as_bob).await;
             assert!(bobs_list.iter().any(|t| t.id == bobs.id), "{binding}");
             assert!(
@@ -218,6 +224,7 @@ async fn our_client_fetches_its_own_token_and_is_served_by_the_sdk_server_on_eve
     // One token each for every binding's calls: cached, not fetched per request.
     assert_eq!(alice.fetches(), 1);
     assert_eq!(bob.fetches(), 1);
+    assert_eq!(carol.fetches(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
