@@ -1,6 +1,7 @@
 //! [`ClientCredentials`]: OAuth 2 access tokens by the client-credentials grant (RFC 6749 section
 //! 4.4), from the token endpoint of the card's OAuth 2 flow or of the OpenID provider the card names,
-//! cached until shortly before they expire, fetched by one request at a time however many calls wait.
+//! cached until shortly before they expire (until the agent refuses them when the endpoint does not
+//! say), fetched by one request at a time however many calls wait.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,8 +13,10 @@ use super::{BoxFuture, TokenSource};
 use crate::ClientError;
 
 /// OAuth 2 client credentials: a [`TokenSource`] that asks the token endpoint for an access token
-/// with the client's id and secret (sent in the form body, `client_secret_post`), and keeps the
-/// token until shortly before it expires. Concurrent calls wait for the one fetch in progress.
+/// with the client's id and secret (sent in the form body, `client_secret_post`, or in an
+/// `Authorization: Basic` header with [`client_secret_basic`](Self::client_secret_basic)), and keeps the
+/// token until shortly before it expires, or, when the endpoint does not say when (its `expires_in`
+/// is optional), until the agent refuses it. Concurrent calls wait for the one fetch in progress.
 ///
 /// ```no_run
 /// # fn run(card: &a2a_types::v1::AgentCard) -> Result<(), a2a_client::ClientError> {
@@ -32,7 +35,10 @@ pub struct ClientCredentials {
     client_secret: String,
     scopes: Vec<String>,
     resource: Option<String>,
-    cached: tokio::sync::Mutex<Option<(String, Instant)>>,
+    /// Whether the id and secret go in an `Authorization: Basic` header rather than the form.
+    secret_in_header: bool,
+    /// The token, and until when it is used (`None`: until the agent refuses it).
+    cached: tokio::sync::Mutex<Option<(String, Option<Instant>)>>,
     fetches: AtomicU64,
 }
 
@@ -55,6 +61,7 @@ impl ClientCredentials {
             client_secret: client_secret.into(),
             scopes: Vec::new(),
             resource: None,
+            secret_in_header: false,
             cached: tokio::sync::Mutex::new(None),
             fetches: AtomicU64::new(0),
         }
@@ -70,6 +77,15 @@ impl ClientCredentials {
     /// agent's audience, for providers that need it named).
     pub fn resource(mut self, resource: impl Into<String>) -> Self {
         self.resource = Some(resource.into());
+        self
+    }
+
+    /// These credentials sending the client's id and secret in an `Authorization: Basic` header
+    /// (`client_secret_basic`, which RFC 6749 section 2.3.1 has every authorization server accept)
+    /// rather than in the form body (`client_secret_post`, the default): for clients the provider
+    /// registered that way.
+    pub fn client_secret_basic(mut self) -> Self {
+        self.secret_in_header = true;
         self
     }
 
@@ -105,7 +121,8 @@ impl ClientCredentials {
 
     /// Credentials for the card's scheme `scheme`: an OAuth 2 scheme's client-credentials flow (as
     /// [`from_card`](Self::from_card)), or an OpenID Connect scheme, whose provider's discovery
-    /// document (the scheme's `openIdConnectUrl`, fetched now) names the token endpoint.
+    /// document (the scheme's `openIdConnectUrl`, fetched now) names the token endpoint; its tokens
+    /// are asked for every scope the card's security requirements list for the scheme.
     pub async fn discover(
         card: &AgentCard,
         scheme: &str,
@@ -138,16 +155,17 @@ impl ClientCredentials {
         let token_url = document["token_endpoint"]
             .as_str()
             .ok_or_else(|| error(format!("{url} names no token_endpoint")))?;
-        Ok(Self::new(http, token_url, client_id, client_secret))
+        Ok(Self::new(http, token_url, client_id, client_secret)
+            .scopes(required_scopes(card, scheme)))
     }
 
     async fn fetch(&self) -> Result<(String, Option<Duration>), String> {
         self.fetches.fetch_add(1, Ordering::Relaxed);
-        let mut form = vec![
-            ("grant_type", "client_credentials"),
-            ("client_id", self.client_id.as_str()),
-            ("client_secret", self.client_secret.as_str()),
-        ];
+        let mut form = vec![("grant_type", "client_credentials")];
+        if !self.secret_in_header {
+            form.push(("client_id", &self.client_id));
+            form.push(("client_secret", &self.client_secret));
+        }
         let scope = self.scopes.join(" ");
         if !scope.is_empty() {
             form.push(("scope", &scope));
@@ -160,9 +178,15 @@ impl ClientCredentials {
             .map(|(name, value)| format!("{name}={}", crate::http::percent_encode(value)))
             .collect::<Vec<_>>()
             .join("&");
-        let response = self
-            .http
-            .post(&self.token_url)
+        let mut request = self.http.post(&self.token_url);
+        if self.secret_in_header {
+            // RFC 6749 section 2.3.1: each form-encoded before they are joined and base64-encoded.
+            request = request.basic_auth(
+                crate::http::percent_encode(&self.client_id),
+                Some(crate::http::percent_encode(&self.client_secret)),
+            );
+        }
+        let response = request
             .header(
                 reqwest::header::CONTENT_TYPE,
                 "application/x-www-form-urlencoded",
@@ -194,6 +218,23 @@ impl ClientCredentials {
     }
 }
 
+/// Every scope the card's security requirements ask of `scheme`, each once, in the order first named
+/// (an OpenID Connect scheme lists none of its own; the provider grants only the scopes asked for).
+fn required_scopes(card: &AgentCard, scheme: &str) -> Vec<String> {
+    let mut scopes: Vec<String> = Vec::new();
+    let listed = card
+        .security_requirements
+        .iter()
+        .filter_map(|requirement| requirement.schemes.get(scheme))
+        .flat_map(|list| &list.list);
+    for scope in listed {
+        if !scopes.contains(scope) {
+            scopes.push(scope.clone());
+        }
+    }
+    scopes
+}
+
 fn credentials_error(scheme: &str, message: &str) -> ClientError {
     ClientError::Credentials {
         scheme: scheme.to_owned(),
@@ -215,6 +256,7 @@ impl fmt::Debug for ClientCredentials {
             .field("client_id", &self.client_id)
             .field("scopes", &self.scopes)
             .field("resource", &self.resource)
+            .field("client_secret_basic", &self.secret_in_header)
             .finish_non_exhaustive()
     }
 }
@@ -225,15 +267,17 @@ impl TokenSource for ClientCredentials {
             // One request at a time: callers waiting here get the token the first one fetched.
             let mut cached = self.cached.lock().await;
             if let Some((token, until)) = cached.as_ref()
-                && Instant::now() < *until
+                && until.is_none_or(|until| Instant::now() < until)
             {
                 return Ok(token.clone());
             }
             let (token, lifetime) = self.fetch().await?;
-            *cached = lifetime
-                .map(usable_for)
-                .filter(|usable| !usable.is_zero())
-                .map(|usable| (token.clone(), Instant::now() + usable));
+            *cached = match lifetime.map(usable_for) {
+                // Too short-lived to reuse.
+                Some(usable) if usable.is_zero() => None,
+                Some(usable) => Some((token.clone(), Some(Instant::now() + usable))),
+                None => Some((token.clone(), None)),
+            };
             Ok(token)
         })
     }

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `apiKeySecurityScheme`, `location: header` | the header the scheme names |
 //! | `apiKeySecurityScheme`, `location: query` | the query parameter the scheme names (HTTP bindings; gRPC metadata of that name) |
-//! | `apiKeySecurityScheme`, `location: cookie` | `Cookie: name=value` |
+//! | `apiKeySecurityScheme`, `location: cookie` | `Cookie: name=value` (several joined in one header by `; `) |
 //! | `httpAuthSecurityScheme` | `Authorization: <scheme> <value>` (`Bearer`, or `Basic` with the encoded user and password as the value) |
 //! | `oauth2SecurityScheme`, `openIdConnectSecurityScheme` | `Authorization: Bearer <token>` |
 //!
@@ -16,7 +16,8 @@
 //! vault). The client asks it before every request, so it decides when to refresh; when the agent
 //! answers 401 (`UNAUTHENTICATED`) to a request that carried a token from a source, the client tells
 //! the source that token was refused ([`TokenSource::invalidate`]) and sends the request once more
-//! with a fresh one. Mutual TLS is configured on the HTTP client itself
+//! with a fresh one. Mutual TLS is configured on the client, not per scheme: a client certificate
+//! (`ClientConfig::client_certificate`, feature `rustls`) or the HTTP client itself
 //! ([`crate::ClientConfig::http_client`]).
 
 use std::collections::BTreeMap;
@@ -214,7 +215,7 @@ impl Authenticator {
                 }
                 SecurityScheme::MtlsSecurityScheme(_) => {
                     return Err(error(
-                        "mutual TLS carries no secret: configure the client certificate on ClientConfig::http_client",
+                        "mutual TLS carries no secret: configure the client certificate with ClientConfig::client_certificate",
                     ));
                 }
                 _ => {
@@ -231,6 +232,8 @@ impl Authenticator {
     /// The headers and query parameters for one request, asking token sources now.
     pub(crate) async fn parts(&self) -> Result<AuthParts, ClientError> {
         let mut parts = AuthParts::default();
+        // One `Cookie` header however many keys go in cookies (RFC 6265 section 5.4).
+        let mut cookies = Vec::new();
         for (scheme, placement, credential) in &self.entries {
             let value = credential.resolve(scheme).await?;
             if let Some(source) = credential.token_source() {
@@ -239,13 +242,16 @@ impl Authenticator {
             match placement {
                 Placement::Header(name) => parts.headers.push((name.clone(), value)),
                 Placement::Query(name) => parts.query.push((name.clone(), value)),
-                Placement::Cookie(name) => parts
-                    .headers
-                    .push(("Cookie".to_owned(), format!("{name}={value}"))),
+                Placement::Cookie(name) => cookies.push(format!("{name}={value}")),
                 Placement::Authorization(kind) => parts
                     .headers
                     .push(("Authorization".to_owned(), format!("{kind} {value}"))),
             }
+        }
+        if !cookies.is_empty() {
+            parts
+                .headers
+                .push(("Cookie".to_owned(), cookies.join("; ")));
         }
         Ok(parts)
     }

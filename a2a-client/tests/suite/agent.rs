@@ -20,6 +20,8 @@ pub struct Recorded {
     pub query: String,
     pub headers: HeaderMap,
     pub body: Value,
+    /// The body as text (a form, say, where `body` is JSON's null).
+    pub text: String,
 }
 
 impl Recorded {
@@ -97,6 +99,7 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
         query: parts.uri.query().unwrap_or_default().to_owned(),
         headers: parts.headers,
         body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        text: String::from_utf8_lossy(&bytes).into_owned(),
     };
     let index = {
         let mut requests = shared.requests.lock().expect("lock");

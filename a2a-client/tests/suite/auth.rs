@@ -2,14 +2,12 @@
 //! endpoint): the card's schemes written by the server's `Security`, API keys sent where the card says
 //! (header, query, cookie) on every binding, per-operation scopes refused with the specification's
 //! authorization error on every binding (HTTP 403 with `WWW-Authenticate`, gRPC `PERMISSION_DENIED`,
-//! JSON-RPC -31403), client-credentials tokens fetched once under concurrency, and a refused token
-//! refreshed once.
+//! JSON-RPC -31403), and several cookie keys in one `Cookie` header. The OAuth 2 tokens' own tests
+//! are in `oauth_tokens`.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use a2a_client::auth::{ClientCredentials, Credential, Credentials};
+use a2a_client::auth::{Credential, Credentials};
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError, RetryPolicy};
 use a2a_protocol::errors::Error;
 use a2a_protocol::operations::Operation;
@@ -23,7 +21,7 @@ use a2a_types::v1::{
 use serde_json::json;
 use tokio::net::TcpListener;
 
-use crate::agent::{json_response, rpc_result, serve, task, v1_card};
+use crate::agent::{rpc_result, serve, task, v1_card};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -246,105 +244,33 @@ async fn a_caller_without_the_operations_scope_is_forbidden_on_every_binding() {
     serving.shutdown().await;
 }
 
-/// A scripted agent whose token endpoint hands out `tok-1`, `tok-2`, … (slowly, so concurrent calls
-/// overlap), and which refuses the tokens in `refused` with HTTP 401.
-async fn token_agent(refused: &'static [&'static str]) -> (crate::agent::FakeAgent, AgentCard) {
-    let issued = Arc::new(AtomicUsize::new(0));
-    let agent = serve(move |request, _, _| {
-        if request.path == "/token" {
-            std::thread::sleep(Duration::from_millis(200));
-            let n = issued.fetch_add(1, Ordering::SeqCst) + 1;
-            return json_response(
-                200,
-                &json!({"access_token": format!("tok-{n}"), "token_type": "Bearer", "expires_in": 3600}),
-            );
-        }
-        let token = request.header("authorization").unwrap_or_default();
-        if refused.iter().any(|r| token == format!("Bearer {r}")) {
-            return json_response(401, &json!({"jsonrpc": "2.0", "id": request.body["id"],
-                "error": {"code": -31401, "message": "the token has expired"}}));
-        }
-        rpc_result(request, task("t-1", "TASK_STATE_WORKING"))
-    })
-    .await;
+#[tokio::test]
+async fn api_keys_in_cookies_share_one_cookie_header() {
+    // RFC 6265 section 5.4: one Cookie header, its pairs joined by "; ".
+    let agent = serve(|request, _, _| rpc_result(request, task("t-1", "TASK_STATE_WORKING"))).await;
     let mut card = v1_card(&agent.base, &[("/rpc", "JSONRPC")]);
-    let flow =
-        json!({"clientCredentials": {"tokenUrl": format!("{}/token", agent.base), "scopes": {}}});
-    card.security_schemes.insert(
-        "oauth".into(),
-        serde_json::from_value(json!({"oauth2SecurityScheme": {"flows": flow}})).unwrap(),
-    );
-    (agent, card)
-}
-
-fn oauth_client(card: &AgentCard, source: Arc<ClientCredentials>) -> A2aClient {
+    for (scheme, cookie) in [("session", "sid"), ("tenant", "tid")] {
+        card.security_schemes.insert(
+            scheme.into(),
+            serde_json::from_value(
+                json!({"apiKeySecurityScheme": {"location": "cookie", "name": cookie}}),
+            )
+            .unwrap(),
+        );
+    }
     let config = ClientConfig {
-        credentials: Credentials::new().with("oauth", Credential::Source(source)),
+        credentials: Credentials::new()
+            .with("session", Credential::value("s-1"))
+            .with("tenant", Credential::value("t-9")),
         retry: RetryPolicy::NONE,
         ..ClientConfig::default()
     };
-    A2aClient::from_card(card.clone(), config).expect("client")
-}
-
-fn get_t1() -> GetTaskRequest {
-    GetTaskRequest {
-        id: "t-1".into(),
-        ..Default::default()
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_calls_wait_for_one_token_fetch() {
-    let (agent, card) = token_agent(&[]).await;
-    let source = Arc::new(
-        ClientCredentials::from_card(&card, "oauth", reqwest::Client::new(), "c", "s").unwrap(),
-    );
-    let client = oauth_client(&card, source.clone());
-    let calls = (0..16).map(|_| {
-        let client = client.clone();
-        tokio::spawn(async move { client.get_task(get_t1()).await })
-    });
-    for call in calls {
-        call.await.unwrap().expect("answered");
-    }
-    assert_eq!(source.fetches(), 1);
-    let token_requests = agent
-        .requests()
-        .iter()
-        .filter(|r| r.path == "/token")
-        .count();
-    assert_eq!(token_requests, 1);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_refused_token_is_refreshed_once_and_the_call_sent_again() {
-    // `tok-1` is refused (the issuer revoked it, say): one new token, one more request.
-    let (agent, card) = token_agent(&["tok-1"]).await;
-    let source = Arc::new(
-        ClientCredentials::from_card(&card, "oauth", reqwest::Client::new(), "c", "s").unwrap(),
-    );
-    oauth_client(&card, source.clone())
-        .get_task(get_t1())
+    A2aClient::from_card(card, config)
+        .unwrap()
+        .get_task(crate::requests::get("t-1"))
         .await
-        .expect("answered with the fresh token");
-    assert_eq!(source.fetches(), 2);
-    let sent: Vec<_> = agent
-        .calls()
-        .iter()
-        .filter(|r| r.path == "/rpc")
-        .map(|r| r.header("authorization").unwrap_or_default().to_owned())
-        .collect();
-    assert_eq!(sent, ["Bearer tok-1", "Bearer tok-2"]);
-
-    // Every token refused: the call is sent twice, not more, and the refusal reaches the caller.
-    let (agent, card) = token_agent(&["tok-1", "tok-2", "tok-3"]).await;
-    let source = Arc::new(
-        ClientCredentials::from_card(&card, "oauth", reqwest::Client::new(), "c", "s").unwrap(),
-    );
-    let refused = oauth_client(&card, source.clone())
-        .get_task(get_t1())
-        .await
-        .unwrap_err();
-    assert!(refused.is_unauthenticated(), "{refused}");
-    assert_eq!(agent.calls().iter().filter(|r| r.path == "/rpc").count(), 2);
+        .expect("answered");
+    let sent = &agent.calls()[0];
+    let cookies: Vec<_> = sent.headers.get_all("cookie").iter().collect();
+    assert_eq!(cookies, ["sid=s-1; tid=t-9"]);
 }

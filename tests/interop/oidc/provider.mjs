@@ -1,12 +1,14 @@
 // A real OpenID provider (the certified `oidc-provider` package) on 127.0.0.1, for the authentication
-// tests of the example agent (examples/a2a-example-agent/tests/oidc.rs).
+// tests of the example agent (examples/a2a-example-agent/tests/oidc.rs) and of the client against the
+// Python SDK's server (a2a-client/tests/suite/sdk_oauth2.rs).
 //
 // Usage: node provider.mjs AUDIENCE OTHER_AUDIENCE
 //
 // Prints one JSON line, {"issuer": "http://127.0.0.1:PORT"}, once it listens; exits when its standard
-// input closes (the test that started it is gone). Two clients, `alice` and `bob` (secrets
-// `alice-secret`, `bob-secret`), may use the client-credentials grant (client_secret_post) for the
-// scope `a2a.call`; access tokens are JWTs (RFC 9068) for AUDIENCE by default, or for OTHER_AUDIENCE
+// input closes (the test that started it is gone). Three clients, `alice` and `bob` (secrets
+// `alice-secret`, `bob-secret`, sent in the form: client_secret_post) and `carol` (`carol-secret`, sent
+// in a Basic header: client_secret_basic), may use the client-credentials grant for the scope
+// `a2a.call`; access tokens are JWTs (RFC 9068) for AUDIENCE by default, or for OTHER_AUDIENCE
 // when asked with `resource`.
 //
 // Test-only routes beside the provider's own:
@@ -37,21 +39,21 @@ async function newKey() {
   return { ...jwk, kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
-function client(id) {
+function client(id, authMethod = 'client_secret_post') {
   return {
     client_id: id,
     client_secret: `${id}-secret`,
     grant_types: ['client_credentials'],
     redirect_uris: [],
     response_types: [],
-    token_endpoint_auth_method: 'client_secret_post',
+    token_endpoint_auth_method: authMethod,
     scope: SCOPE,
   };
 }
 
 function makeProvider(issuer) {
   const provider = new Provider(issuer, {
-    clients: [client('alice'), client('bob')],
+    clients: [client('alice'), client('bob'), client('carol', 'client_secret_basic')],
     jwks: { keys },
     scopes: [SCOPE],
     features: {
