@@ -8,7 +8,9 @@
 //!
 //! The file is opened in WAL mode with `synchronous = NORMAL`: a committed transaction survives the
 //! process being killed (it is in the WAL); writers queue on SQLite's lock for up to the busy
-//! timeout.
+//! timeout. The hot writes (a task created with its execution's record, an update with its
+//! events, an execution's end) go to a writer thread that commits those queued together in one
+//! transaction, each in one round trip to the connection (see `sqlite_writer`).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
@@ -19,6 +21,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 use crate::errors::OpenError;
 use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
+use crate::sqlite_writer::SqliteWriter;
 use crate::store::SqlStore;
 
 /// Tasks, event logs and push configs in one SQLite file; cheap to clone (clones share the pool).
@@ -41,7 +44,8 @@ impl SqlStore<Sqlite> {
     /// store first (an in-memory one needs no lock). Writes go through one connection, in turn
     /// (SQLite writes one transaction at a time: writers queued in the pool wait without
     /// sleeping on the file's lock); reads through a pool of four others, which WAL mode lets
-    /// read while the writer writes.
+    /// read while the writer writes. The writer thread of the hot writes takes its turn on that
+    /// one connection too.
     pub async fn open_with(options: SqliteConnectOptions) -> Result<Self, OpenError> {
         let file_lock = lock_beside(options.get_filename()).await?;
         let in_memory = file_lock.is_none();
@@ -65,9 +69,14 @@ impl SqlStore<Sqlite> {
                 .await
                 .map_err(OpenError::Connect)?
         };
+        let group = SqliteWriter::start(writer.clone());
         let store = Self::migrated(pool, writer, file_lock)
             .await?
             .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
+        if let Some(group) = group {
+            // Set once, on a store no one else holds yet.
+            let _ = store.shared.group.set(Box::new(group));
+        }
         // One process uses the file: executions leased when it was opened belong to a process
         // that has stopped, and are resumed at once rather than when their leases run out.
         store

@@ -21,6 +21,7 @@ use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
+use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox_hint::OutboxHint;
 use crate::retention::{PruneReport, RetentionPolicy, StoreGuard};
 use crate::rows::column;
@@ -49,6 +50,8 @@ pub(crate) struct Shared {
     pub(crate) written: Written,
     /// Whether the outbox may hold deliveries this process has not claimed yet.
     pub(crate) outbox: OutboxHint,
+    /// The writer that commits the hot writes in groups, on a database that has one (SQLite).
+    pub(crate) group: std::sync::OnceLock<Box<dyn GroupWriter>>,
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {
@@ -310,11 +313,18 @@ impl<D: Dialect> SqlStore<D> {
 
     pub(crate) async fn create_task(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(&task)?;
-        let inserted = Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
-            .execute(&self.writer)
-            .await
-            .map_err(backend)?;
-        if D::rows_affected(&inserted) == 0 {
+        let created = match self.shared.group.get() {
+            Some(group) => group.create(owner, &task.id, &columns, None).await?,
+            None => {
+                let inserted =
+                    Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
+                        .execute(&self.writer)
+                        .await
+                        .map_err(backend)?;
+                D::rows_affected(&inserted) > 0
+            }
+        };
+        if !created {
             return Err(StoreError::AlreadyExists);
         }
         self.shared.written.remember(owner, StoredTask::new(task, 1));
@@ -423,8 +433,20 @@ impl<D: Dialect> SqlStore<D> {
             .map(event_to_json)
             .collect::<Result<Vec<_>, _>>()?;
         let now = now_micros();
-        let written = match D::UPDATE_TASK_AT_ONCE {
-            Some(statement) => {
+        let written = match (self.shared.group.get(), D::UPDATE_TASK_AT_ONCE) {
+            (Some(group), _) => group
+                .update(TaskUpdate {
+                    owner,
+                    task_id: &task.id,
+                    columns: &columns,
+                    expected_version: version_column(expected_version)?,
+                    events: &events,
+                    now,
+                    record: None,
+                })
+                .await?
+                .map(|Updated { version, queued }| (version, queued)),
+            (None, Some(statement)) => {
                 let steps = u64::try_from(events.len().max(1)).unwrap_or(u64::MAX);
                 let last = expected_version.saturating_add(steps);
                 // The events as one JSON array of their texts, which the statement unpacks.
@@ -456,7 +478,7 @@ impl<D: Dialect> SqlStore<D> {
                     })
                     .transpose()?
             }
-            None => {
+            (None, None) => {
                 self.update_in_transaction(owner, task, &columns, expected_version, events, now)
                     .await?
             }
