@@ -28,7 +28,8 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// the task alone (`UPDATE a2a_tasks`, but for the last), then the events' JSON texts as a
     /// JSON array (`[]` for none; each event takes the next version, in order), the
     /// [`announcement`](Self::announcement) of the last version and the per-task cap of pending
-    /// deliveries (checked once, before the statement's own); returns the last new version and
+    /// deliveries (checked per event: an event gets its deliveries when those waiting before the
+    /// statement and those of the events before it are fewer); returns the last new version and
     /// the deliveries queued.
     /// `None`: the update is a transaction of several statements.
     const UPDATE_TASK_AT_ONCE: Option<&'static str>;
@@ -139,7 +140,8 @@ impl Dialect for sqlx::Postgres {
          version = version + GREATEST(json_array_length($12::json), 1), updated_micros = $6, \
          task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
          AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version), \
-         events AS (SELECT e.event, u.version - json_array_length($12::json) + e.ord AS version \
+         events AS (SELECT e.event, e.ord, \
+         u.version - json_array_length($12::json) + e.ord AS version \
          FROM updated u, json_array_elements_text($12::json) WITH ORDINALITY AS e(event, ord)), \
          logged AS (INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
          SELECT $8, version, $6, event FROM events), \
@@ -148,7 +150,9 @@ impl Dialect for sqlx::Postgres {
          SELECT c.task_id, c.config_id, e.version, '', '', $6 FROM events e \
          JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
          AND c.task_id = $8 WHERE (SELECT COUNT(*) FROM a2a_push_outbox \
-         WHERE task_id = $8 AND gave_up_micros IS NULL) < $14 ORDER BY e.version, c.seq \
+         WHERE task_id = $8 AND gave_up_micros IS NULL) + (e.ord - 1) * (SELECT COUNT(*) \
+         FROM a2a_push_configs WHERE owner_principal = $9 AND owner_tenant = $10 \
+         AND task_id = $8) < $14 ORDER BY e.version, c.seq \
          RETURNING 1), \
          ended AS (DELETE FROM a2a_executions WHERE task_id = $8 AND $3 \
          AND EXISTS (SELECT 1 FROM updated)) \
