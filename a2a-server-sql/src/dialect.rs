@@ -40,6 +40,12 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// `None`: a transaction of two statements.
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str>;
 
+    /// [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) that also records an execution of the
+    /// task (a message continuing it) when the update found its row: binds those, then the
+    /// record's request, lease token, lease end, A2A version and extensions. `None` when there
+    /// is no update at once.
+    fn update_task_with_record_at_once() -> Option<&'static str>;
+
     /// What [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) announces of `version` of
     /// `task_id`.
     fn announcement(task_id: &str, version: u64) -> String;
@@ -90,6 +96,10 @@ impl Dialect for sqlx::Sqlite {
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = None;
 
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = None;
+
+    fn update_task_with_record_at_once() -> Option<&'static str> {
+        None
+    }
 
     fn announcement(_: &str, _: u64) -> String {
         String::new()
@@ -175,6 +185,29 @@ impl Dialect for sqlx::Postgres {
          a2a_extensions = excluded.a2a_extensions",
     );
 
+    fn update_task_with_record_at_once() -> Option<&'static str> {
+        // The record is inserted from the update, so only when the task was found; a continued
+        // task is not over, so `ended` removes nothing.
+        static STATEMENT: std::sync::LazyLock<Option<String>> = std::sync::LazyLock::new(|| {
+            <sqlx::Postgres as Dialect>::UPDATE_TASK_AT_ONCE.map(|update| {
+                update.replacen(
+                    " ended AS (",
+                    " recorded AS (INSERT INTO a2a_executions (task_id, owner_principal, \
+                     owner_tenant, request, attempts, lease_token, lease_until_micros, \
+                     a2a_version, a2a_extensions) SELECT $8, $9, $10, $15::text, 1, $16::text, \
+                     $17::bigint, $18::text, $19::text FROM updated ON CONFLICT (task_id) DO \
+                     UPDATE SET request = excluded.request, attempts = 1, \
+                     lease_token = excluded.lease_token, \
+                     lease_until_micros = excluded.lease_until_micros, \
+                     a2a_version = excluded.a2a_version, \
+                     a2a_extensions = excluded.a2a_extensions), ended AS (",
+                    1,
+                )
+            })
+        });
+        STATEMENT.as_deref()
+    }
+
     fn announcement(task_id: &str, version: u64) -> String {
         crate::notify::notification(task_id, version)
     }
@@ -201,6 +234,12 @@ impl Dialect for sqlx::Postgres {
 #[cfg(all(test, feature = "postgres"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_update_with_a_record_records_it() {
+        let statement = <sqlx::Postgres as Dialect>::update_task_with_record_at_once();
+        assert!(statement.is_some_and(|s| s.contains("recorded AS (INSERT INTO a2a_executions")));
+    }
 
     #[test]
     fn the_update_at_once_announces_on_the_channel_the_bus_listens_to() {

@@ -5,8 +5,9 @@
 
 use std::time::Duration;
 
+use a2a_protocol::errors::Error;
 use a2a_protocol::service::Extensions;
-use a2a_server::store::{ExecutionRecord, StoreError, StoredTask};
+use a2a_server::store::{ExecutionRecord, StoreError, StoredTask, TaskChange};
 use a2a_server::{Owner, ServiceParams};
 use a2a_types::v1::{SendMessageRequest, Task};
 
@@ -110,6 +111,25 @@ impl<D: Dialect> SqlStore<D> {
             .written
             .remember(owner, StoredTask::new(task.clone(), 1));
         Ok(1)
+    }
+
+    /// Changes the owner's task by `change` and records its execution in one write (see
+    /// [`ExecutionQueue::begin_with_change`](a2a_server::ExecutionQueue::begin_with_change)).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn begin_execution_with_change(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        change: &mut TaskChange<'_>,
+        request: &SendMessageRequest,
+        service_params: &ServiceParams,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<u64, Error> {
+        let record = RecordColumns::of(request, service_params, lease_token, lease)
+            .map_err(|e| e.to_error(task_id))?;
+        self.modify_task(owner, task_id, &[], change, Some(&record))
+            .await
     }
 
     pub(crate) async fn renew_execution(
