@@ -28,7 +28,8 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// the task alone (`UPDATE a2a_tasks`, but for the last), then the events' JSON texts as a
     /// JSON array (`[]` for none; each event takes the next version, in order), the
     /// [`announcement`](Self::announcement) of the last version and the per-task cap of pending
-    /// deliveries (checked once, before the statement's own); returns the last new version and
+    /// deliveries (checked per event: an event gets its deliveries when those waiting before the
+    /// statement and those of the events before it are fewer); returns the last new version and
     /// the deliveries queued.
     /// `None`: the update is a transaction of several statements.
     const UPDATE_TASK_AT_ONCE: Option<&'static str>;
@@ -38,6 +39,12 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// A2A version and extensions; writes one row of each, or none when the task's id is taken.
     /// `None`: a transaction of two statements.
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str>;
+
+    /// [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) that also records an execution of the
+    /// task (a message continuing it) when the update found its row: binds those, then the
+    /// record's request, lease token, lease end, A2A version and extensions. `None` when there
+    /// is no update at once.
+    fn update_task_with_record_at_once() -> Option<&'static str>;
 
     /// What [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) announces of `version` of
     /// `task_id`.
@@ -90,6 +97,10 @@ impl Dialect for sqlx::Sqlite {
 
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = None;
 
+    fn update_task_with_record_at_once() -> Option<&'static str> {
+        None
+    }
+
     fn announcement(_: &str, _: u64) -> String {
         String::new()
     }
@@ -139,7 +150,8 @@ impl Dialect for sqlx::Postgres {
          version = version + GREATEST(json_array_length($12::json), 1), updated_micros = $6, \
          task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
          AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version), \
-         events AS (SELECT e.event, u.version - json_array_length($12::json) + e.ord AS version \
+         events AS (SELECT e.event, e.ord, \
+         u.version - json_array_length($12::json) + e.ord AS version \
          FROM updated u, json_array_elements_text($12::json) WITH ORDINALITY AS e(event, ord)), \
          logged AS (INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
          SELECT $8, version, $6, event FROM events), \
@@ -148,7 +160,9 @@ impl Dialect for sqlx::Postgres {
          SELECT c.task_id, c.config_id, e.version, '', '', $6 FROM events e \
          JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
          AND c.task_id = $8 WHERE (SELECT COUNT(*) FROM a2a_push_outbox \
-         WHERE task_id = $8 AND gave_up_micros IS NULL) < $14 ORDER BY e.version, c.seq \
+         WHERE task_id = $8 AND gave_up_micros IS NULL) + (e.ord - 1) * (SELECT COUNT(*) \
+         FROM a2a_push_configs WHERE owner_principal = $9 AND owner_tenant = $10 \
+         AND task_id = $8) < $14 ORDER BY e.version, c.seq \
          RETURNING 1), \
          ended AS (DELETE FROM a2a_executions WHERE task_id = $8 AND $3 \
          AND EXISTS (SELECT 1 FROM updated)) \
@@ -170,6 +184,29 @@ impl Dialect for sqlx::Postgres {
          lease_until_micros = excluded.lease_until_micros, a2a_version = excluded.a2a_version, \
          a2a_extensions = excluded.a2a_extensions",
     );
+
+    fn update_task_with_record_at_once() -> Option<&'static str> {
+        // The record is inserted from the update, so only when the task was found; a continued
+        // task is not over, so `ended` removes nothing.
+        static STATEMENT: std::sync::LazyLock<Option<String>> = std::sync::LazyLock::new(|| {
+            <sqlx::Postgres as Dialect>::UPDATE_TASK_AT_ONCE.map(|update| {
+                update.replacen(
+                    " ended AS (",
+                    " recorded AS (INSERT INTO a2a_executions (task_id, owner_principal, \
+                     owner_tenant, request, attempts, lease_token, lease_until_micros, \
+                     a2a_version, a2a_extensions) SELECT $8, $9, $10, $15::text, 1, $16::text, \
+                     $17::bigint, $18::text, $19::text FROM updated ON CONFLICT (task_id) DO \
+                     UPDATE SET request = excluded.request, attempts = 1, \
+                     lease_token = excluded.lease_token, \
+                     lease_until_micros = excluded.lease_until_micros, \
+                     a2a_version = excluded.a2a_version, \
+                     a2a_extensions = excluded.a2a_extensions), ended AS (",
+                    1,
+                )
+            })
+        });
+        STATEMENT.as_deref()
+    }
 
     fn announcement(task_id: &str, version: u64) -> String {
         crate::notify::notification(task_id, version)
@@ -197,6 +234,12 @@ impl Dialect for sqlx::Postgres {
 #[cfg(all(test, feature = "postgres"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_update_with_a_record_records_it() {
+        let statement = <sqlx::Postgres as Dialect>::update_task_with_record_at_once();
+        assert!(statement.is_some_and(|s| s.contains("recorded AS (INSERT INTO a2a_executions")));
+    }
 
     #[test]
     fn the_update_at_once_announces_on_the_channel_the_bus_listens_to() {

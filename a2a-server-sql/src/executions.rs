@@ -5,8 +5,9 @@
 
 use std::time::Duration;
 
+use a2a_protocol::errors::Error;
 use a2a_protocol::service::Extensions;
-use a2a_server::store::{ExecutionRecord, StoreError, StoredTask};
+use a2a_server::store::{ExecutionRecord, StoreError, StoredTask, TaskChange};
 use a2a_server::{Owner, ServiceParams};
 use a2a_types::v1::{SendMessageRequest, Task};
 
@@ -15,72 +16,9 @@ use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
+use crate::record::{INSERT_EXECUTION, RecordColumns, lease_end};
 use crate::rows::column;
 use crate::store::{INSERT_TASK, SqlStore};
-
-/// The end of a lease of `lease` from now, in microseconds since the epoch.
-fn lease_end(lease: Duration) -> i64 {
-    now_micros().saturating_add(i64::try_from(lease.as_micros()).unwrap_or(i64::MAX))
-}
-
-/// The record of an execution (binds: task id, owner principal, owner tenant, then those of
-/// [`RecordColumns::bind_to`]), replacing the task's earlier one.
-const INSERT_EXECUTION: &str = "INSERT INTO a2a_executions (task_id, owner_principal, \
-     owner_tenant, request, attempts, lease_token, lease_until_micros, a2a_version, \
-     a2a_extensions) VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8) \
-     ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, attempts = 1, \
-     lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros, \
-     a2a_version = excluded.a2a_version, a2a_extensions = excluded.a2a_extensions";
-
-/// The columns of an execution's record besides its task and owner, as written.
-struct RecordColumns {
-    request: String,
-    lease_token: String,
-    lease_until_micros: i64,
-    a2a_version: String,
-    a2a_extensions: String,
-}
-
-impl RecordColumns {
-    fn of(
-        request: &SendMessageRequest,
-        service_params: &ServiceParams,
-        lease_token: &str,
-        lease: Duration,
-    ) -> Result<Self, StoreError> {
-        let request = serde_json::to_string(request).map_err(|e| {
-            StoreError::Backend(format!("the request could not be written as JSON: {e}"))
-        })?;
-        // Each parameter as its header's value, which is how it reads back.
-        Ok(RecordColumns {
-            request,
-            lease_token: lease_token.to_owned(),
-            lease_until_micros: lease_end(lease),
-            a2a_version: service_params
-                .version
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
-            a2a_extensions: service_params.extensions.to_string(),
-        })
-    }
-
-    /// Binds the request, the lease token, the lease's end, the version and the extensions.
-    fn bind_to<'q, D: sqlx::Database>(
-        &'q self,
-        query: sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>,
-    ) -> sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>
-    where
-        &'q String: sqlx::Encode<'q, D> + sqlx::Type<D>,
-        i64: sqlx::Encode<'q, D> + sqlx::Type<D>,
-    {
-        query
-            .bind(&self.request)
-            .bind(&self.lease_token)
-            .bind(self.lease_until_micros)
-            .bind(&self.a2a_version)
-            .bind(&self.a2a_extensions)
-    }
-}
 
 // The driver bounds of every generic block are in `driver`.
 sql_store_impl! {
@@ -95,6 +33,9 @@ impl<D: Dialect> SqlStore<D> {
         lease: Duration,
     ) -> Result<(), StoreError> {
         let record = RecordColumns::of(request, service_params, lease_token, lease)?;
+        if let Some(group) = self.shared.group.get() {
+            return group.record_execution(owner, task_id, &record).await;
+        }
         record
             .bind_to(
                 sqlx::query(INSERT_EXECUTION)
@@ -122,8 +63,9 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(task)?;
         let record = RecordColumns::of(request, service_params, lease_token, lease)?;
-        let created = match D::CREATE_TASK_WITH_EXECUTION_AT_ONCE {
-            Some(statement) => {
+        let created = match (self.shared.group.get(), D::CREATE_TASK_WITH_EXECUTION_AT_ONCE) {
+            (Some(group), _) => group.create(owner, &task.id, &columns, Some(&record)).await?,
+            (None, Some(statement)) => {
                 let done = record
                     .bind_to(Self::bind_new_task(
                         sqlx::query(statement),
@@ -136,7 +78,7 @@ impl<D: Dialect> SqlStore<D> {
                     .map_err(backend)?;
                 D::rows_affected(&done) > 0
             }
-            None => {
+            (None, None) => {
                 let mut tx = cost::begin(&self.writer).await?;
                 // The task first: when its id is taken, nothing is recorded (the transaction is
                 // dropped, so rolled back).
@@ -171,6 +113,25 @@ impl<D: Dialect> SqlStore<D> {
         Ok(1)
     }
 
+    /// Changes the owner's task by `change` and records its execution in one write (see
+    /// [`ExecutionQueue::begin_with_change`](a2a_server::ExecutionQueue::begin_with_change)).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn begin_execution_with_change(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        change: &mut TaskChange<'_>,
+        request: &SendMessageRequest,
+        service_params: &ServiceParams,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<u64, Error> {
+        let record = RecordColumns::of(request, service_params, lease_token, lease)
+            .map_err(|e| e.to_error(task_id))?;
+        self.modify_task(owner, task_id, &[], change, Some(&record))
+            .await
+    }
+
     pub(crate) async fn renew_execution(
         &self,
         task_id: &str,
@@ -194,6 +155,9 @@ impl<D: Dialect> SqlStore<D> {
         task_id: &str,
         lease_token: &str,
     ) -> Result<(), StoreError> {
+        if let Some(group) = self.shared.group.get() {
+            return group.finish_execution(task_id, lease_token).await;
+        }
         sqlx::query("DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2")
             .bind(task_id.to_owned())
             .bind(lease_token.to_owned())

@@ -103,6 +103,8 @@ mod driver;
 mod errors;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod executions;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod group;
 #[cfg(feature = "postgres")]
 mod notify;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
@@ -111,11 +113,15 @@ mod outbox;
 mod outbox_hint;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod record;
 mod retention;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod rows;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+#[cfg(feature = "sqlite")]
+mod sqlite_writer;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod store;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

@@ -8,7 +8,9 @@
 //!
 //! The file is opened in WAL mode with `synchronous = NORMAL`: a committed transaction survives the
 //! process being killed (it is in the WAL); writers queue on SQLite's lock for up to the busy
-//! timeout.
+//! timeout. The hot writes (a task created with its execution's record, an update with its
+//! events, an execution's end) go to a writer thread that commits those queued together in one
+//! transaction, each in one round trip to the connection (see `sqlite_writer`).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
@@ -19,6 +21,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 use crate::errors::OpenError;
 use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
+use crate::sqlite_writer::SqliteWriter;
 use crate::store::SqlStore;
 
 /// Tasks, event logs and push configs in one SQLite file; cheap to clone (clones share the pool).
@@ -41,7 +44,8 @@ impl SqlStore<Sqlite> {
     /// store first (an in-memory one needs no lock). Writes go through one connection, in turn
     /// (SQLite writes one transaction at a time: writers queued in the pool wait without
     /// sleeping on the file's lock); reads through a pool of four others, which WAL mode lets
-    /// read while the writer writes.
+    /// read while the writer writes. The writer thread of the hot writes takes its turn on that
+    /// one connection too.
     pub async fn open_with(options: SqliteConnectOptions) -> Result<Self, OpenError> {
         let file_lock = lock_beside(options.get_filename()).await?;
         let in_memory = file_lock.is_none();
@@ -65,9 +69,14 @@ impl SqlStore<Sqlite> {
                 .await
                 .map_err(OpenError::Connect)?
         };
+        let group = SqliteWriter::start(writer.clone());
         let store = Self::migrated(pool, writer, file_lock)
             .await?
             .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
+        if let Some(group) = group {
+            // Set once, on a store no one else holds yet.
+            let _ = store.shared.group.set(Box::new(group));
+        }
         // One process uses the file: executions leased when it was opened belong to a process
         // that has stopped, and are resumed at once rather than when their leases run out.
         store
@@ -118,5 +127,179 @@ async fn lock_beside(database: &Path) -> Result<Option<File>, OpenError> {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The hot writes give the same outcome through the writer thread (grouped, as a store opens)
+    //! and through the store's own transactions (a store whose writer thread did not start).
+
+    use std::str::FromStr;
+
+    use a2a_protocol::errors::{Error, ErrorKind};
+    use a2a_server::auth::{Caller, Owner};
+    use a2a_server::store::StoreError;
+    use a2a_server::{ExecutionQueue, ServiceParams, TaskStore};
+    use a2a_types::v1::{
+        Message, Part, SendMessageRequest, StreamResponse, Task, TaskState, TaskStatus,
+        TaskStatusUpdateEvent,
+    };
+
+    use super::*;
+
+    const LEASE: Duration = Duration::from_secs(30);
+
+    async fn in_memory(grouped: bool) -> SqliteStore {
+        let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
+        if grouped {
+            return SqlStore::open_with(options).await.expect("opens");
+        }
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await
+            .expect("connects");
+        SqlStore::migrated(writer.clone(), writer, None)
+            .await
+            .expect("migrates")
+    }
+
+    fn status(state: TaskState) -> StreamResponse {
+        StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
+            "t-1",
+            "ctx",
+            TaskStatus::now(state),
+        ))
+    }
+
+    async fn lease_of(store: &SqliteStore, task_id: &str) -> Option<String> {
+        sqlx::query_scalar("SELECT lease_token FROM a2a_executions WHERE task_id = $1")
+            .bind(task_id)
+            .fetch_optional(store.pool())
+            .await
+            .expect("reads")
+    }
+
+    async fn the_hot_writes_hold(store: SqliteStore) {
+        let owner = Owner::of(&Caller::authenticated("alice"), None);
+        let request = SendMessageRequest {
+            message: Message::user("m-1", [Part::text("hi")]),
+            ..Default::default()
+        };
+        let params = ServiceParams::default();
+        let task = Task::new("t-1", "ctx", TaskStatus::now(TaskState::Submitted));
+        let begin = |lease: &'static str| {
+            ExecutionQueue::begin_with_task(&store, &owner, &task, &request, &params, lease, LEASE)
+        };
+        assert_eq!(begin("lease-1").await, Ok(1));
+        assert_eq!(begin("lease-0").await, Err(StoreError::AlreadyExists));
+        assert_eq!(lease_of(&store, "t-1").await.as_deref(), Some("lease-1"));
+
+        // Three events in one write, each under its own version.
+        let events = vec![
+            status(TaskState::Working),
+            status(TaskState::Working),
+            status(TaskState::InputRequired),
+        ];
+        let version = TaskStore::modify_each(&store, &owner, "t-1", events, &mut |task, event| {
+            if let Some(StreamResponse::StatusUpdate(update)) = event {
+                task.status = update.status.clone();
+            }
+            Ok(())
+        })
+        .await;
+        assert_eq!(version, Ok(4));
+        let page = TaskStore::events_after(&store, &owner, "t-1", 0, 10)
+            .await
+            .expect("events");
+        let versions: Vec<u64> = page.events.iter().map(|event| event.id).collect();
+        assert_eq!(versions, [2, 3, 4]);
+        ExecutionQueue::finish(&store, "t-1", "lease-1")
+            .await
+            .expect("finishes");
+        assert_eq!(lease_of(&store, "t-1").await, None);
+
+        // A refused continuation writes nothing; an accepted one writes the task and the record.
+        let refused = ExecutionQueue::begin_with_change(
+            &store,
+            &owner,
+            "t-1",
+            &mut |_, _| Err(Error::bare(ErrorKind::UnsupportedOperation, "no")),
+            &request,
+            &params,
+            "lease-2",
+            LEASE,
+        )
+        .await;
+        assert!(refused.is_err());
+        assert_eq!(lease_of(&store, "t-1").await, None);
+        let continued = ExecutionQueue::begin_with_change(
+            &store,
+            &owner,
+            "t-1",
+            &mut |task, _| {
+                task.history.push(request.message.clone());
+                Ok(())
+            },
+            &request,
+            &params,
+            "lease-3",
+            LEASE,
+        )
+        .await;
+        assert_eq!(continued, Ok(5));
+        assert_eq!(lease_of(&store, "t-1").await.as_deref(), Some("lease-3"));
+        let stored = TaskStore::get(&store, &owner, "t-1")
+            .await
+            .expect("reads")
+            .expect("the task");
+        assert_eq!((stored.version, stored.task.history.len()), (5, 1));
+
+        // Many at once (grouped when the writer thread has them queued together): all kept.
+        let creations = (0..24).map(|n| {
+            let store = store.clone();
+            let owner = owner.clone();
+            let request = request.clone();
+            tokio::spawn(async move {
+                let task = Task::new(
+                    format!("many-{n}"),
+                    "ctx",
+                    TaskStatus::now(TaskState::Working),
+                );
+                ExecutionQueue::begin_with_task(
+                    &store,
+                    &owner,
+                    &task,
+                    &request,
+                    &ServiceParams::default(),
+                    "lease",
+                    LEASE,
+                )
+                .await
+            })
+        });
+        for creation in creations.collect::<Vec<_>>() {
+            assert_eq!(creation.await.expect("joins"), Ok(1));
+        }
+        let executions: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM a2a_executions")
+            .fetch_one(store.pool())
+            .await
+            .expect("counts");
+        assert_eq!(executions, 25);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_hot_writes_hold_through_the_writer_thread() {
+        let store = in_memory(true).await;
+        assert!(store.shared.group.get().is_some());
+        the_hot_writes_hold(store).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_hot_writes_hold_without_it() {
+        let store = in_memory(false).await;
+        assert!(store.shared.group.get().is_none());
+        the_hot_writes_hold(store).await;
     }
 }

@@ -21,7 +21,9 @@ use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
+use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox_hint::OutboxHint;
+use crate::record::RecordColumns;
 use crate::retention::{PruneReport, RetentionPolicy, StoreGuard};
 use crate::rows::column;
 use crate::written::Written;
@@ -49,6 +51,8 @@ pub(crate) struct Shared {
     pub(crate) written: Written,
     /// Whether the outbox may hold deliveries this process has not claimed yet.
     pub(crate) outbox: OutboxHint,
+    /// The writer that commits the hot writes in groups, on a database that has one (SQLite).
+    pub(crate) group: std::sync::OnceLock<Box<dyn GroupWriter>>,
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {
@@ -310,11 +314,18 @@ impl<D: Dialect> SqlStore<D> {
 
     pub(crate) async fn create_task(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(&task)?;
-        let inserted = Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
-            .execute(&self.writer)
-            .await
-            .map_err(backend)?;
-        if D::rows_affected(&inserted) == 0 {
+        let created = match self.shared.group.get() {
+            Some(group) => group.create(owner, &task.id, &columns, None).await?,
+            None => {
+                let inserted =
+                    Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
+                        .execute(&self.writer)
+                        .await
+                        .map_err(backend)?;
+                D::rows_affected(&inserted) > 0
+            }
+        };
+        if !created {
             return Err(StoreError::AlreadyExists);
         }
         self.shared.written.remember(owner, StoredTask::new(task, 1));
@@ -346,7 +357,7 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<u64, StoreError> {
         // Written by another path than `modify`: what this process remembers of it is stale.
         self.shared.written.forget(owner, &task.id);
-        self.write_update(owner, &task, expected_version, event.as_slice())
+        self.write_update(owner, &task, expected_version, event.as_slice(), None)
             .await
     }
 
@@ -360,6 +371,7 @@ impl<D: Dialect> SqlStore<D> {
         task_id: &str,
         events: &[StreamResponse],
         change: &mut TaskChange<'_>,
+        record: Option<&RecordColumns>,
     ) -> Result<u64, Error> {
         let mut remembered = self.shared.written.take(owner, task_id);
         for _ in 0..MAX_MODIFY_ATTEMPTS {
@@ -388,7 +400,7 @@ impl<D: Dialect> SqlStore<D> {
                 return Err(refused);
             }
             match self
-                .write_update(owner, &task, stored.version, events)
+                .write_update(owner, &task, stored.version, events, record)
                 .await
             {
                 Ok(version) => {
@@ -416,22 +428,39 @@ impl<D: Dialect> SqlStore<D> {
         task: &Task,
         expected_version: u64,
         events: &[StreamResponse],
-        ) -> Result<u64, StoreError> {
+        record: Option<&RecordColumns>,
+    ) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(task)?;
         let events = events
             .iter()
             .map(event_to_json)
             .collect::<Result<Vec<_>, _>>()?;
         let now = now_micros();
-        let written = match D::UPDATE_TASK_AT_ONCE {
-            Some(statement) => {
+        let written = match (self.shared.group.get(), D::UPDATE_TASK_AT_ONCE) {
+            (Some(group), _) => group
+                .update(TaskUpdate {
+                    owner,
+                    task_id: &task.id,
+                    columns: &columns,
+                    expected_version: version_column(expected_version)?,
+                    events: &events,
+                    now,
+                    record,
+                })
+                .await?
+                .map(|Updated { version, queued }| (version, queued)),
+            (None, Some(plain)) => {
+                let statement = match record {
+                    Some(_) => D::update_task_with_record_at_once().unwrap_or(plain),
+                    None => plain,
+                };
                 let steps = u64::try_from(events.len().max(1)).unwrap_or(u64::MAX);
                 let last = expected_version.saturating_add(steps);
                 // The events as one JSON array of their texts, which the statement unpacks.
                 let events = serde_json::to_string(&events).map_err(|e| {
                     StoreError::Backend(format!("the events could not be written as JSON: {e}"))
                 })?;
-                sqlx::query(statement)
+                let query = sqlx::query(statement)
                     .bind(&columns.context_id)
                     .bind(columns.state)
                     .bind(columns.terminal)
@@ -445,7 +474,12 @@ impl<D: Dialect> SqlStore<D> {
                     .bind(version_column(expected_version)?)
                     .bind(events)
                     .bind(D::announcement(&task.id, last))
-                    .bind(crate::outbox::MAX_PENDING_PER_TASK)
+                    .bind(crate::outbox::MAX_PENDING_PER_TASK);
+                let query = match record {
+                    Some(record) => record.bind_to(query),
+                    None => query,
+                };
+                query
                     .fetch_optional(&self.writer)
                     .await
                     .map_err(backend)?
@@ -456,9 +490,16 @@ impl<D: Dialect> SqlStore<D> {
                     })
                     .transpose()?
             }
-            None => {
-                self.update_in_transaction(owner, task, &columns, expected_version, events, now)
-                    .await?
+            (None, None) => {
+                self.update_in_transaction(
+                    owner,
+                    task,
+                    &columns,
+                    expected_version,
+                    events,
+                    record,
+                )
+                .await?
             }
         };
         let Some((version, queued)) = written else {
@@ -485,8 +526,9 @@ impl<D: Dialect> SqlStore<D> {
         columns: &TaskColumns,
         expected_version: u64,
         events: Vec<String>,
-        now: i64,
+        record: Option<&RecordColumns>,
     ) -> Result<Option<(i64, bool)>, StoreError> {
+        let now = now_micros();
         let mut tx = cost::begin(&self.writer).await?;
         // The write comes first, so on SQLite the transaction takes the write lock at once
         // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
@@ -529,6 +571,18 @@ impl<D: Dialect> SqlStore<D> {
             // The webhooks' deliveries commit with the event, or neither does.
             queued +=
                 Self::enqueue_deliveries(&mut tx, owner, &task.id, event_version, now).await?;
+        }
+        if let Some(record) = record {
+            record
+                .bind_to(
+                    sqlx::query(crate::record::INSERT_EXECUTION)
+                        .bind(&task.id)
+                        .bind(&owner.principal)
+                        .bind(&owner.tenant),
+                )
+                .execute(&mut *tx)
+                .await
+                .map_err(backend)?;
         }
         D::announce(&mut tx, &task.id, version_of(version))
             .await
@@ -774,7 +828,7 @@ macro_rules! store_traits_for {
                 event: Option<a2a_types::v1::StreamResponse>,
                 change: &mut a2a_server::store::TaskChange<'_>,
             ) -> Result<u64, a2a_protocol::errors::Error> {
-                self.modify_task(owner, task_id, event.as_slice(), change).await
+                self.modify_task(owner, task_id, event.as_slice(), change, None).await
             }
 
             async fn modify_each(
@@ -784,7 +838,7 @@ macro_rules! store_traits_for {
                 events: Vec<a2a_types::v1::StreamResponse>,
                 change: &mut a2a_server::store::TaskChange<'_>,
             ) -> Result<u64, a2a_protocol::errors::Error> {
-                self.modify_task(owner, task_id, &events, change).await
+                self.modify_task(owner, task_id, &events, change, None).await
             }
 
             async fn events_after(
@@ -879,6 +933,28 @@ macro_rules! store_traits_for {
                 self.begin_execution_with_task(
                     owner,
                     task,
+                    request,
+                    service_params,
+                    lease_token,
+                    lease,
+                )
+                .await
+            }
+
+            async fn begin_with_change(
+                &self,
+                owner: &a2a_server::Owner,
+                task_id: &str,
+                change: &mut a2a_server::store::TaskChange<'_>,
+                request: &a2a_types::v1::SendMessageRequest,
+                service_params: &a2a_server::ServiceParams,
+                lease_token: &str,
+                lease: std::time::Duration,
+            ) -> Result<u64, a2a_protocol::errors::Error> {
+                self.begin_execution_with_change(
+                    owner,
+                    task_id,
+                    change,
                     request,
                     service_params,
                     lease_token,

@@ -1,5 +1,6 @@
 //! What each operation costs the database, counted and kept: statements, reads, commits, rows
-//! written and round trips per `SendMessage` (a message the agent completes at once), per event
+//! written and round trips per `SendMessage` (a message the agent completes at once; one that
+//! continues a task waiting for input, which the agent then completes), per event
 //! of a streamed task (a task streaming 50 artifact chunks) and per `GetTask`, on SQLite and on
 //! PostgreSQL (one replica), through a server of the server crate set up as the example agent sets
 //! it up (tasks, push configs, the push outbox and the execution queue in the store). Each count is
@@ -29,8 +30,8 @@ use tokio_stream::StreamExt;
 /// Artifact chunks of the streamed task.
 const CHUNKS: usize = 50;
 
-/// `chunks:N` streams one artifact in N chunks, then completes; anything else completes at once
-/// with a text.
+/// `chunks:N` streams one artifact in N chunks, then completes; `ask` asks for input; anything
+/// else completes at once with a text.
 struct Chunker;
 
 #[async_trait]
@@ -46,6 +47,8 @@ impl AgentExecutor for Chunker {
                 )
                 .await?;
             events.complete().await?;
+        } else if text == "ask" {
+            events.ask_for_input("more?").await?;
         } else {
             events.complete_with_text("done").await?;
         }
@@ -87,6 +90,36 @@ async fn send(server: &A2aServer) -> String {
             task.id
         }
         other => panic!("a completed task was expected: {other:?}"),
+    }
+}
+
+/// A task that asks for input; its id.
+async fn ask(server: &A2aServer) -> String {
+    match server
+        .call(MethodParams::SendMessage(request("ask")), &context())
+        .await
+    {
+        Ok(Reply::Unary(MethodResult::SendMessage(SendMessageResponse::Task(task)))) => {
+            assert_eq!(task.status.state, TaskState::InputRequired);
+            task.id
+        }
+        other => panic!("a task asking for input was expected: {other:?}"),
+    }
+}
+
+/// A message continuing task `id`, which the agent completes at once.
+async fn answer(server: &A2aServer, id: &str) {
+    let mut continuing = request("complete");
+    continuing.message.task_id = Some(id.to_owned());
+    match server
+        .call(MethodParams::SendMessage(continuing), &context())
+        .await
+    {
+        Ok(Reply::Unary(MethodResult::SendMessage(SendMessageResponse::Task(task)))) => {
+            assert_eq!(task.status.state, TaskState::Completed);
+            assert_eq!(task.id, id);
+        }
+        other => panic!("the continued task completed was expected: {other:?}"),
     }
 }
 
@@ -141,6 +174,8 @@ async fn taken() -> Cost {
 #[derive(Debug)]
 struct Costs {
     send_message: Cost,
+    /// A SendMessage continuing a task that asked for input, which the agent then completes.
+    continuing_message: Cost,
     streamed_event: Cost,
     get_task: Cost,
 }
@@ -166,6 +201,16 @@ async fn measure(server: &A2aServer) -> Costs {
     }
     let get_task = taken().await.per(REPEATS as f64);
 
+    let mut asking = Vec::new();
+    for _ in 0..REPEATS {
+        asking.push(ask(server).await);
+    }
+    taken().await;
+    for id in &asking {
+        answer(server, id).await;
+    }
+    let continuing_message = taken().await.per(REPEATS as f64);
+
     // A streamed event: a task of CHUNKS chunks less one that completes at once, per chunk.
     let mut long = Cost::default();
     let mut short = Cost::default();
@@ -178,6 +223,7 @@ async fn measure(server: &A2aServer) -> Costs {
     let streamed_event = long.minus(short).per((2 * CHUNKS) as f64);
     Costs {
         send_message,
+        continuing_message,
         streamed_event,
         get_task,
     }
@@ -185,6 +231,10 @@ async fn measure(server: &A2aServer) -> Costs {
 
 fn report(store: &str, costs: &Costs) {
     eprintln!("{store}: SendMessage: {}", costs.send_message);
+    eprintln!(
+        "{store}: SendMessage continuing a task: {}",
+        costs.continuing_message
+    );
     eprintln!("{store}: streamed event: {}", costs.streamed_event);
     eprintln!("{store}: GetTask: {}", costs.get_task);
 }
@@ -205,19 +255,41 @@ fn exactly(statements: f64, reads: f64, commits: f64, rows: f64, round_trips: f6
 /// the background may fall in the window of a measured call.
 const TIMED_CLAIM: f64 = 1.0 / REPEATS as f64;
 
-fn assert_costs(store: &str, costs: &Costs, send: Cost, event: Cost, get: Cost) {
+/// The counts expected of each operation.
+struct Expected {
+    send: Cost,
+    continuing: Cost,
+    event: Cost,
+    get: Cost,
+}
+
+fn assert_costs(store: &str, costs: &Costs, expected: Expected) {
+    let Expected {
+        send,
+        continuing,
+        event,
+        get,
+    } = expected;
     report(store, costs);
-    let send_bound = Cost {
-        statements: send.statements + TIMED_CLAIM,
-        reads: send.reads + TIMED_CLAIM,
-        round_trips: send.round_trips + TIMED_CLAIM,
-        ..send
-    };
-    assert!(
-        costs.send_message.within(send_bound) && send.within(costs.send_message),
-        "{store}: SendMessage costs changed from {send}: {}",
-        costs.send_message
-    );
+    for (what, counted, expected) in [
+        ("SendMessage", costs.send_message, send),
+        (
+            "SendMessage continuing a task",
+            costs.continuing_message,
+            continuing,
+        ),
+    ] {
+        let bound = Cost {
+            statements: expected.statements + TIMED_CLAIM,
+            reads: expected.reads + TIMED_CLAIM,
+            round_trips: expected.round_trips + TIMED_CLAIM,
+            ..expected
+        };
+        assert!(
+            counted.within(bound) && expected.within(counted),
+            "{store}: {what} costs changed from {expected}: {counted}"
+        );
+    }
     // The outbox's timed claim (a background statement) may land in GetTask's window too.
     let get_bound = Cost {
         statements: get.statements + TIMED_CLAIM,
@@ -265,14 +337,21 @@ async fn sqlite_costs_per_operation_are_kept() {
     assert_costs(
         "SQLite",
         &costs,
-        // The task and its execution's record in one transaction (its BEGIN and COMMIT two
-        // round trips to the connection's thread, one commit less).
-        exactly(7.0, 1.0, 3.0, 4.0, 11.0),
-        // A burst of chunks is written in few transactions (those that queued while the last
-        // committed go together): per event its row and its outbox statement, a fraction of a
-        // commit (one per event would fail), streams woken once per commit.
-        exactly(2.5, 0.5, 0.2, 1.0, 2.5),
-        exactly(1.0, 1.0, 0.0, 0.0, 1.0),
+        Expected {
+            // Each write one round trip to the connection's thread, its statements (and, alone,
+            // its BEGIN and COMMIT) sent as one text: the task with its execution's record, the
+            // update with its event and deliveries, the record's end; the read of the task
+            // answered.
+            send: exactly(7.0, 1.0, 3.0, 5.0, 4.0),
+            // The task read before the agent runs; the message and the execution's record in one
+            // write (4 commits when they were two); the completion; the record's end; the read.
+            continuing: exactly(10.0, 2.0, 3.0, 5.0, 5.0),
+            // A burst of chunks is written in few transactions (those that queued while the last
+            // committed go together; one per event would fail), each one round trip, streams
+            // woken once per commit.
+            event: exactly(0.5, 0.5, 0.2, 1.0, 0.5),
+            get: exactly(1.0, 1.0, 0.0, 0.0, 1.0),
+        },
     );
 }
 
@@ -298,12 +377,18 @@ async fn postgres_costs_per_operation_are_kept() {
     assert_costs(
         "PostgreSQL",
         &costs,
-        // The task and its execution's record in one statement.
-        exactly(4.0, 1.0, 2.0, 4.0, 4.0),
-        // A burst of chunks is written in few statements (those that queued while the last
-        // committed go together; one statement per event would fail), streams woken once per
-        // commit.
-        exactly(0.5, 0.5, 0.2, 2.0, 0.5),
-        exactly(1.0, 1.0, 0.0, 0.0, 1.0),
+        Expected {
+            // The task and its execution's record in one statement.
+            send: exactly(4.0, 1.0, 2.0, 4.0, 4.0),
+            // The task read before the agent runs; the message and the execution's record in one
+            // statement (3 commits when they were two); the completion, which ends the record;
+            // the record's end (finding nothing); the read.
+            continuing: exactly(5.0, 2.0, 2.0, 5.0, 5.0),
+            // A burst of chunks is written in few statements (those that queued while the last
+            // committed go together; one statement per event would fail), streams woken once per
+            // commit.
+            event: exactly(0.5, 0.5, 0.2, 2.0, 0.5),
+            get: exactly(1.0, 1.0, 0.0, 0.0, 1.0),
+        },
     );
 }

@@ -5,7 +5,7 @@
 //! own lease; given-up deliveries are kept and counted; retention removes a pruned task's rows;
 //! a delivery's row names its config and its logged event without copying them (sixteen configs
 //! with 1 KiB tokens: no bytes copied; a config deleted before the attempt gives its delivery up);
-//! a task holds at most 1,024 waiting deliveries;
+//! a task holds at most 1,024 waiting deliveries, a write of several events included;
 //! and two replicas claiming at once never get the same delivery.
 
 mod common;
@@ -219,6 +219,45 @@ async fn a_task_holds_a_bounded_number_of_waiting_deliveries(store: &impl Outbox
     assert_eq!(store.counts().await.0, pending + 1024);
 }
 
+/// The cap holds within one write of several events (the group commit of a burst): sixteen configs
+/// and sixty events leave 64 deliveries of room, and one write of ten more events queues
+/// deliveries for the first four only, as ten writes of one event would.
+async fn one_write_of_many_events_does_not_pass_the_cap(store: &impl OutboxStore) {
+    let alice = owner(&unique("alice"));
+    let task = unique("burst");
+    TaskStore::create(store, &alice, status(&task, TaskState::Submitted).0)
+        .await
+        .unwrap();
+    for n in 0..16 {
+        store
+            .save(&alice, config(&task, &format!("hook-{n}")))
+            .await
+            .unwrap();
+    }
+    let (pending, _) = store.counts().await;
+    let (working, event) = status(&task, TaskState::Working);
+    for version in 1..=60 {
+        store
+            .update(&alice, working.clone(), version, Some(event.clone()))
+            .await
+            .unwrap();
+    }
+    assert_eq!(store.counts().await.0, pending + 960);
+    let burst = vec![event.clone(); 10];
+    let version = TaskStore::modify_each(store, &alice, &task, burst, &mut |task, _| {
+        task.status = working.status.clone();
+        Ok(())
+    })
+    .await
+    .unwrap();
+    assert_eq!(version, 71);
+    assert_eq!(
+        store.counts().await.0,
+        pending + 1024,
+        "one write of ten events passed the cap of 1,024 waiting deliveries"
+    );
+}
+
 /// Sixteen configs with 1 KiB tokens on one task and one event: sixteen rows copying nothing, each
 /// claimed with its own config and the logged event; a config deleted before the claim gives its
 /// delivery up, naming why.
@@ -278,6 +317,7 @@ async fn the_outbox_holds_its_contract_on_sqlite() {
     outbox_contract(&store).await;
     deliveries_share_their_config_and_event(&store).await;
     a_task_holds_a_bounded_number_of_waiting_deliveries(&store).await;
+    one_write_of_many_events_does_not_pass_the_cap(&store).await;
     common::remove_sqlite(&path);
 }
 
@@ -290,6 +330,7 @@ async fn the_outbox_holds_its_contract_on_postgres() {
     outbox_contract(&store).await;
     deliveries_share_their_config_and_event(&store).await;
     a_task_holds_a_bounded_number_of_waiting_deliveries(&store).await;
+    one_write_of_many_events_does_not_pass_the_cap(&store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,6 +25,8 @@ pub enum Recorded {
     Begin,
     /// A store's transaction committed.
     Commit,
+    /// The rows the last statement (a text of several) changed, as the store counted them.
+    Written { rows: u64 },
 }
 
 /// What one operation cost.
@@ -42,7 +44,8 @@ pub struct Cost {
     /// deliveries (none without push configs) or the execution record it removes; of PostgreSQL's
     /// creation of a task `WITH … INSERT …`, the task's row and its execution's record.
     pub rows_written: f64,
-    /// Requests to the database and their answers: the statements, and each `BEGIN` and `COMMIT`.
+    /// Requests to the database and their answers: the statements, and each `BEGIN` and `COMMIT`
+    /// (statements sent as one text are one request).
     pub round_trips: f64,
 }
 
@@ -130,8 +133,15 @@ pub fn cost_of(recorded: &[Recorded]) -> Cost {
     let mut cost = Cost::default();
     let mut open = 0usize;
     let mut wrote_in_transaction = false;
+    // The rows sqlx reported for the last text of several statements (`BEGIN` and `COMMIT`
+    // included), replaced by the store's own count when it follows.
+    let mut reported = 0.0;
     for entry in recorded {
         match entry {
+            Recorded::Written { rows } => {
+                cost.rows_written += *rows as f64 - reported;
+                reported = 0.0;
+            }
             Recorded::Begin => {
                 open += 1;
                 cost.round_trips += 1.0;
@@ -143,6 +153,47 @@ pub fn cost_of(recorded: &[Recorded]) -> Cost {
                     cost.commits += 1.0;
                 }
                 wrote_in_transaction = false;
+            }
+            Recorded::Statement {
+                summary,
+                rows_affected,
+            } if summary.trim_end_matches(';').contains(';') => {
+                // Several statements sent as one text (SQLite's writes): one round trip; its
+                // `BEGIN` and `COMMIT` open and close a transaction as the store's events do.
+                cost.round_trips += 1.0;
+                let mut wrote = false;
+                for part in summary.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+                    let upper = part.to_ascii_uppercase();
+                    if upper.starts_with("BEGIN") {
+                        open += 1;
+                    } else if upper.starts_with("COMMIT") {
+                        open = open.saturating_sub(1);
+                        if wrote_in_transaction {
+                            cost.commits += 1.0;
+                        }
+                        wrote_in_transaction = false;
+                    } else if upper.starts_with("ROLLBACK") {
+                        open = open.saturating_sub(1);
+                        wrote_in_transaction = false;
+                    } else {
+                        cost.statements += 1.0;
+                        if tables_written(part) > 0 {
+                            wrote = true;
+                            if open > 0 {
+                                wrote_in_transaction = true;
+                            } else if *rows_affected > 0 {
+                                cost.commits += 1.0;
+                            }
+                        } else {
+                            cost.reads += 1.0;
+                        }
+                    }
+                }
+                // The rows of all its statements together.
+                if wrote {
+                    reported = *rows_affected as f64;
+                    cost.rows_written += reported;
+                }
             }
             Recorded::Statement {
                 summary,
@@ -190,6 +241,7 @@ struct Fields {
     summary: Option<String>,
     statement: Option<String>,
     rows_affected: u64,
+    rows: Option<u64>,
     message: Option<String>,
 }
 
@@ -203,8 +255,10 @@ impl Visit for Fields {
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        if field.name() == "rows_affected" {
-            self.rows_affected = value;
+        match field.name() {
+            "rows_affected" => self.rows_affected = value,
+            "rows" => self.rows = Some(value),
+            _ => {}
         }
     }
 
@@ -237,6 +291,8 @@ impl<S: Subscriber> Layer<S> for Recording {
             }
         } else if fields.message.as_deref() == Some("commit") {
             Recorded::Commit
+        } else if let Some(rows) = fields.rows {
+            Recorded::Written { rows }
         } else {
             Recorded::Begin
         };

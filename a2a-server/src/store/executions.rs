@@ -25,10 +25,11 @@
 
 use std::time::Duration;
 
+use a2a_protocol::errors::Error;
 use a2a_types::v1::{SendMessageRequest, Task};
 use async_trait::async_trait;
 
-use super::{StoreError, StoreIdentity};
+use super::{StoreError, StoreIdentity, TaskChange};
 use crate::executor::ServiceParams;
 
 /// One recorded execution, as a claim returns it.
@@ -145,6 +146,30 @@ pub trait ExecutionQueue: Send + Sync + 'static {
             "this execution queue keeps no tasks; task {} was not created",
             task.id
         )))
+    }
+
+    /// [`begin`](Self::begin) for a message continuing the owner's task `task_id`: the task
+    /// changed by `change` (as [`TaskStore::modify`](super::TaskStore::modify) changes it, with
+    /// no event) in the same write as the record, both kept or neither; the task's new version.
+    /// `change`'s refusal is the call's error, and nothing is written. The server calls it only
+    /// on a queue whose [`task_store_identity`](Self::task_store_identity) is its task store's;
+    /// the default, for a queue that keeps no tasks, refuses.
+    #[allow(clippy::too_many_arguments)]
+    async fn begin_with_change(
+        &self,
+        owner: &crate::auth::Owner,
+        task_id: &str,
+        change: &mut TaskChange<'_>,
+        request: &SendMessageRequest,
+        service_params: &ServiceParams,
+        lease_token: &str,
+        lease: Duration,
+    ) -> Result<u64, Error> {
+        let _ = (owner, change, request, service_params, lease_token, lease);
+        Err(StoreError::Backend(
+            "this execution queue keeps no tasks; the task was not changed".to_owned(),
+        )
+        .to_error(task_id))
     }
 
     /// Extends the lease by `lease` from now; `false` when `lease_token` no longer holds it.

@@ -31,6 +31,43 @@ pub(crate) enum Started {
     },
 }
 
+/// Adds the client's message to `task` (the owner's task `task_id`), when the task takes it: it
+/// waits for input, and the message's context (if any) is the task's.
+fn take_message(task: &mut Task, task_id: &str, message: &Message) -> Result<(), Error> {
+    let task_state = task.status.state;
+    if task_state.is_terminal() {
+        return Err(Error::with_message(
+            ErrorKind::UnsupportedOperation,
+            format!(
+                "task {task_id} is {}; it takes no more messages",
+                state_name(task_state)
+            ),
+        )
+        .with_metadata("taskId", task_id));
+    }
+    if message
+        .context_id
+        .as_ref()
+        .is_some_and(|c| !c.is_empty() && Some(c) != task.context_id.as_ref())
+    {
+        return Err(invalid(
+            "message.contextId",
+            format!("does not match the context of task {task_id}"),
+        ));
+    }
+    if !task_state.is_interrupted() {
+        return Err(Error::with_message(
+            ErrorKind::UnsupportedOperation,
+            format!(
+                "task {task_id} is still working; it takes a message only when it asks for input"
+            ),
+        )
+        .with_metadata("taskId", task_id));
+    }
+    task.history.push(message.clone());
+    Ok(())
+}
+
 /// Adds the client's message to a task waiting for input; returns the task and version.
 async fn continue_task(
     state: &Arc<ServerState>,
@@ -42,41 +79,33 @@ async fn continue_task(
     let version = state
         .tasks
         .modify(owner, task_id, None, &mut |task, _| {
-            let task_state = task.status.state;
-            if task_state.is_terminal() {
-                return Err(Error::with_message(
-                    ErrorKind::UnsupportedOperation,
-                    format!(
-                        "task {task_id} is {}; it takes no more messages",
-                        state_name(task_state)
-                    ),
-                )
-                .with_metadata("taskId", task_id));
-            }
-            if message
-                .context_id
-                .as_ref()
-                .is_some_and(|c| !c.is_empty() && Some(c) != task.context_id.as_ref())
-            {
-                return Err(invalid(
-                    "message.contextId",
-                    format!("does not match the context of task {task_id}"),
-                ));
-            }
-            if !task_state.is_interrupted() {
-                return Err(Error::with_message(
-                    ErrorKind::UnsupportedOperation,
-                    format!("task {task_id} is still working; it takes a message only when it asks for input"),
-                )
-                .with_metadata("taskId", task_id));
-            }
-            task.history.push(message.clone());
+            take_message(task, task_id, message)?;
             changed = Some(task.clone());
             Ok(())
         })
         .await?;
     let task = changed.expect("a change that was written ran its closure to the end");
     Ok((task, version))
+}
+
+/// The task waiting for input as `message` will continue it, read, not written: when the store
+/// keeps the execution queue too, the message is added together with the execution's record, once
+/// the agent's first event shows there is an execution ([`record_and_continue`]).
+async fn preview_continuation(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    message: &Message,
+) -> Result<Task, Error> {
+    let mut task = state
+        .tasks
+        .get(owner, task_id)
+        .await
+        .map_err(|e| e.to_error(task_id))?
+        .ok_or_else(|| crate::store::StoreError::NotFound.to_error(task_id))?
+        .task;
+    take_message(&mut task, task_id, message)?;
+    Ok(task)
 }
 
 /// Starts the agent on a message; see [`crate::core::execution`].
@@ -108,8 +137,20 @@ pub(crate) async fn begin(
     // nothing.
     let slot = state.execution_slots.take(owner)?;
     let mut message = request.message;
+    // The message as the client sent it, which a continued task's history takes.
+    let sent = message.clone();
+    // A continued task, and its version once the message is written to it: when the store keeps
+    // the execution queue, the message is written with the execution's record, after the agent's
+    // first event.
     let existing = match message.task_id.clone().filter(|id| !id.is_empty()) {
-        Some(task_id) => Some(continue_task(state, owner, &task_id, &message).await?),
+        Some(task_id) if state.executions_with_tasks => Some((
+            preview_continuation(state, owner, &task_id, &message).await?,
+            None,
+        )),
+        Some(task_id) => {
+            let (task, version) = continue_task(state, owner, &task_id, &message).await?;
+            Some((task, Some(version)))
+        }
         None => None,
     };
     let (task_id, context_id) = match &existing {
@@ -182,6 +223,10 @@ pub(crate) async fn begin(
     if let AgentEvent::Message(mut reply) = first {
         // A direct reply: no task; anything else the agent sends is not taken.
         cancel.send_replace(true);
+        if let Some((_, None)) = &existing {
+            // The continued task takes the message all the same; no execution is recorded.
+            continue_task(state, owner, &task_id, &sent).await?;
+        }
         reply.context_id = Some(context_id);
         if existing.is_none() {
             reply.task_id = None;
@@ -192,7 +237,18 @@ pub(crate) async fn begin(
     // both writes them in one transaction): a crash between two writes leaves a record without a
     // task, which the resumer removes, never a task that nothing would run again.
     let recorded = match existing {
-        Some(existing) => record_execution(
+        Some((_, None)) => record_and_continue(
+            state,
+            owner,
+            &task_id,
+            &sent,
+            &message,
+            request.configuration.as_ref(),
+            &context.service_params,
+        )
+        .await
+        .map(|(lease, continued)| (lease, Ok(continued))),
+        Some((task, Some(version))) => record_execution(
             state,
             owner,
             &task_id,
@@ -201,7 +257,7 @@ pub(crate) async fn begin(
             &context.service_params,
         )
         .await
-        .map(|lease| (lease, Ok(existing))),
+        .map(|lease| (lease, Ok((task, version)))),
         None => {
             let mut task = Task::new(&task_id, &context_id, submitted);
             task.history.push(message);
@@ -357,6 +413,48 @@ async fn record_and_create(
             Ok((lease, created))
         }
     }
+}
+
+/// Adds `sent` (the client's message) to the owner's task `task_id`, which waits for input, and
+/// records the execution of the request (`message`, its ids set, and `configuration`) in the
+/// same write, through a queue that keeps the tasks
+/// ([`ExecutionQueue::begin_with_change`](crate::ExecutionQueue::begin_with_change)). The lease
+/// token, the task as continued and its version; an error when nothing was written (the task no
+/// longer takes the message, say).
+async fn record_and_continue(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    sent: &Message,
+    message: &Message,
+    configuration: Option<&SendMessageConfiguration>,
+    service_params: &ServiceParams,
+) -> Result<(Option<String>, (Task, u64)), Error> {
+    let Some(queue) = &state.executions else {
+        return Err(Error::bare(
+            ErrorKind::Internal,
+            "a task to continue with its record, but no execution queue",
+        ));
+    };
+    let token = crate::ids::new_id("lease");
+    let mut changed = None;
+    let version = queue
+        .begin_with_change(
+            owner,
+            task_id,
+            &mut |task, _| {
+                take_message(task, task_id, sent)?;
+                changed = Some(task.clone());
+                Ok(())
+            },
+            &recorded_request(message, configuration),
+            service_params,
+            &token,
+            state.config.executions.lease,
+        )
+        .await?;
+    let task = changed.expect("a change that was written ran its closure to the end");
+    Ok((Some(token), (task, version)))
 }
 
 /// Removes the record [`record_execution`] wrote for a request that then failed; a record

@@ -1,0 +1,394 @@
+//! SQLite's [`GroupWriter`]: a thread of its own takes the writes callers queue, and writes all
+//! those that queued while it was busy in one transaction on the store's writer connection, then
+//! answers each caller. Each write is one round trip to the connection's thread (its statements
+//! sent as one text, `$n` binding across them), and a write alone is its own transaction in that
+//! same round trip (`BEGIN IMMEDIATE; …; COMMIT`).
+//!
+//! Why a thread: the writer connection is SQLite's single writer, and while its holder waits to
+//! be scheduled between two statements nobody writes. On its own thread (a runtime of its own)
+//! the writer is woken as soon as the connection answers, not after the server's request tasks.
+//!
+//! A write that fails inside a group rolls the group back; its writes are then made one by one,
+//! so only the failing one fails. Nothing is answered before its commit.
+
+use std::sync::LazyLock;
+
+use a2a_server::auth::Owner;
+use a2a_server::store::StoreError;
+use async_trait::async_trait;
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{Arguments, Connection, Either, Executor, Pool, Sqlite, SqliteConnection};
+use tokio::sync::{mpsc, oneshot};
+use tokio_stream::StreamExt;
+
+use crate::columns::{TaskColumns, now_micros};
+use crate::cost::TRANSACTION_TARGET;
+use crate::errors::backend;
+use crate::group::{GroupWriter, TaskUpdate, Updated};
+use crate::outbox::MAX_PENDING_PER_TASK;
+use crate::record::{INSERT_EXECUTION, RecordColumns};
+use crate::store::INSERT_TASK;
+
+/// Writes committed together at most.
+const MAX_GROUP: usize = 256;
+
+/// A write's statements: as written inside a group's transaction, and alone (a transaction of
+/// their own in the same text).
+struct Statements {
+    together: String,
+    alone: String,
+}
+
+impl Statements {
+    fn new(parts: &[&str]) -> Self {
+        let together = parts.join("; ");
+        let alone = if parts.len() > 1 {
+            format!("BEGIN IMMEDIATE; {together}; COMMIT")
+        } else {
+            together.clone()
+        };
+        Statements { together, alone }
+    }
+}
+
+/// The execution's record of a new task, only when the task was inserted (`changes()` is the
+/// insert's). Binds as [`INSERT_TASK`], then the record's columns.
+const RECORD_OF_NEW_TASK: &str = "INSERT INTO a2a_executions (task_id, owner_principal, \
+     owner_tenant, request, attempts, lease_token, lease_until_micros, a2a_version, \
+     a2a_extensions) SELECT $1, $2, $3, $11, 1, $12, $13, $14, $15 WHERE changes() = 1 \
+     ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, attempts = 1, \
+     lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros, \
+     a2a_version = excluded.a2a_version, a2a_extensions = excluded.a2a_extensions";
+
+/// The update of the task at its expected version (binds: context id, state, terminal, status
+/// time, timestamped, now, the task's JSON, its id, owner principal, owner tenant, expected
+/// version, the versions it moves on by, the events as a JSON array of their texts, the cap of
+/// waiting deliveries, then the record's columns when there is one).
+const UPDATE: &str = "UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, \
+     status_micros = $4, timestamped = $5, version = version + $12, updated_micros = $6, \
+     task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
+     AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11";
+
+/// The execution's record of a continued task, only when the update wrote (the statement
+/// before it).
+const RECORD_OF_UPDATE: &str = "INSERT INTO a2a_executions (task_id, owner_principal, \
+     owner_tenant, request, attempts, lease_token, lease_until_micros, a2a_version, \
+     a2a_extensions) SELECT $8, $9, $10, $15, 1, $16, $17, $18, $19 WHERE changes() = 1 \
+     ON CONFLICT (task_id) DO UPDATE SET request = excluded.request, attempts = 1, \
+     lease_token = excluded.lease_token, lease_until_micros = excluded.lease_until_micros, \
+     a2a_version = excluded.a2a_version, a2a_extensions = excluded.a2a_extensions";
+
+/// The events, each under the next version, only when the statement before wrote its one row.
+const LOG_EVENTS: &str = "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+     SELECT $8, $11 + key + 1, $6, value FROM json_each($13) WHERE changes() = 1";
+
+/// A delivery per event and push config, only when the events were logged (the statement before
+/// wrote). The cap is checked per event: event `k` (from 0) gets its deliveries when those waiting
+/// before the statement and the ones the `k` events before it queued are fewer than the cap (the
+/// count of waiting rows is read before the statement inserts any).
+const QUEUE_DELIVERIES: &str = "INSERT INTO a2a_push_outbox (task_id, config_id, \
+     event_version, config, event, due_micros) \
+     SELECT c.task_id, c.config_id, $11 + e.key + 1, '', '', $6 FROM json_each($13) e \
+     JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
+     AND c.task_id = $8 WHERE changes() > 0 \
+     AND (SELECT COUNT(*) FROM a2a_push_outbox WHERE task_id = $8 AND gave_up_micros IS NULL) \
+     + e.key * (SELECT COUNT(*) FROM a2a_push_configs WHERE owner_principal = $9 \
+     AND owner_tenant = $10 AND task_id = $8) < $14 ORDER BY e.key, c.seq";
+
+const FINISH_EXECUTION: &str = "DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2";
+
+static CREATE: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_TASK]));
+static CREATE_WITH_RECORD: LazyLock<Statements> =
+    LazyLock::new(|| Statements::new(&[INSERT_TASK, RECORD_OF_NEW_TASK]));
+static UPDATE_WITH_EVENTS: LazyLock<Statements> =
+    LazyLock::new(|| Statements::new(&[UPDATE, LOG_EVENTS, QUEUE_DELIVERIES]));
+static UPDATE_WITH_RECORD: LazyLock<Statements> =
+    LazyLock::new(|| Statements::new(&[UPDATE, RECORD_OF_UPDATE, LOG_EVENTS, QUEUE_DELIVERIES]));
+static RECORD: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_EXECUTION]));
+static FINISH: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[FINISH_EXECUTION]));
+
+/// A write queued for the writer: its statements, their values, and who waits for the rows it
+/// changed (all its statements' together).
+struct Write {
+    statements: &'static Statements,
+    arguments: SqliteArguments<'static>,
+    done: oneshot::Sender<Result<u64, StoreError>>,
+}
+
+/// The queue of SQLite's writer thread (see the [module docs](self)); the thread ends when the
+/// store (every clone) is gone.
+#[derive(Debug)]
+pub(crate) struct SqliteWriter {
+    queue: mpsc::UnboundedSender<Write>,
+}
+
+impl SqliteWriter {
+    /// Starts the writer thread on `writer` (the store's writer pool, shared with the store's
+    /// other writes); `None` when the thread cannot start (the store then writes itself).
+    pub(crate) fn start(writer: Pool<Sqlite>) -> Option<Self> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .map_err(|error| tracing::warn!(%error, "the SQLite writer's runtime did not start"))
+            .ok()?;
+        let (queue, writes) = mpsc::unbounded_channel();
+        std::thread::Builder::new()
+            .name("a2a-sqlite-writer".to_owned())
+            .spawn(move || runtime.block_on(run(writer, writes)))
+            .map_err(|error| tracing::warn!(%error, "the SQLite writer's thread did not start"))
+            .ok()?;
+        Some(SqliteWriter { queue })
+    }
+
+    /// Queues a write and waits for its commit; the rows it changed.
+    async fn write(
+        &self,
+        statements: &'static Statements,
+        arguments: Result<SqliteArguments<'static>, StoreError>,
+    ) -> Result<u64, StoreError> {
+        let (done, answer) = oneshot::channel();
+        self.queue
+            .send(Write {
+                statements,
+                arguments: arguments?,
+                done,
+            })
+            .map_err(|_| StoreError::Backend("the SQLite writer has stopped".to_owned()))?;
+        answer.await.map_err(|_| {
+            StoreError::Backend("the SQLite writer stopped before committing".to_owned())
+        })?
+    }
+}
+
+/// Values bound in order (`$1`, `$2`, …).
+#[derive(Default)]
+struct Values(SqliteArguments<'static>);
+
+impl Values {
+    fn add<T: sqlx::Encode<'static, Sqlite> + sqlx::Type<Sqlite> + 'static>(
+        mut self,
+        value: T,
+    ) -> Self {
+        // Encoding these types (texts, integers, booleans) cannot fail; a failure shows as a
+        // missing value, which `done` turns into an error.
+        if self.0.add(value).is_err() {
+            self.0 = SqliteArguments::default();
+        }
+        self
+    }
+
+    /// The values, checked to be `expected` many.
+    fn done(self, expected: usize) -> Result<SqliteArguments<'static>, StoreError> {
+        if self.0.len() == expected {
+            Ok(self.0)
+        } else {
+            Err(StoreError::Backend(
+                "a value of the write could not be encoded".to_owned(),
+            ))
+        }
+    }
+
+    /// The values of [`INSERT_TASK`] (ten).
+    fn new_task(self, owner: &Owner, task_id: &str, columns: &TaskColumns) -> Self {
+        self.add(task_id.to_owned())
+            .add(owner.principal.clone())
+            .add(owner.tenant.clone())
+            .add(columns.context_id.clone())
+            .add(columns.state)
+            .add(columns.terminal)
+            .add(columns.status_micros)
+            .add(columns.timestamped)
+            .add(now_micros())
+            .add(columns.json.clone())
+    }
+
+    /// The record's columns (five).
+    fn record(self, record: &RecordColumns) -> Self {
+        self.add(record.request.clone())
+            .add(record.lease_token.clone())
+            .add(record.lease_until_micros)
+            .add(record.a2a_version.clone())
+            .add(record.a2a_extensions.clone())
+    }
+}
+
+#[async_trait]
+impl GroupWriter for SqliteWriter {
+    async fn create(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        columns: &TaskColumns,
+        record: Option<&RecordColumns>,
+    ) -> Result<bool, StoreError> {
+        let values = Values::default().new_task(owner, task_id, columns);
+        let (statements, values) = match record {
+            Some(record) => (&*CREATE_WITH_RECORD, values.record(record).done(15)),
+            None => (&*CREATE, values.done(10)),
+        };
+        Ok(self.write(statements, values).await? > 0)
+    }
+
+    async fn update(&self, update: TaskUpdate<'_>) -> Result<Option<Updated>, StoreError> {
+        let events = serde_json::to_string(update.events).map_err(|e| {
+            StoreError::Backend(format!("the events could not be written as JSON: {e}"))
+        })?;
+        let logged = i64::try_from(update.events.len()).unwrap_or(i64::MAX);
+        let steps = logged.max(1);
+        let columns = update.columns;
+        let values = Values::default()
+            .add(columns.context_id.clone())
+            .add(columns.state)
+            .add(columns.terminal)
+            .add(columns.status_micros)
+            .add(columns.timestamped)
+            .add(update.now)
+            .add(columns.json.clone())
+            .add(update.task_id.to_owned())
+            .add(update.owner.principal.clone())
+            .add(update.owner.tenant.clone())
+            .add(update.expected_version)
+            .add(steps)
+            .add(events)
+            .add(MAX_PENDING_PER_TASK);
+        let (statements, values, fixed_rows) = match update.record {
+            Some(record) => (&*UPDATE_WITH_RECORD, values.record(record).done(19), 2),
+            None => (&*UPDATE_WITH_EVENTS, values.done(14), 1),
+        };
+        // The task's row (and the record's) when the update found the task, then its events,
+        // then its deliveries.
+        let rows = i64::try_from(self.write(statements, values).await?).unwrap_or(i64::MAX);
+        Ok((rows > 0).then(|| Updated {
+            version: update.expected_version.saturating_add(steps),
+            queued: rows > fixed_rows + logged,
+        }))
+    }
+
+    async fn record_execution(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        record: &RecordColumns,
+    ) -> Result<(), StoreError> {
+        let values = Values::default()
+            .add(task_id.to_owned())
+            .add(owner.principal.clone())
+            .add(owner.tenant.clone())
+            .record(record)
+            .done(8);
+        self.write(&RECORD, values).await.map(drop)
+    }
+
+    async fn finish_execution(&self, task_id: &str, lease_token: &str) -> Result<(), StoreError> {
+        let values = Values::default()
+            .add(task_id.to_owned())
+            .add(lease_token.to_owned())
+            .done(2);
+        self.write(&FINISH, values).await.map(drop)
+    }
+}
+
+/// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it, answers, again.
+async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>) {
+    let mut group = Vec::with_capacity(MAX_GROUP);
+    while writes.recv_many(&mut group, MAX_GROUP).await > 0 {
+        let results = write_group(&writer, &group).await;
+        for (write, result) in group.drain(..).zip(results) {
+            // A caller that stopped waiting still had its write committed.
+            let _ = write.done.send(result);
+        }
+    }
+}
+
+/// Writes `group` in one transaction (a write alone in its own), or, when that fails, each write
+/// in its own; the rows each changed, in order.
+async fn write_group(writer: &Pool<Sqlite>, group: &[Write]) -> Vec<Result<u64, StoreError>> {
+    let mut connection = match writer.acquire().await {
+        Ok(connection) => connection,
+        Err(error) => {
+            let error = backend(error);
+            return group.iter().map(|_| Err(error.clone())).collect();
+        }
+    };
+    if group.len() > 1 {
+        match write_together(&mut connection, group).await {
+            Ok(rows) => return rows.into_iter().map(Ok).collect(),
+            Err(error) => {
+                tracing::debug!(%error, "a group of SQLite writes failed; each is written alone")
+            }
+        }
+    }
+    let mut results = Vec::with_capacity(group.len());
+    for write in group {
+        results.push(write_alone(&mut connection, write).await);
+    }
+    results
+}
+
+/// All of `group` in one transaction.
+async fn write_together(
+    connection: &mut SqliteConnection,
+    group: &[Write],
+) -> Result<Vec<u64>, sqlx::Error> {
+    let mut tx = connection.begin().await?;
+    tracing::trace!(target: TRANSACTION_TARGET, "begin");
+    let mut rows = Vec::with_capacity(group.len());
+    for write in group {
+        let changed = execute(&mut tx, &write.statements.together, write).await?;
+        rows.push(written(&write.statements.together, changed.iter().sum()));
+    }
+    tx.commit().await?;
+    tracing::trace!(target: TRANSACTION_TARGET, "commit");
+    Ok(rows)
+}
+
+/// One write in a transaction of its own (a statement alone commits by itself).
+async fn write_alone(connection: &mut SqliteConnection, write: &Write) -> Result<u64, StoreError> {
+    let transacted = write.statements.alone != write.statements.together;
+    match execute(connection, &write.statements.alone, write).await {
+        // Less what `BEGIN` and `COMMIT` report: SQLite's count of the statement before them.
+        Ok(changed) if transacted => Ok(written(
+            &write.statements.alone,
+            changed
+                .get(1..changed.len().saturating_sub(1))
+                .map_or(0, |inner| inner.iter().sum()),
+        )),
+        Ok(changed) => Ok(written(&write.statements.alone, changed.iter().sum())),
+        Err(error) => {
+            if transacted {
+                // A statement failed inside the write's own transaction, which is still open:
+                // nothing of it is kept. (When `BEGIN` itself failed there is none to end.)
+                let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
+            }
+            Err(backend(error))
+        }
+    }
+}
+
+/// Runs `text` (one or several statements) with `write`'s values; the rows each statement
+/// changed, in order.
+async fn execute(
+    connection: &mut SqliteConnection,
+    text: &str,
+    write: &Write,
+) -> Result<Vec<u64>, sqlx::Error> {
+    let mut results = connection.fetch_many(sqlx::query_with(text, write.arguments.clone()));
+    let mut changed = Vec::new();
+    while let Some(result) = results.next().await {
+        if let Either::Left(done) = result? {
+            changed.push(done.rows_affected());
+        }
+    }
+    Ok(changed)
+}
+
+/// `rows`, the rows the write of `text` changed, announced when `text` holds several statements:
+/// a `tracing` event of target [`TRANSACTION_TARGET`] (`written`, at `TRACE`, field `rows`) after
+/// the text's statement event. That one adds up what SQLite reports for every statement of the
+/// text, and SQLite reports for `BEGIN` and `COMMIT` the count of the statement before them.
+fn written(text: &str, rows: u64) -> u64 {
+    if text.contains(';') {
+        tracing::trace!(target: TRANSACTION_TARGET, rows, "written");
+    }
+    rows
+}
