@@ -6,6 +6,7 @@ pub(crate) mod contract;
 pub(crate) mod grpc;
 pub(crate) mod jsonrpc;
 pub(crate) mod rest;
+pub(crate) mod v0_1;
 pub(crate) mod v0_3;
 
 use a2a_protocol::operations::{MethodParams, MethodResult};
@@ -46,9 +47,23 @@ impl Endpoint {
     ) -> Result<Self, ClientError> {
         let url = &candidate.interface.url;
         let transport = match (candidate.binding, candidate.version) {
-            (Binding::JsonRpc, ProtocolVersion::V0_3) => Transport::JsonRpcV0_3(
-                v0_3::jsonrpc::JsonRpcV0_3Transport::new(http.clone(), url, config.limits),
-            ),
+            (Binding::JsonRpc, ProtocolVersion::V0_3) => {
+                Transport::JsonRpcV0_3(v0_3::jsonrpc::JsonRpcV0_3Transport::new(
+                    http.clone(),
+                    url,
+                    config.limits,
+                    v0_3::jsonrpc::Wire::V0_3,
+                ))
+            }
+            // v0.1 defined JSON-RPC only; `candidates` offers no other binding for it.
+            (_, ProtocolVersion::V0_1) => {
+                Transport::JsonRpcV0_3(v0_3::jsonrpc::JsonRpcV0_3Transport::new(
+                    http.clone(),
+                    url,
+                    config.limits,
+                    v0_3::jsonrpc::Wire::V0_1,
+                ))
+            }
             (Binding::HttpJson, ProtocolVersion::V0_3) => Transport::HttpJsonV0_3(
                 v0_3::rest::RestV0_3Transport::new(http.clone(), url, config.limits),
             ),

@@ -1,6 +1,9 @@
 //! v0.3 over JSON-RPC 2.0: the v0.3 requests of [`Downgrader`] (`message/send`, `tasks/get`, ...)
 //! posted to the interface URL, their JSON-RPC responses (and each event of a stream, a JSON-RPC
 //! response too) upgraded with [`bridge::upgrade_response`].
+//!
+//! The same transport speaks v0.1 ([`Wire::V0_1`]): each request goes one step further down and each
+//! answer one step up first, through [`crate::transport::v0_1`].
 
 use a2a_compat::bridge;
 use a2a_compat::v0_3;
@@ -19,32 +22,71 @@ use crate::error::ClientError;
 use crate::http::{read_json, send};
 use crate::stream::EventStream;
 use crate::transport::contract::{CallMeta, Common, stream_or_error};
+use crate::transport::v0_1;
 
 const JSONRPC: Binding = Binding::JsonRpc;
 
-/// JSON-RPC 2.0 to a v0.3 agent.
+/// The JSON-RPC a transport writes and reads: v0.3's (which v0.2 agents also speak), or v0.1's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wire {
+    V0_3,
+    V0_1,
+}
+
+impl Wire {
+    /// The request for `params` in this wire's JSON, or what would not survive.
+    fn downgrade(
+        self,
+        downgrader: &Downgrader,
+        params: MethodParams,
+    ) -> Result<(Operation, Value), ClientError> {
+        match self {
+            Wire::V0_1 => v0_1::downgrade(downgrader, params),
+            Wire::V0_3 => {
+                let (operation, request) = downgrader.downgrade(params)?;
+                let json =
+                    serde_json::to_value(request).map_err(|e| ClientError::InvalidRequest {
+                        message: format!("the v0.3 request: {e}"),
+                    })?;
+                Ok((operation, json))
+            }
+        }
+    }
+
+    /// A response to `operation` in this wire's JSON as the v1 result, or the A2A error it carries.
+    fn read(self, operation: Operation, json: Value) -> Result<MethodResult, ClientError> {
+        let json = match self {
+            Wire::V0_3 => json,
+            Wire::V0_1 => v0_1::upgrade(operation, json)
+                .map_err(|message| ClientError::invalid(Some(JSONRPC), message))?,
+        };
+        read_response(operation, &json)
+    }
+}
+
+/// JSON-RPC 2.0 to a v0.3 (or v0.2, or with [`Wire::V0_1`], v0.1) agent.
 #[derive(Clone, Debug)]
 pub(crate) struct JsonRpcV0_3Transport {
     common: Common,
     downgrader: Downgrader,
+    wire: Wire,
 }
 
 impl JsonRpcV0_3Transport {
-    pub(crate) fn new(http: reqwest::Client, url: &str, limits: Limits) -> Self {
+    pub(crate) fn new(http: reqwest::Client, url: &str, limits: Limits, wire: Wire) -> Self {
         JsonRpcV0_3Transport {
             common: Common::new(http, url, limits),
             downgrader: Downgrader::new(),
+            wire,
         }
     }
 
     fn post(
         &self,
-        request: &v0_3::A2aRequest,
+        request: &Value,
         meta: &CallMeta,
     ) -> Result<reqwest::RequestBuilder, ClientError> {
-        let body = serde_json::to_string(request).map_err(|e| ClientError::InvalidRequest {
-            message: format!("the v0.3 request: {e}"),
-        })?;
+        let body = request.to_string();
         Ok(self
             .common
             .request(reqwest::Method::POST, self.common.base_url(), meta)
@@ -57,7 +99,7 @@ impl JsonRpcV0_3Transport {
         params: MethodParams,
         meta: &CallMeta,
     ) -> Result<MethodResult, ClientError> {
-        let (method, request) = self.downgrader.downgrade(params)?;
+        let (method, request) = self.wire.downgrade(&self.downgrader, params)?;
         let response = send(
             JSONRPC,
             self.common.base_url(),
@@ -75,7 +117,7 @@ impl JsonRpcV0_3Transport {
                 ),
             ));
         }
-        read_response(method, &json)
+        self.wire.read(method, json)
     }
 
     pub(crate) async fn stream(
@@ -83,7 +125,8 @@ impl JsonRpcV0_3Transport {
         params: MethodParams,
         meta: &CallMeta,
     ) -> Result<EventStream, ClientError> {
-        let (method, request) = self.downgrader.downgrade(params)?;
+        let (method, request) = self.wire.downgrade(&self.downgrader, params)?;
+        let wire = self.wire;
         let request = self
             .post(&request, meta)?
             .header(reqwest::header::ACCEPT, service::MEDIA_TYPE_EVENT_STREAM);
@@ -98,8 +141,8 @@ impl JsonRpcV0_3Transport {
             JSONRPC,
             response,
             self.common.limits(),
-            stream_event,
-            |_, json| match read_response(method, &json) {
+            move |item| stream_event(wire, item),
+            |_, json| match wire.read(method, json) {
                 Err(error) => error,
                 Ok(_) => ClientError::invalid(
                     Some(JSONRPC),
@@ -141,10 +184,10 @@ fn read_response(operation: Operation, json: &Value) -> Result<MethodResult, Cli
     })
 }
 
-/// One event of a v0.3 stream (a JSON-RPC response each) as the v1 event, or the error it carries.
-fn stream_event(item: StreamItem<Value, Value>) -> Result<StreamResponse, ClientError> {
+/// One event of a stream (a JSON-RPC response each) as the v1 event, or the error it carries.
+fn stream_event(wire: Wire, item: StreamItem<Value, Value>) -> Result<StreamResponse, ClientError> {
     let (StreamItem::Data(json) | StreamItem::Error(json)) = item;
-    match read_response(Operation::SendStreamingMessage, &json)? {
+    match wire.read(Operation::SendStreamingMessage, json)? {
         MethodResult::SendStreamingMessage(event) => Ok(event),
         other => Err(ClientError::invalid(
             Some(JSONRPC),

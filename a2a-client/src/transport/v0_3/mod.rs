@@ -50,18 +50,29 @@ impl Downgrader {
         params: MethodParams,
     ) -> Result<(Operation, v0_3::A2aRequest), ClientError> {
         let operation = params.operation();
-        let name = operation.jsonrpc_method();
+        let original = params.to_json();
+        let downgraded = self.convert(params)?;
+        let (_, back) = bridge::upgrade_request(downgraded.clone()).map_err(not_convertible)?;
+        refuse_losses(
+            operation.jsonrpc_method(),
+            &original,
+            &back.to_json(),
+            "an A2A v0.3 agent",
+        )?;
+        Ok((operation, downgraded))
+    }
+
+    /// The v0.3 JSON-RPC request for `params`, numbered, unchecked for losses: the first step down
+    /// for the older versions, which check the whole way ([`super::v0_1`]).
+    pub(crate) fn convert(&self, params: MethodParams) -> Result<v0_3::A2aRequest, ClientError> {
+        let operation = params.operation();
         if operation.v0_3_method().is_none() {
             return Err(ClientError::NotConvertible {
-                message: format!("{name} has no A2A v0.3 counterpart"),
+                message: format!("{} has no A2A v0.3 counterpart", operation.jsonrpc_method()),
             });
         }
-        let original = params.to_json();
         let id = v0_3::JsonRpcId::Number(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let downgraded = bridge::downgrade_request(id, params).map_err(not_convertible)?;
-        let (_, back) = bridge::upgrade_request(downgraded.clone()).map_err(not_convertible)?;
-        refuse_losses(name, &original, &back.to_json(), "an A2A v0.3 agent")?;
-        Ok((operation, downgraded))
+        bridge::downgrade_request(id, params).map_err(not_convertible)
     }
 }
 
@@ -111,6 +122,10 @@ fn losses(original: &Value, back: &Value, path: &str, out: &mut Vec<String>) {
                 match back.get(key) {
                     Some(other) => losses(value, other, &inner, out),
                     None if is_empty(value) => {}
+                    // An object lost whole: name what it held.
+                    None if value.is_object() => {
+                        losses(value, &Value::Object(Default::default()), &inner, out)
+                    }
                     None => out.push(format!("`{inner}`")),
                 }
             }
