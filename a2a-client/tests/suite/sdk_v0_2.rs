@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig};
+use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig, ClientError};
 use a2a_protocol::errors::ErrorKind;
 use a2a_protocol::service::ProtocolVersion;
 use a2a_types::v1::{
@@ -244,6 +244,18 @@ async fn checks(server: &PyServer) -> Vec<&'static str> {
         .unwrap_err();
     assert!(refused.to_string().contains("`params.tenant`"), "{refused}");
     passed.push("not-convertible.tenant");
+
+    // v0.3's one request v0.2 lacks: v0.2 serves the extended card by HTTP GET, not JSON-RPC.
+    let refused = client
+        .get_extended_agent_card(Default::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&refused, ClientError::NotConvertible { message }
+            if message.contains("GetExtendedAgentCard has no A2A v0.2 counterpart")),
+        "{refused}"
+    );
+    passed.push("not-convertible.extended-card-method");
     passed
 }
 

@@ -2,10 +2,10 @@
 //! posted to the interface URL, their JSON-RPC responses (and each event of a stream, a JSON-RPC
 //! response too) upgraded with [`bridge::upgrade_response`].
 //!
-//! The same transport speaks v0.1 ([`Wire::V0_1`]): each request goes one step further down and each
-//! answer one step up first, through [`crate::transport::v0_1`].
+//! The same transport speaks v0.2 and v0.1 ([`Wire::Older`]): each request goes further down and each
+//! answer comes up first, through [`crate::transport::older`].
 
-use a2a_compat::bridge;
+use a2a_compat::bridge::{self, OlderVersion};
 use a2a_compat::v0_3;
 use a2a_protocol::errors::Error;
 use a2a_protocol::limits::Limits;
@@ -22,15 +22,16 @@ use crate::error::ClientError;
 use crate::http::{read_json, send};
 use crate::stream::EventStream;
 use crate::transport::contract::{CallMeta, Common, stream_or_error};
-use crate::transport::v0_1;
+use crate::transport::older;
 
 const JSONRPC: Binding = Binding::JsonRpc;
 
-/// The JSON-RPC a transport writes and reads: v0.3's (which v0.2 agents also speak), or v0.1's.
+/// The JSON-RPC a transport writes and reads: v0.3's, or an older version's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Wire {
     V0_3,
-    V0_1,
+    /// v0.2 (v0.3's methods and shapes, checked through the v0.2 types) or v0.1.
+    Older(OlderVersion),
 }
 
 impl Wire {
@@ -41,7 +42,7 @@ impl Wire {
         params: MethodParams,
     ) -> Result<(Operation, Value), ClientError> {
         match self {
-            Wire::V0_1 => v0_1::downgrade(downgrader, params),
+            Wire::Older(version) => older::downgrade(version, downgrader, params),
             Wire::V0_3 => {
                 let (operation, request) = downgrader.downgrade(params)?;
                 let json =
@@ -57,14 +58,14 @@ impl Wire {
     fn read(self, operation: Operation, json: Value) -> Result<MethodResult, ClientError> {
         let json = match self {
             Wire::V0_3 => json,
-            Wire::V0_1 => v0_1::upgrade(operation, json)
+            Wire::Older(version) => older::upgrade(version, operation, json)
                 .map_err(|message| ClientError::invalid(Some(JSONRPC), message))?,
         };
         read_response(operation, &json)
     }
 }
 
-/// JSON-RPC 2.0 to a v0.3 (or v0.2, or with [`Wire::V0_1`], v0.1) agent.
+/// JSON-RPC 2.0 to a v0.3 agent (or, with [`Wire::Older`], a v0.2 or v0.1 agent).
 #[derive(Clone, Debug)]
 pub(crate) struct JsonRpcV0_3Transport {
     common: Common,

@@ -2,7 +2,8 @@
 //! [`a2a_compat::bridge`] to v0.3 requests and sent as v0.3 JSON-RPC ([`jsonrpc`]), v0.3 HTTP+JSON
 //! ([`rest`], the `google.api.http` paths of `a2a.v1.A2AService` with ProtoJSON bodies) or v0.3 gRPC
 //! ([`grpc`], `a2a.v1.A2AService`); results, stream events and errors come back upgraded to v1.
-//! Every call of the bridge is in this module.
+//! Every call of the bridge is in this module (and, for v0.2 and v0.1 agents, in
+//! [`super::older`]).
 //!
 //! What cannot cross is refused with [`ClientError::NotConvertible`] naming the field, never dropped
 //! silently: before a request is sent it is downgraded and upgraded again, and any field whose value
@@ -122,8 +123,9 @@ fn losses(original: &Value, back: &Value, path: &str, out: &mut Vec<String>) {
                 match back.get(key) {
                     Some(other) => losses(value, other, &inner, out),
                     None if is_empty(value) => {}
-                    // An object lost whole: name what it held.
-                    None if value.is_object() => {
+                    // An object of fields lost whole: name the fields it held (a `metadata`
+                    // map's keys are data, not fields: the map is named).
+                    None if value.is_object() && key != "metadata" => {
                         losses(value, &Value::Object(Default::default()), &inner, out)
                     }
                     None => out.push(format!("`{inner}`")),
