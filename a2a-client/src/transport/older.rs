@@ -154,7 +154,11 @@ pub(crate) fn upgrade(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::v1::{Message, Part, SendMessageRequest, SubscribeToTaskRequest};
+    use a2a_types::v1::{
+        CancelTaskRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, Message, Part,
+        SendMessageConfiguration, SendMessageRequest, SubscribeToTaskRequest,
+        TaskPushNotificationConfig,
+    };
 
     fn send(message: Message) -> MethodParams {
         MethodParams::SendMessage(SendMessageRequest {
@@ -182,32 +186,132 @@ mod tests {
         assert!(params["message"].get("messageId").is_none(), "{request}");
     }
 
+    /// Every loss the module's documentation names for v0.1, each refused naming its path; and what
+    /// v0.1 does carry (send metadata, history length, a push config without id, file names and
+    /// media types, cancel metadata) goes through.
     #[test]
     fn what_v0_1_cannot_carry_is_refused_by_name() {
         let downgrader = Downgrader::new();
-        let mut message = Message::user("m-1", [Part::text("hi")]);
-        message.reference_task_ids = vec!["t-0".into()];
-        let error = downgrade(OlderVersion::V0_1, &downgrader, send(message)).unwrap_err();
-        assert!(
-            error
-                .to_string()
-                .contains("`params.message.referenceTaskIds`"),
-            "{error}"
-        );
-        let list = MethodParams::ListTaskPushNotificationConfigs(Default::default());
-        let error = downgrade(OlderVersion::V0_1, &downgrader, list).unwrap_err();
-        assert!(
-            error
-                .to_string()
-                .contains("ListTaskPushNotificationConfigs has no A2A v0.1 counterpart"),
-            "{error}"
-        );
-        let resubscribe = MethodParams::SubscribeToTask(SubscribeToTaskRequest {
-            id: "t-1".into(),
-            tenant: Some("acme".into()),
-        });
-        let error = downgrade(OlderVersion::V0_1, &downgrader, resubscribe).unwrap_err();
-        assert!(error.to_string().contains("`params.tenant`"), "{error}");
+        let with = |change: fn(&mut SendMessageRequest)| {
+            let mut request = SendMessageRequest {
+                message: Message::user("m-1", [Part::text("hi")]),
+                ..Default::default()
+            };
+            change(&mut request);
+            MethodParams::SendMessage(request)
+        };
+        let refused: Vec<(MethodParams, &str)> = vec![
+            (
+                with(|r| r.message.reference_task_ids = vec!["t-0".into()]),
+                "`params.message.referenceTaskIds`",
+            ),
+            (
+                with(|r| r.message.extensions = vec!["urn:x".into()]),
+                "`params.message.extensions`",
+            ),
+            (
+                with(|r| r.message.parts[0].media_type = Some("text/markdown".into())),
+                "`params.message.parts[0].mediaType`",
+            ),
+            (with(|r| r.tenant = Some("acme".into())), "`params.tenant`"),
+            (
+                with(|r| {
+                    r.configuration = Some(SendMessageConfiguration {
+                        accepted_output_modes: vec!["text/plain".into()],
+                        ..Default::default()
+                    })
+                }),
+                "`params.configuration.acceptedOutputModes`",
+            ),
+            (
+                with(|r| {
+                    r.configuration = Some(SendMessageConfiguration {
+                        return_immediately: Some(true),
+                        ..Default::default()
+                    })
+                }),
+                "`params.configuration.returnImmediately`",
+            ),
+            (
+                MethodParams::CreateTaskPushNotificationConfig(TaskPushNotificationConfig {
+                    task_id: Some("t-1".into()),
+                    id: Some("cfg-1".into()),
+                    url: "https://h/hook".into(),
+                    ..Default::default()
+                }),
+                "`params.id`",
+            ),
+            (
+                MethodParams::GetTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest {
+                    task_id: "t-1".into(),
+                    id: "cfg-1".into(),
+                    ..Default::default()
+                }),
+                "`params.id`",
+            ),
+            (
+                MethodParams::SubscribeToTask(SubscribeToTaskRequest {
+                    id: "t-1".into(),
+                    tenant: Some("acme".into()),
+                }),
+                "`params.tenant`",
+            ),
+            (
+                MethodParams::ListTaskPushNotificationConfigs(Default::default()),
+                "ListTaskPushNotificationConfigs has no A2A v0.1 counterpart",
+            ),
+            (
+                MethodParams::DeleteTaskPushNotificationConfig(Default::default()),
+                "DeleteTaskPushNotificationConfig has no A2A v0.1 counterpart",
+            ),
+            (
+                MethodParams::GetExtendedAgentCard(Default::default()),
+                "GetExtendedAgentCard has no A2A v0.1 counterpart",
+            ),
+        ];
+        for (params, named) in refused {
+            let error = downgrade(OlderVersion::V0_1, &downgrader, params).unwrap_err();
+            assert!(
+                matches!(&error, ClientError::NotConvertible { message } if message.contains(named)),
+                "{named}: {error}"
+            );
+        }
+
+        let mut metadata = serde_json::Map::new();
+        metadata.insert("trace".into(), "abc".into());
+        let carried = [
+            with(|r| {
+                r.message.parts =
+                    vec![Part::raw(b"%PDF".to_vec(), "application/pdf").filename("a.pdf")];
+                r.configuration = Some(SendMessageConfiguration {
+                    history_length: Some(3),
+                    task_push_notification_config: Some(TaskPushNotificationConfig {
+                        url: "https://h/hook".into(),
+                        token: Some("t".into()),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                });
+                let mut metadata = serde_json::Map::new();
+                metadata.insert("k".into(), "v".into());
+                r.metadata = Some(metadata);
+            }),
+            MethodParams::CancelTask(CancelTaskRequest {
+                id: "t-1".into(),
+                metadata: Some(metadata),
+                ..Default::default()
+            }),
+            MethodParams::GetTask(GetTaskRequest {
+                id: "t-1".into(),
+                history_length: Some(5),
+                ..Default::default()
+            }),
+        ];
+        for params in carried {
+            let operation = params.operation();
+            downgrade(OlderVersion::V0_1, &downgrader, params)
+                .unwrap_or_else(|e| panic!("{operation}: {e}"));
+        }
     }
 
     #[test]
