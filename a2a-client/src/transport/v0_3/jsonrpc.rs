@@ -161,7 +161,7 @@ impl JsonRpcV0_3Transport {
 /// A v0.3 JSON-RPC response to `method` as the v1 result, or the A2A error it carries.
 fn read_response(operation: Operation, json: &Value) -> Result<MethodResult, ClientError> {
     if let Some(error) = json.get("error").filter(|e| !e.is_null()) {
-        return Err(match Error::from_jsonrpc(error) {
+        return Err(match read_error(error) {
             Ok(error) => ClientError::A2a {
                 binding: JSONRPC,
                 error,
@@ -182,6 +182,22 @@ fn read_response(operation: Operation, json: &Value) -> Result<MethodResult, Cli
                 not_convertible(e)
             ),
         )
+    })
+}
+
+/// A JSON-RPC error object of v0.3 or an older version. Their `data` is free-form (the SDK 0.2 puts
+/// its validation errors there), not v1's list of details: when it does not read as v1's, the code
+/// and message alone say the error.
+fn read_error(error: &Value) -> Result<Error, a2a_protocol::errors::ErrorShapeError> {
+    Error::from_jsonrpc(error).or_else(|shape| {
+        let mut without_data = error.clone();
+        let removed = without_data
+            .as_object_mut()
+            .and_then(|object| object.remove("data"));
+        match removed {
+            Some(_) => Error::from_jsonrpc(&without_data).map_err(|_| shape),
+            None => Err(shape),
+        }
     })
 }
 
@@ -209,6 +225,26 @@ mod tests {
             error.a2a_kind(),
             Some(a2a_protocol::errors::ErrorKind::TaskNotFound),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn free_form_error_data_leaves_the_code_and_message_to_say_the_error() {
+        let json = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601,
+            "message": "Method not found", "data": [{"type": "literal_error", "loc": ["method"]}]}});
+        let error = read_response(Operation::GetExtendedAgentCard, &json).unwrap_err();
+        assert_eq!(
+            error.a2a_kind(),
+            Some(a2a_protocol::errors::ErrorKind::MethodNotFound),
+            "{error}"
+        );
+        // Still not an A2A error: an unknown code, or no message.
+        let json = serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": {"code": 7, "data": 1}});
+        assert!(
+            read_response(Operation::GetTask, &json)
+                .unwrap_err()
+                .a2a_kind()
+                .is_none()
         );
     }
 }
