@@ -452,7 +452,14 @@ fn is_v0_1_card(json: &serde_json::Value) -> bool {
 }
 
 /// A v0.1 card as v1, its one interface labelled 0.1 (the bridge's steps up write v0.2's default).
-fn read_v0_1_card(json: serde_json::Value) -> Result<AgentCard, String> {
+/// One departure from the v0.1 schema is read: `authentication.schemes` as one string instead of a
+/// list, as the protocol's own sample card of that version writes it.
+fn read_v0_1_card(mut json: serde_json::Value) -> Result<AgentCard, String> {
+    if let Some(schemes) = json.pointer_mut("/authentication/schemes")
+        && schemes.is_string()
+    {
+        *schemes = serde_json::Value::Array(vec![schemes.take()]);
+    }
     let (_, v1) = upgrade_json_from(OlderVersion::V0_1, "AgentCard", json)
         .map_err(|e| format!("a v0.1 card: {e}"))?;
     let mut card: AgentCard = a2a_types::json::from_value(v1).map_err(|e| e.to_string())?;
@@ -652,6 +659,16 @@ mod tests {
         let interface = &card.supported_interfaces[0];
         assert_eq!(interface.url, "http://h/a2a");
         assert_eq!(interface_version(interface), Some(ProtocolVersion::V0_1));
+        assert!(card.security_schemes.contains_key("OAuth2"));
+        // The protocol's sample v0.1 card names its one scheme as a string.
+        let (card, written_in) = read_card(
+            br#"{"name": "Maps", "url": "http://h/a2a", "version": "1.0.0",
+                "authentication": {"schemes": "OAuth2"},
+                "capabilities": {"streaming": true}, "skills": []}"#,
+            &Limits::default(),
+        )
+        .expect("the sample's form");
+        assert_eq!(written_in, ProtocolVersion::V0_1);
         assert!(card.security_schemes.contains_key("OAuth2"));
         // Without `authentication` or a missing v0.2 member, the card reads as v0.2's.
         let (_, written_in) = read_card(
