@@ -19,7 +19,10 @@
 //!   which v0.1 has no place for, and which every v1 message must carry. A v0.1 client names its
 //!   tasks: a send without a task id starts a task under a new id made here (128 random bits,
 //!   unique, not secret: the agent, not the id, guards who reads a task). Answers and stream events
-//!   are upgraded v0.1 → v0.3 → v1.
+//!   are upgraded v0.1 → v0.3 → v1; what they cannot carry up is the bridge's to say: a v0.1
+//!   message's id is derived from its content (`v0.1-…`), an update event names no session (its
+//!   `contextId` is the task's id, not the task's `sessionId`), an artifact's `index` becomes its
+//!   `artifactId`, and a v0.1 stream starts with no task.
 
 use a2a_compat::bridge::{self, OlderVersion};
 use a2a_compat::v0_3;
