@@ -6,6 +6,13 @@
 //! current path answers 404; its `protocolVersion` 0.2.x JSON-RPC interface is spoken as v0.3
 //! JSON-RPC, whose methods and shapes v0.2's are (v0.3 only added optional fields).
 //!
+//! A v0.1 agent serves its card there too. A card is read as v0.1's when its `protocolVersion` is
+//! 0.1.x, or when it has none and either has `authentication` (v0.2 replaced it with
+//! `securitySchemes`) or lacks a member v0.2 requires (`description`, `defaultInputModes`,
+//! `defaultOutputModes`). A card that has none of these marks reads the same in both versions and
+//! is read as v0.2's (whose `protocolVersion` default is 0.2.5). A v0.1 card's `url` becomes one
+//! JSON-RPC interface of version 0.1, spoken through the bridge (`tasks/send`, ...).
+//!
 //! Caching follows RFC 9111 for a private cache: `Cache-Control: max-age` (less the `Age` the answer
 //! had) makes a card fresh for that long, `no-cache` makes every use revalidate, `no-store` keeps it
 //! out of the cache; an `ETag` is sent back as `If-None-Match`, and `304 Not Modified` renews the card
@@ -18,7 +25,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use a2a_compat::bridge::AnyAgentCard;
+use a2a_compat::bridge::{AnyAgentCard, OlderVersion, upgrade_json_from};
 use a2a_protocol::limits::Limits;
 use a2a_protocol::service::{self, ProtocolVersion};
 use a2a_types::v1::{AgentCard, AgentInterface};
@@ -33,7 +40,8 @@ pub struct ResolvedCard {
     /// The card (converted from v0.3 when the agent wrote a v0.3 card).
     pub card: AgentCard,
     /// The version of the document: 1.0 for a v1 card, 0.3 for a v0.3 card, 0.2 for a card whose
-    /// `protocolVersion` is 0.2.x (read as v0.3, whose card has every field v0.2's has).
+    /// `protocolVersion` is 0.2.x (read as v0.3, whose card has every field v0.2's has), 0.1 for a
+    /// v0.1 card (converted through the bridge).
     pub document_version: ProtocolVersion,
     /// Whether it came from the cache without asking the agent.
     pub from_cache: bool,
@@ -402,6 +410,9 @@ pub(crate) fn read_card(
 ) -> Result<(AgentCard, ProtocolVersion), String> {
     limits.check_json(body).map_err(|e| e.to_string())?;
     let json = a2a_types::json::value_from_slice(body).map_err(|e| e.to_string())?;
+    if is_v0_1_card(&json) {
+        return read_v0_1_card(json).map(|card| (card, ProtocolVersion::V0_1));
+    }
     match AnyAgentCard::detect(&json) {
         None => Err("an agent card is a JSON object".to_owned()),
         Some(version) if version == ProtocolVersion::V0_3 => {
@@ -418,6 +429,48 @@ pub(crate) fn read_card(
             .map_err(|e| e.to_string()),
     }
 }
+
+/// Whether a card's JSON is v0.1's (the rule of the module's documentation).
+fn is_v0_1_card(json: &serde_json::Value) -> bool {
+    let Some(card) = json.as_object() else {
+        return false;
+    };
+    if card.contains_key("supportedInterfaces") || !card.contains_key("url") {
+        return false;
+    }
+    match card.get("protocolVersion") {
+        Some(declared) => declared
+            .as_str()
+            .is_some_and(|v| OlderVersion::parse(v) == Some(OlderVersion::V0_1)),
+        None => {
+            card.contains_key("authentication")
+                || ["description", "defaultInputModes", "defaultOutputModes"]
+                    .iter()
+                    .any(|required| !card.contains_key(*required))
+        }
+    }
+}
+
+/// A v0.1 card as v1, its one interface labelled 0.1 (the bridge's steps up write v0.2's default).
+/// One departure from the v0.1 schema is read: `authentication.schemes` as one string instead of a
+/// list, as the protocol's own sample card of that version writes it.
+fn read_v0_1_card(mut json: serde_json::Value) -> Result<AgentCard, String> {
+    if let Some(schemes) = json.pointer_mut("/authentication/schemes")
+        && schemes.is_string()
+    {
+        *schemes = serde_json::Value::Array(vec![schemes.take()]);
+    }
+    let (_, v1) = upgrade_json_from(OlderVersion::V0_1, "AgentCard", json)
+        .map_err(|e| format!("a v0.1 card: {e}"))?;
+    let mut card: AgentCard = a2a_types::json::from_value(v1).map_err(|e| e.to_string())?;
+    for interface in &mut card.supported_interfaces {
+        interface.protocol_version = V0_1_INTERFACE_VERSION.to_owned();
+    }
+    Ok(card)
+}
+
+/// The version a v0.1 card's interface is labelled with in its v1 form.
+const V0_1_INTERFACE_VERSION: &str = "0.1.0";
 
 /// Fetches the agent card from `base_url`'s well-known path (`/.well-known/agent-card.json`), without
 /// caching; a v0.3 card is converted to v1.
@@ -439,7 +492,7 @@ pub async fn resolve_card(
 pub struct Candidate {
     /// The binding.
     pub binding: Binding,
-    /// The protocol version: 1.0, or 0.3 (spoken through the bridge).
+    /// The protocol version: 1.0, or 0.3 or 0.1 (spoken through the bridge).
     pub version: ProtocolVersion,
     /// The card's entry (URL, tenant, declared version).
     pub interface: AgentInterface,
@@ -447,7 +500,7 @@ pub struct Candidate {
 
 /// The protocol line an interface's `protocolVersion` belongs to: empty or 1.x is 1.0, 0.3 to 0.x is
 /// 0.3, and so is 0.2 on JSON-RPC (v0.2 defined JSON-RPC only, with v0.3's methods and shapes);
-/// older or unreadable versions are not spoken.
+/// 0.1 on JSON-RPC is 0.1 (spoken through the bridge); unreadable versions are not spoken.
 pub fn interface_version(interface: &AgentInterface) -> Option<ProtocolVersion> {
     if interface.protocol_version.trim().is_empty() {
         return Some(ProtocolVersion::V1_0);
@@ -461,6 +514,12 @@ pub fn interface_version(interface: &AgentInterface) -> Option<ProtocolVersion> 
                 == Some(Binding::JsonRpc) =>
         {
             Some(ProtocolVersion::V0_3)
+        }
+        0 if version.minor == 1
+            && Binding::from_protocol_binding(&interface.protocol_binding)
+                == Some(Binding::JsonRpc) =>
+        {
+            Some(ProtocolVersion::V0_1)
         }
         _ => None,
     }
@@ -571,7 +630,11 @@ mod tests {
             Some(ProtocolVersion::V0_3)
         );
         assert_eq!(interface_version(&interface("GRPC", "0.2.6")), None);
-        assert_eq!(interface_version(&interface("JSONRPC", "0.1.0")), None);
+        assert_eq!(
+            interface_version(&interface("JSONRPC", "0.1.0")),
+            Some(ProtocolVersion::V0_1)
+        );
+        assert_eq!(interface_version(&interface("HTTP+JSON", "0.1.0")), None);
         let (_, written_in) = read_card(
             br#"{"name": "v0.2 agent", "description": "", "version": "1", "url": "http://h/",
                 "protocolVersion": "0.2.6", "capabilities": {}, "defaultInputModes": [],
@@ -580,6 +643,42 @@ mod tests {
         )
         .expect("a v0.2 card");
         assert_eq!(written_in, V0_2);
+    }
+
+    #[test]
+    fn a_v0_1_card_is_recognised_and_its_url_spoken_as_v0_1_json_rpc() {
+        let (card, written_in) = read_card(
+            br#"{"name": "Maps", "url": "http://h/a2a", "version": "1.0.0",
+                "authentication": {"schemes": ["OAuth2"]},
+                "capabilities": {"streaming": true}, "skills": []}"#,
+            &Limits::default(),
+        )
+        .expect("a v0.1 card");
+        assert_eq!(written_in, ProtocolVersion::V0_1);
+        assert_eq!(card.supported_interfaces.len(), 1);
+        let interface = &card.supported_interfaces[0];
+        assert_eq!(interface.url, "http://h/a2a");
+        assert_eq!(interface_version(interface), Some(ProtocolVersion::V0_1));
+        assert!(card.security_schemes.contains_key("OAuth2"));
+        // The protocol's sample v0.1 card names its one scheme as a string.
+        let (card, written_in) = read_card(
+            br#"{"name": "Maps", "url": "http://h/a2a", "version": "1.0.0",
+                "authentication": {"schemes": "OAuth2"},
+                "capabilities": {"streaming": true}, "skills": []}"#,
+            &Limits::default(),
+        )
+        .expect("the sample's form");
+        assert_eq!(written_in, ProtocolVersion::V0_1);
+        assert!(card.security_schemes.contains_key("OAuth2"));
+        // Without `authentication` or a missing v0.2 member, the card reads as v0.2's.
+        let (_, written_in) = read_card(
+            br#"{"name": "n", "description": "", "url": "http://h/", "version": "1",
+                "capabilities": {}, "defaultInputModes": [], "defaultOutputModes": [],
+                "skills": []}"#,
+            &Limits::default(),
+        )
+        .expect("a card");
+        assert_eq!(written_in, ProtocolVersion::V0_3);
     }
 
     #[test]

@@ -176,7 +176,7 @@ impl A2aClient {
         self.active().candidate.binding
     }
 
-    /// The protocol version spoken: 1.0, or 0.3 through the bridge.
+    /// The protocol version spoken: 1.0, or 0.3 or 0.1 through the bridge.
     pub fn protocol_version(&self) -> ProtocolVersion {
         self.active().candidate.version
     }
@@ -201,8 +201,12 @@ impl A2aClient {
         let config = &self.inner.config;
         let version = endpoint.candidate.version;
         let mut meta = CallMeta::default();
-        meta.headers
-            .push((service::A2A_VERSION_HEADER.to_owned(), version.to_string()));
+        // v0.1 had no `A2A-Version`; a server of later versions that reads one would answer
+        // `0.1` with an unsupported-version error instead of routing `tasks/send` as v0.1's.
+        if version != ProtocolVersion::V0_1 {
+            meta.headers
+                .push((service::A2A_VERSION_HEADER.to_owned(), version.to_string()));
+        }
         if !config.extensions.is_empty() {
             let extensions = config.extensions.join(",");
             if version == ProtocolVersion::V0_3 {

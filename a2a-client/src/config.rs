@@ -24,8 +24,9 @@ pub struct ClientConfig {
     /// The bindings to use, most wanted first.
     pub preference: Vec<Binding>,
     /// The protocol versions to use, most wanted first: [`ProtocolVersion::V1_0`], then
-    /// [`ProtocolVersion::V0_3`] (through the bridge, on any binding) by default. Versions rank
-    /// before bindings: a v1 interface on any preferred binding is chosen over a v0.3 one.
+    /// [`ProtocolVersion::V0_3`] (through the bridge, on any binding; v0.2 agents too), then
+    /// [`ProtocolVersion::V0_1`] (through the bridge, JSON-RPC) by default. Versions rank before
+    /// bindings: a v1 interface on any preferred binding is chosen over a v0.3 one.
     pub versions: Vec<ProtocolVersion>,
     /// Sent as `Authorization: Bearer …` with every request, whatever the card says; for the
     /// card's own security schemes use [`credentials`](Self::credentials).
@@ -88,7 +89,11 @@ impl Default for ClientConfig {
     fn default() -> Self {
         ClientConfig {
             preference: Binding::ALL.to_vec(),
-            versions: vec![ProtocolVersion::V1_0, ProtocolVersion::V0_3],
+            versions: vec![
+                ProtocolVersion::V1_0,
+                ProtocolVersion::V0_3,
+                ProtocolVersion::V0_1,
+            ],
             bearer_token: None,
             credentials: Credentials::default(),
             headers: Vec::new(),

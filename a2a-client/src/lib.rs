@@ -1,6 +1,6 @@
 //! A client for Agent2Agent (A2A) agents: resolve an agent's card, pick an interface, and call every
 //! operation with the types of [`a2a_types::v1`], whichever binding (JSON-RPC, HTTP+JSON, gRPC) and
-//! protocol version (A2A v1, or v0.3 through the bridge) the agent speaks.
+//! protocol version (A2A v1, or v0.3, v0.2 and v0.1 through the bridge) the agent speaks.
 //!
 //! [`A2aClient::connect`] fetches the card from the well-known path ([`CardResolver`]) and keeps
 //! every interface it can use, best first by [`ClientConfig::versions`] then

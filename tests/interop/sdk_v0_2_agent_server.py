@@ -6,13 +6,15 @@
 The v0.2 peer the Rust client crate (a2a-client) is proven against: the client reads its card at the
 v0.2 well-known path (`/.well-known/agent.json`, after `agent-card.json` answers 404), recognises
 `protocolVersion` 0.2.x and sends its v1 calls as JSON-RPC `message/send`, `message/stream`,
-`tasks/get`, `tasks/cancel` (the v0.3 bridge's wire, which v0.2 shares). Runs under a2a-sdk 0.2.x
+`tasks/get`, `tasks/cancel`, `tasks/resubscribe` and `tasks/pushNotificationConfig/set|get|list|delete`
+(the v0.3 bridge's wire, which v0.2 shares). Runs under a2a-sdk 0.2.x
 (tests/interop/requirements-v0_2.txt, its own virtual environment): everything that speaks the
-protocol is the SDK's (DefaultRequestHandler over an InMemoryTaskStore, A2AStarletteApplication at
-`/`, served by uvicorn). Only the executor is ours, choosing its behaviour by the prefix of the
-message's messageId:
+protocol is the SDK's (DefaultRequestHandler over an InMemoryTaskStore and an
+InMemoryPushNotificationConfigStore, A2AStarletteApplication at `/`, served by uvicorn). The configs
+are stored and answered, never delivered (no push sender: nothing leaves the machine). Only the
+executor is ours, choosing its behaviour by the prefix of the message's messageId:
 
-  v02-slow       working, then completed after --delay seconds (cancelable meanwhile)
+  v02-slow       working, then completed after --delay seconds (cancelable and resubscribable meanwhile)
   v02-stream     working, one text artifact "streamed v0.2 text", completed
   v02-message    a message, no task: "direct v0.2 answer"
   anything else  a completed task whose artifact echoes the request's text
@@ -33,7 +35,7 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.apps import A2AStarletteApplication
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.server.tasks import InMemoryPushNotificationConfigStore, InMemoryTaskStore, TaskUpdater
 from a2a.types import AgentCapabilities, AgentCard, AgentSkill, Part, TaskState, TextPart
 from a2a.utils import new_agent_text_message, new_task
 from a2a.utils.message import get_message_text
@@ -89,13 +91,15 @@ async def main() -> None:
         description='The official SDK 0.2 server classes, for the Rust client',
         url=f'{url}/',
         version='0.2.0',
-        capabilities=AgentCapabilities(streaming=True),
+        capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
         skills=[AgentSkill(id='echo', name='Echo', description='Echoes the text', tags=['echo'])],
     )
     handler = DefaultRequestHandler(
-        agent_executor=BehaviourTable(args.delay), task_store=InMemoryTaskStore()
+        agent_executor=BehaviourTable(args.delay),
+        task_store=InMemoryTaskStore(),
+        push_config_store=InMemoryPushNotificationConfigStore(),
     )
     app = A2AStarletteApplication(agent_card=card, http_handler=handler).build()
     http_server = uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='off'))

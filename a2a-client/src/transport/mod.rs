@@ -5,9 +5,11 @@
 pub(crate) mod contract;
 pub(crate) mod grpc;
 pub(crate) mod jsonrpc;
+pub(crate) mod older;
 pub(crate) mod rest;
 pub(crate) mod v0_3;
 
+use a2a_compat::bridge::OlderVersion;
 use a2a_protocol::operations::{MethodParams, MethodResult};
 use a2a_protocol::service::ProtocolVersion;
 
@@ -46,9 +48,26 @@ impl Endpoint {
     ) -> Result<Self, ClientError> {
         let url = &candidate.interface.url;
         let transport = match (candidate.binding, candidate.version) {
-            (Binding::JsonRpc, ProtocolVersion::V0_3) => Transport::JsonRpcV0_3(
-                v0_3::jsonrpc::JsonRpcV0_3Transport::new(http.clone(), url, config.limits),
-            ),
+            // A v0.2 interface is a v0.3 one on JSON-RPC (`interface_version`), its requests checked
+            // through the v0.2 types; v0.1 defined JSON-RPC only, and `candidates` offers no other
+            // binding for it.
+            (Binding::JsonRpc, ProtocolVersion::V0_3) | (_, ProtocolVersion::V0_1) => {
+                let wire = match OlderVersion::parse(&candidate.interface.protocol_version) {
+                    Some(version @ (OlderVersion::V0_2 | OlderVersion::V0_1)) => {
+                        v0_3::jsonrpc::Wire::Older(version)
+                    }
+                    _ if candidate.version == ProtocolVersion::V0_1 => {
+                        v0_3::jsonrpc::Wire::Older(OlderVersion::V0_1)
+                    }
+                    _ => v0_3::jsonrpc::Wire::V0_3,
+                };
+                Transport::JsonRpcV0_3(v0_3::jsonrpc::JsonRpcV0_3Transport::new(
+                    http.clone(),
+                    url,
+                    config.limits,
+                    wire,
+                ))
+            }
             (Binding::HttpJson, ProtocolVersion::V0_3) => Transport::HttpJsonV0_3(
                 v0_3::rest::RestV0_3Transport::new(http.clone(), url, config.limits),
             ),

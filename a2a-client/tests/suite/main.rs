@@ -5,6 +5,7 @@
 
 mod agent;
 mod auth;
+mod client_v0_1;
 mod habits;
 mod hostile;
 mod hostile_v0_3;
@@ -24,3 +25,4 @@ mod sdk_v0_3;
 mod sdk_v1;
 #[cfg(feature = "signing")]
 mod signed;
+mod v0_1_agent;

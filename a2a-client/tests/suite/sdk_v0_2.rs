@@ -4,16 +4,19 @@
 //! on JSON-RPC, the one binding v0.2 defines: the card found at v0.2's well-known path
 //! (`/.well-known/agent.json`, after `agent-card.json` answers 404) and recognised as 0.2, then the
 //! same v1 calls sent as v0.3 JSON-RPC through the bridge, whose wire v0.2 shares: send (task and
-//! message), stream, get, cancel, the SDK's errors, and what v0.2 cannot carry refused by name.
+//! message), stream, get, cancel, push configs (set, get, list, delete), resubscribe to a running
+//! task, the SDK's errors, and what v0.2 cannot carry refused by name.
 
 use std::time::Duration;
 
-use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig};
+use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig, ClientError};
 use a2a_protocol::errors::ErrorKind;
 use a2a_protocol::service::ProtocolVersion;
 use a2a_types::v1::{
-    CancelTaskRequest, GetTaskRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
-    SendMessageResponse, StreamResponse, TaskState,
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    Message, Part, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
+    StreamResponse, SubscribeToTaskRequest, TaskPushNotificationConfig, TaskState,
 };
 
 use crate::python::{PyServer, find};
@@ -24,6 +27,73 @@ fn send(message_id: &str, text: &str) -> SendMessageRequest {
         message: Message::user(message_id, [Part::text(text)]),
         ..Default::default()
     }
+}
+
+/// A send to the slow behaviour, answered at once with the working task.
+fn slow(message_id: &str) -> SendMessageRequest {
+    SendMessageRequest {
+        configuration: Some(SendMessageConfiguration {
+            return_immediately: Some(true),
+            ..Default::default()
+        }),
+        ..send(message_id, "take your time")
+    }
+}
+
+/// v0.2's four push-config methods on `task_id`: set, get, list, delete (then the list is empty).
+async fn push_configs(client: &A2aClient, task_id: &str) -> Vec<&'static str> {
+    let config = TaskPushNotificationConfig {
+        task_id: Some(task_id.to_owned()),
+        id: Some("cfg-1".into()),
+        url: "https://client.example.com/hook".into(),
+        token: Some("t-1".into()),
+        ..Default::default()
+    };
+    let set = client
+        .create_task_push_notification_config(config.clone())
+        .await
+        .expect("set");
+    assert_eq!(
+        (set.id.as_deref(), set.url.as_str()),
+        (Some("cfg-1"), config.url.as_str())
+    );
+    let named = GetTaskPushNotificationConfigRequest {
+        task_id: task_id.to_owned(),
+        id: "cfg-1".into(),
+        ..Default::default()
+    };
+    let read = client
+        .get_task_push_notification_config(named.clone())
+        .await
+        .expect("get");
+    assert_eq!(
+        (read.task_id.as_deref(), read.token.as_deref()),
+        (Some(task_id), Some("t-1"))
+    );
+    let list = ListTaskPushNotificationConfigsRequest {
+        task_id: task_id.to_owned(),
+        ..Default::default()
+    };
+    let listed = client
+        .list_task_push_notification_configs(list.clone())
+        .await
+        .expect("list");
+    assert_eq!(listed.configs.len(), 1, "{listed:?}");
+    assert_eq!(listed.configs[0].id.as_deref(), Some("cfg-1"));
+    client
+        .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {
+            task_id: task_id.to_owned(),
+            id: "cfg-1".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("deleted");
+    let listed = client
+        .list_task_push_notification_configs(list)
+        .await
+        .expect("list");
+    assert!(listed.configs.is_empty(), "{listed:?}");
+    vec!["push.set", "push.get", "push.list", "push.delete"]
 }
 
 /// The SDK 0.2 agent, or `None` (the test skips) without its environment.
@@ -115,17 +185,7 @@ async fn checks(server: &PyServer) -> Vec<&'static str> {
     );
     passed.push("get");
 
-    let doomed = task_of(
-        &client,
-        SendMessageRequest {
-            configuration: Some(SendMessageConfiguration {
-                return_immediately: Some(true),
-                ..Default::default()
-            }),
-            ..send("v02-slow-1", "take your time")
-        },
-    )
-    .await;
+    let doomed = task_of(&client, slow("v02-slow-1")).await;
     let canceled = client
         .cancel_task(CancelTaskRequest {
             id: doomed.id.clone(),
@@ -135,6 +195,37 @@ async fn checks(server: &PyServer) -> Vec<&'static str> {
         .expect("canceled");
     assert_eq!(canceled.status.state, TaskState::Canceled);
     passed.push("cancel");
+
+    passed.extend(push_configs(&client, &task.id).await);
+
+    // The SDK 0.2 answers a send only once the task is done, whatever `blocking` says: a task is
+    // seen running through a stream, kept open while the client resubscribes.
+    let mut first = client
+        .send_streaming_message(send("v02-slow-2", "take your time"))
+        .await
+        .expect("a stream");
+    let running = match first.next().await {
+        Some(Ok(StreamResponse::Task(task))) => task,
+        other => panic!("expected the task first, got {other:?}"),
+    };
+    assert!(!running.status.state.is_terminal(), "{running:?}");
+    let events = client
+        .subscribe_to_task(SubscribeToTaskRequest {
+            id: running.id.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("resubscribed")
+        .collect()
+        .await
+        .expect("the events");
+    assert!(
+        matches!(events.last(), Some(StreamResponse::StatusUpdate(u))
+            if u.status.state == TaskState::Completed && u.task_id == running.id),
+        "{events:?}"
+    );
+    drop(first);
+    passed.push("resubscribe");
 
     let missing = client.get_task(get("no-such-task")).await.unwrap_err();
     assert_eq!(
@@ -153,6 +244,18 @@ async fn checks(server: &PyServer) -> Vec<&'static str> {
         .unwrap_err();
     assert!(refused.to_string().contains("`params.tenant`"), "{refused}");
     passed.push("not-convertible.tenant");
+
+    // v0.3's one request v0.2 lacks: v0.2 serves the extended card by HTTP GET, not JSON-RPC.
+    let refused = client
+        .get_extended_agent_card(Default::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&refused, ClientError::NotConvertible { message }
+            if message.contains("GetExtendedAgentCard has no A2A v0.2 counterpart")),
+        "{refused}"
+    );
+    passed.push("not-convertible.extended-card-method");
     passed
 }
 

@@ -42,6 +42,8 @@ pub struct ProtocolVersion {
 }
 
 impl ProtocolVersion {
+    /// A2A 0.1, the first public version (`tasks/send`, `sessionId`), which had no `A2A-Version`.
+    pub const V0_1: ProtocolVersion = ProtocolVersion { major: 0, minor: 1 };
     /// A2A 0.3, what an absent `A2A-Version` means.
     pub const V0_3: ProtocolVersion = ProtocolVersion { major: 0, minor: 3 };
     /// A2A 1.0, the version of these types.

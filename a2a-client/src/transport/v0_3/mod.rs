@@ -2,7 +2,8 @@
 //! [`a2a_compat::bridge`] to v0.3 requests and sent as v0.3 JSON-RPC ([`jsonrpc`]), v0.3 HTTP+JSON
 //! ([`rest`], the `google.api.http` paths of `a2a.v1.A2AService` with ProtoJSON bodies) or v0.3 gRPC
 //! ([`grpc`], `a2a.v1.A2AService`); results, stream events and errors come back upgraded to v1.
-//! Every call of the bridge is in this module.
+//! Every call of the bridge is in this module (and, for v0.2 and v0.1 agents, in
+//! [`super::older`]).
 //!
 //! What cannot cross is refused with [`ClientError::NotConvertible`] naming the field, never dropped
 //! silently: before a request is sent it is downgraded and upgraded again, and any field whose value
@@ -50,18 +51,29 @@ impl Downgrader {
         params: MethodParams,
     ) -> Result<(Operation, v0_3::A2aRequest), ClientError> {
         let operation = params.operation();
-        let name = operation.jsonrpc_method();
+        let original = params.to_json();
+        let downgraded = self.convert(params)?;
+        let (_, back) = bridge::upgrade_request(downgraded.clone()).map_err(not_convertible)?;
+        refuse_losses(
+            operation.jsonrpc_method(),
+            &original,
+            &back.to_json(),
+            "an A2A v0.3 agent",
+        )?;
+        Ok((operation, downgraded))
+    }
+
+    /// The v0.3 JSON-RPC request for `params`, numbered, unchecked for losses: the first step down
+    /// for the older versions, which check the whole way ([`super::v0_1`]).
+    pub(crate) fn convert(&self, params: MethodParams) -> Result<v0_3::A2aRequest, ClientError> {
+        let operation = params.operation();
         if operation.v0_3_method().is_none() {
             return Err(ClientError::NotConvertible {
-                message: format!("{name} has no A2A v0.3 counterpart"),
+                message: format!("{} has no A2A v0.3 counterpart", operation.jsonrpc_method()),
             });
         }
-        let original = params.to_json();
         let id = v0_3::JsonRpcId::Number(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let downgraded = bridge::downgrade_request(id, params).map_err(not_convertible)?;
-        let (_, back) = bridge::upgrade_request(downgraded.clone()).map_err(not_convertible)?;
-        refuse_losses(name, &original, &back.to_json(), "an A2A v0.3 agent")?;
-        Ok((operation, downgraded))
+        bridge::downgrade_request(id, params).map_err(not_convertible)
     }
 }
 
@@ -111,6 +123,11 @@ fn losses(original: &Value, back: &Value, path: &str, out: &mut Vec<String>) {
                 match back.get(key) {
                     Some(other) => losses(value, other, &inner, out),
                     None if is_empty(value) => {}
+                    // An object of fields lost whole: name the fields it held (a `metadata`
+                    // map's keys are data, not fields: the map is named).
+                    None if value.is_object() && key != "metadata" => {
+                        losses(value, &Value::Object(Default::default()), &inner, out)
+                    }
                     None => out.push(format!("`{inner}`")),
                 }
             }
