@@ -22,7 +22,7 @@ use tonic::service::Routes;
 use tonic::{Request, Response, Status};
 
 use crate::bindings::http_common::header;
-use crate::core::call::{authenticate, call, check_access};
+use crate::core::call::{authenticate, call, check_request};
 use crate::core::context::{CallContext, Reply};
 use crate::core::state::ServerState;
 use crate::errors::denied_status;
@@ -107,7 +107,7 @@ fn unexpected() -> Status {
 
 impl GrpcBinding {
     async fn call(&self, params: MethodParams, context: &CallContext) -> Result<Reply, Status> {
-        if let Err(refusal) = check_access(&self.state, params.operation(), &context.caller) {
+        if let Err(refusal) = check_request(&self.state, &params, &context.caller) {
             return Err(denied_status(refusal));
         }
         call(&self.state, params, context)

@@ -21,7 +21,7 @@ use crate::bindings::http_common::call_context;
 use crate::bindings::v0_3_proto::{
     ProtoRequest, ProtoResult, downgrade, downgrade_event, grpc_status, upgrade,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 use crate::errors::denied_status;
@@ -66,7 +66,7 @@ impl GrpcV0_3Binding {
         )
         .await
         .map_err(denied_status)?;
-        if let Err(refusal) = check_access(&self.state, params.operation(), &context.caller) {
+        if let Err(refusal) = check_request(&self.state, &params, &context.caller) {
             return Err(denied_status(refusal));
         }
         call(&self.state, params, &context)

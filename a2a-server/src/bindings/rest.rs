@@ -24,7 +24,7 @@ use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, refused, sse_event,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_access, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 
@@ -146,6 +146,11 @@ async fn handle(
             Ok(params) => params,
             Err(error) => return answer(error.http_status(), error.to_rest()),
         };
+    // The operation's requirements were checked before the body was read; a message's skill is
+    // known only now.
+    if let Err(refusal) = check_request(&state, &params, &context.caller) {
+        return refused(&state, &headers, refusal);
+    }
     match call(&state, params, &context).await {
         Ok(Reply::Unary(result)) => json_response(StatusCode::OK, body::result(&result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(|item| {

@@ -39,7 +39,7 @@ use crate::bindings::http_common::{
 use crate::bindings::v0_3_proto::{
     ProtoRequest, ProtoResult, downgrade, downgrade_event, http_status, rest_error_body, upgrade,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 use crate::errors::invalid;
@@ -83,7 +83,7 @@ pub(crate) async fn handle(
             Ok(context) => context,
             Err(refusal) => return refused(state, headers, refusal),
         };
-    if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
+    if let Err(refusal) = check_request(state, &params, &context.caller) {
         return refused(state, headers, refusal);
     }
     match call(state, params, &context).await {

@@ -119,6 +119,22 @@ pub(crate) fn check_access(
     state.scopes.check(operation, caller)
 }
 
+/// [`check_access`] for the request's operation, then, for a message, the security requirements of
+/// the skill it is for (the card's `securityRequirements`; see [`SkillRequirements`](crate::auth::SkillRequirements)).
+pub(crate) fn check_request(
+    state: &ServerState,
+    params: &MethodParams,
+    caller: &Caller,
+) -> Result<(), AccessDenied> {
+    check_access(state, params.operation(), caller)?;
+    match params {
+        MethodParams::SendMessage(request) | MethodParams::SendStreamingMessage(request) => {
+            state.skills.check(&request.message, caller)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Answers one request for `context.caller`.
 pub(crate) async fn call(
     state: &Arc<ServerState>,
@@ -179,6 +195,12 @@ async fn dispatch(
         .with_metadata("extension", missing.as_str()));
     }
     validate(&params)?;
+    if let MethodParams::SendMessage(request) | MethodParams::SendStreamingMessage(request) =
+        &params
+    {
+        // A message naming a skill the cards do not list is refused, not run unchecked.
+        state.skills.skill_of(&request.message)?;
+    }
     let owner = Owner::of(&context.caller, tenant_of(&params));
     let unary = |result| Ok(Reply::Unary(result));
     match params {

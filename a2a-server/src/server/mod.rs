@@ -91,6 +91,18 @@ impl A2aServer {
         crate::core::call::check_access(&self.state, operation, caller)
     }
 
+    /// [`check_access`](Self::check_access) for the request's operation, and for a message the
+    /// security requirements of the card's skill it is for (the one its metadata names under
+    /// [`SKILL_ID_METADATA`](crate::auth::SKILL_ID_METADATA), or the agent's only skill): what each
+    /// binding checks before [`call`](Self::call).
+    pub fn check_request(
+        &self,
+        params: &MethodParams,
+        caller: &Caller,
+    ) -> Result<(), AccessDenied> {
+        crate::core::call::check_request(&self.state, params, caller)
+    }
+
     /// Answers one request for `context.caller`, with the specification's semantics whatever the
     /// binding: checked against the card's capabilities, the required extensions and the spec's
     /// REQUIRED fields, answered for the caller's [`Owner`](crate::Owner) only.

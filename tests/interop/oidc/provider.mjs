@@ -6,7 +6,7 @@
 // Prints one JSON line, {"issuer": "http://127.0.0.1:PORT"}, once it listens; exits when its standard
 // input closes (the test that started it is gone). Two clients, `alice` and `bob` (secrets
 // `alice-secret`, `bob-secret`), may use the client-credentials grant (client_secret_post) for the
-// scope `a2a.call`; access tokens are JWTs (RFC 9068) for AUDIENCE by default, or for OTHER_AUDIENCE
+// scope `a2a.call`, and alice also for `travel.book` (a skill's scope); access tokens are JWTs (RFC 9068) for AUDIENCE by default, or for OTHER_AUDIENCE
 // when asked with `resource`.
 //
 // Test-only routes beside the provider's own:
@@ -27,6 +27,8 @@ if (!audience || !otherAudience) {
 }
 
 const SCOPE = 'a2a.call';
+// The scope of the example agent's booking skill: granted to alice only.
+const BOOK_SCOPE = 'travel.book';
 
 // Signing keys, newest first: the provider signs with the first.
 const keys = [];
@@ -37,7 +39,7 @@ async function newKey() {
   return { ...jwk, kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
-function client(id) {
+function client(id, scope) {
   return {
     client_id: id,
     client_secret: `${id}-secret`,
@@ -45,15 +47,15 @@ function client(id) {
     redirect_uris: [],
     response_types: [],
     token_endpoint_auth_method: 'client_secret_post',
-    scope: SCOPE,
+    scope,
   };
 }
 
 function makeProvider(issuer) {
   const provider = new Provider(issuer, {
-    clients: [client('alice'), client('bob')],
+    clients: [client('alice', `${SCOPE} ${BOOK_SCOPE}`), client('bob', SCOPE)],
     jwks: { keys },
-    scopes: [SCOPE],
+    scopes: [SCOPE, BOOK_SCOPE],
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -66,7 +68,7 @@ function makeProvider(issuer) {
             throw new errors.InvalidTarget();
           }
           return {
-            scope: SCOPE,
+            scope: `${SCOPE} ${BOOK_SCOPE}`,
             audience: resource,
             accessTokenTTL: 600,
             accessTokenFormat: 'jwt',

@@ -29,7 +29,7 @@ use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, jsonrpc_reply as reply,
     refused_jsonrpc, sse_event,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 
@@ -193,7 +193,7 @@ async fn v1_call(
         Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };
     let operation = request.params.operation();
-    if let Err(refusal) = check_access(state, operation, &context.caller) {
+    if let Err(refusal) = check_request(state, &request.params, &context.caller) {
         return refused_jsonrpc(state, headers, &raw_id, refusal);
     }
     let Some(result_id) = id.clone() else {

@@ -19,7 +19,7 @@ use crate::auth::PeerCertificate;
 use crate::bindings::http_common::{
     call_context, event_stream, header, jsonrpc_reply as reply, refused_jsonrpc, sse_event,
 };
-use crate::core::call::check_access;
+use crate::core::call::check_request;
 use crate::core::context::{CallContext, Reply};
 use crate::core::state::ServerState;
 
@@ -100,7 +100,7 @@ where
     let Upgraded { raw_id, id, params } = call;
     let raw_id = &raw_id;
     let fail = |error: Error| reply(v0_3_error(raw_id, &error));
-    if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
+    if let Err(refusal) = check_request(state, &params, &context.caller) {
         return refused_jsonrpc(state, headers, raw_id, refusal);
     }
     let streaming = matches!(

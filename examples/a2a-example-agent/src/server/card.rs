@@ -6,7 +6,8 @@
 use std::net::SocketAddr;
 
 use a2a_server::BearerTokens;
-use a2a_types::v1::{AgentCard, AgentExtension};
+use a2a_server::auth::CardSecurity;
+use a2a_types::v1::{AgentCard, AgentExtension, AgentSkill};
 
 use super::config::Config;
 use super::skills;
@@ -19,6 +20,19 @@ pub const REST_PATH: &str = "/rest";
 /// The public card (`extended` false) or the extended one, for an agent serving HTTP on `http` and
 /// gRPC on `grpc`.
 pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool) -> AgentCard {
+    build_declaring(config, http, grpc, extended, None)
+}
+
+/// The same card, declaring `security` (a protected agent's [`Security`](a2a_server::Security))
+/// instead of the extended card's bearer token. Either way the skills' security requirements keep
+/// only the alternatives that name declared schemes.
+pub fn build_declaring(
+    config: &Config,
+    http: SocketAddr,
+    grpc: SocketAddr,
+    extended: bool,
+    security: Option<&CardSecurity>,
+) -> AgentCard {
     let jsonrpc = format!("http://{http}{JSONRPC_PATH}");
     let rest = format!("http://{http}{REST_PATH}");
     let mut builder = AgentCard::builder(
@@ -47,12 +61,28 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     .extended_agent_card(true)
     .default_input_modes(["text/plain"])
     .default_output_modes(["text/plain", "application/json"])
-    .skills(if extended {
-        skills::extended_skills()
-    } else {
-        skills::public_skills()
-    });
-    if config.extended_card_token.is_some() {
+    .skills(
+        if extended {
+            skills::extended_skills()
+        } else {
+            skills::public_skills()
+        }
+        .into_iter()
+        .map(|skill| declared_only(skill, &declared_schemes(config, security))),
+    );
+    if let Some(security) = security {
+        for (name, scheme) in &security.schemes {
+            builder = builder.security_scheme(name, scheme.clone());
+        }
+        for requirement in &security.requirements {
+            builder = builder.security_requirement(
+                requirement
+                    .schemes
+                    .iter()
+                    .map(|(name, scopes)| (name.clone(), scopes.list.clone())),
+            );
+        }
+    } else if config.extended_card_token.is_some() {
         builder = builder
             .security_scheme(
                 "bearer",
@@ -82,4 +112,39 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     builder
         .build()
         .unwrap_or_else(|violations| unreachable!("the example card breaks the spec: {violations}"))
+}
+
+/// The names of the security schemes the card declares: `security`'s, else the extended card's
+/// bearer token when there is one.
+fn declared_schemes(config: &Config, security: Option<&CardSecurity>) -> Vec<String> {
+    match security {
+        Some(security) => security
+            .schemes
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect(),
+        None if config.extended_card_token.is_some() => vec!["bearer".to_owned()],
+        None => Vec::new(),
+    }
+}
+
+/// `skill` with only the security requirements that name schemes in `declared`: the card names no
+/// scheme it does not declare. A skill none of whose requirements could be met keeps them all (the
+/// server then refuses every message naming it, rather than serving it to anyone).
+fn declared_only(mut skill: AgentSkill, declared: &[String]) -> AgentSkill {
+    let kept: Vec<_> = skill
+        .security_requirements
+        .iter()
+        .filter(|requirement| {
+            requirement
+                .schemes
+                .keys()
+                .all(|scheme| declared.contains(scheme))
+        })
+        .cloned()
+        .collect();
+    if !kept.is_empty() {
+        skill.security_requirements = kept;
+    }
+    skill
 }

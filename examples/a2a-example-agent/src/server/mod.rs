@@ -39,7 +39,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use a2a_server::{
-    A2aServer, BearerTokens, InMemoryTaskStore, MemoryLimits, Security, ServerConfig, Serving,
+    A2aServer, Authenticator, BearerTokens, InMemoryTaskStore, MemoryLimits, Security,
+    ServerConfig, Serving,
 };
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
 use a2a_testkit::stores::OpenedStore;
@@ -86,9 +87,11 @@ pub fn build_protected(
         server_config.connections.max_connections_per_ip =
             server_config.connections.max_connections;
     }
-    let mut builder = store.install(
-        A2aServer::builder(card::build(config, http, grpc, false), agent).config(server_config),
-    );
+    let declared = security
+        .as_ref()
+        .and_then(|security| security.card_security());
+    let card = |extended| card::build_declaring(config, http, grpc, extended, declared.as_ref());
+    let mut builder = store.install(A2aServer::builder(card(false), agent).config(server_config));
     if memory && !config.per_caller_caps {
         let whole = MemoryLimits::default();
         builder = builder.task_store(InMemoryTaskStore::with_limits(
@@ -98,12 +101,10 @@ pub fn build_protected(
         ));
     }
     if let Some(security) = security {
-        builder = builder
-            .extended_card(card::build(config, http, grpc, true))
-            .authenticator(security);
+        builder = builder.extended_card(card(true)).authenticator(security);
     } else if let Some(token) = &config.extended_card_token {
         builder = builder
-            .extended_card(card::build(config, http, grpc, true))
+            .extended_card(card(true))
             .authenticator(BearerTokens::new().token(token, EXTENDED_CARD_PRINCIPAL));
     }
     builder.build()
