@@ -34,6 +34,7 @@ mod jwt;
 #[cfg(feature = "oidc")]
 mod oidc;
 mod peer_certificate;
+mod presented;
 mod requirements;
 mod security;
 mod skills;
@@ -57,6 +58,7 @@ pub use jwt::{JwtBearer, JwtRules};
 #[cfg(feature = "oidc")]
 pub use oidc::{DiscoveryError, OidcProvider};
 pub use peer_certificate::PeerCertificate;
+pub(crate) use presented::{Authenticated, Presented};
 pub use requirements::ScopeRequirements;
 pub use security::{CredentialScheme, Security};
 pub use skills::SKILL_ID_METADATA;

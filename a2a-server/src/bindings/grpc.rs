@@ -21,6 +21,7 @@ use tonic::codegen::BoxStream;
 use tonic::service::Routes;
 use tonic::{Request, Response, Status};
 
+use crate::auth::Presented;
 use crate::bindings::http_common::header;
 use crate::core::call::{authenticate, call, check_request};
 use crate::core::context::{CallContext, Reply};
@@ -78,7 +79,7 @@ async fn context_of<T>(state: &ServerState, request: &Request<T>) -> Result<Call
         return Err(Status::from(&error));
     }
     let headers = metadata.clone().into_headers();
-    let caller = authenticate(state, &headers, None, request.extensions().get())
+    let caller = authenticate(state, &headers, None, &Presented::of(request.extensions()))
         .await
         .map_err(denied_status)?;
     let extensions = headers

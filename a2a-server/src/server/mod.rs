@@ -81,7 +81,7 @@ impl A2aServer {
 
     /// Runs the authentication hook on a request's headers (gRPC metadata as headers).
     pub async fn authenticate(&self, headers: &HeaderMap) -> Result<Caller, Unauthenticated> {
-        crate::core::call::authenticate(&self.state, headers, None, None).await
+        crate::core::call::authenticate(&self.state, headers, None, &Default::default()).await
     }
 
     /// Whether `caller` may call `operation` at all: the extended card needs an authenticated

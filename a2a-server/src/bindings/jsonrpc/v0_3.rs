@@ -15,7 +15,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 
-use crate::auth::PeerCertificate;
+use crate::auth::Presented;
 use crate::bindings::http_common::{
     call_context, event_stream, header, jsonrpc_reply as reply, refused_jsonrpc, sse_event,
 };
@@ -45,7 +45,7 @@ pub(super) async fn v0_3_rpc(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
     query: Option<&str>,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
     body: &[u8],
 ) -> Response {
     let json: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
@@ -67,7 +67,7 @@ pub(super) async fn v0_3_rpc(
         Ok(upgraded) => upgraded,
         Err(error) => return fail(error.to_v1_error()),
     };
-    let context = match call_context(state, headers, query, certificate, "JSONRPC v0.3").await {
+    let context = match call_context(state, headers, query, presented, "JSONRPC v0.3").await {
         Ok(context) => context,
         Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };
