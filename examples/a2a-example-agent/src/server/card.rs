@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 
 use a2a_server::BearerTokens;
 use a2a_server::auth::CardSecurity;
-use a2a_types::v1::{AgentCard, AgentExtension, AgentSkill};
+use a2a_types::v1::{AgentCard, AgentExtension, AgentSkill, SecurityRequirement};
 
 use super::config::Config;
 use super::skills;
@@ -33,8 +33,19 @@ pub fn build_declaring(
     extended: bool,
     security: Option<&CardSecurity>,
 ) -> AgentCard {
-    let jsonrpc = format!("http://{http}{JSONRPC_PATH}");
-    let rest = format!("http://{http}{REST_PATH}");
+    let scheme = if config.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let jsonrpc = format!("{scheme}://{http}{JSONRPC_PATH}");
+    let rest = format!("{scheme}://{http}{REST_PATH}");
+    // gRPC over TLS is named by its URL; plain gRPC by `host:port`, which the SDKs' clients take.
+    let grpc = if config.tls.is_some() {
+        format!("https://{grpc}")
+    } else {
+        grpc.to_string()
+    };
     let mut builder = AgentCard::builder(
         "Wayfarer (example agent)",
         "Plans trips and books hotels; also follows the conformance kits' messageId conventions.",
@@ -43,13 +54,13 @@ pub fn build_declaring(
     .jsonrpc(&jsonrpc)
     .http_json(&rest)
     // gRPC takes its own port; the SDK's gRPC client takes `host:port` as its target.
-    .grpc(grpc.to_string())
+    .grpc(&grpc)
     // A2A v0.3 clients on the same endpoints: JSON-RPC first (v0.3's preferred transport; no
     // A2A-Version header means 0.3), HTTP+JSON at the same prefix (v0.3's routes start with `/v1/`),
     // and gRPC on the same port (v0.3's service has a package of its own).
     .jsonrpc_v0_3(&jsonrpc)
     .http_json_v0_3(&rest)
-    .grpc_v0_3(grpc.to_string())
+    .grpc_v0_3(&grpc)
     .provider(
         "a2a-types examples",
         "https://github.com/a2a-rs-types/a2a-types",
@@ -129,10 +140,11 @@ fn declared_schemes(config: &Config, security: Option<&CardSecurity>) -> Vec<Str
 }
 
 /// `skill` with only the security requirements that name schemes in `declared`: the card names no
-/// scheme it does not declare. A skill none of whose requirements could be met keeps them all (the
-/// server then refuses every message naming it, rather than serving it to anyone).
+/// scheme it does not declare. When none of them is declared, a caller of any declared scheme (an
+/// authenticated caller, which is what the skill asks for); with no scheme declared at all, there
+/// is no one to authenticate, and the skill keeps no requirement.
 fn declared_only(mut skill: AgentSkill, declared: &[String]) -> AgentSkill {
-    let kept: Vec<_> = skill
+    let mut kept: Vec<SecurityRequirement> = skill
         .security_requirements
         .iter()
         .filter(|requirement| {
@@ -143,8 +155,12 @@ fn declared_only(mut skill: AgentSkill, declared: &[String]) -> AgentSkill {
         })
         .cloned()
         .collect();
-    if !kept.is_empty() {
-        skill.security_requirements = kept;
+    if kept.is_empty() && !skill.security_requirements.is_empty() {
+        kept = declared
+            .iter()
+            .map(|scheme| SecurityRequirement::new([(scheme.as_str(), Vec::<String>::new())]))
+            .collect();
     }
+    skill.security_requirements = kept;
     skill
 }

@@ -18,7 +18,7 @@
 //! `GetExtendedAgentCard` needs `Authorization: Bearer <token>` with the token of
 //! [`Config::extended_card_token`] ([`EXTENDED_CARD_TOKEN`] by default); the card declares it.
 //! Every other operation serves anonymous callers too, unless the agent is protected
-//! ([`Config::oidc`], [`Config::api_key`]; see [`security`]): then every operation needs an OpenID
+//! ([`Config::oidc`], [`Config::api_key`], mutual TLS in [`Config::tls`]; see [`security`]): then every operation needs an OpenID
 //! Connect bearer token or the API key, the extended card goes to any such caller, and the cards
 //! declare those schemes instead; a task is visible only to the caller (and
 //! tenant) that created it. Webhooks may be any `https` URL, or `http` on loopback (the example's
@@ -38,8 +38,9 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use a2a_server::tls::TlsIdentity;
 use a2a_server::{
-    A2aServer, Authenticator, BearerTokens, InMemoryTaskStore, MemoryLimits, Security,
+    A2aServer, Authenticator, BearerTokens, HttpPaths, InMemoryTaskStore, MemoryLimits, Security,
     ServerConfig, Serving,
 };
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
@@ -48,7 +49,7 @@ use tokio::net::TcpListener;
 
 use agent::TravelAgent;
 pub use config::{
-    Config, EXTENDED_CARD_PRINCIPAL, EXTENDED_CARD_TOKEN, OidcSettings, default_store,
+    Config, EXTENDED_CARD_PRINCIPAL, EXTENDED_CARD_TOKEN, OidcSettings, TlsSettings, default_store,
 };
 
 /// The server of the example agent on `store`, for an agent serving HTTP on `http` and gRPC on `grpc`
@@ -128,10 +129,29 @@ pub async fn start(config: Config, http: TcpListener, grpc: TcpListener) -> io::
     let security = security::authenticator(&config)
         .await
         .map_err(io::Error::other)?;
+    let tls = config.tls.as_ref().map(tls_identity).transpose()?;
     let store = config.store.open().await.map_err(io::Error::other)?;
-    build_protected(&config, http_addr, grpc_addr, store, security)
-        .serve(http, grpc)
-        .await
+    let server = build_protected(&config, http_addr, grpc_addr, store, security);
+    match tls {
+        Some(identity) => {
+            server
+                .serve_tls(http, grpc, &HttpPaths::default(), &identity)
+                .await
+        }
+        None => server.serve(http, grpc).await,
+    }
+}
+
+/// The listeners' TLS identity of `tls`, requiring client certificates when it names their roots.
+fn tls_identity(tls: &TlsSettings) -> io::Result<TlsIdentity> {
+    let identity = TlsIdentity::from_pem(tls.certificate_chain.clone(), tls.private_key.clone())
+        .map_err(io::Error::other)?;
+    match &tls.client_roots {
+        Some(roots) => identity
+            .require_client_certificates(roots)
+            .map_err(io::Error::other),
+        None => Ok(identity),
+    }
 }
 
 /// Binds two free ports of 127.0.0.1 and starts the agent on them.
