@@ -97,10 +97,18 @@ impl SkillRequirements {
     /// one. A message naming an unknown skill passes here (the operation refuses it as
     /// `InvalidParams`).
     pub(crate) fn check(&self, message: &Message, caller: &Caller) -> Result<(), AccessDenied> {
-        let Ok(Some(skill)) = self.skill_of(message) else {
+        match self.skill_of(message) {
+            Ok(Some(skill)) => self.check_skill(skill, caller),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `caller` meets the requirements of the skill `skill` (a skill the cards do not list
+    /// has none).
+    pub(crate) fn check_skill(&self, skill: &str, caller: &Caller) -> Result<(), AccessDenied> {
+        let Some(requirements) = self.skills.get(skill) else {
             return Ok(());
         };
-        let requirements = &self.skills[skill];
         if requirements.is_empty()
             || requirements
                 .iter()

@@ -30,7 +30,7 @@ pub(crate) struct ServerState {
     /// The scopes each operation needs.
     pub(crate) scopes: ScopeRequirements,
     /// The security requirements of the cards' skills.
-    pub(crate) skills: SkillRequirements,
+    pub(crate) skills: Arc<SkillRequirements>,
     pub(crate) pusher: PushSender,
     /// With a durable outbox, the task store writes the deliveries with each event; this wakes
     /// the worker that makes them (and the in-process `pusher` is not used for events).

@@ -207,7 +207,7 @@ impl A2aServerBuilder {
                 .unwrap_or_else(|| Arc::new(InMemoryVersionBus::new())),
             authenticator,
             scopes: self.scopes,
-            skills,
+            skills: Arc::new(skills),
             pusher: PushSender::start(config.webhook_policy, config.push, webhook_client.clone()),
             outbox: self.push_outbox.map(|outbox| {
                 start_outbox_worker(outbox, config.webhook_policy, config.push, webhook_client)

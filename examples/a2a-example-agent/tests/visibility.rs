@@ -8,7 +8,8 @@
 //! Who may use a skill: the booking skill (on the extended card, its requirement the `bearer`
 //! scheme) refuses an anonymous message naming it with the spec's authentication error on every
 //! binding (HTTP 401 with `WWW-Authenticate: Bearer`, -31401, `UNAUTHENTICATED`), and books for the
-//! holder of the agent's bearer token.
+//! holder of the agent's bearer token; a booking asked for in words (no skill named) by an anonymous
+//! caller is not made, the task waiting for authentication (the agent's own check).
 
 use std::time::Duration;
 
@@ -267,6 +268,24 @@ async fn naming_the_booking_skill_needs_the_bearer_token_on_every_binding() {
         bounded(anonymous.send_message(search))
             .await
             .unwrap_or_else(|e| panic!("{binding}: an anonymous search: {e}"));
+        // Asked for in words, the booking is not made: the agent checks the skill itself.
+        let in_words = SendMessageRequest {
+            message: Message::user(
+                format!("words-{binding}"),
+                [Part::text("Book the Casa do Rio")],
+            ),
+            ..Default::default()
+        };
+        match bounded(anonymous.send_message(in_words)).await {
+            Ok(SendMessageResponse::Task(task)) => {
+                assert_eq!(
+                    task.status.state,
+                    TaskState::AuthRequired,
+                    "{binding}: {task:?}"
+                )
+            }
+            other => panic!("{binding}: an anonymous booking in words: {other:?}"),
+        }
         let holder = client(&base, binding, Some(EXTENDED_CARD_TOKEN)).await;
         bounded(holder.send_message(booking(&format!("holder-{binding}"))))
             .await
