@@ -4,8 +4,12 @@
 //!   another caller is served at once, and a third caller of the first one's tenant is refused by
 //!   the tenant's rate;
 //! - a caller with its stream open is refused another on every binding, another caller opens one,
-//!   and the slot comes back when the first stream's client goes away.
+//!   and the slot comes back when the first stream's client goes away;
+//! - with limits on, each request is authenticated once (by the limits layer, whose caller the
+//!   binding then uses), on every binding.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use a2a_proto::rpc;
@@ -69,11 +73,15 @@ fn card() -> AgentCard {
 }
 
 async fn start(limits: CallerLimits) -> Serving {
+    start_with(limits, Tokens).await
+}
+
+async fn start_with(limits: CallerLimits, authenticator: impl Authenticator) -> Serving {
     let mut config = ServerConfig::default();
     config.caller_limits = limits;
     let server = A2aServer::builder(card(), Waits)
         .config(config)
-        .authenticator(Tokens)
+        .authenticator(authenticator)
         .build();
     let http = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let grpc = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -342,5 +350,46 @@ async fn a_caller_with_its_stream_open_is_refused_another_on_every_binding() {
     .await
     .expect("her slot came back when her stream's client went away");
     drop((reopened, bob));
+    serving.shutdown().await;
+}
+
+/// [`Tokens`], counting its calls.
+struct Counted(Arc<AtomicUsize>);
+
+#[async_trait]
+impl Authenticator for Counted {
+    async fn authenticate(&self, headers: &HeaderMap) -> Result<Caller, Unauthenticated> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Tokens.authenticate(headers).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_limits_on_each_request_is_authenticated_once_on_every_binding() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let limits = CallerLimits::default().rate_per_caller(rate(1000, 1000));
+    let serving = start_with(limits, Counted(calls.clone())).await;
+    let mut client = grpc_client(&serving).await;
+    let mut counts = Vec::new();
+    for binding in ["JSON-RPC", "HTTP+JSON", "gRPC"] {
+        let before = calls.load(Ordering::SeqCst);
+        match binding {
+            "JSON-RPC" => {
+                let answer = send(jsonrpc(&serving, "alice", "ListTasks", json!({}))).await;
+                assert_eq!(answer.status, 200, "{:?}", answer.body);
+            }
+            "HTTP+JSON" => assert_eq!(send(rest_list(&serving, "alice")).await.status, 200),
+            _ => grpc_list(&mut client, "alice").await.expect("listed"),
+        }
+        counts.push((binding, calls.load(Ordering::SeqCst) - before));
+    }
+    // A refused caller too: the layer's refusal is the binding's answer, without a second try.
+    let before = calls.load(Ordering::SeqCst);
+    assert_eq!(send(rest_list(&serving, "mallory")).await.status, 401);
+    counts.push(("HTTP+JSON, refused", calls.load(Ordering::SeqCst) - before));
+    assert!(
+        counts.iter().all(|(_, count)| *count == 1),
+        "authenticator calls per request: {counts:?}"
+    );
     serving.shutdown().await;
 }

@@ -17,7 +17,9 @@ use a2a_types::v1::{
 use async_trait::async_trait;
 use tokio::sync::{mpsc, watch};
 
-use crate::auth::Caller;
+use std::sync::Arc;
+
+use crate::auth::{AccessDenied, Caller, SkillRequirements};
 
 /// An agent's logic. The server calls [`execute`](Self::execute) once per message it accepts (a new
 /// task, or a message continuing one that waits for input), in a task of its own.
@@ -90,6 +92,24 @@ pub struct RequestContext {
     /// then `task` is the task as stored, and `service_params` those of the request. See
     /// [`crate::store::executions`] for what an executor should do then (at least once).
     pub resumed: bool,
+    /// The card's skill the message is for, when the server could tell: the one its metadata names
+    /// under [`SKILL_ID_METADATA`](crate::auth::SKILL_ID_METADATA), or the agent's only skill. The
+    /// caller met that skill's security requirements before the executor was run.
+    pub skill: Option<String>,
+    /// The cards' skills' requirements, for [`check_skill`](Self::check_skill).
+    pub(crate) skill_requirements: Arc<SkillRequirements>,
+}
+
+impl RequestContext {
+    /// Whether the caller meets the card's security requirements of the skill `id`, for an agent
+    /// that picks the skill from what the message says (when [`skill`](Self::skill) is `None`, the
+    /// server could not check it). On a refusal, answer the caller without running the skill, for
+    /// instance with [`EventSink::require_auth`] and the refusal's words. A resumed execution's
+    /// caller carries no scopes (they are not recorded), so a skill that needs scopes is refused
+    /// then.
+    pub fn check_skill(&self, id: &str) -> Result<(), AccessDenied> {
+        self.skill_requirements.check_skill(id, &self.caller)
+    }
 }
 
 /// One thing an agent tells the server. The server fills in task and context ids and timestamps.

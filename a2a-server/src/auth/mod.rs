@@ -17,6 +17,9 @@
 //! and the checks cannot disagree). [`ScopeRequirements`] refuses a caller without an operation's
 //! scopes with the specification's authorization error on every binding (HTTP 403 with
 //! `WWW-Authenticate: Bearer error="insufficient_scope"`, gRPC `PERMISSION_DENIED`, JSON-RPC -31403).
+//! The card's per-skill `securityRequirements` are enforced the same way on the messages sent to a
+//! skill: the one a message's metadata names under [`SKILL_ID_METADATA`], or the agent's only skill
+//! (see `skills.rs` for the rule).
 //!
 //! The extended card is served only to an authenticated caller (one with a principal).
 
@@ -31,8 +34,10 @@ mod jwt;
 #[cfg(feature = "oidc")]
 mod oidc;
 mod peer_certificate;
+mod presented;
 mod requirements;
 mod security;
+mod skills;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -53,8 +58,11 @@ pub use jwt::{JwtBearer, JwtRules};
 #[cfg(feature = "oidc")]
 pub use oidc::{DiscoveryError, OidcProvider};
 pub use peer_certificate::PeerCertificate;
+pub(crate) use presented::{Authenticated, Presented};
 pub use requirements::ScopeRequirements;
 pub use security::{CredentialScheme, Security};
+pub use skills::SKILL_ID_METADATA;
+pub(crate) use skills::SkillRequirements;
 
 /// The caller of one request, as the authentication hook saw it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -21,8 +21,9 @@ use tonic::codegen::BoxStream;
 use tonic::service::Routes;
 use tonic::{Request, Response, Status};
 
+use crate::auth::Presented;
 use crate::bindings::http_common::header;
-use crate::core::call::{authenticate, call, check_access};
+use crate::core::call::{authenticate, call, check_request};
 use crate::core::context::{CallContext, Reply};
 use crate::core::state::ServerState;
 use crate::errors::denied_status;
@@ -78,7 +79,7 @@ async fn context_of<T>(state: &ServerState, request: &Request<T>) -> Result<Call
         return Err(Status::from(&error));
     }
     let headers = metadata.clone().into_headers();
-    let caller = authenticate(state, &headers, None, request.extensions().get())
+    let caller = authenticate(state, &headers, None, &Presented::of(request.extensions()))
         .await
         .map_err(denied_status)?;
     let extensions = headers
@@ -107,7 +108,7 @@ fn unexpected() -> Status {
 
 impl GrpcBinding {
     async fn call(&self, params: MethodParams, context: &CallContext) -> Result<Reply, Status> {
-        if let Err(refusal) = check_access(&self.state, params.operation(), &context.caller) {
+        if let Err(refusal) = check_request(&self.state, &params, &context.caller) {
             return Err(denied_status(refusal));
         }
         call(&self.state, params, context)

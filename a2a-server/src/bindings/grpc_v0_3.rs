@@ -16,12 +16,12 @@ use tokio_stream::StreamExt;
 use tonic::codegen::BoxStream;
 use tonic::{Request, Response, Status};
 
-use crate::auth::PeerCertificate;
+use crate::auth::Presented;
 use crate::bindings::http_common::call_context;
 use crate::bindings::v0_3_proto::{
     ProtoRequest, ProtoResult, downgrade, downgrade_event, grpc_status, upgrade,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 use crate::errors::denied_status;
@@ -55,18 +55,12 @@ impl GrpcV0_3Binding {
         wrap: fn(T) -> ProtoRequest,
     ) -> Result<Reply, Status> {
         let headers = request.metadata().clone().into_headers();
-        let certificate = request.extensions().get::<PeerCertificate>().cloned();
+        let presented = Presented::of(request.extensions());
         let params = upgrade(wrap(request.into_inner())).map_err(|e| grpc_status(&e))?;
-        let context = call_context(
-            &self.state,
-            &headers,
-            None,
-            certificate.as_ref(),
-            "GRPC v0.3",
-        )
-        .await
-        .map_err(denied_status)?;
-        if let Err(refusal) = check_access(&self.state, params.operation(), &context.caller) {
+        let context = call_context(&self.state, &headers, None, &presented, "GRPC v0.3")
+            .await
+            .map_err(denied_status)?;
+        if let Err(refusal) = check_request(&self.state, &params, &context.caller) {
             return Err(denied_status(refusal));
         }
         call(&self.state, params, &context)

@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio_stream::{Stream, StreamExt};
 
-use crate::auth::{AccessDenied, PeerCertificate, Unauthenticated};
+use crate::auth::{AccessDenied, Presented, Unauthenticated};
 use crate::core::call::authenticate;
 use crate::core::context::CallContext;
 use crate::core::state::ServerState;
@@ -38,17 +38,17 @@ pub(crate) fn asks_for_v1(headers: &HeaderMap) -> bool {
 }
 
 /// The call context of an HTTP request: its caller (from its headers, `query` and the client's
-/// verified TLS `certificate`), its service
+/// verified TLS certificate, or what the limits layer found: `presented`), its service
 /// parameters (`A2A-Extensions`, and v0.3's `X-A2A-Extensions`), `Last-Event-ID` and `traceparent`;
 /// the refusal of the authentication hook, for the binding to answer in its own form.
 pub(crate) async fn call_context(
     state: &ServerState,
     headers: &HeaderMap,
     query: Option<&str>,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
     binding: &'static str,
 ) -> Result<CallContext, Unauthenticated> {
-    let caller = authenticate(state, headers, query, certificate).await?;
+    let caller = authenticate(state, headers, query, presented).await?;
     let extensions = [A2A_EXTENSIONS_HEADER, "X-A2A-Extensions"]
         .iter()
         .flat_map(|name| headers.get_all(*name).iter())

@@ -19,12 +19,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use tokio_stream::StreamExt;
 
-use crate::auth::PeerCertificate;
+use crate::auth::{Authenticated, PeerCertificate, Presented};
 use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, refused, sse_event,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_access, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 
@@ -40,10 +40,11 @@ pub(crate) fn router(state: &Arc<ServerState>, prefix: &str) -> Router {
                   uri: Uri,
                   headers: HeaderMap,
                   certificate: Option<Extension<PeerCertificate>>,
+                  authenticated: Option<Extension<Authenticated>>,
                   body: Result<Bytes, BytesRejection>| {
                 let prefix = prefix.clone();
-                let certificate = certificate.map(|Extension(c)| c);
-                async move { handle(server, method, uri, headers, certificate, body, prefix).await }
+                let presented = Presented::new(certificate, authenticated);
+                async move { handle(server, method, uri, headers, presented, body, prefix).await }
             },
         ),
     );
@@ -74,7 +75,7 @@ async fn handle(
     method: Method,
     uri: Uri,
     headers: HeaderMap,
-    certificate: Option<PeerCertificate>,
+    presented: Presented,
     body: Result<Bytes, BytesRejection>,
     prefix: String,
 ) -> Response {
@@ -103,13 +104,7 @@ async fn handle(
     if crate::bindings::rest_v0_3::is_v0_3_request(path, &headers) {
         let query = uri.query().unwrap_or_default();
         return crate::bindings::rest_v0_3::handle(
-            &state,
-            &method,
-            path,
-            query,
-            &headers,
-            certificate.as_ref(),
-            &body,
+            &state, &method, path, query, &headers, &presented, &body,
         )
         .await;
     }
@@ -126,15 +121,7 @@ async fn handle(
             ),
         ));
     }
-    let context = match call_context(
-        &state,
-        &headers,
-        uri.query(),
-        certificate.as_ref(),
-        "HTTP+JSON",
-    )
-    .await
-    {
+    let context = match call_context(&state, &headers, uri.query(), &presented, "HTTP+JSON").await {
         Ok(context) => context,
         Err(refusal) => return refused(&state, &headers, refusal),
     };
@@ -146,6 +133,11 @@ async fn handle(
             Ok(params) => params,
             Err(error) => return answer(error.http_status(), error.to_rest()),
         };
+    // The operation's requirements were checked before the body was read; a message's skill is
+    // known only now.
+    if let Err(refusal) = check_request(&state, &params, &context.caller) {
+        return refused(&state, &headers, refusal);
+    }
     match call(&state, params, &context).await {
         Ok(Reply::Unary(result)) => json_response(StatusCode::OK, body::result(&result)),
         Ok(Reply::Stream(events)) => event_stream(events.map(|item| {

@@ -32,14 +32,14 @@ use tokio_stream::StreamExt;
 
 use a2a_protocol::errors::{Error, ErrorKind};
 
-use crate::auth::PeerCertificate;
+use crate::auth::Presented;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, json_response, refused, sse_event,
 };
 use crate::bindings::v0_3_proto::{
     ProtoRequest, ProtoResult, downgrade, downgrade_event, http_status, rest_error_body, upgrade,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 use crate::errors::invalid;
@@ -62,7 +62,7 @@ pub(crate) async fn handle(
     path: &str,
     query: &str,
     headers: &HeaderMap,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
     body: &[u8],
 ) -> Response {
     if !body.is_empty()
@@ -78,12 +78,12 @@ pub(crate) async fn handle(
         Ok(params) => params,
         Err(error) => return fail(&error),
     };
-    let context =
-        match call_context(state, headers, Some(query), certificate, "HTTP+JSON v0.3").await {
-            Ok(context) => context,
-            Err(refusal) => return refused(state, headers, refusal),
-        };
-    if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
+    let context = match call_context(state, headers, Some(query), presented, "HTTP+JSON v0.3").await
+    {
+        Ok(context) => context,
+        Err(refusal) => return refused(state, headers, refusal),
+    };
+    if let Err(refusal) = check_request(state, &params, &context.caller) {
         return refused(state, headers, refusal);
     }
     match call(state, params, &context).await {

@@ -21,7 +21,9 @@ use a2a_types::validate::Validate;
 use axum::http::HeaderMap;
 use tracing::Instrument;
 
-use crate::auth::{AccessDenied, AuthRequest, Caller, Owner, PeerCertificate, Unauthenticated};
+use crate::auth::{
+    AccessDenied, AuthRequest, Authenticated, Caller, Owner, Presented, Unauthenticated,
+};
 use crate::core::context::{CallContext, Reply};
 use crate::core::execution::cancel::cancel;
 use crate::core::execution::send::{send, send_streaming};
@@ -85,17 +87,21 @@ fn validate(params: &MethodParams) -> Result<(), Error> {
     outcome.map_err(Error::from)
 }
 
-/// Runs the authentication hook on a request's headers (gRPC metadata as headers), query and
-/// the client's verified TLS certificate.
+/// The caller of a request: what a layer in front of the binding found (the limits authenticate
+/// every request before it reaches the binding), else the authentication hook run on the request's
+/// headers (gRPC metadata as headers), query and the client's verified TLS certificate.
 pub(crate) async fn authenticate(
     state: &ServerState,
     headers: &HeaderMap,
     query: Option<&str>,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
 ) -> Result<Caller, Unauthenticated> {
+    if let Some(Authenticated(outcome)) = &presented.authenticated {
+        return outcome.clone();
+    }
     let request = AuthRequest::new(headers)
         .with_query(query)
-        .with_peer_certificate(certificate);
+        .with_peer_certificate(presented.certificate.as_ref());
     state.authenticator.authenticate_request(&request).await
 }
 
@@ -117,6 +123,22 @@ pub(crate) fn check_access(
         .into());
     }
     state.scopes.check(operation, caller)
+}
+
+/// [`check_access`] for the request's operation, then, for a message, the security requirements of
+/// the skill it is for (the card's `securityRequirements`; see [`SkillRequirements`](crate::auth::SkillRequirements)).
+pub(crate) fn check_request(
+    state: &ServerState,
+    params: &MethodParams,
+    caller: &Caller,
+) -> Result<(), AccessDenied> {
+    check_access(state, params.operation(), caller)?;
+    match params {
+        MethodParams::SendMessage(request) | MethodParams::SendStreamingMessage(request) => {
+            state.skills.check(&request.message, caller)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Answers one request for `context.caller`.
@@ -179,6 +201,12 @@ async fn dispatch(
         .with_metadata("extension", missing.as_str()));
     }
     validate(&params)?;
+    if let MethodParams::SendMessage(request) | MethodParams::SendStreamingMessage(request) =
+        &params
+    {
+        // A message naming a skill the cards do not list is refused, not run unchecked.
+        state.skills.skill_of(&request.message)?;
+    }
     let owner = Owner::of(&context.caller, tenant_of(&params));
     let unary = |result| Ok(Reply::Unary(result));
     match params {

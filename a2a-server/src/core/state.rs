@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use a2a_types::v1::AgentCard;
 use tokio::sync::watch;
 
-use crate::auth::{Authenticator, ScopeRequirements};
+use crate::auth::{Authenticator, ScopeRequirements, SkillRequirements};
 use crate::config::ServerConfig;
 use crate::core::owner_quota::OwnerQuota;
 use crate::core::owner_slots::OwnerSlots;
@@ -29,6 +29,8 @@ pub(crate) struct ServerState {
     pub(crate) authenticator: Arc<dyn Authenticator>,
     /// The scopes each operation needs.
     pub(crate) scopes: ScopeRequirements,
+    /// The security requirements of the cards' skills.
+    pub(crate) skills: Arc<SkillRequirements>,
     pub(crate) pusher: PushSender,
     /// With a durable outbox, the task store writes the deliveries with each event; this wakes
     /// the worker that makes them (and the in-process `pusher` is not used for events).

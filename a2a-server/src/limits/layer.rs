@@ -1,6 +1,8 @@
 //! The tower layer of the limits ([`CallerLimiter::layer`]): each request's caller and tenant
-//! (authenticated here, so the key is the one the bindings will see), its rate checked per caller
-//! and per tenant, and a stream's slots taken and held until its response body is dropped.
+//! (authenticated here, so the key is the one the bindings will see; the outcome goes on in the
+//! request's extensions as [`Authenticated`], so the binding does not authenticate again), its rate
+//! checked per caller and per tenant, and a stream's slots taken and held until its response body is
+//! dropped.
 
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
@@ -18,7 +20,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::auth::{AuthRequest, PeerCertificate};
+use crate::auth::{AuthRequest, Authenticated, Caller, PeerCertificate};
 use crate::core::state::ServerState;
 use crate::limits::CallerLimits;
 use crate::limits::refusal::{Binding, Refusal};
@@ -73,15 +75,21 @@ impl CallerLimiter {
         router.layer(from_fn_with_state((self.clone(), binding), limit))
     }
 
-    /// The request's caller key and tenant, as the authenticator sees them.
-    async fn who(&self, request: &RequestParts<'_>) -> (CallerKey, Option<String>) {
+    /// The request's caller key and tenant, as the authenticator sees them, and the authenticator's
+    /// answer (for the binding).
+    async fn who(&self, request: &RequestParts<'_>) -> (CallerKey, Option<String>, Authenticated) {
         let auth = AuthRequest::new(request.headers)
             .with_query(request.uri.query())
             .with_peer_certificate(request.extensions.get::<PeerCertificate>());
-        if let Ok(caller) = self.state.authenticator.authenticate_request(&auth).await
-            && let Some(principal) = caller.principal
+        let outcome = self.state.authenticator.authenticate_request(&auth).await;
+        if let Ok(Caller {
+            principal: Some(principal),
+            tenant,
+            ..
+        }) = &outcome
         {
-            return (CallerKey::Principal(principal), caller.tenant);
+            let key = CallerKey::Principal(principal.clone());
+            return (key, tenant.clone(), Authenticated(outcome));
         }
         let key = request
             .extensions
@@ -89,7 +97,7 @@ impl CallerLimiter {
             .map_or(CallerKey::Unknown, |ConnectInfo(peer)| {
                 CallerKey::Peer(client_of(peer.ip()))
             });
-        (key, None)
+        (key, None, Authenticated(outcome))
     }
 
     fn check_rate(&self, caller: &CallerKey, tenant: Option<&String>) -> Result<(), Refusal> {
@@ -157,7 +165,7 @@ struct StreamSlots {
 /// slots while its answer is open).
 async fn limit(
     State((limiter, binding)): State<(Arc<CallerLimiter>, Binding)>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     // The parts by reference, not the request: its body is not `Sync`, and this future must be `Send`.
@@ -166,7 +174,8 @@ async fn limit(
         uri: request.uri(),
         extensions: request.extensions(),
     };
-    let (caller, tenant) = limiter.who(&parts).await;
+    let (caller, tenant, authenticated) = limiter.who(&parts).await;
+    request.extensions_mut().insert(authenticated);
     let (request, opens_stream, id) = match binding {
         Binding::JsonRpc => {
             match peek_jsonrpc(request, limiter.state.config.limits.max_bytes()).await {

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use a2a_types::v1::AgentCard;
 use tokio::sync::watch;
 
-use crate::auth::{Anonymous, Authenticator, ScopeRequirements};
+use crate::auth::{Anonymous, Authenticator, ScopeRequirements, SkillRequirements};
 use crate::config::ServerConfig;
 use crate::core::execution::resume::start_resumer;
 use crate::core::owner_quota::OwnerQuota;
@@ -159,6 +159,14 @@ impl A2aServerBuilder {
                 security.apply(extended);
             }
         }
+        let skills = SkillRequirements::of_cards(&card, extended_card.as_ref());
+        for (skill, scheme) in skills.undeclared_schemes(extended_card.as_ref().unwrap_or(&card)) {
+            tracing::warn!(
+                skill,
+                scheme,
+                "a skill's security requirement names a scheme the card does not declare; no caller can meet it"
+            );
+        }
         #[cfg(feature = "signing")]
         if let Some(signer) = &self.card_signer {
             signer
@@ -199,6 +207,7 @@ impl A2aServerBuilder {
                 .unwrap_or_else(|| Arc::new(InMemoryVersionBus::new())),
             authenticator,
             scopes: self.scopes,
+            skills: Arc::new(skills),
             pusher: PushSender::start(config.webhook_policy, config.push, webhook_client.clone()),
             outbox: self.push_outbox.map(|outbox| {
                 start_outbox_worker(outbox, config.webhook_policy, config.push, webhook_client)

@@ -81,7 +81,7 @@ impl A2aServer {
 
     /// Runs the authentication hook on a request's headers (gRPC metadata as headers).
     pub async fn authenticate(&self, headers: &HeaderMap) -> Result<Caller, Unauthenticated> {
-        crate::core::call::authenticate(&self.state, headers, None, None).await
+        crate::core::call::authenticate(&self.state, headers, None, &Default::default()).await
     }
 
     /// Whether `caller` may call `operation` at all: the extended card needs an authenticated
@@ -89,6 +89,18 @@ impl A2aServer {
     /// [`ScopeRequirements`](crate::ScopeRequirements).
     pub fn check_access(&self, operation: Operation, caller: &Caller) -> Result<(), AccessDenied> {
         crate::core::call::check_access(&self.state, operation, caller)
+    }
+
+    /// [`check_access`](Self::check_access) for the request's operation, and for a message the
+    /// security requirements of the card's skill it is for (the one its metadata names under
+    /// [`SKILL_ID_METADATA`](crate::auth::SKILL_ID_METADATA), or the agent's only skill): what each
+    /// binding checks before [`call`](Self::call).
+    pub fn check_request(
+        &self,
+        params: &MethodParams,
+        caller: &Caller,
+    ) -> Result<(), AccessDenied> {
+        crate::core::call::check_request(&self.state, params, caller)
     }
 
     /// Answers one request for `context.caller`, with the specification's semantics whatever the

@@ -9,7 +9,9 @@
 //! tokens of that provider for that audience, `--api-key KEY` with `X-API-Key: KEY` (either
 //! suffices when both are given); the card declares them. `--rate-per-caller N` refuses a caller
 //! (its principal, else its address) over N requests a second, `--streams-per-caller N` one with N
-//! streams open (`a2a_server::limits`).
+//! streams open (`a2a_server::limits`). `--tls-cert PEM --tls-key PEM` serves both listeners over
+//! TLS; `--mtls-roots PEM` then requires client certificates issued under those roots, the
+//! certificate naming the caller (the card declares the scheme `mtls`).
 //!
 //! `a2a-example-agent --help`: the usage and the stores, on standard output.
 //!
@@ -30,7 +32,7 @@ use std::net::SocketAddr;
 
 use tokio::net::TcpListener;
 
-use a2a_example_agent::server::{self, Config, OidcSettings};
+use a2a_example_agent::server::{self, Config, OidcSettings, TlsSettings};
 use a2a_testkit::stores::BadStore;
 
 /// What `--help` prints after the usage line.
@@ -51,7 +53,16 @@ const STORES_HELP: &str = "\
 
 --rate-per-caller N       a caller (its principal, else its address) over N requests a second is
                           refused: HTTP 429 with Retry-After, gRPC RESOURCE_EXHAUSTED
---streams-per-caller N    a caller with N streams open is refused another, as above";
+--streams-per-caller N    a caller with N streams open is refused another, as above
+
+--tls-cert PEM --tls-key PEM
+                          HTTPS and gRPC over TLS with this certificate chain and private key (PEM
+                          files); the card's URLs are https
+--mtls-roots PEM          with --tls-cert: mutual TLS, every client must present a certificate
+                          issued under these roots (a PEM file); the certificate's common name (or
+                          first DNS/URI alternative name) names the caller, so callers with
+                          different certificates never see each other's tasks; the card declares
+                          the scheme `mtls`";
 
 /// Binds `option`'s `address`: the example serves loopback addresses only.
 async fn bind(option: &str, address: &str) -> TcpListener {
@@ -66,6 +77,11 @@ async fn bind(option: &str, address: &str) -> TcpListener {
         .unwrap_or_else(|e| fail(&format!("binding {address}: {e}")))
 }
 
+/// The contents of the PEM file `path`, given to `option`.
+fn read_pem(option: &str, path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{option} {path}: {e}")))
+}
+
 fn fail(message: &str) -> ! {
     eprintln!("a2a-example-agent: {message}");
     std::process::exit(2)
@@ -75,10 +91,11 @@ fn fail(message: &str) -> ! {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--oidc-issuer URL --oidc-audience AUD] [--api-key KEY] [--rate-per-caller N] [--streams-per-caller N] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--oidc-issuer URL --oidc-audience AUD] [--api-key KEY] [--rate-per-caller N] [--streams-per-caller N] [--tls-cert PEM --tls-key PEM [--mtls-roots PEM]] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
     let (mut oidc_issuer, mut oidc_audience) = (None, None);
+    let (mut tls_cert, mut tls_key, mut mtls_roots) = (None, None, None);
     let address = match args[..] {
         ["--listen", address, ref options @ ..] => {
             let mut options = options.to_vec();
@@ -107,11 +124,20 @@ async fn main() {
                     "--oidc-issuer" => oidc_issuer = Some(pair[1].to_owned()),
                     "--oidc-audience" => oidc_audience = Some(pair[1].to_owned()),
                     "--api-key" => config.api_key = Some(pair[1].to_owned()),
+                    "--tls-cert" => tls_cert = Some(read_pem(pair[0], pair[1])),
+                    "--tls-key" => tls_key = Some(read_pem(pair[0], pair[1])),
+                    "--mtls-roots" => mtls_roots = Some(read_pem(pair[0], pair[1])),
                     _ => {}
                 }
                 if matches!(
                     pair[0],
-                    "--grpc-listen" | "--oidc-issuer" | "--oidc-audience" | "--api-key"
+                    "--grpc-listen"
+                        | "--oidc-issuer"
+                        | "--oidc-audience"
+                        | "--api-key"
+                        | "--tls-cert"
+                        | "--tls-key"
+                        | "--mtls-roots"
                 ) {
                     continue;
                 }
@@ -141,6 +167,18 @@ async fn main() {
                 (Some(issuer), Some(audience)) => Some(OidcSettings { issuer, audience }),
                 (None, None) => None,
                 _ => fail("--oidc-issuer and --oidc-audience go together"),
+            };
+            config.tls = match (tls_cert, tls_key) {
+                (Some(certificate_chain), Some(private_key)) => Some(TlsSettings {
+                    certificate_chain,
+                    private_key,
+                    client_roots: mtls_roots,
+                }),
+                (None, None) if mtls_roots.is_some() => {
+                    fail("--mtls-roots needs --tls-cert and --tls-key")
+                }
+                (None, None) => None,
+                _ => fail("--tls-cert and --tls-key go together"),
             };
             address
         }

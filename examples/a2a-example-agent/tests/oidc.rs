@@ -10,6 +10,12 @@
 //! audience, one signed by another key, one with `alg: none`, a tampered one and none at all are
 //! refused on every binding with the spec's authentication error; what each binding answered is
 //! printed (run with `--nocapture`).
+//!
+//! The booking skill's requirement (an OpenID Connect token granting `travel.book`) is enforced on
+//! messages naming the skill: alice's token with the scope books on every binding; bob's token
+//! without it, and the API key (another scheme), are refused as forbidden (403 with
+//! `WWW-Authenticate: Bearer error="insufficient_scope", scope="travel.book"`, -31403,
+//! `PERMISSION_DENIED`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,7 +24,7 @@ use std::time::{Duration, Instant};
 use a2a_client::auth::{BoxFuture, ClientCredentials, Credential, Credentials, TokenSource};
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
 use a2a_example_agent::server::{self, Config, OidcSettings};
-use a2a_server::auth::JwksCache;
+use a2a_server::auth::{JwksCache, SKILL_ID_METADATA};
 use a2a_types::v1::{
     AgentCard, GetTaskRequest, ListTasksRequest, Message, Part, SecurityScheme, SendMessageRequest,
     SendMessageResponse,
@@ -321,4 +327,210 @@ async fn raw_answers(base_url: &str, token: Option<&str>) -> String {
         "    raw JSON-RPC: {jsonrpc_head}, code {}; raw HTTP+JSON: {rest_head}, status {}",
         jsonrpc_body["error"]["code"], rest_body["error"]["status"]
     )
+}
+
+/// A message for the booking skill, naming it in its metadata.
+fn booking_request(id: &str) -> SendMessageRequest {
+    let mut message = Message::user(id, [Part::text("Book the Casa do Rio")]);
+    message.metadata = serde_json::json!({ SKILL_ID_METADATA: "book-room" })
+        .as_object()
+        .cloned();
+    SendMessageRequest {
+        message,
+        ..Default::default()
+    }
+}
+
+/// The raw answers of JSON-RPC and HTTP+JSON to a booking message sent with `credential` (a header),
+/// each as `(status, WWW-Authenticate, JSON-RPC code or HTTP+JSON status)`.
+async fn raw_booking(
+    base_url: &str,
+    credential: (&str, &str),
+) -> [(u16, Option<String>, serde_json::Value); 2] {
+    let http = reqwest::Client::new();
+    let params = serde_json::json!({"message": {
+        "messageId": "raw-booking", "role": "ROLE_USER", "parts": [{"text": "Book the Casa do Rio"}],
+        "metadata": {"skillId": "book-room"},
+    }});
+    let body =
+        serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "SendMessage", "params": params});
+    let mut answers = Vec::new();
+    for (url, body, code) in [
+        (format!("{base_url}/jsonrpc"), body, "/error/code"),
+        (
+            format!("{base_url}/rest/message:send"),
+            params,
+            "/error/status",
+        ),
+    ] {
+        let response = http
+            .post(url)
+            .header(credential.0, credential.1)
+            .header("A2A-Version", "1.0")
+            .header("Content-Type", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("an answer");
+        let status = response.status().as_u16();
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let json: serde_json::Value =
+            serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        answers.push((
+            status,
+            challenge,
+            json.pointer(code).cloned().unwrap_or_default(),
+        ));
+    }
+    answers.try_into().expect("two answers")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skills_scopes_from_a_real_openid_provider_are_enforced_on_every_binding() {
+    let test = "a_skills_scopes_from_a_real_openid_provider_are_enforced_on_every_binding";
+    let Some(provider) = start_provider(test) else {
+        return;
+    };
+    let config = Config {
+        store: a2a_testkit::stores::StoreChoice::Memory,
+        oidc: Some(OidcSettings {
+            issuer: provider.issuer.clone(),
+            audience: AUDIENCE.to_owned(),
+        }),
+        api_key: Some("skill-test-key".to_owned()),
+        ..Config::default()
+    };
+    let agent = server::start_on_free_ports(config)
+        .await
+        .expect("the agent discovers the provider and starts");
+    let card = a2a_client::resolve_card(&reqwest::Client::new(), &agent.base_url(), CALL_LIMIT)
+        .await
+        .expect("the public card");
+    // Alice's client may ask for the booking scope; Bob's may not.
+    let alice = Arc::new(
+        ClientCredentials::discover(
+            &card,
+            "oidc",
+            reqwest::Client::new(),
+            "alice",
+            "alice-secret",
+        )
+        .await
+        .expect("the token endpoint")
+        .scopes(["a2a.call", "travel.book"]),
+    );
+    let bob = credentials_of(&card, "bob").await;
+
+    // The extended card shows the skill's requirement, with the schemes the agent declares only.
+    let extended = client_with(&card, Binding::JsonRpc, alice.clone())
+        .get_extended_agent_card(Default::default())
+        .await
+        .expect("the extended card");
+    let booking = extended
+        .skills
+        .iter()
+        .find(|skill| skill.id == "book-room")
+        .expect("the booking skill");
+    assert_eq!(booking.security_requirements.len(), 1);
+    assert_eq!(
+        booking.security_requirements[0].schemes["oidc"].list,
+        ["travel.book"]
+    );
+
+    let mut answers = Vec::new();
+    for binding in Binding::ALL {
+        // Alice holds the scope: booked.
+        let as_alice = client_with(&card, binding, alice.clone());
+        let answer = tokio::time::timeout(
+            CALL_LIMIT,
+            as_alice.send_message(booking_request(&format!("alice-book-{binding}"))),
+        )
+        .await
+        .expect("in time")
+        .unwrap_or_else(|e| panic!("{binding}: alice books: {e}"));
+        assert!(
+            matches!(answer, SendMessageResponse::Task(_)),
+            "{binding}: {answer:?}"
+        );
+        // The same message without naming the skill needs no more than any other.
+        let as_bob = client_with(&card, binding, bob.clone());
+        send(&as_bob, &format!("bob-hotel-{binding}"))
+            .await
+            .unwrap_or_else(|e| panic!("{binding}: bob's hotel search: {e}"));
+        // Bob's token lacks the scope, and the API key is not the skill's scheme: forbidden.
+        let mut key_config = ClientConfig::default().only(binding);
+        key_config.credentials =
+            Credentials::new().with("apiKey", Credential::value("skill-test-key"));
+        let with_key = A2aClient::from_card(card.clone(), key_config).expect("a client");
+        for (who, client) in [("bob (no travel.book)", &as_bob), ("API key", &with_key)] {
+            let refusal = tokio::time::timeout(
+                CALL_LIMIT,
+                client.send_message(booking_request(&format!("refused-{binding}"))),
+            )
+            .await
+            .expect("in time");
+            match refusal {
+                Err(ClientError::Refused {
+                    forbidden: true,
+                    message,
+                    challenge,
+                    ..
+                }) => {
+                    assert!(message.contains("travel.book"), "{binding}: {message}");
+                    answers.push(format!(
+                        "{who:<22} {:<9} {message}{}",
+                        binding.to_string(),
+                        challenge
+                            .map(|c| format!(" [WWW-Authenticate: {c}]"))
+                            .unwrap_or_default()
+                    ));
+                }
+                other => panic!("{who} over {binding}: forbidden, not {other:?}"),
+            }
+        }
+        // A skill the card does not list is a bad request, not an unchecked one.
+        let mut unknown = booking_request(&format!("unknown-{binding}"));
+        unknown.message.metadata = serde_json::json!({ SKILL_ID_METADATA: "fly" })
+            .as_object()
+            .cloned();
+        let error = as_alice.send_message(unknown).await.unwrap_err();
+        assert_eq!(
+            error.a2a_kind(),
+            Some(a2a_protocol::errors::ErrorKind::InvalidParams),
+            "{binding}: {error}"
+        );
+    }
+    // On the wire: 403 with RFC 6750's challenge naming the scope, and each binding's code.
+    let bob_token = bob.token().await.expect("bob's token");
+    for (who, credential) in [
+        ("bob", ("Authorization", format!("Bearer {bob_token}"))),
+        ("API key", ("X-API-Key", "skill-test-key".to_owned())),
+    ] {
+        let [jsonrpc, rest] = raw_booking(&agent.base_url(), (credential.0, &credential.1)).await;
+        for (status, challenge, _) in [&jsonrpc, &rest] {
+            assert_eq!(*status, 403, "{who}");
+            assert_eq!(
+                challenge.as_deref(),
+                Some("Bearer error=\"insufficient_scope\", scope=\"travel.book\""),
+                "{who}"
+            );
+        }
+        assert_eq!(jsonrpc.2, -31403, "{who}");
+        assert_eq!(rest.2, "PERMISSION_DENIED", "{who}");
+        answers.push(format!(
+            "raw {who}: JSON-RPC HTTP {} code {} [{}]; HTTP+JSON HTTP {} {} [{}]",
+            jsonrpc.0,
+            jsonrpc.2,
+            jsonrpc.1.as_deref().unwrap_or("-"),
+            rest.0,
+            rest.2,
+            rest.1.as_deref().unwrap_or("-")
+        ));
+    }
+    println!("what each binding answered:\n{}", answers.join("\n"));
+    agent.shutdown().await;
 }

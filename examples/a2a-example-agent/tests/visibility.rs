@@ -4,12 +4,18 @@
 //! JSON-RPC, HTTP+JSON and gRPC; a token the agent does not know is refused. The server is the
 //! example agent's logic on the server crate with a two-token authentication hook, on free
 //! 127.0.0.1 ports; every call is bounded in time and the server is shut down at the end.
+//!
+//! Who may use a skill: the booking skill (on the extended card, its requirement the `bearer`
+//! scheme) refuses an anonymous message naming it with the spec's authentication error on every
+//! binding (HTTP 401 with `WWW-Authenticate: Bearer`, -31401, `UNAUTHENTICATED`), and books for the
+//! holder of the agent's bearer token; a booking asked for in words (no skill named) by an anonymous
+//! caller is not made, the task waiting for authentication (the agent's own check).
 
 use std::time::Duration;
 
 use a2a_client::{A2aClient, Binding, ClientConfig, ClientError};
 use a2a_example_agent::server::agent::TravelAgent;
-use a2a_example_agent::server::{Config, card};
+use a2a_example_agent::server::{self, Config, EXTENDED_CARD_TOKEN, card};
 use a2a_protocol::errors::ErrorKind;
 use a2a_server::{A2aServer, BearerTokens, ServerConfig, WebhookPolicy};
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
@@ -210,6 +216,127 @@ async fn a_task_is_invisible_to_other_callers_and_tenants_on_every_binding() {
         assert_eq!(canceled.status.state, TaskState::Canceled, "{binding}");
         println!(
             "{binding}: the task of alice is invisible to bob, to anonymous callers and to tenant t-2"
+        );
+    }
+    serving.shutdown().await;
+}
+
+/// A message for the booking skill, naming it.
+fn booking(id: &str) -> SendMessageRequest {
+    let mut message = Message::user(id, [Part::text("Book the Casa do Rio")]);
+    message.metadata = serde_json::json!({ a2a_server::auth::SKILL_ID_METADATA: "book-room" })
+        .as_object()
+        .cloned();
+    SendMessageRequest {
+        message,
+        ..Default::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn naming_the_booking_skill_needs_the_bearer_token_on_every_binding() {
+    let config = Config {
+        store: a2a_testkit::stores::StoreChoice::Memory,
+        ..Config::default()
+    };
+    let serving = server::start_on_free_ports(config)
+        .await
+        .expect("the agent starts");
+    let base = serving.base_url();
+    for binding in Binding::ALL {
+        let anonymous = client(&base, binding, None).await;
+        match bounded(anonymous.send_message(booking(&format!("anonymous-{binding}")))).await {
+            Err(ClientError::Refused {
+                forbidden: false,
+                message,
+                challenge,
+                ..
+            }) => {
+                assert!(message.contains("book-room"), "{binding}: {message}");
+                println!("anonymous {binding:<9} {message} [WWW-Authenticate: {challenge:?}]");
+            }
+            other => panic!("{binding}: an anonymous booking is unauthenticated, not {other:?}"),
+        }
+        // Searching needs nothing: the message names no skill.
+        let search = SendMessageRequest {
+            message: Message::user(
+                format!("search-{binding}"),
+                [Part::text("Find a hotel in Porto")],
+            ),
+            ..Default::default()
+        };
+        bounded(anonymous.send_message(search))
+            .await
+            .unwrap_or_else(|e| panic!("{binding}: an anonymous search: {e}"));
+        // Asked for in words, the booking is not made: the agent checks the skill itself.
+        let in_words = SendMessageRequest {
+            message: Message::user(
+                format!("words-{binding}"),
+                [Part::text("Book the Casa do Rio")],
+            ),
+            ..Default::default()
+        };
+        match bounded(anonymous.send_message(in_words)).await {
+            Ok(SendMessageResponse::Task(task)) => {
+                assert_eq!(
+                    task.status.state,
+                    TaskState::AuthRequired,
+                    "{binding}: {task:?}"
+                )
+            }
+            other => panic!("{binding}: an anonymous booking in words: {other:?}"),
+        }
+        let holder = client(&base, binding, Some(EXTENDED_CARD_TOKEN)).await;
+        bounded(holder.send_message(booking(&format!("holder-{binding}"))))
+            .await
+            .unwrap_or_else(|e| panic!("{binding}: the token's holder books: {e}"));
+    }
+    // On the wire, JSON-RPC and HTTP+JSON: 401 with the authenticator's challenge.
+    let params = serde_json::json!({"message": {
+        "messageId": "raw-anonymous", "role": "ROLE_USER", "parts": [{"text": "Book it"}],
+        "metadata": {"skillId": "book-room"},
+    }});
+    // And a v0.3 client's message (no A2A-Version), which the server takes up to v1.
+    let v0_3 = serde_json::json!({"jsonrpc": "2.0", "id": 4, "method": "message/send", "params": {
+        "message": {"kind": "message", "messageId": "raw-v0-3", "role": "user",
+                    "parts": [{"kind": "text", "text": "Book it"}], "metadata": {"skillId": "book-room"}},
+    }});
+    let http = reqwest::Client::new();
+    for (url, body, version) in [
+        (
+            format!("{base}/jsonrpc"),
+            serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": params}),
+            "1.0",
+        ),
+        (format!("{base}/rest/message:send"), params.clone(), "1.0"),
+        (format!("{base}/jsonrpc"), v0_3, "0.3"),
+    ] {
+        let response = bounded(
+            http.post(&url)
+                .header("A2A-Version", version)
+                .header("Content-Type", "application/json")
+                .body(body.to_string())
+                .send(),
+        )
+        .await
+        .expect("an answer");
+        let status = response.status().as_u16();
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let json: serde_json::Value =
+            serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        println!(
+            "raw anonymous {url}: HTTP {status} [{challenge:?}] {}",
+            json["error"]
+        );
+        assert_eq!(status, 401, "{url}");
+        assert_eq!(challenge.as_deref(), Some("Bearer"), "{url}");
+        assert!(
+            json["error"]["code"] == -31401 || json["error"]["status"] == "UNAUTHENTICATED",
+            "{url}: {json}"
         );
     }
     serving.shutdown().await;

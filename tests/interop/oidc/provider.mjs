@@ -8,7 +8,8 @@
 // input closes (the test that started it is gone). Three clients, `alice` and `bob` (secrets
 // `alice-secret`, `bob-secret`, sent in the form: client_secret_post) and `carol` (`carol-secret`, sent
 // in a Basic header: client_secret_basic), may use the client-credentials grant for the scope
-// `a2a.call`; access tokens are JWTs (RFC 9068) for AUDIENCE by default, or for OTHER_AUDIENCE
+// `a2a.call`, and alice also for `travel.book` (a skill's scope); access tokens are JWTs (RFC 9068)
+// for AUDIENCE by default, or for OTHER_AUDIENCE
 // when asked with `resource`.
 //
 // Test-only routes beside the provider's own:
@@ -29,6 +30,8 @@ if (!audience || !otherAudience) {
 }
 
 const SCOPE = 'a2a.call';
+// The scope of the example agent's booking skill: granted to alice only.
+const BOOK_SCOPE = 'travel.book';
 
 // Signing keys, newest first: the provider signs with the first.
 const keys = [];
@@ -39,7 +42,7 @@ async function newKey() {
   return { ...jwk, kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
-function client(id, authMethod = 'client_secret_post') {
+function client(id, scope, authMethod = 'client_secret_post') {
   return {
     client_id: id,
     client_secret: `${id}-secret`,
@@ -47,15 +50,19 @@ function client(id, authMethod = 'client_secret_post') {
     redirect_uris: [],
     response_types: [],
     token_endpoint_auth_method: authMethod,
-    scope: SCOPE,
+    scope,
   };
 }
 
 function makeProvider(issuer) {
   const provider = new Provider(issuer, {
-    clients: [client('alice'), client('bob'), client('carol', 'client_secret_basic')],
+    clients: [
+      client('alice', `${SCOPE} ${BOOK_SCOPE}`),
+      client('bob', SCOPE),
+      client('carol', SCOPE, 'client_secret_basic'),
+    ],
     jwks: { keys },
-    scopes: [SCOPE],
+    scopes: [SCOPE, BOOK_SCOPE],
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -68,7 +75,7 @@ function makeProvider(issuer) {
             throw new errors.InvalidTarget();
           }
           return {
-            scope: SCOPE,
+            scope: `${SCOPE} ${BOOK_SCOPE}`,
             audience: resource,
             accessTokenTTL: 600,
             accessTokenFormat: 'jwt',

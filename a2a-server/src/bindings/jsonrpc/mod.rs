@@ -23,13 +23,13 @@ use axum::routing::post;
 use serde_json::Value;
 use tokio_stream::StreamExt;
 
-use crate::auth::PeerCertificate;
+use crate::auth::{Authenticated, PeerCertificate, Presented};
 use crate::bindings::body;
 use crate::bindings::http_common::{
     asks_for_v1, call_context, event_stream, header, json_response, jsonrpc_reply as reply,
     refused_jsonrpc, sse_event,
 };
-use crate::core::call::{call, check_access};
+use crate::core::call::{call, check_request};
 use crate::core::context::Reply;
 use crate::core::state::ServerState;
 
@@ -78,9 +78,10 @@ async fn rpc(
     uri: Uri,
     headers: HeaderMap,
     certificate: Option<Extension<PeerCertificate>>,
+    authenticated: Option<Extension<Authenticated>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let certificate = certificate.as_ref().map(|Extension(c)| c);
+    let presented = &Presented::new(certificate, authenticated);
     // JSON-RPC requests are JSON (section 9.1): another declared media type is refused at the HTTP
     // level, before the body is read as JSON.
     if let Some(media_type) = header(&headers, CONTENT_TYPE.as_str())
@@ -110,7 +111,7 @@ async fn rpc(
     // method, an error to name) is read through a `Value` below, as `read_direct` promises to read
     // nothing that path would read differently.
     if let Some(request) = JsonRpcRequest::read_direct(&body) {
-        return v1_call(&state, &headers, uri.query(), certificate, request).await;
+        return v1_call(&state, &headers, uri.query(), presented, request).await;
     }
     let json: Value = match serde_json::from_slice(&body) {
         Ok(json) => json,
@@ -121,24 +122,24 @@ async fn rpc(
     };
     #[cfg(feature = "v0_1")]
     if older::is_older_request(&json, &headers) {
-        return older::older_rpc(&state, &headers, uri.query(), certificate, json).await;
+        return older::older_rpc(&state, &headers, uri.query(), presented, json).await;
     }
     #[cfg(feature = "v0_3")]
     if v0_3::is_v0_3_method(&json) {
-        return v0_3::v0_3_rpc(&state, &headers, uri.query(), certificate, &body).await;
+        return v0_3::v0_3_rpc(&state, &headers, uri.query(), presented, &body).await;
     }
-    v1_rpc(&state, &headers, uri.query(), certificate, &json).await
+    v1_rpc(&state, &headers, uri.query(), presented, &json).await
 }
 
 async fn v1_rpc(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
     query: Option<&str>,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
     json: &Value,
 ) -> Response {
     match JsonRpcRequest::parse(json) {
-        Ok(request) => v1_call(state, headers, query, certificate, request).await,
+        Ok(request) => v1_call(state, headers, query, presented, request).await,
         Err(e) => {
             let error = e.to_error();
             // A well-formed notification to a method not served, or with params that do not
@@ -172,7 +173,7 @@ async fn v1_call(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
     query: Option<&str>,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
     request: JsonRpcRequest,
 ) -> Response {
     let id = request.id.clone();
@@ -188,12 +189,12 @@ async fn v1_call(
         ));
     }
     let raw_id = serde_json::to_value(&id).unwrap_or(Value::Null);
-    let context = match call_context(state, headers, query, certificate, "JSONRPC").await {
+    let context = match call_context(state, headers, query, presented, "JSONRPC").await {
         Ok(context) => context,
         Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };
     let operation = request.params.operation();
-    if let Err(refusal) = check_access(state, operation, &context.caller) {
+    if let Err(refusal) = check_request(state, &request.params, &context.caller) {
         return refused_jsonrpc(state, headers, &raw_id, refusal);
     }
     let Some(result_id) = id.clone() else {

@@ -36,7 +36,7 @@ use axum::response::Response;
 use serde_json::Value;
 
 use super::v0_3::{Upgraded, answer, v0_3_error};
-use crate::auth::{Owner, PeerCertificate};
+use crate::auth::{Owner, Presented};
 use crate::bindings::http_common::{call_context, header, jsonrpc_reply as reply, refused_jsonrpc};
 use crate::core::context::CallContext;
 use crate::core::state::ServerState;
@@ -79,13 +79,13 @@ pub(super) async fn older_rpc(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
     query: Option<&str>,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
     json: Value,
 ) -> Response {
     let raw_id = json.get("id").cloned().unwrap_or(Value::Null);
     let fail = |error: Error| reply(v0_3_error(&raw_id, &error));
     let method = json["method"].as_str().unwrap_or_default().to_owned();
-    let mut context = match call_context(state, headers, query, certificate, "JSONRPC v0.1").await {
+    let mut context = match call_context(state, headers, query, presented, "JSONRPC v0.1").await {
         Ok(context) => context,
         Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };

@@ -15,11 +15,11 @@ use axum::response::Response;
 use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 
-use crate::auth::PeerCertificate;
+use crate::auth::Presented;
 use crate::bindings::http_common::{
     call_context, event_stream, header, jsonrpc_reply as reply, refused_jsonrpc, sse_event,
 };
-use crate::core::call::check_access;
+use crate::core::call::check_request;
 use crate::core::context::{CallContext, Reply};
 use crate::core::state::ServerState;
 
@@ -45,7 +45,7 @@ pub(super) async fn v0_3_rpc(
     state: &Arc<ServerState>,
     headers: &HeaderMap,
     query: Option<&str>,
-    certificate: Option<&PeerCertificate>,
+    presented: &Presented,
     body: &[u8],
 ) -> Response {
     let json: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
@@ -67,7 +67,7 @@ pub(super) async fn v0_3_rpc(
         Ok(upgraded) => upgraded,
         Err(error) => return fail(error.to_v1_error()),
     };
-    let context = match call_context(state, headers, query, certificate, "JSONRPC v0.3").await {
+    let context = match call_context(state, headers, query, presented, "JSONRPC v0.3").await {
         Ok(context) => context,
         Err(refusal) => return refused_jsonrpc(state, headers, &raw_id, refusal),
     };
@@ -100,7 +100,7 @@ where
     let Upgraded { raw_id, id, params } = call;
     let raw_id = &raw_id;
     let fail = |error: Error| reply(v0_3_error(raw_id, &error));
-    if let Err(refusal) = check_access(state, params.operation(), &context.caller) {
+    if let Err(refusal) = check_request(state, &params, &context.caller) {
         return refused_jsonrpc(state, headers, raw_id, refusal);
     }
     let streaming = matches!(

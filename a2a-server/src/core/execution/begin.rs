@@ -183,6 +183,13 @@ pub(crate) async fn begin(
         service_params: context.service_params.clone(),
         configuration: request.configuration.clone(),
         resumed: false,
+        skill: state
+            .skills
+            .skill_of(&message)
+            .ok()
+            .flatten()
+            .map(str::to_owned),
+        skill_requirements: state.skills.clone(),
     };
     // A new task's submitted status is stamped before the agent runs: the task is only created once
     // the agent's first event shows there is one, and a status stamped then would be later than

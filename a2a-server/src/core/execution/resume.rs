@@ -99,7 +99,15 @@ async fn resume(state: &Arc<ServerState>, record: ExecutionRecord, token: &str) 
         // The scopes of the request are not recorded: a resumed execution runs as its owner.
         ..Caller::default()
     };
+    let skill = state
+        .skills
+        .skill_of(&record.request.message)
+        .ok()
+        .flatten()
+        .map(str::to_owned);
     let context = RequestContext {
+        skill,
+        skill_requirements: state.skills.clone(),
         message: record.request.message,
         task_id: task_id.clone(),
         context_id: context_id.clone(),

@@ -6,7 +6,8 @@
 use std::net::SocketAddr;
 
 use a2a_server::BearerTokens;
-use a2a_types::v1::{AgentCard, AgentExtension};
+use a2a_server::auth::CardSecurity;
+use a2a_types::v1::{AgentCard, AgentExtension, AgentSkill, SecurityRequirement};
 
 use super::config::Config;
 use super::skills;
@@ -19,8 +20,32 @@ pub const REST_PATH: &str = "/rest";
 /// The public card (`extended` false) or the extended one, for an agent serving HTTP on `http` and
 /// gRPC on `grpc`.
 pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool) -> AgentCard {
-    let jsonrpc = format!("http://{http}{JSONRPC_PATH}");
-    let rest = format!("http://{http}{REST_PATH}");
+    build_declaring(config, http, grpc, extended, None)
+}
+
+/// The same card, declaring `security` (a protected agent's [`Security`](a2a_server::Security))
+/// instead of the extended card's bearer token. Either way the skills' security requirements keep
+/// only the alternatives that name declared schemes.
+pub fn build_declaring(
+    config: &Config,
+    http: SocketAddr,
+    grpc: SocketAddr,
+    extended: bool,
+    security: Option<&CardSecurity>,
+) -> AgentCard {
+    let scheme = if config.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let jsonrpc = format!("{scheme}://{http}{JSONRPC_PATH}");
+    let rest = format!("{scheme}://{http}{REST_PATH}");
+    // gRPC over TLS is named by its URL; plain gRPC by `host:port`, which the SDKs' clients take.
+    let grpc = if config.tls.is_some() {
+        format!("https://{grpc}")
+    } else {
+        grpc.to_string()
+    };
     let mut builder = AgentCard::builder(
         "Wayfarer (example agent)",
         "Plans trips and books hotels; also follows the conformance kits' messageId conventions.",
@@ -29,13 +54,13 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     .jsonrpc(&jsonrpc)
     .http_json(&rest)
     // gRPC takes its own port; the SDK's gRPC client takes `host:port` as its target.
-    .grpc(grpc.to_string())
+    .grpc(&grpc)
     // A2A v0.3 clients on the same endpoints: JSON-RPC first (v0.3's preferred transport; no
     // A2A-Version header means 0.3), HTTP+JSON at the same prefix (v0.3's routes start with `/v1/`),
     // and gRPC on the same port (v0.3's service has a package of its own).
     .jsonrpc_v0_3(&jsonrpc)
     .http_json_v0_3(&rest)
-    .grpc_v0_3(grpc.to_string())
+    .grpc_v0_3(&grpc)
     .provider(
         "a2a-types examples",
         "https://github.com/a2a-rs-types/a2a-types",
@@ -47,12 +72,28 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     .extended_agent_card(true)
     .default_input_modes(["text/plain"])
     .default_output_modes(["text/plain", "application/json"])
-    .skills(if extended {
-        skills::extended_skills()
-    } else {
-        skills::public_skills()
-    });
-    if config.extended_card_token.is_some() {
+    .skills(
+        if extended {
+            skills::extended_skills()
+        } else {
+            skills::public_skills()
+        }
+        .into_iter()
+        .map(|skill| declared_only(skill, &declared_schemes(config, security))),
+    );
+    if let Some(security) = security {
+        for (name, scheme) in &security.schemes {
+            builder = builder.security_scheme(name, scheme.clone());
+        }
+        for requirement in &security.requirements {
+            builder = builder.security_requirement(
+                requirement
+                    .schemes
+                    .iter()
+                    .map(|(name, scopes)| (name.clone(), scopes.list.clone())),
+            );
+        }
+    } else if config.extended_card_token.is_some() {
         builder = builder
             .security_scheme(
                 "bearer",
@@ -82,4 +123,44 @@ pub fn build(config: &Config, http: SocketAddr, grpc: SocketAddr, extended: bool
     builder
         .build()
         .unwrap_or_else(|violations| unreachable!("the example card breaks the spec: {violations}"))
+}
+
+/// The names of the security schemes the card declares: `security`'s, else the extended card's
+/// bearer token when there is one.
+fn declared_schemes(config: &Config, security: Option<&CardSecurity>) -> Vec<String> {
+    match security {
+        Some(security) => security
+            .schemes
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect(),
+        None if config.extended_card_token.is_some() => vec!["bearer".to_owned()],
+        None => Vec::new(),
+    }
+}
+
+/// `skill` with only the security requirements that name schemes in `declared`: the card names no
+/// scheme it does not declare. When none of them is declared, a caller of any declared scheme (an
+/// authenticated caller, which is what the skill asks for); with no scheme declared at all, there
+/// is no one to authenticate, and the skill keeps no requirement.
+fn declared_only(mut skill: AgentSkill, declared: &[String]) -> AgentSkill {
+    let mut kept: Vec<SecurityRequirement> = skill
+        .security_requirements
+        .iter()
+        .filter(|requirement| {
+            requirement
+                .schemes
+                .keys()
+                .all(|scheme| declared.contains(scheme))
+        })
+        .cloned()
+        .collect();
+    if kept.is_empty() && !skill.security_requirements.is_empty() {
+        kept = declared
+            .iter()
+            .map(|scheme| SecurityRequirement::new([(scheme.as_str(), Vec::<String>::new())]))
+            .collect();
+    }
+    skill.security_requirements = kept;
+    skill
 }

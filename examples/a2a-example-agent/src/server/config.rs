@@ -24,6 +24,29 @@ pub struct OidcSettings {
     pub audience: String,
 }
 
+/// TLS on both listeners (`--tls-cert PEM --tls-key PEM`): HTTPS and gRPC over TLS, the card's
+/// URLs `https`. With `client_roots` (`--mtls-roots PEM`), mutual TLS: every client must present a
+/// certificate issued under them, and the certificate names the caller (the card declares the
+/// scheme `mtls`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct TlsSettings {
+    /// The agent's certificate chain, PEM (its own certificate first).
+    pub certificate_chain: String,
+    /// Its private key, PEM.
+    pub private_key: String,
+    /// The roots client certificates must chain to, PEM; `None`: clients present none.
+    pub client_roots: Option<String>,
+}
+
+/// The private key stays out of logs.
+impl std::fmt::Debug for TlsSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsSettings")
+            .field("mutual", &self.client_roots.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 /// How the agent behaves; [`Config::default`] is what `a2a-example-agent --listen` serves.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -63,6 +86,9 @@ pub struct Config {
     /// Requests per second and streams open at once per caller (`--rate-per-caller N`,
     /// `--streams-per-caller N`): none by default.
     pub caller_limits: CallerLimits,
+    /// TLS, and mutual TLS, on both listeners (`--tls-cert`, `--tls-key`, `--mtls-roots`): none by
+    /// default.
+    pub tls: Option<TlsSettings>,
 }
 
 impl Default for Config {
@@ -80,6 +106,7 @@ impl Default for Config {
             oidc: None,
             api_key: None,
             caller_limits: CallerLimits::default(),
+            tls: None,
         }
     }
 }

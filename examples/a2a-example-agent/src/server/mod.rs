@@ -18,7 +18,7 @@
 //! `GetExtendedAgentCard` needs `Authorization: Bearer <token>` with the token of
 //! [`Config::extended_card_token`] ([`EXTENDED_CARD_TOKEN`] by default); the card declares it.
 //! Every other operation serves anonymous callers too, unless the agent is protected
-//! ([`Config::oidc`], [`Config::api_key`]; see [`security`]): then every operation needs an OpenID
+//! ([`Config::oidc`], [`Config::api_key`], mutual TLS in [`Config::tls`]; see [`security`]): then every operation needs an OpenID
 //! Connect bearer token or the API key, the extended card goes to any such caller, and the cards
 //! declare those schemes instead; a task is visible only to the caller (and
 //! tenant) that created it. Webhooks may be any `https` URL, or `http` on loopback (the example's
@@ -38,8 +38,10 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use a2a_server::tls::TlsIdentity;
 use a2a_server::{
-    A2aServer, BearerTokens, InMemoryTaskStore, MemoryLimits, Security, ServerConfig, Serving,
+    A2aServer, Authenticator, BearerTokens, HttpPaths, InMemoryTaskStore, MemoryLimits, Security,
+    ServerConfig, Serving,
 };
 use a2a_testkit::behaviour::{Delays, WithBehaviours};
 use a2a_testkit::stores::OpenedStore;
@@ -47,7 +49,7 @@ use tokio::net::TcpListener;
 
 use agent::TravelAgent;
 pub use config::{
-    Config, EXTENDED_CARD_PRINCIPAL, EXTENDED_CARD_TOKEN, OidcSettings, default_store,
+    Config, EXTENDED_CARD_PRINCIPAL, EXTENDED_CARD_TOKEN, OidcSettings, TlsSettings, default_store,
 };
 
 /// The server of the example agent on `store`, for an agent serving HTTP on `http` and gRPC on `grpc`
@@ -86,9 +88,11 @@ pub fn build_protected(
         server_config.connections.max_connections_per_ip =
             server_config.connections.max_connections;
     }
-    let mut builder = store.install(
-        A2aServer::builder(card::build(config, http, grpc, false), agent).config(server_config),
-    );
+    let declared = security
+        .as_ref()
+        .and_then(|security| security.card_security());
+    let card = |extended| card::build_declaring(config, http, grpc, extended, declared.as_ref());
+    let mut builder = store.install(A2aServer::builder(card(false), agent).config(server_config));
     if memory && !config.per_caller_caps {
         let whole = MemoryLimits::default();
         builder = builder.task_store(InMemoryTaskStore::with_limits(
@@ -98,12 +102,10 @@ pub fn build_protected(
         ));
     }
     if let Some(security) = security {
-        builder = builder
-            .extended_card(card::build(config, http, grpc, true))
-            .authenticator(security);
+        builder = builder.extended_card(card(true)).authenticator(security);
     } else if let Some(token) = &config.extended_card_token {
         builder = builder
-            .extended_card(card::build(config, http, grpc, true))
+            .extended_card(card(true))
             .authenticator(BearerTokens::new().token(token, EXTENDED_CARD_PRINCIPAL));
     }
     builder.build()
@@ -127,10 +129,29 @@ pub async fn start(config: Config, http: TcpListener, grpc: TcpListener) -> io::
     let security = security::authenticator(&config)
         .await
         .map_err(io::Error::other)?;
+    let tls = config.tls.as_ref().map(tls_identity).transpose()?;
     let store = config.store.open().await.map_err(io::Error::other)?;
-    build_protected(&config, http_addr, grpc_addr, store, security)
-        .serve(http, grpc)
-        .await
+    let server = build_protected(&config, http_addr, grpc_addr, store, security);
+    match tls {
+        Some(identity) => {
+            server
+                .serve_tls(http, grpc, &HttpPaths::default(), &identity)
+                .await
+        }
+        None => server.serve(http, grpc).await,
+    }
+}
+
+/// The listeners' TLS identity of `tls`, requiring client certificates when it names their roots.
+fn tls_identity(tls: &TlsSettings) -> io::Result<TlsIdentity> {
+    let identity = TlsIdentity::from_pem(tls.certificate_chain.clone(), tls.private_key.clone())
+        .map_err(io::Error::other)?;
+    match &tls.client_roots {
+        Some(roots) => identity
+            .require_client_certificates(roots)
+            .map_err(io::Error::other),
+        None => Ok(identity),
+    }
 }
 
 /// Binds two free ports of 127.0.0.1 and starts the agent on them.

@@ -41,12 +41,14 @@ pub fn plan_route(from: &str, to: &str) -> String {
 
 /// Book a room the traveller picked from a shortlist.
 ///
-/// Only on the extended card: booking needs an authenticated caller.
+/// Only on the extended card: booking needs an authenticated caller, with an OpenID Connect token
+/// granting `travel.book` when the agent is protected by OpenID Connect. The server enforces this on
+/// messages naming the skill (`"metadata": {"skillId": "book-room"}`).
 #[a2a_skill(
     name = "Book a room",
     tags("travel", "booking"),
     examples("Book the Casa do Rio for April 10 to 13"),
-    security_requirements(bearer())
+    security_requirements(oidc("travel.book"), bearer())
 )]
 pub fn book_room(hotel: &str) -> String {
     format!("Booked {hotel}; you will be charged in EUR")
