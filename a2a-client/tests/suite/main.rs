@@ -12,6 +12,8 @@ mod hostile_v0_3;
 mod js;
 mod oauth_tokens;
 mod observe;
+#[allow(dead_code)] // shared with the example agent's tests, which use the rest of it
+#[path = "../../../tests/interop/oidc/provider.rs"]
 mod oidc_provider;
 mod python;
 mod readme;

@@ -40,7 +40,7 @@ async fn setup(test: &str) -> Option<Setup> {
         "a2a.server.routes, grpc, uvicorn, jwt",
         test,
     )?;
-    let provider = oidc_provider::start(test)?;
+    let provider = oidc_provider::start_provider(test)?;
     let server = PyServer::start(
         &python,
         "sdk_oauth2_agent_server.py",

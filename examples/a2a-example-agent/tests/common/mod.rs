@@ -1,7 +1,7 @@
 //! What the example agent's suites share: the three stores each suite runs on, every one the
 //! suite's own, so tests running in parallel never share a file or a database; and, for the crash
 //! tests, the agent's binary started on a store (killed by its pid when dropped); for the
-//! authentication tests, a real OpenID provider (`oidc_provider`); and the runner of the Python
+//! authentication tests, a real OpenID provider (`oidc_provider`, shared with the client's tests); and the runner of the Python
 //! driver scripts (`driver`).
 //!
 //! - memory;
@@ -13,6 +13,7 @@
 #![allow(dead_code)] // each test binary uses its own part
 
 pub mod driver;
+#[path = "../../../../tests/interop/oidc/provider.rs"]
 pub mod oidc_provider;
 
 use std::process::Command;

@@ -1,18 +1,22 @@
-//! The certified OpenID provider (`oidc-provider` from npm, tests/interop/oidc/provider.mjs) that the
-//! example agent's authentication tests run on 127.0.0.1: started by node, its issuer read from the
-//! line it prints, killed by its process id when dropped. Without node or `npm ci` in
+//! The certified OpenID provider (`oidc-provider` from npm, provider.mjs beside this file) that the
+//! authentication tests of the example agent and of the client run on 127.0.0.1: started by node, its
+//! issuer read from the line it prints, killed by its process id when dropped. Each test binary
+//! includes this file as a module (`#[path]`). The clients provider.mjs registers for the
+//! client-credentials grant (secret `<id>-secret`, scope `a2a.call`): `alice` (also `travel.book`) and
+//! `bob` sending their secret in the form, `carol` in a Basic header; their tokens are JWTs for
+//! [`AUDIENCE`], or for [`OTHER_AUDIENCE`] when asked for that resource. Without node or `npm ci` in
 //! tests/interop/oidc, `start_provider` skips with one line, and fails under `CI=true`.
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use a2a_client::auth::{ClientCredentials, TokenSource};
 
-/// The agent's identifier at the provider: the audience its tokens name.
-pub const AUDIENCE: &str = "urn:a2a:example-agent";
-/// Another resource of the same provider.
+/// The identifier of the agent under test at the provider: the audience its tokens name by default.
+pub const AUDIENCE: &str = "urn:a2a:agent-under-test";
+/// Another resource of the same provider: tokens for it are not for the agent.
 pub const OTHER_AUDIENCE: &str = "urn:a2a:another-agent";
 /// The longest the provider may take to start.
 const START_LIMIT: Duration = Duration::from_secs(30);
@@ -30,15 +34,18 @@ impl Drop for Provider {
     }
 }
 
-/// The secret of a client registered at the provider for the client-credentials grant (`alice` or
-/// `bob`; provider.mjs registers each with `<id>-secret`).
+/// The secret provider.mjs registered for `client`.
 pub fn client_secret(client: &str) -> String {
     format!("{client}-secret")
 }
 
-/// The provider's folder (tests/interop/oidc).
+/// The provider's folder (tests/interop/oidc), found above the crate whose tests include this file.
 fn provider_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/interop/oidc")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("tests/interop/oidc"))
+        .find(|dir| dir.join("provider.mjs").is_file())
+        .expect("tests/interop/oidc lies above the crate")
 }
 
 /// Starts the provider; `None` (said in one line) when node or the package is missing, a failure
