@@ -30,6 +30,8 @@ pub mod batches;
 pub mod profile;
 pub mod report;
 pub mod slow_readers;
+pub mod steady;
+pub mod store_peers;
 pub mod stores;
 pub mod targets;
 

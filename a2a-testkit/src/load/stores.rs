@@ -15,8 +15,21 @@
 //! (`SendMessage` only), alternating with this one, and the ratio of this build to it is given
 //! batch by batch.
 //!
-//! Every task made is read back with `GetTask`; the run fails (non-zero exit) on any error or lost
-//! task. Throughput is reported, never asserted: the machine may be shared.
+//! The peer rows ([`super::store_peers`]): the official Python SDK's server on its own stores
+//! (`InMemoryTaskStore`; its `DatabaseTaskStore` on SQLite and on PostgreSQL, a schema of its own),
+//! its agent doing the same work, alternating with ours in the same rounds. Each row gives its ratio
+//! to the SDK's memory row, and ours on the same store over it, batch by batch. They need
+//! `A2A_INTEROP_PYTHON` (a Python with `tests/interop/requirements.txt`); without it their rows are
+//! left out, and under `CI=true` the run fails.
+//!
+//! Then the steady-state round ([`super::steady`]): `SendMessage` in back-to-back batches past the
+//! store's capacity, the throughput of the last batches over the first. At CI's scale on our memory
+//! store only (12,000 tasks, past its 10,000); with `--record` on every store of ours and on the
+//! SDK's memory store.
+//!
+//! Every task made in the short rounds is read back with `GetTask` (before the steady-state round,
+//! whose eviction would remove them); the run fails (non-zero exit) on any error or lost task, ours
+//! or a peer's. Throughput is reported, never asserted: the machine may be shared.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,6 +45,8 @@ use sqlx::Connection;
 
 use super::batches::{Batch, CONCURRENCY, read_back};
 use super::report::{percentile, spread};
+use super::steady::{SteadyScale, first_and_last};
+use super::store_peers;
 use super::targets::url_of_ready_line;
 use crate::behaviour::table::LOAD_CHUNKS;
 use crate::process::Server;
@@ -45,6 +60,14 @@ pub struct StoreScale {
     pub send_message_calls: usize,
     /// Calls per batch of streamed tasks.
     pub streamed_calls: usize,
+    /// Calls per batch of streamed tasks on the Python SDK's server (on SQLite it streams about 70
+    /// events a second: CI's batches are kept short).
+    pub peer_streamed_calls: usize,
+    /// The steady-state round.
+    pub steady: SteadyScale,
+    /// Whether the steady-state round runs on every store and the SDK's memory store (else on our
+    /// memory store only).
+    pub steady_everywhere: bool,
 }
 
 impl StoreScale {
@@ -53,12 +76,18 @@ impl StoreScale {
         rounds: 2,
         send_message_calls: 64,
         streamed_calls: 16,
+        peer_streamed_calls: 4,
+        steady: SteadyScale::CI,
+        steady_everywhere: false,
     };
     /// The figures of record (a release build, a quiet machine).
     pub const RECORD: StoreScale = StoreScale {
         rounds: 9,
         send_message_calls: 1000,
         streamed_calls: 100,
+        peer_streamed_calls: 100,
+        steady: SteadyScale::RECORD,
+        steady_everywhere: true,
     };
 }
 
@@ -88,6 +117,11 @@ impl Store {
     }
 }
 
+/// The build label of the agent under test, of `--baseline`, and of the Python SDK's server.
+const THIS_BUILD: &str = "this build";
+const BASELINE: &str = "baseline";
+const PYTHON_SDK: &str = "Python SDK";
+
 /// One configuration running: its agent processes (killed when dropped) and a JSON-RPC client of
 /// each.
 struct Running {
@@ -110,7 +144,7 @@ impl Running {
     /// What this configuration is measured on: a baseline build (from before `load-chunks`
     /// existed, say) only on `SendMessage`.
     fn ops(&self) -> &'static [StoreOp] {
-        if self.build == "baseline" {
+        if self.build == BASELINE {
             &[StoreOp::SendMessage]
         } else {
             &[StoreOp::SendMessage, StoreOp::Streamed]
@@ -133,7 +167,7 @@ fn on_ci() -> bool {
     std::env::var("CI").is_ok_and(|ci| ci.eq_ignore_ascii_case("true") || ci == "1")
 }
 
-/// The URL of a new schema of the database at `url` (its connections search it first).
+/// Makes the schema `name` in the database at `url`; the URL whose connections search it first.
 async fn postgres_schema(url: &str, name: &str) -> Result<String, String> {
     let mut connection = sqlx::PgConnection::connect(url)
         .await
@@ -179,9 +213,16 @@ async fn start(
             (format!("sqlite:{}", file.display()), Some(file), None)
         }
         Store::Postgres { .. } => {
-            let url = postgres.ok_or("no PostgreSQL")?;
-            let url = postgres_schema(url, &unique).await?;
-            (url.clone(), None, Some(url))
+            let base = postgres.ok_or("no PostgreSQL")?;
+            let url = postgres_schema(base, &unique).await?;
+            // The SDK's server is given the database and the schema apart (its driver takes no
+            // `options` parameter).
+            let value = if build == PYTHON_SDK {
+                format!("postgres:{base}")
+            } else {
+                url.clone()
+            };
+            (value, None, Some(url))
         }
     };
     let replicas = match store {
@@ -191,14 +232,20 @@ async fn start(
     let mut servers = Vec::new();
     let mut clients = Vec::new();
     for _ in 0..replicas {
-        let mut command = Command::new(agent);
-        command.args(["--listen", "127.0.0.1:0", "--store", &value, "--one-caller"]);
-        let (mut server, line) = Server::start(command, "the example agent")?;
-        server.url = url_of_ready_line(&line, "the example agent")?;
+        let server = if build == PYTHON_SDK {
+            let schema = url.is_some().then_some(unique.as_str());
+            store_peers::start_sdk(agent, &value, schema)?
+        } else {
+            let mut command = Command::new(agent);
+            command.args(["--listen", "127.0.0.1:0", "--store", &value, "--one-caller"]);
+            let (mut server, line) = Server::start(command, "the example agent")?;
+            server.url = url_of_ready_line(&line, "the example agent")?;
+            server
+        };
         let client =
             A2aClient::connect(&server.url, ClientConfig::default().only(Binding::JsonRpc))
                 .await
-                .map_err(|e| format!("{}: connecting: {e}", store.label()))?;
+                .map_err(|e| format!("{} ({build}): connecting: {e}", store.label()))?;
         servers.push(server);
         clients.push(client);
     }
@@ -364,13 +411,31 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
         }
         None => println!("no PostgreSQL (A2A_TEST_POSTGRES_URL): its rows are left out"),
     }
-    let mut builds = vec![("this build", agent)];
+    let python = store_peers::python();
+    if python.is_none() {
+        if on_ci() {
+            return Err(
+                "CI is set but no Python for the SDK server was given (A2A_INTEROP_PYTHON)".into(),
+            );
+        }
+        println!("no Python with the SDK (A2A_INTEROP_PYTHON): the Python SDK rows are left out");
+    }
+    let mut builds = vec![(THIS_BUILD, agent)];
     if let Some(baseline) = baseline {
-        builds.push(("baseline", baseline));
+        builds.push((BASELINE, baseline));
+    }
+    if let Some(python) = &python {
+        builds.push((PYTHON_SDK, python.as_path()));
     }
     let mut running = Vec::new();
     for store in &stores {
         for (build, program) in &builds {
+            // One process of the SDK's server per store: it has no replicas of its own.
+            if *build == PYTHON_SDK
+                && matches!(store, Store::Postgres { replicas } if *replicas > 1)
+            {
+                continue;
+            }
             running.push(start(program, build, store.clone(), postgres.as_deref()).await?);
         }
     }
@@ -383,8 +448,9 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
     // A warm-up batch each (connections, statements), kept out of the figures.
     for target in &mut running {
         for &op in target.ops() {
-            let (warm, _) = batch(&target.clients, op, 8, sequence).await;
-            sequence += 8;
+            let calls = if target.build == PYTHON_SDK { 2 } else { 8 };
+            let (warm, _) = batch(&target.clients, op, calls, sequence).await;
+            sequence += calls;
             target.tasks.extend(warm.tasks);
             if warm.errors > 0 {
                 return Err(format!(
@@ -407,6 +473,7 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
                 }
                 let calls = match op {
                     StoreOp::SendMessage => scale.send_message_calls,
+                    StoreOp::Streamed if target.build == PYTHON_SDK => scale.peer_streamed_calls,
                     StoreOp::Streamed => scale.streamed_calls,
                 };
                 let before = match (&target.postgres, op) {
@@ -467,8 +534,81 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
             ));
         }
     }
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
+    }
+    println!("ok: no error, no task lost");
+    steady_round(&mut running, scale, sequence).await
+}
+
+/// The steady-state round ([`super::steady`]) on the configurations `scale` names, one after the
+/// other; prints its table, fails on an error.
+async fn steady_round(
+    running: &mut [Running],
+    scale: StoreScale,
+    mut sequence: usize,
+) -> Result<(), String> {
+    let steady = scale.steady;
+    println!(
+        "\nsteady-state round: {} back-to-back batches of {} SendMessage per configuration ({}), \
+         the last {} against the first {}",
+        steady.batches,
+        steady.calls_per_batch,
+        if scale.steady_everywhere {
+            "every store of this build, the Python SDK's memory store"
+        } else {
+            "this build's memory store; all with --record"
+        },
+        steady.compared,
+        steady.compared
+    );
+    println!(
+        "\n| store | build | SendMessage/s, first batches | SendMessage/s, last batches | last ÷ first |\n\
+         |---|---|---|---|---|"
+    );
+    let mut problems = Vec::new();
+    for target in running.iter() {
+        let memory = matches!(target.store, Store::Memory);
+        let included = match target.build {
+            THIS_BUILD => memory || scale.steady_everywhere,
+            PYTHON_SDK => memory && scale.steady_everywhere,
+            _ => false,
+        };
+        if !included {
+            continue;
+        }
+        let mut batches = Vec::new();
+        for _ in 0..steady.batches {
+            let (done, _) = batch(
+                &target.clients,
+                StoreOp::SendMessage,
+                steady.calls_per_batch,
+                sequence,
+            )
+            .await;
+            sequence += steady.calls_per_batch;
+            if done.errors > 0 {
+                problems.push(format!(
+                    "steady-state round, {} ({}): {} errors: {:?}",
+                    target.store.label(),
+                    target.build,
+                    done.errors,
+                    done.first_errors
+                ));
+                break;
+            }
+            batches.push(done);
+        }
+        if let Some((first, last, ratio)) = first_and_last(&batches, steady.compared) {
+            println!(
+                "| {} | {} | {first:.0} | {last:.0} | {ratio:.2} |",
+                target.store.label(),
+                target.build
+            );
+        }
+    }
     if problems.is_empty() {
-        println!("ok: no error, no task lost");
+        println!("ok: no error in the steady-state round");
         Ok(())
     } else {
         Err(problems.join("; "))
@@ -491,8 +631,8 @@ fn ratio(mine: &[Batch], theirs: &[Batch]) -> Option<(f64, f64, f64)> {
 
 fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
     println!(
-        "\n| store | build | SendMessage/s | ratio to memory | ratio to baseline | p50 | p99 | streamed events/s | writing transactions per SendMessage |\n\
-         |---|---|---|---|---|---|---|---|---|"
+        "\n| store | build | SendMessage/s | ratio to memory | ratio to baseline | ours ÷ this row | p50 | p99 | streamed events/s | writing transactions per SendMessage |\n\
+         |---|---|---|---|---|---|---|---|---|---|"
     );
     for (position, target) in running.iter().enumerate() {
         let memory = running
@@ -500,7 +640,10 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
             .find(|t| matches!(t.store, Store::Memory) && t.build == target.build);
         let baseline = running
             .iter()
-            .find(|t| t.build == "baseline" && t.store.label() == target.store.label());
+            .find(|t| t.build == BASELINE && t.store.label() == target.store.label());
+        let ours = running
+            .iter()
+            .find(|t| t.build == THIS_BUILD && t.store.label() == target.store.label());
         let mut latencies: Vec<Duration> = target
             .send_batches
             .iter()
@@ -517,7 +660,7 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
             })
         };
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             target.store.label(),
             target.build,
             cell(rps, 0),
@@ -525,19 +668,28 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
                 memory.and_then(|m| ratio(&target.send_batches, &m.send_batches)),
                 2
             ),
-            if target.build == "baseline" {
-                "–".to_owned()
-            } else {
+            if target.build == THIS_BUILD {
                 cell(
                     baseline.and_then(|b| ratio(&target.send_batches, &b.send_batches)),
                     2,
                 )
+            } else {
+                "–".to_owned()
+            },
+            if target.build == PYTHON_SDK {
+                cell(
+                    ours.and_then(|o| ratio(&o.send_batches, &target.send_batches)),
+                    2,
+                )
+            } else {
+                "–".to_owned()
             },
             millis(percentile(&latencies, 0.50)),
             millis(percentile(&latencies, 0.99)),
             cell(spread(streamed_events[position].clone()), 0),
             match &target.store {
                 Store::Memory => "0".to_owned(),
+                Store::Sqlite if target.build == PYTHON_SDK => "–".to_owned(),
                 Store::Postgres { .. } => cell(spread(target.commits.clone()), 2),
                 Store::Sqlite => "see the cost test".to_owned(),
             },
