@@ -410,6 +410,14 @@ pub(crate) fn read_card(
 ) -> Result<(AgentCard, ProtocolVersion), String> {
     limits.check_json(body).map_err(|e| e.to_string())?;
     let json = a2a_types::json::value_from_slice(body).map_err(|e| e.to_string())?;
+    read_card_json(json)
+}
+
+/// Reads a card's JSON of either version (already read under the decode budget), naming the field
+/// at fault.
+pub(crate) fn read_card_json(
+    json: serde_json::Value,
+) -> Result<(AgentCard, ProtocolVersion), String> {
     if is_v0_1_card(&json) {
         return read_v0_1_card(json).map(|card| (card, ProtocolVersion::V0_1));
     }

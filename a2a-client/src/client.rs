@@ -99,8 +99,9 @@ impl A2aClient {
     ) -> Result<Self, ClientError> {
         let auth = Authenticator::new(&card, &config.credentials)?;
         let mut endpoints = Vec::new();
+        let extended_card = card.capabilities.extended_agent_card == Some(true);
         for candidate in candidates(&card, &config.preference, &config.versions) {
-            endpoints.push(Endpoint::new(candidate, &config, &http)?);
+            endpoints.push(Endpoint::new(candidate, &config, &http, extended_card)?);
         }
         if endpoints.is_empty() {
             return Err(no_supported_interface(&card));

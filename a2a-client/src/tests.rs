@@ -386,3 +386,63 @@ async fn streaming_and_unary_operations_are_not_mixed_up() {
         Err(ClientError::InvalidRequest { .. })
     ));
 }
+
+/// A v0.2 card at `url`, declaring an extended card or not, as the client reads it.
+fn v0_2_card(url: &str, extended: bool) -> AgentCard {
+    let json = serde_json::json!({
+        "name": "v0.2", "description": "d", "url": url, "version": "1",
+        "protocolVersion": "0.2.6", "capabilities": {},
+        "supportsAuthenticatedExtendedCard": extended,
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": [],
+    });
+    crate::card::read_card_json(json).expect("a v0.2 card").0
+}
+
+#[tokio::test]
+async fn a_v0_2_extended_card_is_a_get_beside_the_card_url_with_the_credentials() {
+    let extended = serde_json::json!({
+        "name": "v0.2 extended", "description": "d", "url": "http://h/a2a/v1", "version": "1",
+        "protocolVersion": "0.2.6", "capabilities": {},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "more", "name": "More", "description": "m", "tags": []}],
+    });
+    let server = canned(http_response(
+        "200 OK",
+        "application/json",
+        &extended.to_string(),
+    ))
+    .await;
+    let url = format!("{}/a2a/v1", server.base);
+    let config = ClientConfig::default().bearer_token("t0k");
+    let refused = A2aClient::from_card(v0_2_card(&url, false), config.clone())
+        .expect("a client")
+        .get_extended_agent_card(Default::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&refused, ClientError::NotConvertible { message }
+            if message.contains("GetExtendedAgentCard has no A2A v0.2 counterpart")),
+        "{refused}"
+    );
+    assert!(server.requests.lock().expect("lock").is_empty());
+
+    let card = A2aClient::from_card(v0_2_card(&url, true), config)
+        .expect("a client")
+        .get_extended_agent_card(Default::default())
+        .await
+        .expect("the extended card");
+    assert_eq!(
+        (card.name.as_str(), card.skills[0].id.as_str()),
+        ("v0.2 extended", "more")
+    );
+    let request = server.requests.lock().expect("lock")[0].to_ascii_lowercase();
+    assert!(
+        request.starts_with("get /a2a/agent/authenticatedextendedcard http/1.1"),
+        "{request}"
+    );
+    assert!(
+        request.contains("\r\nauthorization: bearer t0k\r\n"),
+        "{request}"
+    );
+}

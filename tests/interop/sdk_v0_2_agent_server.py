@@ -7,7 +7,11 @@ The v0.2 peer the Rust client crate (a2a-client) is proven against: the client r
 v0.2 well-known path (`/.well-known/agent.json`, after `agent-card.json` answers 404), recognises
 `protocolVersion` 0.2.x and sends its v1 calls as JSON-RPC `message/send`, `message/stream`,
 `tasks/get`, `tasks/cancel`, `tasks/resubscribe` and `tasks/pushNotificationConfig/set|get|list|delete`
-(the v0.3 bridge's wire, which v0.2 shares). Runs under a2a-sdk 0.2.x
+(the v0.3 bridge's wire, which v0.2 shares), and GETs its authenticated extended card (the public
+card says `supportsAuthenticatedExtendedCard`; the SDK serves the extended card, which adds the skill
+`extended-echo`, at `/agent/authenticatedExtendedCard`). The SDK checks no credentials there: a
+middleware of ours answers that path 401 unless `Authorization: Bearer v02-extended-token` comes
+with it, so the client is seen sending its credentials. Runs under a2a-sdk 0.2.x
 (tests/interop/requirements-v0_2.txt, its own virtual environment): everything that speaks the
 protocol is the SDK's (DefaultRequestHandler over an InMemoryTaskStore and an
 InMemoryPushNotificationConfigStore, A2AStarletteApplication at `/`, served by uvicorn). The configs
@@ -39,6 +43,23 @@ from a2a.server.tasks import InMemoryPushNotificationConfigStore, InMemoryTaskSt
 from a2a.types import AgentCapabilities, AgentCard, AgentSkill, Part, TaskState, TextPart
 from a2a.utils import new_agent_text_message, new_task
 from a2a.utils.message import get_message_text
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.responses import JSONResponse
+
+EXTENDED_CARD_PATH = '/agent/authenticatedExtendedCard'
+EXTENDED_CARD_TOKEN = 'v02-extended-token'
+
+
+async def guard_extended_card(request, call_next):
+    """Refuses the extended card without the test's bearer token (the SDK itself checks none)."""
+    if request.url.path == EXTENDED_CARD_PATH:
+        if request.headers.get('authorization') != f'Bearer {EXTENDED_CARD_TOKEN}':
+            return JSONResponse(
+                {'error': 'the extended card needs a bearer token'},
+                status_code=401,
+                headers={'WWW-Authenticate': 'Bearer'},
+            )
+    return await call_next(request)
 
 
 class BehaviourTable(AgentExecutor):
@@ -95,13 +116,30 @@ async def main() -> None:
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
         skills=[AgentSkill(id='echo', name='Echo', description='Echoes the text', tags=['echo'])],
+        supports_authenticated_extended_card=True,
+    )
+    extended_card = card.model_copy(
+        update={
+            'skills': [
+                *card.skills,
+                AgentSkill(
+                    id='extended-echo',
+                    name='Extended echo',
+                    description='Only authenticated clients see it',
+                    tags=['echo'],
+                ),
+            ]
+        }
     )
     handler = DefaultRequestHandler(
         agent_executor=BehaviourTable(args.delay),
         task_store=InMemoryTaskStore(),
         push_config_store=InMemoryPushNotificationConfigStore(),
     )
-    app = A2AStarletteApplication(agent_card=card, http_handler=handler).build()
+    app = A2AStarletteApplication(
+        agent_card=card, http_handler=handler, extended_agent_card=extended_card
+    ).build()
+    app.add_middleware(BaseHTTPMiddleware, dispatch=guard_extended_card)
     http_server = uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='off'))
     serving = asyncio.create_task(http_server.serve(sockets=[http_socket]))
     while not http_server.started:

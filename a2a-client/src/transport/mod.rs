@@ -6,6 +6,7 @@ pub(crate) mod contract;
 pub(crate) mod grpc;
 pub(crate) mod jsonrpc;
 pub(crate) mod older;
+pub(crate) mod older_card;
 pub(crate) mod rest;
 pub(crate) mod v0_3;
 
@@ -40,11 +41,13 @@ pub(crate) struct Endpoint {
 
 impl Endpoint {
     /// The transport of `candidate`'s interface, sending with `http` (the HTTP bindings) or a channel
-    /// of its own (gRPC); nothing is connected yet.
+    /// of its own (gRPC); nothing is connected yet. `extended_card`: whether the card declares an
+    /// extended card (which a v0.2 agent serves by GET, beside its `url`).
     pub(crate) fn new(
         candidate: Candidate,
         config: &ClientConfig,
         http: &reqwest::Client,
+        extended_card: bool,
     ) -> Result<Self, ClientError> {
         let url = &candidate.interface.url;
         let transport = match (candidate.binding, candidate.version) {
@@ -61,12 +64,19 @@ impl Endpoint {
                     }
                     _ => v0_3::jsonrpc::Wire::V0_3,
                 };
-                Transport::JsonRpcV0_3(v0_3::jsonrpc::JsonRpcV0_3Transport::new(
+                let transport = v0_3::jsonrpc::JsonRpcV0_3Transport::new(
                     http.clone(),
                     url,
                     config.limits,
                     wire,
-                ))
+                );
+                Transport::JsonRpcV0_3(
+                    if extended_card && wire == v0_3::jsonrpc::Wire::Older(OlderVersion::V0_2) {
+                        transport.with_extended_card(older_card::extended_card_url(url)?)
+                    } else {
+                        transport
+                    },
+                )
             }
             (Binding::HttpJson, ProtocolVersion::V0_3) => Transport::HttpJsonV0_3(
                 v0_3::rest::RestV0_3Transport::new(http.clone(), url, config.limits),

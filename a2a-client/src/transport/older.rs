@@ -10,8 +10,8 @@
 //!
 //! - **v0.2** (0.2.6) has every request field v0.3 has: request side, the two schemas differ only by
 //!   v0.3's `agent/getAuthenticatedExtendedCard` (v0.2 serves its extended card by an HTTP GET, not
-//!   JSON-RPC). So a v0.2 request is the v0.3 request, checked through the v0.2 types; answers are
-//!   read as v0.3's, which every v0.2 answer is.
+//!   JSON-RPC: [`super::older_card`]). So a v0.2 request is the v0.3 request, checked through the
+//!   v0.2 types; answers are read as v0.3's, which every v0.2 answer is.
 //! - **v0.1** (0.1.0) has seven methods: send, stream, get, cancel, resubscribe, and set and get of a
 //!   task's one push config. What it cannot carry is refused: a `tenant`, a part's `mediaType` on a
 //!   text part, a push config's `id`, a message's `referenceTaskIds` or `extensions`, a send's

@@ -5,11 +5,12 @@
 //! (`/.well-known/agent.json`, after `agent-card.json` answers 404) and recognised as 0.2, then the
 //! same v1 calls sent as v0.3 JSON-RPC through the bridge, whose wire v0.2 shares: send (task and
 //! message), stream, get, cancel, push configs (set, get, list, delete), resubscribe to a running
-//! task, the SDK's errors, and what v0.2 cannot carry refused by name.
+//! task, the extended card by v0.2's authenticated GET, the SDK's errors, and what v0.2 cannot carry
+//! refused by name.
 
 use std::time::Duration;
 
-use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig, ClientError};
+use a2a_client::{A2aClient, Binding, CardResolver, ClientConfig};
 use a2a_protocol::errors::ErrorKind;
 use a2a_protocol::service::ProtocolVersion;
 use a2a_types::v1::{
@@ -245,17 +246,23 @@ async fn checks(server: &PyServer) -> Vec<&'static str> {
     assert!(refused.to_string().contains("`params.tenant`"), "{refused}");
     passed.push("not-convertible.tenant");
 
-    // v0.3's one request v0.2 lacks: v0.2 serves the extended card by HTTP GET, not JSON-RPC.
+    // v0.2 serves the extended card by HTTP GET beside the card's url, not by JSON-RPC: without
+    // credentials the agent refuses it, with them the card has the skill the public one lacks.
     let refused = client
         .get_extended_agent_card(Default::default())
         .await
         .unwrap_err();
-    assert!(
-        matches!(&refused, ClientError::NotConvertible { message }
-            if message.contains("GetExtendedAgentCard has no A2A v0.2 counterpart")),
-        "{refused}"
-    );
-    passed.push("not-convertible.extended-card-method");
+    assert!(refused.is_unauthenticated(), "{refused}");
+    let extended = client
+        .with_bearer_token(Some("v02-extended-token".into()))
+        .expect("a client with credentials")
+        .get_extended_agent_card(Default::default())
+        .await
+        .expect("the extended card");
+    let skills: Vec<&str> = extended.skills.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(skills, ["echo", "extended-echo"]);
+    assert_eq!(extended.name, "SDK v0.2 agent");
+    passed.push("extended-card.get");
     passed
 }
 

@@ -7,7 +7,8 @@
 //! it. (Without a 0.x interface in the card, or without the feature, every request gets the v1 card.)
 //! A v0.2 or v0.1 client reads that same form (every member it requires is there: `url`, `name`,
 //! `version`, `capabilities`, `skills`, ...); with feature `v0_2` it is served at their well-known
-//! path too, `/.well-known/agent.json`.
+//! path too, `/.well-known/agent.json`, and says `supportsAuthenticatedExtendedCard` when the server
+//! has an extended card (which v0.2 clients GET beside the JSON-RPC endpoint).
 //!
 //! Each form carries `Cache-Control`, `Vary: A2A-Version` and an `ETag` of its own body (section
 //! 8.6: clients should cache the card), and a request whose `If-None-Match` names the current one
@@ -49,7 +50,26 @@ fn card_json(state: &ServerState, headers: &HeaderMap) -> Result<String, serde_j
     if asks_for_v1(headers) {
         serde_json::to_string(&state.card)
     } else {
-        serde_json::to_string(&a2a_compat::bridge::well_known_card_json(&state.card))
+        let mut json = a2a_compat::bridge::well_known_card_json(&state.card);
+        #[cfg(feature = "v0_2")]
+        declare_extended_card(state, &mut json);
+        serde_json::to_string(&json)
+    }
+}
+
+/// Has the v0.x form (the one with a top-level `url`; v1 has none) declare the extended card v0.2
+/// clients GET beside the JSON-RPC endpoint (`bindings::jsonrpc::older_card`) when the server has
+/// one, whether or not the v1 card declares it.
+#[cfg(feature = "v0_2")]
+fn declare_extended_card(state: &ServerState, json: &mut serde_json::Value) {
+    if state.extended_card.is_some()
+        && let Some(object) = json.as_object_mut()
+        && object.contains_key("url")
+    {
+        object.insert(
+            "supportsAuthenticatedExtendedCard".into(),
+            serde_json::Value::Bool(true),
+        );
     }
 }
 

@@ -6,8 +6,10 @@ Usage: drive_agent_v0_2.py AGENT_URL
 
 AGENT_URL is the example agent as `a2a-example-agent --listen` serves it (its resubscribe delay short).
 The checks: the card (read by the SDK 0.2's pydantic model), send with a task result and with a message
-result, stream, get with historyLength, cancel, resubscribe, and the error TaskNotFound read back by its
-JSON-RPC code. Each check prints PASS or FAIL; the last line is the count (`JSONRPC: passed/total`).
+result, stream, get with historyLength, cancel, resubscribe, the error TaskNotFound read back by its
+JSON-RPC code, and the authenticated extended card: v0.2 GETs it at `{card.url}/../agent/
+authenticatedExtendedCard` (the SDK's card resolver, given that path and the agent's default bearer
+token), refused without the token. Each check prints PASS or FAIL; the last line is the count (`JSONRPC: passed/total`).
 Exits 1 on any failure. Bounded: every call has a timeout, the whole run 60 s. Loopback only.
 """
 
@@ -15,10 +17,11 @@ import asyncio
 import sys
 import traceback
 import uuid
+from urllib.parse import urlsplit
 
 import httpx
 
-from a2a.client import A2ACardResolver, A2AClient
+from a2a.client import A2ACardResolver, A2AClient, A2AClientHTTPError
 from a2a.types import (
     CancelTaskRequest,
     GetTaskRequest,
@@ -43,6 +46,8 @@ from a2a.types import (
 CALL_TIMEOUT = 15.0
 WHOLE_RUN = 60
 RESULTS: list[bool] = []
+# The bearer token the example agent's extended card is behind by default.
+EXTENDED_CARD_TOKEN = 'example-extended-card-token'
 
 
 def record(name: str, ok: bool, detail: str = '') -> None:
@@ -73,6 +78,13 @@ def params(prefix: str, blocking: bool = True) -> MessageSendParams:
     )
     return MessageSendParams(message=message, configuration=MessageSendConfiguration(
         accepted_output_modes=[], blocking=blocking))
+
+
+def extended_card_location(card_url: str) -> tuple[str, str]:
+    """The origin and path of v0.2's extended card: `{card_url}/../agent/authenticatedExtendedCard`."""
+    parts = urlsplit(card_url)
+    parent = parts.path.rstrip('/').rsplit('/', 1)[0]
+    return f'{parts.scheme}://{parts.netloc}', f'{parent}/agent/authenticatedExtendedCard'
 
 
 def result_of(response):
@@ -147,11 +159,30 @@ async def main(agent_url: str) -> None:
             assert isinstance(response.root, JSONRPCErrorResponse), response
             assert response.root.error.code == -32001, response.root.error
 
+        origin, extended_path = extended_card_location(card.url)
+
+        async def extended_card():
+            assert card.supports_authenticated_extended_card, card
+            bearer = {'headers': {'Authorization': f'Bearer {EXTENDED_CARD_TOKEN}'}}
+            extended = await A2ACardResolver(http, origin).get_agent_card(extended_path, bearer)
+            assert len(extended.skills) == len(card.skills) + 1, [s.id for s in extended.skills]
+            assert extended.documentation_url == 'https://a2a-protocol.org/', extended.documentation_url
+
+        async def extended_card_refused():
+            try:
+                await A2ACardResolver(http, origin).get_agent_card(extended_path)
+            except A2AClientHTTPError as error:
+                assert error.status_code == 401, error
+            else:
+                raise AssertionError('the extended card was served without credentials')
+
         checks = [
             ('the v0.2 card at /.well-known/agent.json', card_checks), ('send (task result)', send_task),
             ('send (message result)', send_message_result), ('stream', stream),
             ('get with historyLength', get_with_history), ('cancel', cancel), ('resubscribe', resubscribe),
             ('error TaskNotFound', task_not_found),
+            ('the extended card by GET with the bearer token', extended_card),
+            ('the extended card refused without credentials', extended_card_refused),
         ]
         for name, body in checks:
             await check(name, body)

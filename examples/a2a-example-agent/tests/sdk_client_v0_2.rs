@@ -3,7 +3,8 @@
 //! v0.2's well-known path (`/.well-known/agent.json`), and its client sends v0.2 requests without
 //! `A2A-Version`, which the server answers through the v0.3 path (every v0.2 method and shape is
 //! v0.3's): send (task and message results), stream, get with history, cancel, resubscribe, and the
-//! error TaskNotFound. This test asserts every check passes.
+//! error TaskNotFound, and the authenticated extended card by v0.2's GET beside the JSON-RPC
+//! endpoint (refused without the token). This test asserts every check passes.
 //!
 //! Python comes from `A2A_INTEROP_PYTHON_V0_2` (or the workspace's `.venv-v0_2`); without it the test
 //! says it is skipped, and fails when `CI=true`. The script is killed after 90 s.
@@ -20,7 +21,7 @@ mod common;
 
 const SCRIPT_LIMIT: Duration = Duration::from_secs(90);
 /// The checks the script makes (see `main` in the script).
-const CHECKS: usize = 8;
+const CHECKS: usize = 10;
 
 #[test]
 fn the_python_sdk_0_2_client_drives_the_agent_over_json_rpc() {

@@ -23,6 +23,7 @@ use crate::http::{read_json, send};
 use crate::stream::EventStream;
 use crate::transport::contract::{CallMeta, Common, stream_or_error};
 use crate::transport::older;
+use crate::transport::older_card::get_extended_card;
 
 const JSONRPC: Binding = Binding::JsonRpc;
 
@@ -71,6 +72,8 @@ pub(crate) struct JsonRpcV0_3Transport {
     common: Common,
     downgrader: Downgrader,
     wire: Wire,
+    /// Where a v0.2 agent whose card declares one serves its extended card (by GET, not JSON-RPC).
+    extended_card: Option<String>,
 }
 
 impl JsonRpcV0_3Transport {
@@ -79,7 +82,15 @@ impl JsonRpcV0_3Transport {
             common: Common::new(http, url, limits),
             downgrader: Downgrader::new(),
             wire,
+            extended_card: None,
         }
+    }
+
+    /// This transport fetching `GetExtendedAgentCard` by GET at `url` (v0.2's way) instead of
+    /// refusing it.
+    pub(crate) fn with_extended_card(mut self, url: String) -> Self {
+        self.extended_card = Some(url);
+        self
     }
 
     fn post(
@@ -100,6 +111,11 @@ impl JsonRpcV0_3Transport {
         params: MethodParams,
         meta: &CallMeta,
     ) -> Result<MethodResult, ClientError> {
+        if let (MethodParams::GetExtendedAgentCard(request), Some(url)) =
+            (&params, &self.extended_card)
+        {
+            return get_extended_card(&self.common, url, request, meta).await;
+        }
         let (method, request) = self.wire.downgrade(&self.downgrader, params)?;
         let response = send(
             JSONRPC,

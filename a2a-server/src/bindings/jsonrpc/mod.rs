@@ -35,10 +35,13 @@ use crate::core::state::ServerState;
 
 #[cfg(feature = "v0_1")]
 mod older;
+#[cfg(feature = "v0_2")]
+mod older_card;
 #[cfg(feature = "v0_3")]
 mod v0_3;
 
-/// JSON-RPC at `path` and `path/`, reading bodies under the decode budget.
+/// JSON-RPC at `path` and `path/`, reading bodies under the decode budget; with feature `v0_2` and
+/// an extended card, v0.2's GET of it beside `path` ([`older_card`]).
 pub(crate) fn router(state: &Arc<ServerState>, path: &str) -> Router {
     let path = path.trim_end_matches('/');
     let routes = if path.is_empty() {
@@ -48,6 +51,15 @@ pub(crate) fn router(state: &Arc<ServerState>, path: &str) -> Router {
         Router::new()
             .route(path, post(rpc))
             .route(&format!("{path}/"), post(rpc))
+    };
+    #[cfg(feature = "v0_2")]
+    let routes = if state.extended_card.is_some() {
+        routes.route(
+            &older_card::extended_card_path(path),
+            axum::routing::get(older_card::extended_card),
+        )
+    } else {
+        routes
     };
     routes
         .layer(DefaultBodyLimit::max(state.config.limits.max_bytes()))
