@@ -20,12 +20,16 @@
 //! its agent doing the same work, alternating with ours in the same rounds. Each row gives its ratio
 //! to the SDK's memory row, and ours on the same store over it, batch by batch. They need
 //! `A2A_INTEROP_PYTHON` (a Python with `tests/interop/requirements.txt`); without it their rows are
-//! left out, and under `CI=true` the run fails.
+//! left out, and under `CI=true` the run fails. Likewise a2a-protocol-server 0.15 on its memory,
+//! SQLite and PostgreSQL stores (`benchmarks/protocol-server-agent`, built by
+//! `cargo build --release --manifest-path benchmarks/Cargo.toml -p a2a-protocol-server-agent`, or
+//! `A2A_LOAD_PROTOCOL_SERVER_AGENT`); CI does not build it, so without it its rows are left out
+//! with one line, under `CI=true` too.
 //!
 //! Then the steady-state round ([`super::steady`]): `SendMessage` in back-to-back batches past the
 //! store's capacity, the throughput of the last batches over the first. At CI's scale on our memory
 //! store only (12,000 tasks, past its 10,000); with `--record` on every store of ours and on the
-//! SDK's memory store.
+//! peers' memory stores.
 //!
 //! Every task made in the short rounds is read back with `GetTask` (before the steady-state round,
 //! whose eviction would remove them); the run fails (non-zero exit) on any error or lost task, ours
@@ -121,6 +125,12 @@ impl Store {
 const THIS_BUILD: &str = "this build";
 const BASELINE: &str = "baseline";
 const PYTHON_SDK: &str = "Python SDK";
+const PROTOCOL_SERVER: &str = "a2a-protocol-server 0.15";
+
+/// Whether `build` is another project's server (a peer row).
+fn is_peer(build: &str) -> bool {
+    build == PYTHON_SDK || build == PROTOCOL_SERVER
+}
 
 /// One configuration running: its agent processes (killed when dropped) and a JSON-RPC client of
 /// each.
@@ -217,10 +227,10 @@ async fn start(
             let url = postgres_schema(base, &unique).await?;
             // The SDK's server is given the database and the schema apart (its driver takes no
             // `options` parameter).
-            let value = if build == PYTHON_SDK {
-                format!("postgres:{base}")
-            } else {
-                url.clone()
+            let value = match build {
+                PYTHON_SDK => format!("postgres:{base}"),
+                PROTOCOL_SERVER => format!("postgres:{url}"),
+                _ => url.clone(),
             };
             (value, None, Some(url))
         }
@@ -235,6 +245,8 @@ async fn start(
         let server = if build == PYTHON_SDK {
             let schema = url.is_some().then_some(unique.as_str());
             store_peers::start_sdk(agent, &value, schema)?
+        } else if build == PROTOCOL_SERVER {
+            store_peers::start_protocol_server(agent, &value)?
         } else {
             let mut command = Command::new(agent);
             command.args(["--listen", "127.0.0.1:0", "--store", &value, "--one-caller"]);
@@ -420,6 +432,14 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
         }
         println!("no Python with the SDK (A2A_INTEROP_PYTHON): the Python SDK rows are left out");
     }
+    let protocol_server = store_peers::protocol_server_agent();
+    if protocol_server.is_none() {
+        // CI does not build benchmarks/: only runs of record are expected to have these rows.
+        println!(
+            "a2a-protocol-server's agent is not built (benchmarks/protocol-server-agent; \
+             A2A_LOAD_PROTOCOL_SERVER_AGENT): its rows are left out"
+        );
+    }
     let mut builds = vec![(THIS_BUILD, agent)];
     if let Some(baseline) = baseline {
         builds.push((BASELINE, baseline));
@@ -427,13 +447,14 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
     if let Some(python) = &python {
         builds.push((PYTHON_SDK, python.as_path()));
     }
+    if let Some(binary) = &protocol_server {
+        builds.push((PROTOCOL_SERVER, binary.as_path()));
+    }
     let mut running = Vec::new();
     for store in &stores {
         for (build, program) in &builds {
-            // One process of the SDK's server per store: it has no replicas of its own.
-            if *build == PYTHON_SDK
-                && matches!(store, Store::Postgres { replicas } if *replicas > 1)
-            {
+            // One process of a peer's server per store: the rows compare stores, not replicas.
+            if is_peer(build) && matches!(store, Store::Postgres { replicas } if *replicas > 1) {
                 continue;
             }
             running.push(start(program, build, store.clone(), postgres.as_deref()).await?);
@@ -555,7 +576,7 @@ async fn steady_round(
         steady.batches,
         steady.calls_per_batch,
         if scale.steady_everywhere {
-            "every store of this build, the Python SDK's memory store"
+            "every store of this build, the peers' memory stores"
         } else {
             "this build's memory store; all with --record"
         },
@@ -571,7 +592,7 @@ async fn steady_round(
         let memory = matches!(target.store, Store::Memory);
         let included = match target.build {
             THIS_BUILD => memory || scale.steady_everywhere,
-            PYTHON_SDK => memory && scale.steady_everywhere,
+            PYTHON_SDK | PROTOCOL_SERVER => memory && scale.steady_everywhere,
             _ => false,
         };
         if !included {
@@ -676,7 +697,7 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
             } else {
                 "–".to_owned()
             },
-            if target.build == PYTHON_SDK {
+            if is_peer(target.build) {
                 cell(
                     ours.and_then(|o| ratio(&o.send_batches, &target.send_batches)),
                     2,
@@ -689,7 +710,7 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
             cell(spread(streamed_events[position].clone()), 0),
             match &target.store {
                 Store::Memory => "0".to_owned(),
-                Store::Sqlite if target.build == PYTHON_SDK => "–".to_owned(),
+                Store::Sqlite if is_peer(target.build) => "–".to_owned(),
                 Store::Postgres { .. } => cell(spread(target.commits.clone()), 2),
                 Store::Sqlite => "see the cost test".to_owned(),
             },
