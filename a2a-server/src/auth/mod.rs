@@ -12,7 +12,9 @@
 //! | [`JwtBearer`] (feature `oidc`) | JWT access tokens against an issuer's JWKS found by OpenID Connect discovery | `openIdConnectSecurityScheme` |
 //! | [`ClientCertificates`] (feature `rustls`) | the client certificate verified by mutual TLS ([`PeerCertificate`]): its subject's CN or first DNS/URI SAN | `mtlsSecurityScheme` |
 //!
-//! [`Security`] composes schemes into one authenticator and writes the card's `securitySchemes` and
+//! [`Security`] composes schemes into one authenticator (every credential a request presents is
+//! checked, a bad one refuses it, and the caller records every scheme that verified, so a
+//! requirement naming several schemes together can be met) and writes the card's `securitySchemes` and
 //! `securityRequirements` from them (the server replaces what the card said with that, so the card
 //! and the checks cannot disagree). [`ScopeRequirements`] refuses a caller without an operation's
 //! scopes with the specification's authorization error on every binding (HTTP 403 with
@@ -76,8 +78,13 @@ pub struct Caller {
     /// [`ScopeRequirements`].
     pub scopes: BTreeSet<String>,
     /// The name of the card's security scheme that identified it (`None`: anonymous, or a hook
-    /// that does not say).
+    /// that does not say). When several verified, the one that names the caller (for
+    /// [`Security`], the first configured).
     pub scheme: Option<String>,
+    /// Every scheme whose credential the request presented and that verified it (with
+    /// [`scheme`](Self::scheme) among them), so that a requirement naming several schemes together
+    /// can be met.
+    pub schemes: BTreeSet<String>,
 }
 
 impl Caller {
@@ -106,10 +113,30 @@ impl Caller {
         self
     }
 
-    /// The same caller, identified by the card's scheme `scheme`.
+    /// The same caller, identified by the card's scheme `scheme` (which names it, and joins
+    /// [`schemes`](Self::schemes)).
     pub fn by_scheme(mut self, scheme: impl Into<String>) -> Self {
-        self.scheme = Some(scheme.into());
+        let scheme = scheme.into();
+        self.schemes.insert(scheme.clone());
+        self.scheme = Some(scheme);
         self
+    }
+
+    /// The same caller, its credential of the card's scheme `scheme` verified too (without it
+    /// naming the caller).
+    pub fn also_by_scheme(mut self, scheme: impl Into<String>) -> Self {
+        self.schemes.insert(scheme.into());
+        self
+    }
+
+    /// Whether the request's credential of the card's scheme `scheme` verified: the caller is
+    /// authenticated and `scheme` is among [`schemes`](Self::schemes); a caller of a hook that
+    /// names no scheme at all counts as verified by any.
+    pub fn verified_by(&self, scheme: &str) -> bool {
+        self.is_authenticated()
+            && (self.schemes.contains(scheme)
+                || (self.schemes.is_empty()
+                    && self.scheme.as_deref().is_none_or(|named| named == scheme)))
     }
 
     /// Whether the caller proved who it is.

@@ -11,9 +11,11 @@
 //! The requirements are read from the cards the server serves (the public card's skills and the
 //! extended card's, the extended card's entry winning when both list an id), so what the card says
 //! and what is enforced cannot disagree. A skill with no requirements adds none. Otherwise the caller
-//! must meet one of them (they are alternatives): every scheme the requirement names must be the one
-//! that identified the caller ([`Caller::scheme`]; an authenticated caller of a hook that names no
-//! scheme counts as identified by any), and the caller must hold every scope listed. An empty
+//! must meet one of them (they are alternatives): every scheme the requirement names must have
+//! verified a credential of the request ([`Caller::verified_by`]: all of them, as a requirement's
+//! schemes are needed together, e.g. an API key and a client certificate; an authenticated caller
+//! of a hook that names no scheme counts as verified by any), and the caller must hold every scope
+//! listed. An empty
 //! requirement is met by anyone, anonymous callers included.
 //!
 //! A caller that meets none is refused with the specification's authorization error (section 3.3.2)
@@ -146,15 +148,13 @@ impl SkillRequirements {
     }
 }
 
-/// Whether every scheme `requirement` names identified `caller`.
+/// Whether every scheme `requirement` names verified `caller`'s credential (all of them: the
+/// schemes of one requirement are needed together).
 fn schemes_match(caller: &Caller, requirement: &SecurityRequirement) -> bool {
-    requirement.schemes.keys().all(|scheme| {
-        caller.is_authenticated()
-            && caller
-                .scheme
-                .as_deref()
-                .is_none_or(|identified| identified == scheme)
-    })
+    requirement
+        .schemes
+        .keys()
+        .all(|scheme| caller.verified_by(scheme))
 }
 
 /// Whether `caller` meets `requirement`: its schemes, and every scope each lists.
@@ -274,6 +274,53 @@ mod tests {
                 .check(&message(Some("search")), &Caller::anonymous())
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn a_requirement_naming_several_schemes_needs_every_one_verified() {
+        let skills = SkillRequirements::of_cards(
+            &card(vec![
+                skill(
+                    "pay",
+                    vec![SecurityRequirement::new([
+                        ("apiKey", Vec::<String>::new()),
+                        ("mtls", Vec::new()),
+                    ])],
+                ),
+                skill(
+                    "book",
+                    vec![SecurityRequirement::new([
+                        ("oidc", vec!["travel.book"]),
+                        ("mtls", vec![]),
+                    ])],
+                ),
+            ]),
+            None,
+        );
+        let certificate_only = Caller::authenticated("alice").by_scheme("mtls");
+        let certificate_and_key = certificate_only.clone().also_by_scheme("apiKey");
+        assert!(
+            skills
+                .check(&message(Some("pay")), &certificate_and_key)
+                .is_ok()
+        );
+        assert!(matches!(
+            skills.check(&message(Some("pay")), &certificate_only),
+            Err(AccessDenied::Forbidden(_))
+        ));
+        let token_and_certificate = Caller::authenticated("alice")
+            .by_scheme("oidc")
+            .also_by_scheme("mtls");
+        let booker = token_and_certificate.clone().with_scopes(["travel.book"]);
+        assert!(skills.check(&message(Some("book")), &booker).is_ok());
+        assert!(matches!(
+            skills.check(&message(Some("book")), &token_and_certificate),
+            Err(AccessDenied::Forbidden(f)) if f.scopes == ["travel.book"]
+        ));
+        let token_only = Caller::authenticated("alice")
+            .by_scheme("oidc")
+            .with_scopes(["travel.book"]);
+        assert!(skills.check(&message(Some("book")), &token_only).is_err());
     }
 
     #[test]
