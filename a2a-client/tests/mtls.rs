@@ -454,6 +454,15 @@ async fn a_skill_needing_a_certificate_and_an_api_key_together_is_served_only_wi
     );
     assert_eq!(certificate_only.rest.0, 403);
     assert_eq!(certificate_only.grpc, tonic::Code::PermissionDenied);
+    // An API key is no HTTP authentication scheme: no challenge (a Bearer one would mislead).
+    assert_eq!(
+        certificate_only.jsonrpc.2, None,
+        "JSON-RPC's WWW-Authenticate"
+    );
+    assert_eq!(
+        certificate_only.rest.1, None,
+        "HTTP+JSON's WWW-Authenticate"
+    );
 
     // A presented key that is wrong refuses the request, though the certificate verified.
     let wrong_key = send_with(&ca, &alice, Some("k-mallory"), &serving).await;

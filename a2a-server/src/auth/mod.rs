@@ -18,7 +18,9 @@
 //! `securityRequirements` from them (the server replaces what the card said with that, so the card
 //! and the checks cannot disagree). [`ScopeRequirements`] refuses a caller without an operation's
 //! scopes with the specification's authorization error on every binding (HTTP 403 with
-//! `WWW-Authenticate: Bearer error="insufficient_scope"`, gRPC `PERMISSION_DENIED`, JSON-RPC -31403).
+//! `WWW-Authenticate: Bearer error="insufficient_scope"`, gRPC `PERMISSION_DENIED`, JSON-RPC -31403;
+//! a 403 for want of an API key or a client certificate, which are not HTTP authentication schemes,
+//! carries no `WWW-Authenticate`: see [`Forbidden::bearer`]).
 //! The card's per-skill `securityRequirements` are enforced the same way on the messages sent to a
 //! skill: the one a message's metadata names under [`SKILL_ID_METADATA`], or the agent's only skill
 //! (see `skills.rs` for the rule).
@@ -192,14 +194,30 @@ pub struct Forbidden {
     pub message: String,
     /// The scopes the operation needs (for `WWW-Authenticate: Bearer scope="…"`).
     pub scopes: Vec<String>,
+    /// Whether what is missing is a bearer token's (OAuth 2, OpenID Connect, HTTP `Bearer`): the
+    /// HTTP 403 then carries `WWW-Authenticate: Bearer error="insufficient_scope"` (RFC 6750
+    /// section 3.1). Otherwise (an API key, a client certificate: no HTTP authentication scheme,
+    /// so no challenge a client could answer) it carries no `WWW-Authenticate`.
+    pub bearer: bool,
 }
 
 impl Forbidden {
-    /// A refusal naming the scopes the operation needs.
+    /// A refusal naming the scopes of a bearer token the operation needs.
     pub fn missing_scopes(message: impl Into<String>, scopes: Vec<String>) -> Self {
         Forbidden {
             message: message.into(),
             scopes,
+            bearer: true,
+        }
+    }
+
+    /// A refusal for want of credentials that are not a bearer token's (an API key, a client
+    /// certificate, or their scopes): no `WWW-Authenticate` challenge.
+    pub fn missing_credentials(message: impl Into<String>, scopes: Vec<String>) -> Self {
+        Forbidden {
+            message: message.into(),
+            scopes,
+            bearer: false,
         }
     }
 }
