@@ -12,11 +12,15 @@
 //! | [`JwtBearer`] (feature `oidc`) | JWT access tokens against an issuer's JWKS found by OpenID Connect discovery | `openIdConnectSecurityScheme` |
 //! | [`ClientCertificates`] (feature `rustls`) | the client certificate verified by mutual TLS ([`PeerCertificate`]): its subject's CN or first DNS/URI SAN | `mtlsSecurityScheme` |
 //!
-//! [`Security`] composes schemes into one authenticator and writes the card's `securitySchemes` and
+//! [`Security`] composes schemes into one authenticator (every credential a request presents is
+//! checked, a bad one refuses it, and the caller records every scheme that verified, so a
+//! requirement naming several schemes together can be met) and writes the card's `securitySchemes` and
 //! `securityRequirements` from them (the server replaces what the card said with that, so the card
 //! and the checks cannot disagree). [`ScopeRequirements`] refuses a caller without an operation's
 //! scopes with the specification's authorization error on every binding (HTTP 403 with
-//! `WWW-Authenticate: Bearer error="insufficient_scope"`, gRPC `PERMISSION_DENIED`, JSON-RPC -31403).
+//! `WWW-Authenticate: Bearer error="insufficient_scope"`, gRPC `PERMISSION_DENIED`, JSON-RPC -31403;
+//! a 403 for want of an API key or a client certificate, which are not HTTP authentication schemes,
+//! carries no `WWW-Authenticate`: see [`Forbidden::bearer`]).
 //! The card's per-skill `securityRequirements` are enforced the same way on the messages sent to a
 //! skill: the one a message's metadata names under [`SKILL_ID_METADATA`], or the agent's only skill
 //! (see `skills.rs` for the rule).
@@ -76,8 +80,13 @@ pub struct Caller {
     /// [`ScopeRequirements`].
     pub scopes: BTreeSet<String>,
     /// The name of the card's security scheme that identified it (`None`: anonymous, or a hook
-    /// that does not say).
+    /// that does not say). When several verified, the one that names the caller (for
+    /// [`Security`], the first configured).
     pub scheme: Option<String>,
+    /// Every scheme whose credential the request presented and that verified it (with
+    /// [`scheme`](Self::scheme) among them), so that a requirement naming several schemes together
+    /// can be met.
+    pub schemes: BTreeSet<String>,
 }
 
 impl Caller {
@@ -106,10 +115,30 @@ impl Caller {
         self
     }
 
-    /// The same caller, identified by the card's scheme `scheme`.
+    /// The same caller, identified by the card's scheme `scheme` (which names it, and joins
+    /// [`schemes`](Self::schemes)).
     pub fn by_scheme(mut self, scheme: impl Into<String>) -> Self {
-        self.scheme = Some(scheme.into());
+        let scheme = scheme.into();
+        self.schemes.insert(scheme.clone());
+        self.scheme = Some(scheme);
         self
+    }
+
+    /// The same caller, its credential of the card's scheme `scheme` verified too (without it
+    /// naming the caller).
+    pub fn also_by_scheme(mut self, scheme: impl Into<String>) -> Self {
+        self.schemes.insert(scheme.into());
+        self
+    }
+
+    /// Whether the request's credential of the card's scheme `scheme` verified: the caller is
+    /// authenticated and `scheme` is among [`schemes`](Self::schemes); a caller of a hook that
+    /// names no scheme at all counts as verified by any.
+    pub fn verified_by(&self, scheme: &str) -> bool {
+        self.is_authenticated()
+            && (self.schemes.contains(scheme)
+                || (self.schemes.is_empty()
+                    && self.scheme.as_deref().is_none_or(|named| named == scheme)))
     }
 
     /// Whether the caller proved who it is.
@@ -165,14 +194,30 @@ pub struct Forbidden {
     pub message: String,
     /// The scopes the operation needs (for `WWW-Authenticate: Bearer scope="…"`).
     pub scopes: Vec<String>,
+    /// Whether what is missing is a bearer token's (OAuth 2, OpenID Connect, HTTP `Bearer`): the
+    /// HTTP 403 then carries `WWW-Authenticate: Bearer error="insufficient_scope"` (RFC 6750
+    /// section 3.1). Otherwise (an API key, a client certificate: no HTTP authentication scheme,
+    /// so no challenge a client could answer) it carries no `WWW-Authenticate`.
+    pub bearer: bool,
 }
 
 impl Forbidden {
-    /// A refusal naming the scopes the operation needs.
+    /// A refusal naming the scopes of a bearer token the operation needs.
     pub fn missing_scopes(message: impl Into<String>, scopes: Vec<String>) -> Self {
         Forbidden {
             message: message.into(),
             scopes,
+            bearer: true,
+        }
+    }
+
+    /// A refusal for want of credentials that are not a bearer token's (an API key, a client
+    /// certificate, or their scopes): no `WWW-Authenticate` challenge.
+    pub fn missing_credentials(message: impl Into<String>, scopes: Vec<String>) -> Self {
+        Forbidden {
+            message: message.into(),
+            scopes,
+            bearer: false,
         }
     }
 }

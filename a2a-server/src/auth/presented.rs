@@ -34,10 +34,11 @@ impl Presented {
         }
     }
 
-    /// What a request's extensions hold (gRPC requests, whose extensions tonic hands over).
+    /// What a request's extensions hold (gRPC requests, whose extensions tonic hands over; served
+    /// by tonic's own TLS server, the client certificate is read from tonic's connection info).
     pub(crate) fn of(extensions: &axum::http::Extensions) -> Self {
         Presented {
-            certificate: extensions.get().cloned(),
+            certificate: PeerCertificate::of_extensions(extensions),
             authenticated: extensions.get().cloned(),
         }
     }

@@ -11,21 +11,26 @@
 //! The requirements are read from the cards the server serves (the public card's skills and the
 //! extended card's, the extended card's entry winning when both list an id), so what the card says
 //! and what is enforced cannot disagree. A skill with no requirements adds none. Otherwise the caller
-//! must meet one of them (they are alternatives): every scheme the requirement names must be the one
-//! that identified the caller ([`Caller::scheme`]; an authenticated caller of a hook that names no
-//! scheme counts as identified by any), and the caller must hold every scope listed. An empty
+//! must meet one of them (they are alternatives): every scheme the requirement names must have
+//! verified a credential of the request ([`Caller::verified_by`]: all of them, as a requirement's
+//! schemes are needed together, e.g. an API key and a client certificate; an authenticated caller
+//! of a hook that names no scheme counts as verified by any), and the caller must hold every scope
+//! listed. An empty
 //! requirement is met by anyone, anonymous callers included.
 //!
 //! A caller that meets none is refused with the specification's authorization error (section 3.3.2)
 //! on every binding: an anonymous caller as unauthenticated (HTTP 401, gRPC `UNAUTHENTICATED`,
-//! JSON-RPC -31401), an authenticated one as forbidden (HTTP 403 with
-//! `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`, gRPC `PERMISSION_DENIED`,
-//! JSON-RPC -31403). A message naming a skill the cards do not list is `InvalidParams`.
+//! JSON-RPC -31401), an authenticated one as forbidden (HTTP 403, gRPC `PERMISSION_DENIED`,
+//! JSON-RPC -31403). The 403 carries `WWW-Authenticate: Bearer error="insufficient_scope",
+//! scope="…"` only when what the closest alternative lacks is a bearer token's (a scheme of the
+//! card that is HTTP `Bearer`, OAuth 2 or OpenID Connect; `scope` lists those schemes' scopes):
+//! an API key or a client certificate is not an HTTP authentication scheme, so a caller lacking
+//! only those gets no challenge. A message naming a skill the cards do not list is `InvalidParams`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use a2a_protocol::errors::Error;
-use a2a_types::v1::{AgentCard, Message, SecurityRequirement};
+use a2a_types::v1::{AgentCard, Message, SecurityRequirement, SecurityScheme};
 
 use super::{AccessDenied, Caller, Forbidden, Unauthenticated};
 use crate::errors::invalid;
@@ -38,6 +43,9 @@ pub const SKILL_ID_METADATA: &str = "skillId";
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct SkillRequirements {
     skills: BTreeMap<String, Vec<SecurityRequirement>>,
+    /// The cards' schemes that take bearer tokens (HTTP `Bearer`, OAuth 2, OpenID Connect): those
+    /// a `WWW-Authenticate: Bearer` challenge is for.
+    bearer_schemes: BTreeSet<String>,
 }
 
 impl SkillRequirements {
@@ -49,7 +57,21 @@ impl SkillRequirements {
             .chain(extended.into_iter().flat_map(|extended| &extended.skills))
             .map(|skill| (skill.id.clone(), skill.security_requirements.clone()))
             .collect();
-        SkillRequirements { skills }
+        let bearer_schemes = card
+            .security_schemes
+            .iter()
+            .chain(
+                extended
+                    .into_iter()
+                    .flat_map(|extended| &extended.security_schemes),
+            )
+            .filter(|(_, scheme)| takes_bearer_tokens(scheme))
+            .map(|(name, _)| name.clone())
+            .collect();
+        SkillRequirements {
+            skills,
+            bearer_schemes,
+        }
     }
 
     /// The schemes the skills' requirements name that `declared` does not hold: no caller can meet
@@ -124,37 +146,68 @@ impl SkillRequirements {
         if !caller.is_authenticated() {
             return Err(Unauthenticated(needs).into());
         }
-        // The scopes named in the challenge: those of the first alternative the caller's scheme
-        // could meet, else the first alternative's.
+        // What is missing is told of the closest alternative: the first whose schemes all
+        // verified the caller (only scopes lack), else the first.
         let closest = requirements
             .iter()
             .find(|requirement| schemes_match(caller, requirement))
             .unwrap_or(&requirements[0]);
-        let scopes = closest
+        let message = format!(
+            "{needs}; the caller (scopes: {}) meets none",
+            caller_scopes(caller)
+        );
+        // The closest alternative's schemes the caller does not meet (not verified, or scopes
+        // lacking); a `Bearer` challenge names the scopes of those that take bearer tokens, and
+        // there is none when none does.
+        let unmet: Vec<(&String, &Vec<String>)> = closest
             .schemes
-            .values()
-            .flat_map(|scopes| scopes.list.iter().cloned())
+            .iter()
+            .filter(|(scheme, scopes)| {
+                !caller.verified_by(scheme)
+                    || !scopes
+                        .list
+                        .iter()
+                        .all(|scope| caller.scopes.contains(scope))
+            })
+            .map(|(scheme, scopes)| (scheme, &scopes.list))
             .collect();
-        Err(Forbidden::missing_scopes(
-            format!(
-                "{needs}; the caller (scopes: {}) meets none",
-                caller_scopes(caller)
-            ),
-            scopes,
-        )
-        .into())
+        let bearer: Vec<&(&String, &Vec<String>)> = unmet
+            .iter()
+            .filter(|(scheme, _)| self.bearer_schemes.contains(*scheme))
+            .collect();
+        let scopes_of = |schemes: &[&(&String, &Vec<String>)]| -> Vec<String> {
+            schemes
+                .iter()
+                .flat_map(|(_, scopes)| scopes.iter().cloned())
+                .collect()
+        };
+        if bearer.is_empty() {
+            let all: Vec<&(&String, &Vec<String>)> = unmet.iter().collect();
+            return Err(Forbidden::missing_credentials(message, scopes_of(&all)).into());
+        }
+        Err(Forbidden::missing_scopes(message, scopes_of(&bearer)).into())
     }
 }
 
-/// Whether every scheme `requirement` names identified `caller`.
+/// Whether a client meets `scheme` with `Authorization: Bearer`: HTTP authentication of the
+/// `Bearer` scheme, OAuth 2, OpenID Connect.
+fn takes_bearer_tokens(scheme: &SecurityScheme) -> bool {
+    match scheme {
+        SecurityScheme::HttpAuthSecurityScheme(http) => http.scheme.eq_ignore_ascii_case("bearer"),
+        SecurityScheme::Oauth2SecurityScheme(_)
+        | SecurityScheme::OpenIdConnectSecurityScheme(_) => true,
+        // API keys, client certificates, and what a later spec adds: no bearer token.
+        _ => false,
+    }
+}
+
+/// Whether every scheme `requirement` names verified `caller`'s credential (all of them: the
+/// schemes of one requirement are needed together).
 fn schemes_match(caller: &Caller, requirement: &SecurityRequirement) -> bool {
-    requirement.schemes.keys().all(|scheme| {
-        caller.is_authenticated()
-            && caller
-                .scheme
-                .as_deref()
-                .is_none_or(|identified| identified == scheme)
-    })
+    requirement
+        .schemes
+        .keys()
+        .all(|scheme| caller.verified_by(scheme))
 }
 
 /// Whether `caller` meets `requirement`: its schemes, and every scope each lists.
@@ -277,6 +330,63 @@ mod tests {
     }
 
     #[test]
+    fn a_requirement_naming_several_schemes_needs_every_one_verified() {
+        let skills = SkillRequirements::of_cards(
+            &card(vec![
+                skill(
+                    "pay",
+                    vec![SecurityRequirement::new([
+                        ("apiKey", Vec::<String>::new()),
+                        ("mtls", Vec::new()),
+                    ])],
+                ),
+                skill(
+                    "book",
+                    vec![SecurityRequirement::new([
+                        ("oidc", vec!["travel.book"]),
+                        ("mtls", vec![]),
+                    ])],
+                ),
+            ]),
+            None,
+        );
+        // Declared as a card with these three schemes does.
+        let skills = SkillRequirements {
+            bearer_schemes: BTreeSet::from(["oidc".to_owned()]),
+            ..skills
+        };
+        let certificate_only = Caller::authenticated("alice").by_scheme("mtls");
+        let certificate_and_key = certificate_only.clone().also_by_scheme("apiKey");
+        assert!(
+            skills
+                .check(&message(Some("pay")), &certificate_and_key)
+                .is_ok()
+        );
+        // Lacking an API key: no bearer token would help, so no Bearer challenge.
+        assert!(matches!(
+            skills.check(&message(Some("pay")), &certificate_only),
+            Err(AccessDenied::Forbidden(f)) if !f.bearer
+        ));
+        let token_and_certificate = Caller::authenticated("alice")
+            .by_scheme("oidc")
+            .also_by_scheme("mtls");
+        let booker = token_and_certificate.clone().with_scopes(["travel.book"]);
+        assert!(skills.check(&message(Some("book")), &booker).is_ok());
+        assert!(matches!(
+            skills.check(&message(Some("book")), &token_and_certificate),
+            Err(AccessDenied::Forbidden(f)) if f.bearer && f.scopes == ["travel.book"]
+        ));
+        // The token is enough, the certificate lacks: no Bearer challenge.
+        let token_only = Caller::authenticated("alice")
+            .by_scheme("oidc")
+            .with_scopes(["travel.book"]);
+        assert!(matches!(
+            skills.check(&message(Some("book")), &token_only),
+            Err(AccessDenied::Forbidden(f)) if !f.bearer
+        ));
+    }
+
+    #[test]
     fn a_lone_skill_is_the_one_every_message_is_for() {
         let skills = SkillRequirements::of_cards(
             &card(vec![skill(
@@ -312,7 +422,21 @@ mod tests {
                 ],
             ),
         ]);
+        let mut extended = extended;
+        extended.security_schemes = [
+            (
+                "oidc".to_owned(),
+                SecurityScheme::OpenIdConnectSecurityScheme(Default::default()),
+            ),
+            (
+                "mtls".to_owned(),
+                SecurityScheme::MtlsSecurityScheme(Default::default()),
+            ),
+        ]
+        .into_iter()
+        .collect();
         let skills = SkillRequirements::of_cards(&public, Some(&extended));
+        assert_eq!(skills.bearer_schemes, BTreeSet::from(["oidc".to_owned()]));
         assert!(
             skills
                 .check(&message(Some("book")), &Caller::anonymous())

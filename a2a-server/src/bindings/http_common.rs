@@ -73,12 +73,16 @@ pub(crate) const JSONRPC_PERMISSION_DENIED: i64 = -31403;
 
 /// How a refusal reads on HTTP: the status, the gRPC status name and JSON-RPC code for the body,
 /// and the `WWW-Authenticate` challenge (RFC 9110 section 11.6.1; RFC 6750 section 3.1 for a
-/// bearer token without the scope).
+/// bearer token without the scope). A 401 always has one (RFC 9110 section 15.5.2 requires it); a
+/// 403 has one only when what is missing is a bearer token's: `WWW-Authenticate` names HTTP
+/// authentication schemes, and API keys and client certificates are none, so a `Bearer` challenge
+/// would send a client of those after a token the agent does not want (RFC 9110 section 15.5.4
+/// does not ask a 403 for a challenge).
 fn refusal_parts(
     state: &ServerState,
     headers: &HeaderMap,
     refusal: &AccessDenied,
-) -> (StatusCode, &'static str, i64, String) {
+) -> (StatusCode, &'static str, i64, Option<String>) {
     match refusal {
         AccessDenied::Unauthenticated(_) => {
             let mut challenge = state.authenticator.challenge();
@@ -98,17 +102,19 @@ fn refusal_parts(
                 StatusCode::UNAUTHORIZED,
                 "UNAUTHENTICATED",
                 JSONRPC_UNAUTHENTICATED,
-                challenge,
+                Some(challenge),
             )
         }
         AccessDenied::Forbidden(forbidden) => (
             StatusCode::FORBIDDEN,
             "PERMISSION_DENIED",
             JSONRPC_PERMISSION_DENIED,
-            format!(
-                "Bearer error=\"insufficient_scope\", scope=\"{}\"",
-                forbidden.scopes.join(" ")
-            ),
+            forbidden.bearer.then(|| {
+                format!(
+                    "Bearer error=\"insufficient_scope\", scope=\"{}\"",
+                    forbidden.scopes.join(" ")
+                )
+            }),
         ),
     }
 }
@@ -127,7 +133,7 @@ pub(crate) fn refused(
         "message": refusal.to_string(),
         "details": [error_info(name)],
     }});
-    with_challenge(status, &challenge, body)
+    with_challenge(status, challenge.as_deref(), body)
 }
 
 /// HTTP 401 (or 403) with `WWW-Authenticate` to a JSON-RPC request: a JSON-RPC error response (with
@@ -147,7 +153,7 @@ pub(crate) fn refused_jsonrpc(
     });
     with_challenge(
         status,
-        &challenge,
+        challenge.as_deref(),
         json!({"jsonrpc": "2.0", "id": id, "error": error}),
     )
 }
@@ -161,13 +167,16 @@ fn error_info(reason: &str) -> Value {
     })
 }
 
-fn with_challenge(status: StatusCode, challenge: &str, body: Value) -> Response {
+fn with_challenge(status: StatusCode, challenge: Option<&str>, body: Value) -> Response {
     let mut response =
         (status, [(CONTENT_TYPE, MEDIA_TYPE_JSON)], body.to_string()).into_response();
-    // A challenge that is not a valid header value (a hook's odd realm) falls back to the bare scheme.
-    let value = axum::http::HeaderValue::from_str(challenge)
-        .unwrap_or(axum::http::HeaderValue::from_static("Bearer"));
-    response.headers_mut().insert(WWW_AUTHENTICATE, value);
+    if let Some(challenge) = challenge {
+        // A challenge that is not a valid header value (a hook's odd realm) falls back to the
+        // bare scheme.
+        let value = axum::http::HeaderValue::from_str(challenge)
+            .unwrap_or(axum::http::HeaderValue::from_static("Bearer"));
+        response.headers_mut().insert(WWW_AUTHENTICATE, value);
+    }
     response
 }
 

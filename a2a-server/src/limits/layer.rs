@@ -78,9 +78,10 @@ impl CallerLimiter {
     /// The request's caller key and tenant, as the authenticator sees them, and the authenticator's
     /// answer (for the binding).
     async fn who(&self, request: &RequestParts<'_>) -> (CallerKey, Option<String>, Authenticated) {
+        let certificate = PeerCertificate::of_extensions(request.extensions);
         let auth = AuthRequest::new(request.headers)
             .with_query(request.uri.query())
-            .with_peer_certificate(request.extensions.get::<PeerCertificate>());
+            .with_peer_certificate(certificate.as_ref());
         let outcome = self.state.authenticator.authenticate_request(&auth).await;
         if let Ok(Caller {
             principal: Some(principal),

@@ -4,7 +4,10 @@
 //! another root issued, and serves a client whose certificate the trusted root issued; this crate's
 //! client presents its certificate (`ClientConfig::client_certificate`) on every binding. With
 //! `ClientCertificates` as the authenticator, the certificate names the caller: two clients with
-//! certificates of the same root are two callers, and neither sees the other's tasks.
+//! certificates of the same root are two callers, and neither sees the other's tasks. With
+//! `Security` composing the certificate and an API key, a skill needing both together is served
+//! only to a client presenting both, on every binding. The gRPC routes served by tonic's own TLS
+//! server with client authentication name the caller by the certificate too.
 //!
 //! Every wait is bounded; the server stops when its handle is dropped.
 
@@ -21,13 +24,16 @@ use a2a_server::{
     RequestContext, async_trait,
 };
 use a2a_types::v1::{
-    AgentCard, AgentSkill, GetTaskRequest, ListTasksRequest, Message, Part, SendMessageRequest,
-    SendMessageResponse,
+    AgentCard, AgentSkill, GetTaskRequest, ListTasksRequest, Message, Part, SecurityRequirement,
+    SendMessageRequest, SendMessageResponse,
 };
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair, KeyUsagePurpose,
 };
 use tokio::net::TcpListener;
+
+mod schemes;
+mod tonic_tls;
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -172,6 +178,16 @@ async fn serve_mtls(ca: &Ca) -> a2a_server::Serving {
 
 /// The agent behind TLS requiring certificates of `ca`, its callers named by `authenticator`.
 async fn serve_mtls_as(ca: &Ca, authenticator: impl Authenticator) -> a2a_server::Serving {
+    serve_mtls_with(ca, authenticator, Vec::new()).await
+}
+
+/// The agent behind TLS requiring certificates of `ca`, its callers named by `authenticator`, its
+/// one skill needing one of `requirements`.
+async fn serve_mtls_with(
+    ca: &Ca,
+    authenticator: impl Authenticator,
+    requirements: Vec<SecurityRequirement>,
+) -> a2a_server::Serving {
     let server = ca.issue(vec!["127.0.0.1".into(), "localhost".into()], "agent");
     let identity = TlsIdentity::from_pem(server.cert_pem.clone(), server.key_pem.clone())
         .unwrap()
@@ -181,7 +197,8 @@ async fn serve_mtls_as(ca: &Ca, authenticator: impl Authenticator) -> a2a_server
         TcpListener::bind("127.0.0.1:0").await.unwrap(),
         TcpListener::bind("127.0.0.1:0").await.unwrap(),
     );
-    let card = card(http.local_addr().unwrap(), grpc.local_addr().unwrap());
+    let mut card = card(http.local_addr().unwrap(), grpc.local_addr().unwrap());
+    card.skills[0].security_requirements = requirements;
     A2aServer::builder(card, Done)
         .authenticator(authenticator)
         .build()
