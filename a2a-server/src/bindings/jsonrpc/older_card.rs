@@ -17,7 +17,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
-use crate::auth::PeerCertificate;
+use crate::auth::{Authenticated, PeerCertificate, Presented};
 use crate::bindings::http_common::{call_context, json_response, refused};
 use crate::core::call::check_access;
 use crate::core::state::ServerState;
@@ -40,9 +40,10 @@ pub(super) async fn extended_card(
     uri: Uri,
     headers: HeaderMap,
     certificate: Option<Extension<PeerCertificate>>,
+    authenticated: Option<Extension<Authenticated>>,
 ) -> Response {
-    let certificate = certificate.as_ref().map(|Extension(c)| c);
-    let context = match call_context(&state, &headers, uri.query(), certificate, "JSONRPC").await {
+    let presented = Presented::new(certificate, authenticated);
+    let context = match call_context(&state, &headers, uri.query(), &presented, "JSONRPC").await {
         Ok(context) => context,
         Err(refusal) => return refused(&state, &headers, refusal),
     };
