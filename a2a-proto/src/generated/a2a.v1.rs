@@ -241,7 +241,7 @@ pub struct TaskStatusUpdateEvent {
     /// The task's conversation.
     #[prost(string, tag = "2")]
     pub context_id: ::prost::alloc::string::String,
-    /// The new status.
+    /// The status the task moved to.
     #[prost(message, optional, tag = "3")]
     pub status: ::core::option::Option<TaskStatus>,
     /// Set on the last status event the stream will carry for this task.
@@ -555,7 +555,7 @@ pub struct AgentCardSignature {
     /// Signature value, base64url-encoded.
     #[prost(string, tag = "2")]
     pub signature: ::prost::alloc::string::String,
-    /// Unprotected header parameters.
+    /// Header values that the signature does not cover.
     #[prost(message, optional, tag = "3")]
     pub header: ::core::option::Option<crate::wkt::Struct>,
 }

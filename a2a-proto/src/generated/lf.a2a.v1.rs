@@ -193,7 +193,7 @@ pub struct Artifact {
     /// Human-readable summary of the artifact.
     #[prost(string, tag = "3")]
     pub description: ::prost::alloc::string::String,
-    /// The artifact content; at least one part.
+    /// What the artifact holds: one part or more.
     #[prost(message, repeated, tag = "4")]
     pub parts: ::prost::alloc::vec::Vec<Part>,
     /// Free-form extra data for the artifact.
@@ -279,7 +279,7 @@ pub struct AuthenticationInfo {
     /// compared case-insensitively (RFC 9110, section 11.1).
     #[prost(string, tag = "1")]
     pub scheme: ::prost::alloc::string::String,
-    /// The secret for that scheme, e.g. the bearer token.
+    /// The secret for that scheme, such as a bearer token's value.
     #[prost(string, tag = "2")]
     pub credentials: ::prost::alloc::string::String,
 }
@@ -1271,7 +1271,7 @@ impl ::prost::Name for ListTaskPushNotificationConfigsResponse {
         "/lf.a2a.v1.ListTaskPushNotificationConfigsResponse".into()
     }
 }
-/// Lifecycle state of a task. Terminal: COMPLETED, FAILED, CANCELED, REJECTED.
+/// Lifecycle state of a task. COMPLETED, FAILED, CANCELED and REJECTED are final states.
 /// Interrupted (waiting on the client): INPUT_REQUIRED, AUTH_REQUIRED.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]

@@ -388,7 +388,7 @@ pub struct Artifact {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
-    /// The artifact content; at least one part.
+    /// What the artifact holds: one part or more.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -422,7 +422,7 @@ pub struct AuthenticationInfo {
         skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scheme: ::std::string::String,
-    /// The secret for that scheme, e.g. the bearer token.
+    /// The secret for that scheme, such as a bearer token's value.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unless_default",
