@@ -16,7 +16,7 @@ use a2a_types::v1::{
     TaskState,
 };
 
-use crate::requests::{get, task_of};
+use crate::requests::{events_of, get, task_of};
 use crate::v0_1_agent;
 
 fn send(text: &str) -> SendMessageRequest {
@@ -34,13 +34,7 @@ async fn checks(client: &A2aClient) -> Vec<&'static str> {
     assert_eq!(task.context_id.as_deref(), Some("session-1"));
     passed.push("send.task");
 
-    let events = client
-        .send_streaming_message(send("stream me"))
-        .await
-        .expect("a stream")
-        .collect()
-        .await
-        .expect("the events");
+    let events = events_of(client, send("stream me")).await;
     assert!(
         matches!(events.first(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Working),
         "{events:?}"

@@ -21,7 +21,7 @@ use a2a_types::v1::{
 };
 
 use crate::python::{PyServer, find};
-use crate::requests::{get, task_of};
+use crate::requests::{events_of, get, task_of};
 
 fn send(message_id: &str, text: &str) -> SendMessageRequest {
     SendMessageRequest {
@@ -159,13 +159,7 @@ async fn checks(server: &PyServer) -> Vec<&'static str> {
     }
     passed.push("send.message");
 
-    let events = client
-        .send_streaming_message(send("v02-stream-1", "stream"))
-        .await
-        .expect("a stream")
-        .collect()
-        .await
-        .expect("the events");
+    let events = events_of(&client, send("v02-stream-1", "stream")).await;
     assert!(
         matches!(events.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed),
         "{events:?}"

@@ -28,7 +28,7 @@ use a2a_types::v1::{
 };
 
 use crate::python::{PyServer, find};
-use crate::requests::{get, task_of};
+use crate::requests::{events_of, get, task_of};
 
 fn send(message_id: &str, text: &str) -> SendMessageRequest {
     SendMessageRequest {
@@ -115,13 +115,7 @@ async fn common_checks(client: &A2aClient) -> (Vec<&'static str>, Task) {
     }
     passed.push("send.message");
 
-    let events = client
-        .send_streaming_message(send("v03-stream-1", "stream"))
-        .await
-        .expect("a stream")
-        .collect()
-        .await
-        .expect("the events");
+    let events = events_of(client, send("v03-stream-1", "stream")).await;
     let last = events.last().expect("events");
     assert!(
         matches!(last, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Completed),
