@@ -1,5 +1,5 @@
-//! [`GroupWriter`]: the hot writes of a store (a task created with its execution's record, a
-//! task's update with its events, an execution's record ended) handed to one writer that commits
+//! [`GroupWriter`]: the hot writes of a store (a task created with its execution's record or
+//! with the events it already took, a task's update with its events, an execution's record ended) handed to one writer that commits
 //! those queued together in one transaction (group commit). A store whose database gains from it
 //! (SQLite: one writer at a time, each statement a hand-off to its connection's thread) has one;
 //! the others write these themselves.
@@ -47,6 +47,17 @@ pub(crate) trait GroupWriter: Send + Sync + std::fmt::Debug {
         task_id: &str,
         columns: &TaskColumns,
         record: Option<&RecordColumns>,
+    ) -> Result<bool, StoreError>;
+
+    /// Inserts the owner's new task at `version` with `events` (ProtoJSON texts) in its log
+    /// under versions 2 and on; `false` (nothing written) when the id is taken.
+    async fn create_with_events(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        columns: &TaskColumns,
+        version: i64,
+        events: &[String],
     ) -> Result<bool, StoreError>;
 
     /// Writes `update`; `None` (nothing written) when the task is not at the expected version or

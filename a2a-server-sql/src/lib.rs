@@ -97,6 +97,8 @@ mod columns;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod cost;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod created_ended;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod dialect;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod driver;

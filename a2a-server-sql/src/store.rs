@@ -841,6 +841,16 @@ macro_rules! store_traits_for {
                 self.modify_task(owner, task_id, &events, change, None).await
             }
 
+            async fn create_with_events(
+                &self,
+                owner: &a2a_server::Owner,
+                task: a2a_types::v1::Task,
+                events: Vec<a2a_types::v1::StreamResponse>,
+                change: &mut a2a_server::store::TaskChange<'_>,
+            ) -> Result<u64, a2a_protocol::errors::Error> {
+                self.create_task_with_events(owner, task, &events, change).await
+            }
+
             async fn events_after(
                 &self,
                 owner: &a2a_server::Owner,

@@ -290,6 +290,35 @@ pub trait TaskStore: Send + Sync + 'static {
         })
     }
 
+    /// Stores a new task that took `events` before it was first written: `task` as
+    /// [`create`](Self::create) keeps it (version 1), then changed by each event in turn as
+    /// [`modify_each`](Self::modify_each) changes it, each event under the next version; the last
+    /// version. The server calls it when the agent ended a task in the events it sent before the
+    /// task was written, so the task is written once. Fails with `AlreadyExists` (nothing
+    /// written) when the id is taken, or with `change`'s refusal.
+    ///
+    /// The default creates, then modifies (two writes). A store that keeps the execution queue
+    /// too ([`store_identity`](Self::store_identity)) must write it all at once: the server then
+    /// records no execution for the task, so a task left half written by a crash would never be
+    /// run again.
+    async fn create_with_events(
+        &self,
+        owner: &Owner,
+        task: Task,
+        events: Vec<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        let task_id = task.id.clone();
+        let created = self
+            .create(owner, task)
+            .await
+            .map_err(|e| e.to_error(&task_id))?;
+        if events.is_empty() {
+            return Ok(created);
+        }
+        self.modify_each(owner, &task_id, events, change).await
+    }
+
     /// At most `limit` events of the task's log with ids above `after`, oldest first.
     async fn events_after(
         &self,

@@ -8,7 +8,7 @@ use a2a_protocol::errors::{Error, ErrorKind};
 use a2a_types::v1::{StreamResponse, Task, TaskState};
 
 use crate::auth::Owner;
-use crate::core::execution::events::change;
+use crate::core::execution::events::{change, ends_stream};
 use crate::core::state::ServerState;
 use crate::errors::state_name;
 use crate::push::{Delivery, PendingEvent};
@@ -66,32 +66,88 @@ pub(crate) async fn apply_keeping<T: Send>(
 }
 
 /// [`apply`] for several events of one task, in order, written together (see
-/// [`TaskStore::modify_each`](crate::TaskStore::modify_each)); the last version. Streams hear of
-/// them once they are all committed.
+/// [`TaskStore::modify_each`](crate::TaskStore::modify_each)); the last version, and the task as
+/// they left it when the last of them ends the task's stream (it ended or waits for input: what
+/// a blocking SendMessage answers with, so it need not read the task again). Streams hear of them
+/// once they are all committed.
 pub(crate) async fn apply_all(
     state: &Arc<ServerState>,
     owner: &Owner,
     task_id: &str,
     mut events: Vec<StreamResponse>,
-) -> Result<u64, Error> {
+) -> Result<(u64, Option<Task>), Error> {
     if events.len() == 1
         && let Some(event) = events.pop()
     {
-        return apply(state, owner, task_id, event).await;
+        let ends = ends_stream(&event);
+        let (ended, version) = apply_keeping(state, owner, task_id, event, |task| {
+            ends.then(|| task.clone())
+        })
+        .await?;
+        return Ok((version, ended));
     }
     let to_push = (state.outbox.is_none()
         && state.card.capabilities.push_notifications == Some(true))
     .then(|| events.clone());
+    let mut ended = None;
     let version = state
         .tasks
         .modify_each(owner, task_id, events, &mut |task, event| {
             refuse_when_over(task, event, task_id)?;
-            if let Some(event) = event {
-                change(task, event);
-            }
+            change_keeping_end(task, event, &mut ended);
             Ok(())
         })
         .await?;
+    announce(state, owner, task_id, version, to_push).await;
+    Ok((version, ended))
+}
+
+/// Creates the owner's new `task` with `events` already applied, in one write (see
+/// [`TaskStore::create_with_events`](crate::TaskStore::create_with_events)): for a task the
+/// agent ended before it was first written. The last version and the task as the events left it.
+pub(crate) async fn create_with_events(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task: Task,
+    events: Vec<StreamResponse>,
+) -> Result<(u64, Option<Task>), Error> {
+    let task_id = task.id.clone();
+    let to_push = (state.outbox.is_none()
+        && state.card.capabilities.push_notifications == Some(true))
+    .then(|| events.clone());
+    let mut ended = None;
+    let version = state
+        .tasks
+        .create_with_events(owner, task, events, &mut |task, event| {
+            refuse_when_over(task, event, &task_id)?;
+            change_keeping_end(task, event, &mut ended);
+            Ok(())
+        })
+        .await?;
+    announce(state, owner, &task_id, version, to_push).await;
+    Ok((version, ended))
+}
+
+/// Applies `event` to `task`; when it ends the task's stream, keeps a copy of the task as it
+/// left it in `ended`.
+fn change_keeping_end(task: &mut Task, event: Option<&StreamResponse>, ended: &mut Option<Task>) {
+    if let Some(event) = event {
+        change(task, event);
+        if ends_stream(event) {
+            *ended = Some(task.clone());
+        }
+    }
+}
+
+/// After a write: streams hear of `version`, and webhooks get the events (`to_push`, when the
+/// server hands them over itself; with an outbox the store wrote the deliveries).
+async fn announce(
+    state: &Arc<ServerState>,
+    owner: &Owner,
+    task_id: &str,
+    version: u64,
+    to_push: Option<Vec<StreamResponse>>,
+) {
     state.bus.publish(task_id, version);
     if let Some(outbox) = &state.outbox {
         outbox.wake();
@@ -100,7 +156,6 @@ pub(crate) async fn apply_all(
             push_to_webhooks(state, owner, task_id, &event).await;
         }
     }
-    Ok(version)
 }
 
 /// Refuses an event to a task that is over: `TaskNotCancelable` for a cancellation, else

@@ -12,7 +12,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::auth::Owner;
 use crate::core::context::CallContext;
+use crate::core::execution::apply::create_with_events;
 use crate::core::execution::drive::{Execution, drive};
+use crate::core::execution::ended_at_once;
 use crate::core::push_configs::add_from_message;
 use crate::core::state::ServerState;
 use crate::errors::{invalid, state_name};
@@ -23,11 +25,12 @@ pub(crate) enum Started {
     /// A direct reply, no task.
     Reply(Message),
     /// A task: as it stood when the agent began (the snapshot a stream sends first), its version,
-    /// and a signal that fires once the task ends or waits for input.
+    /// and the task as it is once it ends or waits for input (dropped when the execution ended
+    /// otherwise: the caller then reads the task).
     Task {
         snapshot: Task,
         version: u64,
-        settled: oneshot::Receiver<()>,
+        settled: oneshot::Receiver<Task>,
     },
 }
 
@@ -108,12 +111,14 @@ async fn preview_continuation(
     Ok(task)
 }
 
-/// Starts the agent on a message; see [`crate::core::execution`].
+/// Starts the agent on a message; see [`crate::core::execution`]. `streaming`: the caller streams
+/// the task's events (so a new task is written before its events, each announced on its own).
 pub(crate) async fn begin(
     state: &Arc<ServerState>,
     owner: &Owner,
     request: SendMessageRequest,
     context: &CallContext,
+    streaming: bool,
 ) -> Result<Started, Error> {
     let configuration = request.configuration.clone().unwrap_or_default();
     let outputs = &state.card.default_output_modes;
@@ -240,6 +245,57 @@ pub(crate) async fn begin(
         }
         return Ok(Started::Reply(reply));
     }
+    let mut first = vec![first];
+    // A new task the agent already ended is written once, with its events, and no execution is
+    // recorded (see `ended_at_once`). Not when a webhook is to be set up first (it hears of the
+    // events), nor when the store would write it in two steps while a queue apart from it
+    // records executions (a crash between them would leave a task nothing runs again).
+    let write_once = existing.is_none()
+        && !streaming
+        && configuration.task_push_notification_config.is_none()
+        && (state.executions.is_none() || state.executions_with_tasks);
+    if write_once {
+        ended_at_once::take_queued(&mut first, &mut events).await;
+        if let Some(batch) = ended_at_once::ending_batch(&mut first, &task_id, &context_id) {
+            let mut task = Task::new(&task_id, &context_id, submitted);
+            task.history.push(message);
+            let created = task.clone();
+            let (version, ended) = match create_with_events(state, owner, task, batch).await {
+                Ok(written) => written,
+                Err(error) => {
+                    cancel.send_replace(true);
+                    return Err(error);
+                }
+            };
+            let (settle, settled) = oneshot::channel();
+            // (The task as its events left it, unless the store did not show it them.)
+            let snapshot = ended.clone().unwrap_or(created);
+            if let Some(task) = ended {
+                let _ = settle.send(task);
+            }
+            drive(
+                state,
+                Execution {
+                    owner: owner.clone(),
+                    task_id,
+                    context_id,
+                    first: Vec::new(),
+                    events,
+                    executor: execution,
+                    outcome,
+                    cancel,
+                    settle: None,
+                    lease: None,
+                    slot,
+                },
+            );
+            return Ok(Started::Task {
+                snapshot,
+                version,
+                settled,
+            });
+        }
+    }
     // The execution is recorded before the task is created, or with it (a store that keeps
     // both writes them in one transaction): a crash between two writes leaves a record without a
     // task, which the resumer removes, never a task that nothing would run again.
@@ -309,7 +365,7 @@ pub(crate) async fn begin(
             owner: owner.clone(),
             task_id,
             context_id,
-            first: Some(first),
+            first,
             events,
             executor: execution,
             outcome,

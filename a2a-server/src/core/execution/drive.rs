@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use a2a_protocol::errors::Error;
-use a2a_types::v1::{Message, StreamResponse, TaskState, TaskStatus, TaskStatusUpdateEvent};
+use a2a_types::v1::{Message, StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::{JoinError, JoinHandle};
 
@@ -24,15 +24,17 @@ pub(crate) struct Execution {
     pub(crate) owner: Owner,
     pub(crate) task_id: String,
     pub(crate) context_id: String,
-    /// An event already read from `events` (the first, which decided that there is a task).
-    pub(crate) first: Option<AgentEvent>,
+    /// Events already read from `events` (the first, which decided that there is a task, and
+    /// any that had queued behind it), applied first.
+    pub(crate) first: Vec<AgentEvent>,
     pub(crate) events: mpsc::Receiver<AgentEvent>,
     pub(crate) executor: JoinHandle<Result<(), Error>>,
     /// The executor's outcome when it ended before the driver started.
     pub(crate) outcome: Option<Outcome>,
     pub(crate) cancel: watch::Sender<bool>,
-    /// Fired once the task ends or waits for input (what a blocking SendMessage waits for).
-    pub(crate) settle: Option<oneshot::Sender<()>>,
+    /// Given the task once it ends or waits for input (what a blocking SendMessage waits for,
+    /// and answers with).
+    pub(crate) settle: Option<oneshot::Sender<Task>>,
     /// The lease token the execution's record is held under, with an execution queue.
     pub(crate) lease: Option<String>,
     /// The execution's slot among the owner's running ones, given back when the driver ends.
@@ -71,7 +73,8 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
         let _renewal = lease
             .as_ref()
             .map(|token| AbortOnDrop(renew_lease(&state, &task_id, token, cancel.clone())));
-        let mut next = match first {
+        let mut pending = first.into_iter();
+        let mut next = match pending.next() {
             Some(event) => Some(event),
             None => events.recv().await,
         };
@@ -81,25 +84,34 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
             let mut batch = vec![event];
             // Events that queued up while the last write was committing go in one write (group
             // commit), up to one that ends the stream; streams hear of them after it.
-            while !ends && let Ok(more) = events.try_recv() {
+            while !ends && let Some(more) = pending.next().or_else(|| events.try_recv().ok()) {
                 let more = to_stream_event(more, &task_id, &context_id);
                 ends = ends_stream(&more);
                 batch.push(more);
             }
-            if let Err(error) = apply_all(&state, &owner, &task_id, batch).await {
-                // An event the store has no room for (its error names the limit) ends the task,
-                // failed with the store's reason: unfinished, it would hold its owner's room for
-                // ever. Canceled or gone: nothing more. Either way the executor is told to stop.
-                if error.metadata.contains_key("limit") {
-                    let _ = fail_task(&state, &owner, &task_id, &context_id, error.message).await;
+            let ended = match apply_all(&state, &owner, &task_id, batch).await {
+                Ok((_, ended)) => ended,
+                Err(error) => {
+                    // An event the store has no room for (its error names the limit) ends the task,
+                    // failed with the store's reason: unfinished, it would hold its owner's room for
+                    // ever. Canceled or gone: nothing more. Either way the executor is told to stop.
+                    if error.metadata.contains_key("limit") {
+                        let _ =
+                            fail_task(&state, &owner, &task_id, &context_id, error.message).await;
+                    }
+                    cancel.send_replace(true);
+                    break;
                 }
-                cancel.send_replace(true);
-                break;
+            };
+            if let Some(task) = ended
+                && let Some(settle) = settle.take()
+            {
+                let _ = settle.send(task);
             }
-            if ends && let Some(settle) = settle.take() {
-                let _ = settle.send(());
-            }
-            next = events.recv().await;
+            next = match pending.next() {
+                Some(event) => Some(event),
+                None => events.recv().await,
+            };
         }
         drop(events);
         let ended = match outcome {

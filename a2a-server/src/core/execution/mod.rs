@@ -14,6 +14,7 @@
 //! | file | what |
 //! |---|---|
 //! | `begin` | the agent started on a message, the task created or continued |
+//! | `ended_at_once` | a new task the agent ended before its first write, written once |
 //! | `send` | SendMessage and SendStreamingMessage on top of `begin` |
 //! | `events` | the agent's events as the stream carries them, and what each does to the task |
 //! | `apply` | one event applied to its task, announced, handed to webhooks |
@@ -25,6 +26,7 @@ pub(crate) mod apply;
 pub(crate) mod begin;
 pub(crate) mod cancel;
 pub(crate) mod drive;
+pub(crate) mod ended_at_once;
 pub(crate) mod events;
 pub(crate) mod resume;
 pub(crate) mod send;

@@ -129,7 +129,7 @@ async fn resume(state: &Arc<ServerState>, record: ExecutionRecord, token: &str) 
             owner,
             task_id,
             context_id,
-            first: None,
+            first: Vec::new(),
             events,
             executor: handle,
             outcome: None,

@@ -22,16 +22,22 @@ pub(crate) async fn send(
 ) -> Result<SendMessageResponse, Error> {
     let configuration = request.configuration.clone().unwrap_or_default();
     let length = check_history_length(configuration.history_length, "configuration.historyLength")?;
-    match begin(state, owner, request, context).await? {
+    match begin(state, owner, request, context, false).await? {
         Started::Reply(reply) => Ok(SendMessageResponse::Message(reply)),
         Started::Task {
             snapshot, settled, ..
         } => {
-            if configuration.return_immediately != Some(true) {
-                // Fires when the task ends or waits; an error means the driver is done.
-                let _ = settled.await;
-            }
-            let task = task(state, owner, &snapshot.id).await?.task;
+            let settled = if configuration.return_immediately == Some(true) {
+                None
+            } else {
+                // The task once it ends or waits; an error means the driver is done without
+                // that (the task failed, or the store refused an event): read it then.
+                settled.await.ok()
+            };
+            let task = match settled {
+                Some(task) => task,
+                None => task(state, owner, &snapshot.id).await?.task,
+            };
             let budget = state.config.limits.max_bytes();
             Ok(SendMessageResponse::Task(fit_answer(task, length, budget)?))
         }
@@ -49,7 +55,7 @@ pub(crate) async fn send_streaming(
     let length = check_history_length(configuration.history_length, "configuration.historyLength")?;
     // The stream's slot is taken first, so an agent never runs for a stream that is refused.
     let permit = stream_permit(state, owner)?;
-    match begin(state, owner, request, context).await? {
+    match begin(state, owner, request, context, true).await? {
         Started::Reply(reply) => Ok(Reply::Stream(EventStream::once(StreamResponse::Message(
             reply,
         )))),
