@@ -40,13 +40,6 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// `None`: a transaction of two statements.
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str>;
 
-    /// A new task with the events it already took, in one statement, when the database can:
-    /// binds those of the store's insert of a task, then the task's version (one more than its
-    /// events) and the events' JSON texts as a JSON array (each logged under the next version
-    /// from 2); returns a row when the task was inserted, none (and logs nothing) when its id is
-    /// taken. `None`: a transaction of several statements.
-    const CREATE_TASK_WITH_EVENTS_AT_ONCE: Option<&'static str>;
-
     /// [`UPDATE_TASK_AT_ONCE`](Self::UPDATE_TASK_AT_ONCE) that also records an execution of the
     /// task (a message continuing it) when the update found its row: binds those, then the
     /// record's request, lease token, lease end, A2A version and extensions. `None` when there
@@ -103,9 +96,6 @@ impl Dialect for sqlx::Sqlite {
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = None;
 
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = None;
-
-    // SQLite's writer thread writes it (`sqlite_writer`); without the thread, a transaction.
-    const CREATE_TASK_WITH_EVENTS_AT_ONCE: Option<&'static str> = None;
 
     fn update_task_with_record_at_once() -> Option<&'static str> {
         None
@@ -193,18 +183,6 @@ impl Dialect for sqlx::Postgres {
          attempts = 1, lease_token = excluded.lease_token, \
          lease_until_micros = excluded.lease_until_micros, a2a_version = excluded.a2a_version, \
          a2a_extensions = excluded.a2a_extensions",
-    );
-
-    // The events are logged from the task's insert, so only when the task was.
-    const CREATE_TASK_WITH_EVENTS_AT_ONCE: Option<&'static str> = Some(
-        "WITH created AS (INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, \
-         state, terminal, status_micros, timestamped, version, updated_micros, task) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $9, $10) ON CONFLICT (id) DO NOTHING \
-         RETURNING id), \
-         logged AS (INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
-         SELECT c.id, 1 + e.ord, $9, e.event FROM created c, \
-         json_array_elements_text($12::json) WITH ORDINALITY AS e(event, ord)) \
-         SELECT 1 FROM created",
     );
 
     fn update_task_with_record_at_once() -> Option<&'static str> {

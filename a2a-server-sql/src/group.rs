@@ -1,5 +1,5 @@
 //! [`GroupWriter`]: the hot writes of a store (a task created with its execution's record or
-//! with the events it already took, a task's update with its events, an execution's record ended) handed to one writer that commits
+//! already ended, a task's update with its events, an execution's record ended) handed to one writer that commits
 //! those queued together in one transaction (group commit). A store whose database gains from it
 //! (SQLite: one writer at a time, each statement a hand-off to its connection's thread) has one;
 //! the others write these themselves.
@@ -49,15 +49,14 @@ pub(crate) trait GroupWriter: Send + Sync + std::fmt::Debug {
         record: Option<&RecordColumns>,
     ) -> Result<bool, StoreError>;
 
-    /// Inserts the owner's new task at `version` with `events` (ProtoJSON texts) in its log
-    /// under versions 2 and on; `false` (nothing written) when the id is taken.
-    async fn create_with_events(
+    /// Inserts the owner's new task at `version`, its event log pruned through it (a task the
+    /// agent ended before its first write); `false` (nothing written) when the id is taken.
+    async fn create_at_version(
         &self,
         owner: &Owner,
         task_id: &str,
         columns: &TaskColumns,
         version: i64,
-        events: &[String],
     ) -> Result<bool, StoreError>;
 
     /// Writes `update`; `None` (nothing written) when the task is not at the expected version or

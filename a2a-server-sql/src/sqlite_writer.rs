@@ -23,7 +23,7 @@ use tokio_stream::StreamExt;
 
 use crate::columns::{TaskColumns, now_micros};
 use crate::cost::TRANSACTION_TARGET;
-use crate::created_ended::INSERT_TASK_AT_VERSION;
+use crate::created_ended::INSERT_ENDED_TASK;
 use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
@@ -96,18 +96,12 @@ const QUEUE_DELIVERIES: &str = "INSERT INTO a2a_push_outbox (task_id, config_id,
      + e.key * (SELECT COUNT(*) FROM a2a_push_configs WHERE owner_principal = $9 \
      AND owner_tenant = $10 AND task_id = $8) < $14 ORDER BY e.key, c.seq";
 
-/// The events of a new task (binds as [`INSERT_TASK_AT_VERSION`], then the events as a JSON array
-/// of their texts), each under the next version from 2, only when the task was inserted.
-const LOG_EVENTS_OF_NEW_TASK: &str = "INSERT INTO a2a_task_events (task_id, version, \
-     created_micros, event) SELECT $1, key + 2, $9, value FROM json_each($12) WHERE changes() = 1";
-
 const FINISH_EXECUTION: &str = "DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2";
 
 static CREATE: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_TASK]));
 static CREATE_WITH_RECORD: LazyLock<Statements> =
     LazyLock::new(|| Statements::new(&[INSERT_TASK, RECORD_OF_NEW_TASK]));
-static CREATE_WITH_EVENTS: LazyLock<Statements> =
-    LazyLock::new(|| Statements::new(&[INSERT_TASK_AT_VERSION, LOG_EVENTS_OF_NEW_TASK]));
+static CREATE_ENDED: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_ENDED_TASK]));
 static UPDATE_WITH_EVENTS: LazyLock<Statements> =
     LazyLock::new(|| Statements::new(&[UPDATE, LOG_EVENTS, QUEUE_DELIVERIES]));
 static UPDATE_WITH_RECORD: LazyLock<Statements> =
@@ -237,23 +231,18 @@ impl GroupWriter for SqliteWriter {
         Ok(self.write(statements, values).await? > 0)
     }
 
-    async fn create_with_events(
+    async fn create_at_version(
         &self,
         owner: &Owner,
         task_id: &str,
         columns: &TaskColumns,
         version: i64,
-        events: &[String],
     ) -> Result<bool, StoreError> {
-        let events = serde_json::to_string(events).map_err(|e| {
-            StoreError::Backend(format!("the events could not be written as JSON: {e}"))
-        })?;
         let values = Values::default()
             .new_task(owner, task_id, columns)
             .add(version)
-            .add(events)
-            .done(12);
-        Ok(self.write(&CREATE_WITH_EVENTS, values).await? > 0)
+            .done(11);
+        Ok(self.write(&CREATE_ENDED, values).await? > 0)
     }
 
     async fn update(&self, update: TaskUpdate<'_>) -> Result<Option<Updated>, StoreError> {

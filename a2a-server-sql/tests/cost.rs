@@ -338,12 +338,12 @@ async fn sqlite_costs_per_operation_are_kept() {
         "SQLite",
         &costs,
         Expected {
-            // The agent completed the task before it was first written: the task and its event
-            // in one write (one round trip to the connection's thread, two statements), no
-            // execution recorded, the answer the task as written (3 commits and 4 round trips
-            // when the task and its record, the event, the record's end and a read of the task
-            // were each their own).
-            send: exactly(2.0, 0.0, 1.0, 2.0, 1.0),
+            // The agent completed the task before it was first written: the task alone, as the
+            // event left it (its log pruned), in one statement, no execution recorded, the answer
+            // the task as written (7 statements, 3 commits and 4 round trips when the task and
+            // its record, the event, the record's end and a read of the task were each their
+            // own).
+            send: exactly(1.0, 0.0, 1.0, 1.0, 1.0),
             // The task read before the agent runs; the message and the execution's record in one
             // write (4 commits when they were two); the completion; the record's end; the
             // answer the task as the completion left it (a read when it was read again).
@@ -380,11 +380,11 @@ async fn postgres_costs_per_operation_are_kept() {
         "PostgreSQL",
         &costs,
         Expected {
-            // The agent completed the task before it was first written: the task and its event
-            // in one statement, no execution recorded, the answer the task as written (4
-            // statements and 2 commits when the task with its record, the completion, the
-            // record's end and a read of the task were each their own).
-            send: exactly(1.0, 0.0, 1.0, 2.0, 1.0),
+            // The agent completed the task before it was first written: the task alone, as the
+            // event left it (its log pruned), in one statement, no execution recorded, the answer
+            // the task as written (4 statements and 2 commits when the task with its record, the
+            // completion, the record's end and a read of the task were each their own).
+            send: exactly(1.0, 0.0, 1.0, 1.0, 1.0),
             // The task read before the agent runs; the message and the execution's record in one
             // statement (3 commits when they were two); the completion, which ends the record;
             // the record's end (finding nothing); the answer the task as the completion left it.

@@ -294,8 +294,10 @@ pub trait TaskStore: Send + Sync + 'static {
     /// [`create`](Self::create) keeps it (version 1), then changed by each event in turn as
     /// [`modify_each`](Self::modify_each) changes it, each event under the next version; the last
     /// version. The server calls it when the agent ended a task in the events it sent before the
-    /// task was written, so the task is written once. Fails with `AlreadyExists` (nothing
-    /// written) when the id is taken, or with `change`'s refusal.
+    /// task was written, so the task is written once. The task is over and nobody could have
+    /// streamed it, so a store may leave the events out of its log, as pruned
+    /// ([`events_after`](Self::events_after) then says the page is not complete). Fails with
+    /// `AlreadyExists` (nothing written) when the id is taken, or with `change`'s refusal.
     ///
     /// The default creates, then modifies (two writes). A store that keeps the execution queue
     /// too ([`store_identity`](Self::store_identity)) must write it all at once: the server then

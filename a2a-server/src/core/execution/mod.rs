@@ -3,7 +3,9 @@
 //! A message starts the [`AgentExecutor`](crate::AgentExecutor) in a task of its own; its events
 //! come back through a bounded queue. The first decides the answer: a message (no task is stored),
 //! or a task, created `submitted` with the message in its history (or, for a message continuing a
-//! task that waits for input, that task with the message added). A driver then applies each event
+//! task that waits for input, that task with the message added); when the events queued by then
+//! already end a new task (an agent that answers at once) and the caller does not stream, the task
+//! is created with them in one write, and no execution is recorded. A driver then applies each event
 //! through the store's [`TaskStore::modify`](crate::TaskStore::modify):
 //! refuse changes to a task that is over, change it, keep it under the next version (a database
 //! store reads, then writes naming the version read, again when another writer, a cancel or another
