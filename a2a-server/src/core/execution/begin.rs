@@ -13,12 +13,13 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::auth::Owner;
 use crate::core::context::CallContext;
 use crate::core::execution::apply::create_with_events;
-use crate::core::execution::drive::{Execution, drive};
+use crate::core::execution::drive::{Execution, drive, fail_task};
 use crate::core::execution::ended_at_once;
 use crate::core::push_configs::add_from_message;
 use crate::core::state::ServerState;
 use crate::errors::{invalid, state_name};
 use crate::executor::{AgentEvent, EventSink, RequestContext, ServiceParams};
+use crate::store::StoreError;
 
 /// What a message started.
 pub(crate) enum Started {
@@ -262,6 +263,22 @@ pub(crate) async fn begin(
             let created = task.clone();
             let (version, ended) = match create_with_events(state, owner, task, batch).await {
                 Ok(written) => written,
+                Err(error) if error.metadata.contains_key("limit") => {
+                    // The store has no room for what the agent sent: the task is created as it
+                    // was before the agent ran (unless the store's two-step write already did),
+                    // and ends failed with the store's reason, as when the driver meets such an
+                    // event.
+                    cancel.send_replace(true);
+                    let created_version = match state.tasks.create(owner, created.clone()).await {
+                        Ok(version) => version,
+                        Err(StoreError::AlreadyExists) => 1,
+                        Err(other) => return Err(other.to_error(&task_id)),
+                    };
+                    let version = fail_task(state, owner, &task_id, &context_id, error.message)
+                        .await
+                        .unwrap_or(created_version);
+                    (version, None)
+                }
                 Err(error) => {
                     cancel.send_replace(true);
                     return Err(error);

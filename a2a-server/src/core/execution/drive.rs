@@ -140,14 +140,14 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
     });
 }
 
-/// Marks the task failed with `problem` as the agent's message.
+/// Marks the task failed with `problem` as the agent's message; its new version.
 pub(crate) async fn fail_task(
     state: &Arc<ServerState>,
     owner: &Owner,
     task_id: &str,
     context_id: &str,
     problem: String,
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let mut message = Message::agent(
         crate::ids::new_id("msg"),
         [a2a_types::v1::Part::text(problem)],
@@ -156,9 +156,7 @@ pub(crate) async fn fail_task(
     message.context_id = Some(context_id.to_owned());
     let status = TaskStatus::now(TaskState::Failed).message(message);
     let update = TaskStatusUpdateEvent::new(task_id, context_id, status);
-    apply(state, owner, task_id, StreamResponse::StatusUpdate(update))
-        .await
-        .map(|_| ())
+    apply(state, owner, task_id, StreamResponse::StatusUpdate(update)).await
 }
 
 /// Renews the lease `token` holds on the execution of `task_id` every third of the lease;
