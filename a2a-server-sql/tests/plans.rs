@@ -1,4 +1,5 @@
-//! The query plans of what a `SendMessage` and a `GetTask` ask of the database, on an empty table
+//! The query plans of what a `SendMessage` (one that starts a task waiting for input, and one that
+//! continues it to its end) and a `GetTask` ask of the database, on an empty table
 //! and on one of a few thousand tasks, with no statistics gathered (a fresh PostgreSQL, before any
 //! `ANALYZE`): every statement that reads or writes a task by its id finds it through an index on
 //! the id (the primary key), never by reading the table or an index of all the owner's tasks.
@@ -27,25 +28,36 @@ use sqlx::Row;
 /// Tasks in the large table.
 const LARGE: usize = 3_000;
 
-struct Completes;
+/// Asks for input on a new task, and completes the task once it is continued: a task the agent
+/// ended at once would be written in one insert, and its update by id never planned.
+struct AsksThenCompletes;
 
 #[async_trait]
-impl AgentExecutor for Completes {
-    async fn execute(&self, _: RequestContext, events: EventSink) -> Result<(), Error> {
-        events.complete_with_text("done").await?;
+impl AgentExecutor for AsksThenCompletes {
+    async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
+        if context.task.is_some() {
+            events.complete_with_text("done").await?;
+        } else {
+            events.ask_for_input("more?").await?;
+        }
         Ok(())
     }
 }
 
 fn card() -> AgentCard {
-    common::card("Completes", "Completes at once.", false)
+    common::card(
+        "AsksThenCompletes",
+        "Asks for input, then completes.",
+        false,
+    )
 }
 
 fn context() -> CallContext {
     CallContext::new(Caller::authenticated("alice"), "JSONRPC")
 }
 
-/// A SendMessage and a GetTask of its task; the statements they sent about one task (by its id).
+/// A SendMessage that starts a task waiting for input, one that continues it, and a GetTask of it;
+/// the statements they sent about the task (by its id).
 async fn statements_by_id(server: &A2aServer) -> Vec<String> {
     recorder()
         .take_when_quiet(Duration::from_millis(200), Duration::from_secs(5))
@@ -61,6 +73,18 @@ async fn statements_by_id(server: &A2aServer) -> Vec<String> {
         Ok(Reply::Unary(MethodResult::SendMessage(SendMessageResponse::Task(task)))) => task.id,
         other => panic!("a task was expected: {other:?}"),
     };
+    let mut continuing = Message::user(unique("m"), [Part::text("done")]);
+    continuing.task_id = Some(id.clone());
+    let continued = server
+        .call(
+            MethodParams::SendMessage(SendMessageRequest {
+                message: continuing,
+                ..Default::default()
+            }),
+            &context(),
+        )
+        .await;
+    assert!(continued.is_ok(), "{continued:?}");
     let got = server
         .call(
             MethodParams::GetTask(GetTaskRequest {
@@ -192,7 +216,7 @@ async fn postgres_finds_a_task_by_its_id_before_any_statistics() {
     let options = common::fresh_schema(&url).await;
     let store: PostgresStore = common::postgres_store(&options).await;
     let bus = PostgresVersionBus::start(&store).await.expect("LISTEN");
-    let server = A2aServer::builder(card(), Completes)
+    let server = A2aServer::builder(card(), AsksThenCompletes)
         .task_store(store.clone())
         .push_config_store(store.clone())
         .push_outbox(store.clone())
@@ -226,7 +250,7 @@ async fn sqlite_finds_a_task_by_its_id() {
     let recorder = recorder();
     let _alone = recorder.exclusive().await;
     let (store, path) = common::sqlite_store().await;
-    let server = A2aServer::builder(card(), Completes)
+    let server = A2aServer::builder(card(), AsksThenCompletes)
         .task_store(store.clone())
         .push_config_store(store.clone())
         .push_outbox(store.clone())

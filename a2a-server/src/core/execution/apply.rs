@@ -112,9 +112,6 @@ pub(crate) async fn create_with_events(
     events: Vec<StreamResponse>,
 ) -> Result<(u64, Option<Task>), Error> {
     let task_id = task.id.clone();
-    let to_push = (state.outbox.is_none()
-        && state.card.capabilities.push_notifications == Some(true))
-    .then(|| events.clone());
     let mut ended = None;
     let version = state
         .tasks
@@ -124,7 +121,8 @@ pub(crate) async fn create_with_events(
             Ok(())
         })
         .await?;
-    announce(state, owner, &task_id, version, to_push).await;
+    // A task that did not exist has no webhook yet: only streams are told.
+    state.bus.publish(&task_id, version);
     Ok((version, ended))
 }
 
