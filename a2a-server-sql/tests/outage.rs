@@ -92,8 +92,8 @@ async fn requests_fail_clearly_while_postgres_is_down_and_recover_without_a_rest
     tokio::time::sleep(down_for).await;
     let failing = TaskStore::get(&a, &alice, &id).await;
     assert!(
-        matches!(failing, Err(StoreError::Backend(_))),
-        "{failing:?}"
+        matches!(&failing, Err(StoreError::Backend(message)) if message.starts_with("database: ")),
+        "a clear error while the database is down: {failing:?}"
     );
     pg_ctl("start");
 
@@ -113,7 +113,11 @@ async fn requests_fail_clearly_while_postgres_is_down_and_recover_without_a_rest
         failed += f;
         slowest = slowest.max(s);
     }
-    assert!(failed > 0, "requests failed while the database was down");
+    // A write in flight when the database stopped fails; one that starts during the outage may
+    // instead wait for a connection (the pool retries for up to its 10 s acquire timeout) and land
+    // once the database is back. Which of them the writers met is timing, so it is reported; the
+    // clear failure is asserted on the read made while the database was down.
+    println!("writes during the outage: {landed} landed, {failed} failed clearly");
     assert!(
         slowest < Duration::from_secs(15),
         "no request hung beyond the pool timeout: {slowest:?}"
