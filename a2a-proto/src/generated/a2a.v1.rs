@@ -704,7 +704,7 @@ impl ::prost::Name for HttpAuthSecurityScheme {
         "/a2a.v1.HTTPAuthSecurityScheme".into()
     }
 }
-/// OAuth 2.0.
+/// Authorization through an OAuth 2.0 server, with the flows it offers.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct OAuth2SecurityScheme {
     /// Human-readable notes.
@@ -727,7 +727,7 @@ impl ::prost::Name for OAuth2SecurityScheme {
         "/a2a.v1.OAuth2SecurityScheme".into()
     }
 }
-/// OpenID Connect.
+/// Authentication through an OpenID Connect provider, found by its discovery document.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct OpenIdConnectSecurityScheme {
     /// Human-readable notes.

@@ -615,10 +615,10 @@ pub mod security_scheme {
         /// `httpAuthSecurityScheme`: standard HTTP auth such as Basic or Bearer.
         #[prost(message, tag = "2")]
         HttpAuthSecurityScheme(super::HttpAuthSecurityScheme),
-        /// `oauth2SecurityScheme`: OAuth 2.0.
+        /// `oauth2SecurityScheme`: tokens from an OAuth 2.0 server.
         #[prost(message, tag = "3")]
         Oauth2SecurityScheme(super::OAuth2SecurityScheme),
-        /// `openIdConnectSecurityScheme`: OpenID Connect.
+        /// `openIdConnectSecurityScheme`: identity from an OpenID Connect provider.
         #[prost(message, tag = "4")]
         OpenIdConnectSecurityScheme(super::OpenIdConnectSecurityScheme),
         /// `mtlsSecurityScheme`: mutual TLS client certificates.

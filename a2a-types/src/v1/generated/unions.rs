@@ -266,9 +266,9 @@ pub enum SecurityScheme {
     ApiKeySecurityScheme(ApiKeySecurityScheme),
     /// `httpAuthSecurityScheme`: `httpAuthSecurityScheme`: standard HTTP auth such as Basic or Bearer.
     HttpAuthSecurityScheme(HttpAuthSecurityScheme),
-    /// `oauth2SecurityScheme`: `oauth2SecurityScheme`: OAuth 2.0.
+    /// `oauth2SecurityScheme`: `oauth2SecurityScheme`: tokens from an OAuth 2.0 server.
     Oauth2SecurityScheme(OAuth2SecurityScheme),
-    /// `openIdConnectSecurityScheme`: `openIdConnectSecurityScheme`: OpenID Connect.
+    /// `openIdConnectSecurityScheme`: `openIdConnectSecurityScheme`: identity from an OpenID Connect provider.
     OpenIdConnectSecurityScheme(OpenIdConnectSecurityScheme),
     /// `mtlsSecurityScheme`: `mtlsSecurityScheme`: mutual TLS client certificates.
     MtlsSecurityScheme(MutualTlsSecurityScheme),
