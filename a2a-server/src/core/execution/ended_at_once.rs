@@ -7,14 +7,14 @@
 use a2a_types::v1::StreamResponse;
 use tokio::sync::mpsc;
 
-use crate::core::execution::events::to_stream_event;
+use crate::core::execution::events::{ends_stream_at, to_stream_event};
 use crate::executor::AgentEvent;
 
-/// Whether `event` ends the task's stream: a status that ends the task or waits for input, or a
+/// Whether `event` ends the task's stream (as [`ends_stream_at`] says for a status), or is a
 /// message.
 fn ends_stream(event: &AgentEvent) -> bool {
     match event {
-        AgentEvent::Status(status) => status.state.is_terminal() || status.state.is_interrupted(),
+        AgentEvent::Status(status) => ends_stream_at(status.state),
         AgentEvent::Artifact { .. } => false,
         AgentEvent::Message(_) => true,
     }

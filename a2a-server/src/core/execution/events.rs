@@ -1,21 +1,24 @@
 //! The events of an execution as its task's stream carries them, and what each does to the task.
 
-use a2a_types::v1::{StreamResponse, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
+use a2a_types::v1::{
+    StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent,
+};
 
 use crate::executor::AgentEvent;
 
 /// Whether a stream of a message's events ends after this one: the task is over or waits.
 pub(crate) fn ends_stream(event: &StreamResponse) -> bool {
     match event {
-        StreamResponse::StatusUpdate(update) => {
-            update.status.state.is_terminal() || update.status.state.is_interrupted()
-        }
-        StreamResponse::Task(task) => {
-            task.status.state.is_terminal() || task.status.state.is_interrupted()
-        }
+        StreamResponse::StatusUpdate(update) => ends_stream_at(update.status.state),
+        StreamResponse::Task(task) => ends_stream_at(task.status.state),
         StreamResponse::Message(_) => true,
         _ => false,
     }
+}
+
+/// Whether a task in `state` has ended its stream: it is over, or waits for the client.
+pub(crate) fn ends_stream_at(state: TaskState) -> bool {
+    state.is_terminal() || state.is_interrupted()
 }
 
 /// The event as the task's stream carries it: ids filled in.
