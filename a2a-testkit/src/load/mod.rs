@@ -27,6 +27,7 @@
 //! (`cargo build --release --manifest-path benchmarks/Cargo.toml -p a2a-lf-agent`).
 
 pub mod batches;
+pub mod listing;
 pub mod profile;
 pub mod report;
 pub mod slow_readers;

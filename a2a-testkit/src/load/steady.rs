@@ -24,9 +24,10 @@ impl SteadyScale {
         calls_per_batch: 1000,
         compared: 2,
     };
-    /// The round of record, on every store: 30,000 tasks, three times the memory store's capacity.
+    /// The round of record, on every store: 100,000 tasks, ten times the memory store's capacity
+    /// and the size the listing is measured at after it ([`super::listing`]).
     pub const RECORD: SteadyScale = SteadyScale {
-        batches: 30,
+        batches: 100,
         calls_per_batch: 1000,
         compared: 5,
     };

@@ -31,6 +31,9 @@
 //! store only (12,000 tasks, past its 10,000); with `--record` on every store of ours and on the
 //! peers' memory stores.
 //!
+//! Last, ListTasks on each store of this build ([`super::listing`]): the first page's latency after
+//! the first round and again at the end, with the tasks each store then held.
+//!
 //! Every task made in the short rounds is read back with `GetTask` (before the steady-state round,
 //! whose eviction would remove them); the run fails (non-zero exit) on any error or lost task, ours
 //! or a peer's. Throughput is reported, never asserted: the machine may be shared.
@@ -48,6 +51,7 @@ use a2a_types::v1::{
 use sqlx::Connection;
 
 use super::batches::{Batch, CONCURRENCY, read_back};
+use super::listing;
 use super::report::{percentile, spread};
 use super::steady::{SteadyScale, first_and_last};
 use super::store_peers;
@@ -148,6 +152,8 @@ struct Running {
     /// Writing transactions per SendMessage, one figure per batch (PostgreSQL).
     commits: Vec<f64>,
     tasks: Vec<String>,
+    /// ListTasks after the first round (this build only), for the listing table.
+    listing_early: Option<listing::Sample>,
 }
 
 impl Running {
@@ -272,6 +278,7 @@ async fn start(
         streamed_batches: Vec::new(),
         commits: Vec::new(),
         tasks: Vec::new(),
+        listing_early: None,
     })
 }
 
@@ -521,6 +528,15 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
                 }
             }
         }
+        if round == 0 {
+            for target in running.iter_mut().filter(|t| t.build == THIS_BUILD) {
+                let sample = listing::sample(&target.clients[0]).await;
+                target.listing_early =
+                    Some(sample.map_err(|e| {
+                        format!("{} ({}): {e}", target.store.label(), target.build)
+                    })?);
+            }
+        }
     }
     print_table(&running, &streamed_events);
 
@@ -559,7 +575,29 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
         return Err(problems.join("; "));
     }
     println!("ok: no error, no task lost");
-    steady_round(&mut running, scale, sequence).await
+    steady_round(&mut running, scale, sequence).await?;
+    listing_table(&running).await
+}
+
+/// ListTasks on each store of this build now against after the first round ([`listing`]); fails
+/// on an error.
+async fn listing_table(running: &[Running]) -> Result<(), String> {
+    println!(
+        "\nListTasks as the stores filled: the first page, {} calls one after another, after the \
+         first round and again now\n\n{}",
+        listing::CALLS,
+        listing::HEADER
+    );
+    for target in running {
+        let Some(early) = target.listing_early else {
+            continue;
+        };
+        let late = listing::sample(&target.clients[0])
+            .await
+            .map_err(|e| format!("{} ({}): {e}", target.store.label(), target.build))?;
+        println!("{}", listing::row(&target.store.label(), early, late));
+    }
+    Ok(())
 }
 
 /// The steady-state round ([`super::steady`]) on the configurations `scale` names, one after the
