@@ -21,6 +21,7 @@
 
 mod ledger;
 mod limits;
+mod listing;
 pub(crate) mod size;
 #[cfg(test)]
 mod tests;
@@ -37,18 +38,20 @@ use super::{EventPage, StoreError, StoredEvent, StoredTask, TaskChange, TaskPage
 use crate::auth::Owner;
 use ledger::{Footprint, Holder, Ledger, Limit};
 pub use limits::MemoryLimits;
+use listing::{Listing, PageKey};
 
 /// What a task costs the store besides its own values, as an upper bound: its slot in the map
-/// (a hash table at most 8/7 full, doubling: under 3 slots a task), its id twice more (the
-/// key and the eviction index), its owner (as given), its holder four times (in the entry, and
-/// in the ledger's map and two indexes, counted for each task, though shared by a holder's
-/// tasks), its place in the eviction index, and a share of its holder's records.
+/// (a hash table at most 8/7 full, doubling: under 3 slots a task), its id three times more (the
+/// key, the eviction index and the listing), its owner twice (in the entry, and as the listing's
+/// key, counted for each task, though shared by an owner's tasks), its holder four times (in the
+/// entry, and in the ledger's map and two indexes, likewise), its places in the eviction index
+/// and in the listing, and a share of its holder's records.
 fn overhead(id: &str, owner: &Owner, holder: &Holder) -> usize {
     3 * (size_of::<(String, Entry)>() + 1)
-        + 2 * id.len()
-        + owner.principal.capacity()
-        + owner.tenant.capacity()
+        + 3 * id.len()
+        + 2 * (owner.principal.capacity() + owner.tenant.capacity())
         + 4 * holder.heap_bytes()
+        + Listing::entry_overhead()
         + 1024
 }
 
@@ -65,6 +68,8 @@ struct Entry {
     version: u64,
     /// Creation order: breaks ties between equal status times in ListTasks.
     created: u64,
+    /// Where the listing has it (its [`PageKey`] when last listed).
+    listed: PageKey,
     /// Last write order: the eviction order.
     touched: u64,
     events: VecDeque<LoggedEvent>,
@@ -80,6 +85,7 @@ struct Entry {
 struct Inner {
     tasks: HashMap<String, Entry>,
     ledger: Ledger,
+    listing: Listing,
     clock: u64,
 }
 
@@ -164,6 +170,18 @@ impl Entry {
             touched: self.touched,
             terminal: self.task.status.state.is_terminal(),
             bytes: self.bytes,
+        }
+    }
+
+    /// Where it sorts in ListTasks now.
+    fn page_key(&self) -> PageKey {
+        PageKey {
+            micros: self
+                .task
+                .status
+                .timestamp
+                .map_or(0, |t| t.timestamp_micros()),
+            created: self.created,
         }
     }
 
@@ -270,15 +288,27 @@ impl Entry {
 }
 
 impl Inner {
-    fn insert(&mut self, id: String, entry: Entry) {
+    fn insert(&mut self, id: String, mut entry: Entry) {
         self.ledger.add(&entry.holder, &id, entry.footprint());
+        entry.listed = entry.page_key();
+        self.listing.add(&entry.owner, entry.listed, &id);
         self.tasks.insert(id, entry);
     }
 
     fn evict(&mut self, id: &str) -> Option<Entry> {
         let entry = self.tasks.remove(id)?;
         self.ledger.remove(&entry.holder, id, entry.footprint());
+        self.listing.remove(&entry.owner, entry.listed);
         Some(entry)
+    }
+
+    /// Moves task `id` in the listing to where it sorts now (after a write changed its status).
+    fn relist(&mut self, id: &str) {
+        if let Some(entry) = self.tasks.get_mut(id) {
+            let now = entry.page_key();
+            self.listing.moved(&entry.owner, entry.listed, now);
+            entry.listed = now;
+        }
     }
 
     /// After a write of task `id` by `holder` (`fits`: within its own bytes; `finishes`: it is
@@ -310,6 +340,7 @@ impl Inner {
             entry.measure(id);
             self.ledger.add(&entry.holder, id, entry.footprint());
         }
+        self.relist(id);
     }
 
     /// Evicts what the ledger's rule says until every bound holds after a write of task `id`
@@ -362,6 +393,10 @@ impl TaskStore for InMemoryTaskStore {
             task,
             version: 1,
             created: clock,
+            listed: PageKey {
+                micros: 0,
+                created: clock,
+            },
             touched: clock,
             events: VecDeque::new(),
             events_bytes: 0,
@@ -411,6 +446,7 @@ impl TaskStore for InMemoryTaskStore {
         let fits = entry.fit(&id, limits.max_task_bytes);
         let finishes = entry.task.status.state.is_terminal();
         inner.ledger.add(&holder, &id, entry.footprint());
+        inner.relist(&id);
         if let Some(limit) = inner.settle(&holder, &id, fits, finishes, &limits) {
             inner.undo(&id, before, touched);
             return Err(self.full(limit));
@@ -447,6 +483,7 @@ impl TaskStore for InMemoryTaskStore {
         let fits = entry.fit(task_id, limits.max_task_bytes);
         let finishes = entry.task.status.state.is_terminal();
         inner.ledger.add(&holder, task_id, entry.footprint());
+        inner.relist(task_id);
         match (
             inner.settle(&holder, task_id, fits, finishes, &limits),
             before,
@@ -498,77 +535,43 @@ impl TaskStore for InMemoryTaskStore {
             None => None,
             Some(token) => Some(PageKey::parse(token).ok_or(StoreError::InvalidPageToken)?),
         };
+        let context = request.context_id.as_deref().filter(|c| !c.is_empty());
+        let state = request.status.filter(|s| *s != TaskState::Unspecified);
+        let time = request.status_timestamp_after;
+        let matches = |task: &Task| {
+            context.is_none_or(|c| task.context_id.as_deref() == Some(c))
+                && state.is_none_or(|s| task.status.state == s)
+                && time.is_none_or(|after| task.status.timestamp.is_some_and(|t| t >= after))
+        };
         let inner = self.lock();
-        let mut matching: Vec<(PageKey, &Task)> = inner
-            .tasks
-            .values()
-            .filter(|e| e.owner == *owner)
-            .filter(|e| {
-                request
-                    .context_id
-                    .as_ref()
-                    .filter(|c| !c.is_empty())
-                    .is_none_or(|c| e.task.context_id.as_ref() == Some(c))
-            })
-            .filter(|e| {
-                request
-                    .status
-                    .is_none_or(|s| s == TaskState::Unspecified || e.task.status.state == s)
-            })
-            .filter(|e| {
-                request
-                    .status_timestamp_after
-                    .is_none_or(|after| e.task.status.timestamp.is_some_and(|t| t >= after))
-            })
-            .map(|e| (PageKey::of(e), &e.task))
-            .collect();
-        // Newest status first; the later-created task first among equal times.
-        matching.sort_by_key(|(key, _)| std::cmp::Reverse(*key));
-        let start = after.map_or(0, |after| {
-            matching.iter().take_while(|(key, _)| *key >= after).count()
-        });
-        let page = &matching[start..(start + page_size).min(matching.len())];
-        let next_page_token = match page.last() {
-            Some((key, _)) if start + page.len() < matching.len() => key.token(),
+        let listed = |after| {
+            inner
+                .listing
+                .after(owner, after)
+                .filter_map(|(key, id)| Some((key, &inner.tasks.get(id)?.task)))
+                .filter(|(_, task)| matches(task))
+        };
+        let mut page = Vec::new();
+        let mut last = None;
+        let mut more = false;
+        for (key, task) in listed(after) {
+            if page.len() == page_size {
+                more = true;
+                break;
+            }
+            page.push(task.clone());
+            last = Some(key);
+        }
+        let next_page_token = match last {
+            Some(key) if more => key.token(),
             _ => String::new(),
         };
-        Ok(TaskPage::new(
-            page.iter().map(|(_, task)| (*task).clone()).collect(),
-            next_page_token,
-            matching.len(),
-        ))
-    }
-}
-
-/// Where a task sorts in ListTasks: its status time (microseconds since the epoch), then creation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct PageKey {
-    micros: i64,
-    created: u64,
-}
-
-impl PageKey {
-    fn of(entry: &Entry) -> Self {
-        PageKey {
-            micros: entry
-                .task
-                .status
-                .timestamp
-                .map_or(0, |t| t.timestamp_micros()),
-            created: entry.created,
-        }
-    }
-
-    /// The token continuing after this key: opaque to clients.
-    fn token(&self) -> String {
-        format!("{}.{}", self.micros, self.created)
-    }
-
-    fn parse(token: &str) -> Option<PageKey> {
-        let (micros, created) = token.split_once('.')?;
-        Some(PageKey {
-            micros: micros.parse().ok()?,
-            created: created.parse().ok()?,
-        })
+        // Without a filter the total is the owner's count; with one, a walk of the owner's own
+        // tasks (never the store's).
+        let total = match (context, state, time) {
+            (None, None, None) => inner.listing.count(owner),
+            _ => listed(None).count(),
+        };
+        Ok(TaskPage::new(page, next_page_token, total))
     }
 }

@@ -160,6 +160,76 @@ async fn list_pages_newest_first_and_refuses_foreign_tokens() {
     );
 }
 
+/// The ids of the owner's first page, and the total, with `request`.
+async fn listed(
+    store: &InMemoryTaskStore,
+    owner: &Owner,
+    request: &ListTasksRequest,
+) -> (Vec<String>, usize) {
+    let page = store.list(owner, request, 10).await.unwrap();
+    (
+        page.tasks.into_iter().map(|t| t.id).collect(),
+        page.total_size,
+    )
+}
+
+#[tokio::test]
+async fn the_listing_follows_status_changes_filters_and_evictions() {
+    let store = InMemoryTaskStore::with_limits(MemoryLimits::default().with_max_tasks_per_owner(3));
+    let alice = caller("alice", "");
+    let bob = caller("bob", "");
+    let at = |seconds: i64| chrono::DateTime::from_timestamp(1_800_000_000 + seconds, 0).unwrap();
+    let task_at = |id: &str, state, seconds| {
+        let mut task = task(id, state);
+        task.status.timestamp = Some(at(seconds));
+        task
+    };
+    for (id, seconds) in [("t0", 1), ("t1", 2), ("t2", 2)] {
+        store
+            .create(&alice, task_at(id, TaskState::Submitted, seconds))
+            .await
+            .unwrap();
+    }
+    store
+        .create(&bob, task_at("b0", TaskState::Submitted, 9))
+        .await
+        .unwrap();
+    let all = ListTasksRequest::default();
+    // Newest status first; of equal times, the later created first.
+    assert_eq!(
+        listed(&store, &alice, &all).await,
+        (vec!["t2".into(), "t1".into(), "t0".into()], 3)
+    );
+    // A write moves its task to where its new status sorts.
+    store
+        .update(&alice, task_at("t0", TaskState::Working, 5), 1, None)
+        .await
+        .unwrap();
+    assert_eq!(listed(&store, &alice, &all).await.0, ["t0", "t2", "t1"]);
+    let working = ListTasksRequest {
+        status: Some(TaskState::Working),
+        ..Default::default()
+    };
+    assert_eq!(
+        listed(&store, &alice, &working).await,
+        (vec!["t0".into()], 1)
+    );
+    // Evicting a task takes it off the listing: t1 finished first, so it goes for t3.
+    store
+        .update(&alice, task_at("t1", TaskState::Completed, 3), 1, None)
+        .await
+        .unwrap();
+    store
+        .create(&alice, task_at("t3", TaskState::Submitted, 4))
+        .await
+        .unwrap();
+    assert_eq!(
+        listed(&store, &alice, &all).await,
+        (vec!["t0".into(), "t3".into(), "t2".into()], 3)
+    );
+    assert_eq!(listed(&store, &bob, &all).await, (vec!["b0".into()], 1));
+}
+
 fn caller(principal: &str, tenant: &str) -> Owner {
     Owner {
         principal: principal.into(),

@@ -1,0 +1,193 @@
+//! ListTasks' total without a filter comes from per-owner counters the migrations' triggers keep
+//! (`a2a_task_counts`): they follow every creation (a refused duplicate counts nothing), every
+//! task retention removes, each owner apart, and a database that held tasks before the counters
+//! existed is counted when it migrates. Each step is checked against a count of the rows, and
+//! against the filtered total, which still counts rows.
+
+mod common;
+
+use std::time::Duration;
+
+use a2a_server::auth::Owner;
+use a2a_server::store::{StoreError, TaskStore};
+use a2a_server_sql::RetentionPolicy;
+use a2a_types::v1::{ListTasksRequest, Task, TaskState, TaskStatus};
+use common::{owner, postgres_store, postgres_url, sqlite_store};
+
+fn task(id: &str, state: TaskState) -> Task {
+    Task::new(id, "ctx", TaskStatus::now(state))
+}
+
+/// The owner's total without a filter, and with a filter that every task of these tests passes
+/// (so the two must agree).
+async fn totals(store: &dyn TaskStore, owner: &Owner) -> (usize, usize) {
+    let all = store
+        .list(owner, &ListTasksRequest::default(), 10)
+        .await
+        .expect("ListTasks");
+    let filtered = ListTasksRequest {
+        context_id: Some("ctx".into()),
+        ..Default::default()
+    };
+    let filtered = store.list(owner, &filtered, 10).await.expect("ListTasks");
+    (all.total_size, filtered.total_size)
+}
+
+/// Creates, refuses a duplicate, finishes and prunes; the totals after each step.
+async fn counts_follow_the_rows(store: &(impl TaskStore + PruneStore)) {
+    let (alice, bob) = (owner("alice"), owner("bob"));
+    for id in ["a1", "a2", "a3"] {
+        store
+            .create(&alice, task(id, TaskState::Working))
+            .await
+            .unwrap();
+    }
+    store
+        .create(&bob, task("b1", TaskState::Working))
+        .await
+        .unwrap();
+    assert_eq!(totals(store, &alice).await, (3, 3));
+    assert_eq!(totals(store, &bob).await, (1, 1));
+    assert_eq!(
+        store.create(&alice, task("a1", TaskState::Working)).await,
+        Err(StoreError::AlreadyExists)
+    );
+    assert_eq!(
+        totals(store, &alice).await,
+        (3, 3),
+        "a refused duplicate counts nothing"
+    );
+    for id in ["a1", "a2"] {
+        store
+            .update(&alice, task(id, TaskState::Completed), 1, None)
+            .await
+            .unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let pruned = store
+        .prune_now(&RetentionPolicy::new().terminal_tasks_after(Duration::from_millis(10)))
+        .await;
+    assert_eq!(pruned, 2);
+    assert_eq!(
+        totals(store, &alice).await,
+        (1, 1),
+        "pruned tasks leave the count"
+    );
+    assert_eq!(
+        totals(store, &bob).await,
+        (1, 1),
+        "another owner's count is untouched"
+    );
+}
+
+/// What the test needs of a SQL store beyond [`TaskStore`].
+trait PruneStore {
+    async fn prune_now(&self, policy: &RetentionPolicy) -> usize;
+}
+
+impl PruneStore for a2a_server_sql::SqliteStore {
+    async fn prune_now(&self, policy: &RetentionPolicy) -> usize {
+        self.prune(policy).await.unwrap().tasks as usize
+    }
+}
+
+impl PruneStore for a2a_server_sql::PostgresStore {
+    async fn prune_now(&self, policy: &RetentionPolicy) -> usize {
+        self.prune(policy).await.unwrap().tasks as usize
+    }
+}
+
+#[tokio::test]
+async fn sqlite_counts_follow_creations_duplicates_and_pruning() {
+    let (store, path) = sqlite_store().await;
+    counts_follow_the_rows(&store).await;
+    drop(store);
+    common::remove_sqlite(&path);
+}
+
+#[tokio::test]
+async fn postgres_counts_follow_creations_duplicates_and_pruning() {
+    let Some(url) = postgres_url("postgres_counts_follow_creations_duplicates_and_pruning") else {
+        return;
+    };
+    let store = postgres_store(&common::fresh_schema(&url).await).await;
+    counts_follow_the_rows(&store).await;
+}
+
+/// A database whose tasks were written before the counters existed: the counters' migration is
+/// taken back (its table, triggers and record dropped), tasks are written, and opening the store
+/// again migrates and counts them.
+#[tokio::test]
+async fn sqlite_tasks_held_before_the_counters_are_counted_when_it_migrates() {
+    let (store, path) = sqlite_store().await;
+    for statement in [
+        "DROP TRIGGER a2a_tasks_counted_in",
+        "DROP TRIGGER a2a_tasks_counted_out",
+        "DROP TABLE a2a_task_counts",
+        "DELETE FROM _sqlx_migrations WHERE version = 5",
+    ] {
+        sqlx::query(statement).execute(store.pool()).await.unwrap();
+    }
+    let alice = owner("alice");
+    for id in ["a1", "a2"] {
+        store
+            .create(&alice, task(id, TaskState::Working))
+            .await
+            .unwrap();
+    }
+    drop(store);
+    let store = reopen_sqlite(&path).await;
+    assert_eq!(totals(&store, &alice).await, (2, 2));
+    store
+        .create(&alice, task("a3", TaskState::Working))
+        .await
+        .unwrap();
+    assert_eq!(totals(&store, &alice).await, (3, 3));
+    drop(store);
+    common::remove_sqlite(&path);
+}
+
+/// Opens the file again once the store before has let go of its lock.
+async fn reopen_sqlite(path: &std::path::Path) -> a2a_server_sql::SqliteStore {
+    a2a_server_sql::SqliteStore::open(path)
+        .await
+        .expect("the file opens again")
+}
+
+#[tokio::test]
+async fn postgres_tasks_held_before_the_counters_are_counted_when_it_migrates() {
+    let Some(url) =
+        postgres_url("postgres_tasks_held_before_the_counters_are_counted_when_it_migrates")
+    else {
+        return;
+    };
+    let options = common::fresh_schema(&url).await;
+    let store = postgres_store(&options).await;
+    for statement in [
+        "DROP TRIGGER a2a_tasks_counted ON a2a_tasks",
+        "DROP FUNCTION a2a_task_counted()",
+        "DROP TABLE a2a_task_counts",
+        "DELETE FROM _sqlx_migrations WHERE version = 5",
+    ] {
+        sqlx::query(statement).execute(store.pool()).await.unwrap();
+    }
+    let (alice, bob) = (owner("alice"), owner("bob"));
+    for id in ["a1", "a2"] {
+        store
+            .create(&alice, task(id, TaskState::Working))
+            .await
+            .unwrap();
+    }
+    store
+        .create(&bob, task("b1", TaskState::Working))
+        .await
+        .unwrap();
+    let again = postgres_store(&options).await;
+    assert_eq!(totals(&again, &alice).await, (2, 2));
+    assert_eq!(totals(&again, &bob).await, (1, 1));
+    again
+        .create(&alice, task("a3", TaskState::Working))
+        .await
+        .unwrap();
+    assert_eq!(totals(&again, &alice).await, (3, 3));
+}
