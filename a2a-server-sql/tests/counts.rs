@@ -18,6 +18,16 @@ fn task(id: &str, state: TaskState) -> Task {
     Task::new(id, "ctx", TaskStatus::now(state))
 }
 
+/// Creates each of `ids` for `owner`, working.
+async fn create_working(store: &dyn TaskStore, owner: &Owner, ids: &[&str]) {
+    for id in ids {
+        store
+            .create(owner, task(id, TaskState::Working))
+            .await
+            .unwrap();
+    }
+}
+
 /// The owner's total without a filter, and with a filter that every task of these tests passes
 /// (so the two must agree).
 async fn totals(store: &dyn TaskStore, owner: &Owner) -> (usize, usize) {
@@ -36,16 +46,8 @@ async fn totals(store: &dyn TaskStore, owner: &Owner) -> (usize, usize) {
 /// Creates, refuses a duplicate, finishes and prunes; the totals after each step.
 async fn counts_follow_the_rows(store: &(impl TaskStore + PruneStore)) {
     let (alice, bob) = (owner("alice"), owner("bob"));
-    for id in ["a1", "a2", "a3"] {
-        store
-            .create(&alice, task(id, TaskState::Working))
-            .await
-            .unwrap();
-    }
-    store
-        .create(&bob, task("b1", TaskState::Working))
-        .await
-        .unwrap();
+    create_working(store, &alice, &["a1", "a2", "a3"]).await;
+    create_working(store, &bob, &["b1"]).await;
     assert_eq!(totals(store, &alice).await, (3, 3));
     assert_eq!(totals(store, &bob).await, (1, 1));
     assert_eq!(
@@ -129,19 +131,11 @@ async fn sqlite_tasks_held_before_the_counters_are_counted_when_it_migrates() {
         sqlx::query(statement).execute(store.pool()).await.unwrap();
     }
     let alice = owner("alice");
-    for id in ["a1", "a2"] {
-        store
-            .create(&alice, task(id, TaskState::Working))
-            .await
-            .unwrap();
-    }
+    create_working(&store, &alice, &["a1", "a2"]).await;
     drop(store);
     let store = reopen_sqlite(&path).await;
     assert_eq!(totals(&store, &alice).await, (2, 2));
-    store
-        .create(&alice, task("a3", TaskState::Working))
-        .await
-        .unwrap();
+    create_working(&store, &alice, &["a3"]).await;
     assert_eq!(totals(&store, &alice).await, (3, 3));
     drop(store);
     common::remove_sqlite(&path);
@@ -172,22 +166,11 @@ async fn postgres_tasks_held_before_the_counters_are_counted_when_it_migrates() 
         sqlx::query(statement).execute(store.pool()).await.unwrap();
     }
     let (alice, bob) = (owner("alice"), owner("bob"));
-    for id in ["a1", "a2"] {
-        store
-            .create(&alice, task(id, TaskState::Working))
-            .await
-            .unwrap();
-    }
-    store
-        .create(&bob, task("b1", TaskState::Working))
-        .await
-        .unwrap();
+    create_working(&store, &alice, &["a1", "a2"]).await;
+    create_working(&store, &bob, &["b1"]).await;
     let again = postgres_store(&options).await;
     assert_eq!(totals(&again, &alice).await, (2, 2));
     assert_eq!(totals(&again, &bob).await, (1, 1));
-    again
-        .create(&alice, task("a3", TaskState::Working))
-        .await
-        .unwrap();
+    create_working(&again, &alice, &["a3"]).await;
     assert_eq!(totals(&again, &alice).await, (3, 3));
 }
