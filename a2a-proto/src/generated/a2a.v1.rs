@@ -70,7 +70,7 @@ pub struct TaskStatus {
     /// Optional agent message explaining the state. ProtoJSON name: "message".
     #[prost(message, optional, tag = "2")]
     pub update: ::core::option::Option<Message>,
-    /// When this status was set (RFC 3339 in JSON).
+    /// When this status was set; an RFC 3339 string in the JSON form.
     #[prost(message, optional, tag = "3")]
     pub timestamp: ::core::option::Option<crate::wkt::Timestamp>,
 }
@@ -167,7 +167,7 @@ impl ::prost::Name for DataPart {
 /// clients set them only to continue an existing context or task.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Message {
-    /// Author-assigned message id, typically a UUID. Required.
+    /// Author-assigned message id, typically a UUID; it must be present.
     #[prost(string, tag = "1")]
     pub message_id: ::prost::alloc::string::String,
     /// Conversation this message belongs to, if any.

@@ -119,7 +119,7 @@ pub mod part {
         /// Plain text.
         #[prost(string, tag = "1")]
         Text(::prost::alloc::string::String),
-        /// Inline file contents (base64 in JSON).
+        /// Inline file contents, base64-encoded in the JSON form.
         #[prost(bytes, tag = "2")]
         Raw(::prost::alloc::vec::Vec<u8>),
         /// Location of file contents to fetch.

@@ -165,7 +165,7 @@ impl ::std::fmt::Display for Role {
 pub enum PartContent {
     /// `text`: Plain text.
     Text(::std::string::String),
-    /// `raw`: Inline file contents (base64 in JSON).
+    /// `raw`: Inline file contents, base64-encoded in the JSON form.
     Raw(::std::vec::Vec<u8>),
     /// `url`: Location of file contents to fetch.
     Url(::std::string::String),
