@@ -650,9 +650,9 @@ impl<D: Dialect> SqlStore<D> {
              AND ($3 IS NULL OR context_id = $3) AND ($4 IS NULL OR state = $4) \
              AND ($5 IS NULL OR (timestamped AND status_micros >= $5))";
         let context = context_filter(request).map(str::to_owned);
-        let filtered = context.is_some()
-            || state_filter(request.status).is_some()
-            || time_filter(request).is_some();
+        let state = state_filter(request.status);
+        let time = time_filter(request);
+        let filtered = context.is_some() || state.is_some() || time.is_some();
         // Without a filter, the owner's counters (kept by the migrations' triggers): a sum of a
         // few rows rather than a count of every task the owner holds.
         let total: i64 = if filtered {
@@ -660,8 +660,8 @@ impl<D: Dialect> SqlStore<D> {
                 .bind(&owner.principal)
                 .bind(&owner.tenant)
                 .bind(&context)
-                .bind(state_filter(request.status))
-                .bind(time_filter(request))
+                .bind(state)
+                .bind(time)
                 .fetch_one(&self.pool)
                 .await
                 .map_err(backend)?
@@ -681,8 +681,8 @@ impl<D: Dialect> SqlStore<D> {
         .bind(&owner.principal)
         .bind(&owner.tenant)
         .bind(&context)
-        .bind(state_filter(request.status))
-        .bind(time_filter(request))
+        .bind(state)
+        .bind(time)
         .bind(after.map(|key| key.micros))
         .bind(after.map(|key| key.seq))
         // One more than the page: whether another page follows.

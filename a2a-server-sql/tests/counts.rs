@@ -43,8 +43,12 @@ async fn totals(store: &dyn TaskStore, owner: &Owner) -> (usize, usize) {
     (all.total_size, filtered.total_size)
 }
 
-/// Creates, refuses a duplicate, finishes and prunes; the totals after each step.
-async fn counts_follow_the_rows(store: &(impl TaskStore + PruneStore)) {
+/// Creates, refuses a duplicate, finishes and prunes (by `prune`, the store's own, giving the
+/// tasks it removed); the totals after each step.
+async fn counts_follow_the_rows(
+    store: &dyn TaskStore,
+    prune: impl AsyncFnOnce(&RetentionPolicy) -> u64,
+) {
     let (alice, bob) = (owner("alice"), owner("bob"));
     create_working(store, &alice, &["a1", "a2", "a3"]).await;
     create_working(store, &bob, &["b1"]).await;
@@ -66,9 +70,8 @@ async fn counts_follow_the_rows(store: &(impl TaskStore + PruneStore)) {
             .unwrap();
     }
     tokio::time::sleep(Duration::from_millis(20)).await;
-    let pruned = store
-        .prune_now(&RetentionPolicy::new().terminal_tasks_after(Duration::from_millis(10)))
-        .await;
+    let pruned =
+        prune(&RetentionPolicy::new().terminal_tasks_after(Duration::from_millis(10))).await;
     assert_eq!(pruned, 2);
     assert_eq!(
         totals(store, &alice).await,
@@ -82,27 +85,13 @@ async fn counts_follow_the_rows(store: &(impl TaskStore + PruneStore)) {
     );
 }
 
-/// What the test needs of a SQL store beyond [`TaskStore`].
-trait PruneStore {
-    async fn prune_now(&self, policy: &RetentionPolicy) -> usize;
-}
-
-impl PruneStore for a2a_server_sql::SqliteStore {
-    async fn prune_now(&self, policy: &RetentionPolicy) -> usize {
-        self.prune(policy).await.unwrap().tasks as usize
-    }
-}
-
-impl PruneStore for a2a_server_sql::PostgresStore {
-    async fn prune_now(&self, policy: &RetentionPolicy) -> usize {
-        self.prune(policy).await.unwrap().tasks as usize
-    }
-}
-
 #[tokio::test]
 async fn sqlite_counts_follow_creations_duplicates_and_pruning() {
     let (store, path) = sqlite_store().await;
-    counts_follow_the_rows(&store).await;
+    counts_follow_the_rows(&store, async |policy| {
+        store.prune(policy).await.unwrap().tasks
+    })
+    .await;
     drop(store);
     common::remove_sqlite(&path);
 }
@@ -113,7 +102,10 @@ async fn postgres_counts_follow_creations_duplicates_and_pruning() {
         return;
     };
     let store = postgres_store(&common::fresh_schema(&url).await).await;
-    counts_follow_the_rows(&store).await;
+    counts_follow_the_rows(&store, async |policy| {
+        store.prune(policy).await.unwrap().tasks
+    })
+    .await;
 }
 
 /// A database whose tasks were written before the counters existed: the counters' migration is

@@ -166,6 +166,13 @@ impl Running {
             &[StoreOp::SendMessage, StoreOp::Streamed]
         }
     }
+
+    /// A ListTasks sample ([`listing::sample`]), an error naming this configuration.
+    async fn listing_sample(&self) -> Result<listing::Sample, String> {
+        listing::sample(&self.clients[0])
+            .await
+            .map_err(|e| format!("{} ({}): {e}", self.store.label(), self.build))
+    }
 }
 
 impl Drop for Running {
@@ -530,11 +537,7 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
         }
         if round == 0 {
             for target in running.iter_mut().filter(|t| t.build == THIS_BUILD) {
-                let sample = listing::sample(&target.clients[0]).await;
-                target.listing_early =
-                    Some(sample.map_err(|e| {
-                        format!("{} ({}): {e}", target.store.label(), target.build)
-                    })?);
+                target.listing_early = Some(target.listing_sample().await?);
             }
         }
     }
@@ -592,9 +595,7 @@ async fn listing_table(running: &[Running]) -> Result<(), String> {
         let Some(early) = target.listing_early else {
             continue;
         };
-        let late = listing::sample(&target.clients[0])
-            .await
-            .map_err(|e| format!("{} ({}): {e}", target.store.label(), target.build))?;
+        let late = target.listing_sample().await?;
         println!("{}", listing::row(&target.store.label(), early, late));
     }
     Ok(())

@@ -13,7 +13,7 @@ use crate::auth::Owner;
 
 /// Where a task sorts in ListTasks: its status time (microseconds since the epoch, 0 without
 /// one), then its creation order; unique per task, as creation orders are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct PageKey {
     pub(super) micros: i64,
     pub(super) created: u64,

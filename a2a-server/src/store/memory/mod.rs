@@ -393,10 +393,8 @@ impl TaskStore for InMemoryTaskStore {
             task,
             version: 1,
             created: clock,
-            listed: PageKey {
-                micros: 0,
-                created: clock,
-            },
+            // Set where the listing takes it in (`Inner::insert`).
+            listed: PageKey::default(),
             touched: clock,
             events: VecDeque::new(),
             events_bytes: 0,
