@@ -138,21 +138,24 @@ impl Dialect for sqlx::Postgres {
 
     const CLAIM_ROW_LOCK: &'static str = " FOR UPDATE SKIP LOCKED";
 
-    // Each data-modifying `WITH` runs once whatever reads it; the event and the deliveries are
+    // The events' count is taken once (`input`): PostgreSQL parses a `json` value on every use,
+    // and a generic plan would count them again for each event, in time that grows with their
+    // square. Each data-modifying `WITH` runs once whatever reads it; the event and the deliveries are
     // written only when the update found its row (they select from it), and the notification,
     // delivered at commit, is sent for that row alone. The channel is `NOTIFY_CHANNEL`. A task
     // that ends takes its execution's record with it (`ended`): nothing is left to resume, and
     // the commit that would remove the record once the executor returns is saved (that delete
     // then finds nothing, which writes nothing).
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = Some(
-        "WITH updated AS (UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, \
+        "WITH input AS MATERIALIZED (SELECT json_array_length($12::json) AS count), \
+         updated AS (UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, \
          status_micros = $4, timestamped = $5, \
-         version = version + GREATEST(json_array_length($12::json), 1), updated_micros = $6, \
+         version = version + GREATEST((SELECT count FROM input), 1), updated_micros = $6, \
          task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
          AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version), \
-         events AS (SELECT e.event, e.ord, \
-         u.version - json_array_length($12::json) + e.ord AS version \
-         FROM updated u, json_array_elements_text($12::json) WITH ORDINALITY AS e(event, ord)), \
+         events AS (SELECT e.event, e.ord, u.version - i.count + e.ord AS version \
+         FROM updated u, input i, \
+         json_array_elements_text($12::json) WITH ORDINALITY AS e(event, ord)), \
          logged AS (INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
          SELECT $8, version, $6, event FROM events), \
          queued AS (INSERT INTO a2a_push_outbox \

@@ -5,7 +5,8 @@
 //! the id (the primary key), never by reading the table or an index of all the owner's tasks.
 //! The statements are the ones the store sent, recorded as it ran (see `common::counting`), and
 //! PostgreSQL's are planned as prepared statements are once reused: generically, without their
-//! values.
+//! values. In such a plan an update's events (one JSON array) are counted once, not once per
+//! event; and PostgreSQL checks no foreign key per event written.
 
 mod common;
 
@@ -140,8 +141,9 @@ fn parameters(sql: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// PostgreSQL's generic plan of `sql` (as a prepared statement reused), as text.
-async fn postgres_plan(pool: &sqlx::PgPool, sql: &str) -> String {
+/// PostgreSQL's generic plan of `sql` (as a prepared statement reused), as text; with `verbose`,
+/// each step's output expressions too.
+async fn postgres_plan(pool: &sqlx::PgPool, sql: &str, verbose: bool) -> String {
     let mut connection = pool.acquire().await.expect("a connection");
     sqlx::query("SET plan_cache_mode = force_generic_plan")
         .execute(&mut *connection)
@@ -159,7 +161,8 @@ async fn postgres_plan(pool: &sqlx::PgPool, sql: &str) -> String {
     } else {
         format!("({values})")
     };
-    let rows = sqlx::query(&format!("EXPLAIN EXECUTE {name}{arguments}"))
+    let options = if verbose { "(VERBOSE) " } else { "" };
+    let rows = sqlx::query(&format!("EXPLAIN {options}EXECUTE {name}{arguments}"))
         .fetch_all(&mut *connection)
         .await
         .expect("EXPLAIN");
@@ -195,6 +198,16 @@ fn postgres_plan_is_by_id(plan: &str) -> bool {
         && !plan.contains("a2a_tasks_listing")
         && !plan.contains("a2a_tasks_terminal")
         && (plan.contains("a2a_tasks_pkey") || plan.contains("a2a_task_events_pkey"))
+}
+
+/// Whether a plan counts the events of an update once: `json_array_length` parses the whole
+/// array each time, so a step that computed it for each event would take time that grows with
+/// the square of a burst's events.
+fn postgres_plan_counts_events_once(plan: &str) -> bool {
+    plan.lines()
+        .filter(|line| line.contains("json_array_length"))
+        .count()
+        <= 1
 }
 
 /// A scan of a virtual table is allowed: `json_each` of a bound value (the events of an update)
@@ -236,13 +249,30 @@ async fn postgres_finds_a_task_by_its_id_before_any_statistics() {
             .expect("the large table");
         }
         for sql in statements_by_id(&server).await {
-            let plan = postgres_plan(store.pool(), &sql).await;
+            let plan = postgres_plan(store.pool(), &sql, false).await;
             assert!(
                 postgres_plan_is_by_id(&plan),
                 "PostgreSQL, {size} table: {sql}\nis planned as\n{plan}"
             );
+            if sql.contains("json_array_length") {
+                let verbose = postgres_plan(store.pool(), &sql, true).await;
+                assert!(
+                    postgres_plan_counts_events_once(&verbose),
+                    "PostgreSQL: {sql}\ncounts its events more than once:\n{verbose}"
+                );
+            }
         }
     }
+    // Every event's insert would check its task's row again, locking it: as much work as the
+    // insert itself. The statement that inserts events has just updated that row.
+    let foreign_keys: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM pg_constraint WHERE contype = 'f' \
+         AND conrelid = 'a2a_task_events'::regclass",
+    )
+    .fetch_one(store.pool())
+    .await
+    .expect("the events table's constraints");
+    assert_eq!(foreign_keys, 0, "the events table checks a foreign key");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
