@@ -8,12 +8,12 @@
 //! streamed task of [`LOAD_CHUNKS`] artifact chunks (`load-chunks`).
 //!
 //! The table gives, per store: `SendMessage`/s (median of the batches, lowest–highest), its ratio to
-//! memory batch by batch, p50/p99 latency, streamed events per second, and on PostgreSQL the
-//! transactions that wrote per `SendMessage` (transaction ids the database handed out, less the
-//! benchmark's own probes; the other counts per operation are the store's cost tests'). With
-//! `--baseline AGENT`, another build of the agent (the one before a change) runs every store too
-//! (`SendMessage` only), alternating with this one, and the ratio of this build to it is given
-//! batch by batch.
+//! memory batch by batch, p50/p99 latency, streamed events per second and their ratio to memory,
+//! and on PostgreSQL the transactions that wrote per `SendMessage` (transaction ids the database
+//! handed out, less the benchmark's own probes; the other counts per operation are the store's cost
+//! tests'). With `--baseline AGENT`, another build of the agent (the one before a change) runs every
+//! store too, both operations, alternating with this one, and the ratios of this build to it are
+//! given batch by batch.
 //!
 //! The peer rows ([`super::store_peers`]): the official Python SDK's server on its own stores
 //! (`InMemoryTaskStore`; its `DatabaseTaskStore` on SQLite and on PostgreSQL, a schema of its own),
@@ -157,14 +157,11 @@ struct Running {
 }
 
 impl Running {
-    /// What this configuration is measured on: a baseline build (from before `load-chunks`
-    /// existed, say) only on `SendMessage`.
+    /// What this configuration is measured on: both operations, a baseline build's too (a
+    /// baseline must know the `load-chunks` behaviour, as every build since the benchmark's
+    /// streamed task has).
     fn ops(&self) -> &'static [StoreOp] {
-        if self.build == BASELINE {
-            &[StoreOp::SendMessage]
-        } else {
-            &[StoreOp::SendMessage, StoreOp::Streamed]
-        }
+        &[StoreOp::SendMessage, StoreOp::Streamed]
     }
 
     /// A ListTasks sample ([`listing::sample`]), an error naming this configuration.
@@ -691,8 +688,8 @@ fn ratio(mine: &[Batch], theirs: &[Batch]) -> Option<(f64, f64, f64)> {
 
 fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
     println!(
-        "\n| store | build | SendMessage/s | ratio to memory | ratio to baseline | ours ÷ this row | p50 | p99 | streamed events/s | writing transactions per SendMessage |\n\
-         |---|---|---|---|---|---|---|---|---|---|"
+        "\n| store | build | SendMessage/s | ratio to memory | ratio to baseline | ours ÷ this row | p50 | p99 | streamed events/s | streamed: ratio to memory / to baseline | writing transactions per SendMessage |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|"
     );
     for (position, target) in running.iter().enumerate() {
         let memory = running
@@ -720,7 +717,7 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
             })
         };
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} |",
             target.store.label(),
             target.build,
             cell(rps, 0),
@@ -747,6 +744,18 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
             millis(percentile(&latencies, 0.50)),
             millis(percentile(&latencies, 0.99)),
             cell(spread(streamed_events[position].clone()), 0),
+            cell(
+                memory.and_then(|m| ratio(&target.streamed_batches, &m.streamed_batches)),
+                2
+            ),
+            if target.build == THIS_BUILD {
+                cell(
+                    baseline.and_then(|b| ratio(&target.streamed_batches, &b.streamed_batches)),
+                    2,
+                )
+            } else {
+                "–".to_owned()
+            },
             match &target.store {
                 Store::Memory => "0".to_owned(),
                 Store::Sqlite if is_peer(target.build) => "–".to_owned(),
