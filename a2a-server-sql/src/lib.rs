@@ -123,6 +123,8 @@ mod rows;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 #[cfg(feature = "sqlite")]
+mod sqlite_values;
+#[cfg(feature = "sqlite")]
 mod sqlite_writer;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod store;

@@ -1,8 +1,10 @@
 //! SQLite's [`GroupWriter`]: a thread of its own takes the writes callers queue, and writes all
 //! those that queued while it was busy in one transaction on the store's writer connection, then
-//! answers each caller. Each write is one round trip to the connection's thread (its statements
-//! sent as one text, `$n` binding across them), and a write alone is its own transaction in that
-//! same round trip (`BEGIN IMMEDIATE; …; COMMIT`).
+//! answers each caller. Consecutive writes of a group that run the same statements go to the
+//! connection's thread as one text (each write's `$n` moved past the writes before it), so a group
+//! of many creations costs a few round trips to that thread, not one per write: each round trip is
+//! a hand-off between threads, and one per write held the writer back more than SQLite's work
+//! did. A write alone is its own transaction in one round trip (`BEGIN IMMEDIATE; …; COMMIT`).
 //!
 //! Why a thread: the writer connection is SQLite's single writer, and while its holder waits to
 //! be scheduled between two statements nobody writes. On its own thread (a runtime of its own)
@@ -17,7 +19,9 @@ use a2a_server::auth::Owner;
 use a2a_server::store::StoreError;
 use async_trait::async_trait;
 use sqlx::sqlite::SqliteArguments;
-use sqlx::{Arguments, Connection, Either, Executor, Pool, Sqlite, SqliteConnection};
+use sqlx::{Connection, Either, Executor, Pool, Sqlite, SqliteConnection};
+
+use crate::sqlite_values::{Value, renumbered};
 use tokio::sync::{mpsc, oneshot};
 use tokio_stream::StreamExt;
 
@@ -109,12 +113,19 @@ static UPDATE_WITH_RECORD: LazyLock<Statements> =
 static RECORD: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_EXECUTION]));
 static FINISH: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[FINISH_EXECUTION]));
 
-/// A write queued for the writer: its statements, their values, and who waits for the rows it
-/// changed (all its statements' together).
+/// A write queued for the writer: its statements, their values (`$1`, `$2`, … in order), and who
+/// waits for the rows it changed (all its statements' together).
 struct Write {
     statements: &'static Statements,
-    arguments: SqliteArguments<'static>,
+    values: Vec<Value>,
     done: oneshot::Sender<Result<u64, StoreError>>,
+}
+
+impl Write {
+    /// How many statements the write's text holds (inside a group).
+    fn statement_count(&self) -> usize {
+        self.statements.together.split(';').count()
+    }
 }
 
 /// The queue of SQLite's writer thread (see the [module docs](self)); the thread ends when the
@@ -146,13 +157,13 @@ impl SqliteWriter {
     async fn write(
         &self,
         statements: &'static Statements,
-        arguments: Result<SqliteArguments<'static>, StoreError>,
+        values: Result<Vec<Value>, StoreError>,
     ) -> Result<u64, StoreError> {
         let (done, answer) = oneshot::channel();
         self.queue
             .send(Write {
                 statements,
-                arguments: arguments?,
+                values: values?,
                 done,
             })
             .map_err(|_| StoreError::Backend("the SQLite writer has stopped".to_owned()))?;
@@ -164,29 +175,23 @@ impl SqliteWriter {
 
 /// Values bound in order (`$1`, `$2`, …).
 #[derive(Default)]
-struct Values(SqliteArguments<'static>);
+struct Values(Vec<Value>);
 
 impl Values {
-    fn add<T: sqlx::Encode<'static, Sqlite> + sqlx::Type<Sqlite> + 'static>(
-        mut self,
-        value: T,
-    ) -> Self {
-        // Encoding these types (texts, integers, booleans) cannot fail; a failure shows as a
-        // missing value, which `done` turns into an error.
-        if self.0.add(value).is_err() {
-            self.0 = SqliteArguments::default();
-        }
+    fn add(mut self, value: impl Into<Value>) -> Self {
+        self.0.push(value.into());
         self
     }
 
-    /// The values, checked to be `expected` many.
-    fn done(self, expected: usize) -> Result<SqliteArguments<'static>, StoreError> {
+    /// The values, checked to be `expected` many (the count the write's statements bind).
+    fn done(self, expected: usize) -> Result<Vec<Value>, StoreError> {
         if self.0.len() == expected {
             Ok(self.0)
         } else {
-            Err(StoreError::Backend(
-                "a value of the write could not be encoded".to_owned(),
-            ))
+            Err(StoreError::Backend(format!(
+                "a write of {} values where its statements bind {expected}",
+                self.0.len()
+            )))
         }
     }
 
@@ -341,7 +346,8 @@ async fn write_group(writer: &Pool<Sqlite>, group: &[Write]) -> Vec<Result<u64, 
     results
 }
 
-/// All of `group` in one transaction.
+/// All of `group` in one transaction, its writes sent in few texts: each run of writes of the same
+/// statements, in the group's order, as texts of [`chunk_len`] writes.
 async fn write_together(
     connection: &mut SqliteConnection,
     group: &[Write],
@@ -349,19 +355,67 @@ async fn write_together(
     let mut tx = connection.begin().await?;
     tracing::trace!(target: TRANSACTION_TARGET, "begin");
     let mut rows = Vec::with_capacity(group.len());
-    for write in group {
-        let changed = execute(&mut tx, &write.statements.together, write).await?;
-        rows.push(written(&write.statements.together, changed.iter().sum()));
+    let mut rest = group;
+    while let Some(first) = rest.first() {
+        let run = rest
+            .iter()
+            .take_while(|write| std::ptr::eq(write.statements, first.statements))
+            .count();
+        let chunk = &rest[..chunk_len(run)];
+        rest = &rest[chunk.len()..];
+        rows.extend(write_chunk(&mut tx, chunk).await?);
     }
     tx.commit().await?;
     tracing::trace!(target: TRANSACTION_TARGET, "commit");
     Ok(rows)
 }
 
+/// The writes sent in one text from a run of `run` writes of the same statements: the largest
+/// power of two up to [`MAX_CHUNK`]. The texts are then few (one per statements and length) and
+/// stay prepared in the connection's statement cache; a text per run length would be prepared
+/// again and again, costing more than the hand-offs it saves.
+fn chunk_len(run: usize) -> usize {
+    let run = run.clamp(1, MAX_CHUNK);
+    1 << run.ilog2()
+}
+
+/// Writes of the same statements sent in one text at most.
+const MAX_CHUNK: usize = 32;
+
+/// `chunk` (writes of the same statements) as one text; the rows each write changed.
+async fn write_chunk(
+    connection: &mut SqliteConnection,
+    chunk: &[Write],
+) -> Result<Vec<u64>, sqlx::Error> {
+    let mut text = String::new();
+    let mut values = Vec::new();
+    for write in chunk {
+        if !text.is_empty() {
+            text.push_str("; ");
+        }
+        text.push_str(&renumbered(&write.statements.together, values.len()));
+        values.extend(write.values.iter().cloned());
+    }
+    let changed = execute(connection, &text, &values).await?;
+    // SQLite reports each statement's count in turn: each write's are the next of them.
+    let mut counts = changed.into_iter();
+    let rows: Vec<u64> = chunk
+        .iter()
+        .map(|write| counts.by_ref().take(write.statement_count()).sum())
+        .collect();
+    if counts.next().is_some() {
+        return Err(sqlx::Error::Protocol(
+            "SQLite reported more statements than the writes hold".to_owned(),
+        ));
+    }
+    written(&text, rows.iter().sum());
+    Ok(rows)
+}
+
 /// One write in a transaction of its own (a statement alone commits by itself).
 async fn write_alone(connection: &mut SqliteConnection, write: &Write) -> Result<u64, StoreError> {
     let transacted = write.statements.alone != write.statements.together;
-    match execute(connection, &write.statements.alone, write).await {
+    match execute(connection, &write.statements.alone, &write.values).await {
         // Less what `BEGIN` and `COMMIT` report: SQLite's count of the statement before them.
         Ok(changed) if transacted => Ok(written(
             &write.statements.alone,
@@ -381,14 +435,18 @@ async fn write_alone(connection: &mut SqliteConnection, write: &Write) -> Result
     }
 }
 
-/// Runs `text` (one or several statements) with `write`'s values; the rows each statement
-/// changed, in order.
+/// Runs `text` (one or several statements) with `values`; the rows each statement changed, in
+/// order.
 async fn execute(
     connection: &mut SqliteConnection,
     text: &str,
-    write: &Write,
+    values: &[Value],
 ) -> Result<Vec<u64>, sqlx::Error> {
-    let mut results = connection.fetch_many(sqlx::query_with(text, write.arguments.clone()));
+    let mut arguments = SqliteArguments::default();
+    for value in values {
+        value.bind(&mut arguments).map_err(sqlx::Error::Encode)?;
+    }
+    let mut results = connection.fetch_many(sqlx::query_with(text, arguments));
     let mut changed = Vec::new();
     while let Some(result) = results.next().await {
         if let Either::Left(done) = result? {
@@ -407,4 +465,138 @@ fn written(text: &str, rows: u64) -> u64 {
         tracing::trace!(target: TRANSACTION_TARGET, rows, "written");
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    //! A group as the writer thread writes it: runs of the same statements in texts of a few
+    //! writes, each write's rows told apart, and a failing write failing alone.
+
+    use std::str::FromStr;
+
+    use a2a_server::auth::Caller;
+    use a2a_types::v1::{Task, TaskState, TaskStatus};
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+
+    use super::*;
+    use crate::dialect::Dialect;
+
+    async fn database() -> Pool<Sqlite> {
+        let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await
+            .expect("connects");
+        <Sqlite as Dialect>::migrator()
+            .run(&pool)
+            .await
+            .expect("migrates");
+        pool
+    }
+
+    fn write(statements: &'static Statements, values: Vec<Value>) -> Write {
+        Write {
+            statements,
+            values,
+            done: oneshot::channel().0,
+        }
+    }
+
+    fn create(id: &str) -> Write {
+        let owner = Owner::of(&Caller::authenticated("alice"), None);
+        let task = Task::new(id, "ctx", TaskStatus::now(TaskState::Working));
+        let columns = TaskColumns::of(&task).expect("columns");
+        let values = Values::default()
+            .new_task(&owner, id, &columns)
+            .done(10)
+            .expect("values");
+        write(&CREATE, values)
+    }
+
+    fn create_with_record(id: &str) -> Write {
+        let owner = Owner::of(&Caller::authenticated("alice"), None);
+        let task = Task::new(id, "ctx", TaskStatus::now(TaskState::Working));
+        let columns = TaskColumns::of(&task).expect("columns");
+        let record = RecordColumns {
+            request: "{}".to_owned(),
+            lease_token: "lease".to_owned(),
+            lease_until_micros: 0,
+            a2a_version: "1.0".to_owned(),
+            a2a_extensions: String::new(),
+        };
+        let values = Values::default()
+            .new_task(&owner, id, &columns)
+            .record(&record)
+            .done(15)
+            .expect("values");
+        write(&CREATE_WITH_RECORD, values)
+    }
+
+    fn finish(id: &str) -> Write {
+        let values = Values::default()
+            .add(id.to_owned())
+            .add("lease".to_owned())
+            .done(2)
+            .expect("values");
+        write(&FINISH, values)
+    }
+
+    async fn tasks(pool: &Pool<Sqlite>) -> i64 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM a2a_tasks")
+            .fetch_one(pool)
+            .await
+            .expect("counts")
+    }
+
+    #[test]
+    fn runs_are_sent_in_powers_of_two_up_to_the_largest_chunk() {
+        let lengths: Vec<usize> = [1, 2, 3, 7, 8, 31, 32, 33, 300]
+            .into_iter()
+            .map(chunk_len)
+            .collect();
+        assert_eq!(lengths, [1, 2, 2, 4, 8, 16, 32, 32, 32]);
+    }
+
+    #[tokio::test]
+    async fn each_write_of_a_group_gets_its_own_rows() {
+        let pool = database().await;
+        let mut group: Vec<Write> = (0..40).map(|n| create(&format!("t-{n}"))).collect();
+        // Taken already (0 rows), then writes of other statements: two statements each (the task
+        // and its record: 2 rows, or none when the id is taken), one (the first record's end: 1
+        // row), then a shorter run.
+        group.push(create("t-0"));
+        group.push(create_with_record("r-0"));
+        group.push(create_with_record("t-1"));
+        group.push(create_with_record("r-1"));
+        group.push(finish("r-0"));
+        group.extend((40..43).map(|n| create(&format!("t-{n}"))));
+        // Together, not one by one as a failed group would be.
+        let mut connection = pool.acquire().await.expect("a connection");
+        let rows = write_together(&mut connection, &group)
+            .await
+            .expect("written together");
+        drop(connection);
+        let mut expected = vec![1; 40];
+        expected.extend([0, 2, 0, 2, 1, 1, 1, 1]);
+        assert_eq!(rows, expected);
+        assert_eq!(tasks(&pool).await, 45);
+    }
+
+    #[tokio::test]
+    async fn a_failing_write_fails_alone() {
+        static BROKEN: LazyLock<Statements> =
+            LazyLock::new(|| Statements::new(&["INSERT INTO no_such_table VALUES ($1)"]));
+        let pool = database().await;
+        let group = [
+            create("a"),
+            write(&BROKEN, vec![Value::from(1_i64)]),
+            create("b"),
+        ];
+        let results = write_group(&pool, &group).await;
+        assert_eq!(results[0], Ok(1));
+        assert!(results[1].is_err(), "{:?}", results[1]);
+        assert_eq!(results[2], Ok(1));
+        assert_eq!(tasks(&pool).await, 2);
+    }
 }
