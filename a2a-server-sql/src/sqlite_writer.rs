@@ -20,8 +20,6 @@ use a2a_server::store::StoreError;
 use async_trait::async_trait;
 use sqlx::sqlite::SqliteArguments;
 use sqlx::{Connection, Either, Executor, Pool, Sqlite, SqliteConnection};
-
-use crate::sqlite_values::{Value, renumbered};
 use tokio::sync::{mpsc, oneshot};
 use tokio_stream::StreamExt;
 
@@ -32,6 +30,7 @@ use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
+use crate::sqlite_values::{Value, renumbered};
 use crate::store::INSERT_TASK;
 
 /// Writes committed together at most.
