@@ -41,6 +41,8 @@ const MAX_GROUP: usize = 256;
 struct Statements {
     together: String,
     alone: String,
+    /// How many statements `together` holds.
+    count: usize,
 }
 
 impl Statements {
@@ -51,7 +53,11 @@ impl Statements {
         } else {
             together.clone()
         };
-        Statements { together, alone }
+        Statements {
+            together,
+            alone,
+            count: parts.len(),
+        }
     }
 }
 
@@ -118,13 +124,6 @@ struct Write {
     statements: &'static Statements,
     values: Vec<Value>,
     done: oneshot::Sender<Result<u64, StoreError>>,
-}
-
-impl Write {
-    /// How many statements the write's text holds (inside a group).
-    fn statement_count(&self) -> usize {
-        self.statements.together.split(';').count()
-    }
 }
 
 /// The queue of SQLite's writer thread (see the [module docs](self)); the thread ends when the
@@ -400,7 +399,7 @@ async fn write_chunk(
     let mut counts = changed.into_iter();
     let rows: Vec<u64> = chunk
         .iter()
-        .map(|write| counts.by_ref().take(write.statement_count()).sum())
+        .map(|write| counts.by_ref().take(write.statements.count).sum())
         .collect();
     if counts.next().is_some() {
         return Err(sqlx::Error::Protocol(

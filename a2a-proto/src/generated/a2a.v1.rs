@@ -1161,7 +1161,7 @@ pub enum TaskState {
     Unspecified = 0,
     /// Accepted, not started.
     Submitted = 1,
-    /// In progress.
+    /// Being worked on by the agent.
     Working = 2,
     /// Done successfully (terminal).
     Completed = 3,

@@ -686,6 +686,14 @@ fn ratio(mine: &[Batch], theirs: &[Batch]) -> Option<(f64, f64, f64)> {
     )
 }
 
+fn sent(running: &Running) -> &[Batch] {
+    &running.send_batches
+}
+
+fn streamed(running: &Running) -> &[Batch] {
+    &running.streamed_batches
+}
+
 fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
     println!(
         "\n| store | build | SendMessage/s | ratio to memory | ratio to baseline | ours ÷ this row | p50 | p99 | streamed events/s | streamed: ratio to memory / to baseline | writing transactions per SendMessage |\n\
@@ -716,23 +724,25 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
                 format!("{:.1} ms", d.as_secs_f64() * 1000.0)
             })
         };
+        // This row's batches of one operation over another row's, batch by batch: over the same
+        // build's memory store, and (this build only) over the baseline's same store.
+        let to_memory = |batches: fn(&Running) -> &[Batch]| {
+            cell(memory.and_then(|m| ratio(batches(target), batches(m))), 2)
+        };
+        let to_baseline = |batches: fn(&Running) -> &[Batch]| {
+            if target.build == THIS_BUILD {
+                cell(baseline.and_then(|b| ratio(batches(target), batches(b))), 2)
+            } else {
+                "–".to_owned()
+            }
+        };
         println!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} |",
             target.store.label(),
             target.build,
             cell(rps, 0),
-            cell(
-                memory.and_then(|m| ratio(&target.send_batches, &m.send_batches)),
-                2
-            ),
-            if target.build == THIS_BUILD {
-                cell(
-                    baseline.and_then(|b| ratio(&target.send_batches, &b.send_batches)),
-                    2,
-                )
-            } else {
-                "–".to_owned()
-            },
+            to_memory(sent),
+            to_baseline(sent),
             if is_peer(target.build) {
                 cell(
                     ours.and_then(|o| ratio(&o.send_batches, &target.send_batches)),
@@ -744,18 +754,8 @@ fn print_table(running: &[Running], streamed_events: &[Vec<f64>]) {
             millis(percentile(&latencies, 0.50)),
             millis(percentile(&latencies, 0.99)),
             cell(spread(streamed_events[position].clone()), 0),
-            cell(
-                memory.and_then(|m| ratio(&target.streamed_batches, &m.streamed_batches)),
-                2
-            ),
-            if target.build == THIS_BUILD {
-                cell(
-                    baseline.and_then(|b| ratio(&target.streamed_batches, &b.streamed_batches)),
-                    2,
-                )
-            } else {
-                "–".to_owned()
-            },
+            to_memory(streamed),
+            to_baseline(streamed),
             match &target.store {
                 Store::Memory => "0".to_owned(),
                 Store::Sqlite if is_peer(target.build) => "–".to_owned(),
