@@ -663,7 +663,7 @@ pub struct ApiKeySecurityScheme {
     /// Human-readable notes.
     #[prost(string, tag = "1")]
     pub description: ::prost::alloc::string::String,
-    /// Where the key goes: "query", "header" or "cookie".
+    /// Which part of the request carries the key ("query", "header" or "cookie").
     #[prost(string, tag = "2")]
     pub location: ::prost::alloc::string::String,
     /// Name of that header, parameter or cookie.
@@ -806,7 +806,8 @@ pub struct AuthorizationCodeOAuthFlow {
     /// Refresh endpoint.
     #[prost(string, tag = "3")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Scope name to short description; may be empty.
+    /// Scopes this flow can grant, each with a one-line explanation (an empty
+    /// map is allowed).
     #[prost(btree_map = "string, string", tag = "4")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
@@ -832,7 +833,8 @@ pub struct ClientCredentialsOAuthFlow {
     /// Refresh endpoint.
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Scope name to short description; may be empty.
+    /// Scopes this flow can grant, each with a one-line explanation (an empty
+    /// map is allowed).
     #[prost(btree_map = "string, string", tag = "3")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
@@ -858,7 +860,8 @@ pub struct ImplicitOAuthFlow {
     /// Refresh endpoint.
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Scope name to short description; may be empty.
+    /// Scopes this flow can grant, each with a one-line explanation (an empty
+    /// map is allowed).
     #[prost(btree_map = "string, string", tag = "3")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
@@ -884,7 +887,8 @@ pub struct PasswordOAuthFlow {
     /// Refresh endpoint.
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Scope name to short description; may be empty.
+    /// Scopes this flow can grant, each with a one-line explanation (an empty
+    /// map is allowed).
     #[prost(btree_map = "string, string", tag = "3")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,

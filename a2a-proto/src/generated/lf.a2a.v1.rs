@@ -503,7 +503,7 @@ impl ::prost::Name for AgentSkill {
 /// A JSON Web Signature (RFC 7515, JSON serialization) over an AgentCard.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct AgentCardSignature {
-    /// JWS protected header: a JSON object, base64url-encoded.
+    /// The integrity-protected JOSE header, a JSON object in base64url form.
     #[prost(string, tag = "1")]
     pub protected: ::prost::alloc::string::String,
     /// The signature value, base64url-encoded.
@@ -642,7 +642,7 @@ pub struct ApiKeySecurityScheme {
     /// Human-readable notes on the scheme.
     #[prost(string, tag = "1")]
     pub description: ::prost::alloc::string::String,
-    /// Where the key goes: "query", "header" or "cookie".
+    /// Which part of the request carries the key ("query", "header" or "cookie").
     #[prost(string, tag = "2")]
     pub location: ::prost::alloc::string::String,
     /// Name of the header, query parameter or cookie holding the key.
@@ -855,7 +855,8 @@ pub struct ImplicitOAuthFlow {
     /// `refreshUrl`: endpoint for refreshing tokens (TLS required).
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Available scopes: scope name to short explanation; may be empty.
+    /// Scopes this flow can grant, each with a one-line explanation (an empty
+    /// map is allowed).
     #[prost(btree_map = "string, string", tag = "3")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
@@ -882,7 +883,8 @@ pub struct PasswordOAuthFlow {
     /// `refreshUrl`: endpoint for refreshing tokens (TLS required).
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Available scopes: scope name to short explanation; may be empty.
+    /// Scopes this flow can grant, each with a one-line explanation (an empty
+    /// map is allowed).
     #[prost(btree_map = "string, string", tag = "3")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,

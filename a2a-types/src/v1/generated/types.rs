@@ -151,7 +151,7 @@ pub struct AgentCard {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(remote = "Self")]
 pub struct AgentCardSignature {
-    /// JWS protected header: a JSON object, base64url-encoded.
+    /// The integrity-protected JOSE header, a JSON object in base64url form.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -346,7 +346,7 @@ pub struct ApiKeySecurityScheme {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
-    /// Where the key goes: "query", "header" or "cookie".
+    /// Which part of the request carries the key ("query", "header" or "cookie").
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -733,7 +733,8 @@ pub struct ImplicitOAuthFlow {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
-    /// Available scopes: scope name to short explanation; may be empty.
+    /** Scopes this flow can grant, each with a one-line explanation (an empty
+ map is allowed).*/
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unique_map",
@@ -1101,7 +1102,8 @@ pub struct PasswordOAuthFlow {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
-    /// Available scopes: scope name to short explanation; may be empty.
+    /** Scopes this flow can grant, each with a one-line explanation (an empty
+ map is allowed).*/
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unique_map",
