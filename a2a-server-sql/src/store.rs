@@ -108,15 +108,14 @@ pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks SET context_id = $1, stat
      updated_micros = $6, task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
      AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version";
 
-/// The insert of a new task at version 1 (binds: id, owner principal, owner tenant, context id,
-/// state, terminal, status time, timestamped, now, the task's JSON; see
-/// [`SqlStore::bind_new_task`]);
-/// inserts nothing when the id is taken.
 /// The owner's tasks, from the counters the migrations' triggers keep (`$1` principal, `$2`
 /// tenant).
 const COUNT_OWNED_TASKS: &str = "SELECT CAST(COALESCE(SUM(tasks), 0) AS BIGINT) \
      FROM a2a_task_counts WHERE owner_principal = $1 AND owner_tenant = $2";
 
+/// The insert of a new task at version 1 (binds: id, owner principal, owner tenant, context id,
+/// state, terminal, status time, timestamped, now, the task's JSON; see
+/// [`SqlStore::bind_new_task`]); inserts nothing when the id is taken.
 pub(crate) const INSERT_TASK: &str = "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, \
      context_id, state, terminal, status_micros, timestamped, version, updated_micros, task) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10) ON CONFLICT (id) DO NOTHING";
