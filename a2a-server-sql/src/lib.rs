@@ -116,6 +116,8 @@ mod outbox_hint;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod prune;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod record;
 mod retention;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

@@ -22,7 +22,8 @@ pub struct RetentionPolicy {
     /// Tasks that are over (completed, failed, canceled, rejected), with their events, push
     /// configs and deliveries, once unchanged for this long.
     pub terminal_tasks_after: Option<Duration>,
-    /// Events logged longer ago than this (with every earlier event of the same task).
+    /// Events logged longer ago than this (with every earlier event of the same task). Unlike the
+    /// other parts, a pass with this one reads every task (the age is each event's).
     pub events_after: Option<Duration>,
     /// Events kept per task at most: the newest.
     pub max_events_per_task: Option<u64>,
@@ -124,11 +125,5 @@ impl StoreGuard {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         current.as_ref().map(|(policy, every, _)| (*policy, *every))
-    }
-}
-
-impl Drop for StoreGuard {
-    fn drop(&mut self) {
-        self.replace_retention(None);
     }
 }

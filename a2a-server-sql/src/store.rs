@@ -23,6 +23,7 @@ use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox_hint::OutboxHint;
+use crate::prune;
 use crate::record::RecordColumns;
 use crate::retention::{PruneReport, RetentionPolicy, StoreGuard};
 use crate::rows::column;
@@ -144,6 +145,11 @@ impl<D: Dialect> SqlStore<D> {
     }
 
     /// Removes what `policy` says is old; see [`RetentionPolicy`].
+    ///
+    /// Every statement finds its rows through an index (`tests/retention_plans.rs`): the pass
+    /// holds the writer (on SQLite, the whole database's) while it runs, so it never reads every
+    /// task or every event: the cap of events per task reads only the tasks over it. Only
+    /// `events_after` reads every task, the age being the events', not the task's.
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
         let mut tx = cost::begin(&self.writer).await?;
@@ -156,43 +162,38 @@ impl<D: Dialect> SqlStore<D> {
                 "a2a_task_events",
             ] {
                 sqlx::query(&format!(
-                    "DELETE FROM {table} WHERE task_id IN \
-                     (SELECT id FROM a2a_tasks WHERE terminal AND updated_micros < $1)"
+                    "DELETE FROM {table} WHERE task_id IN ({})",
+                    prune::ENDED_BEFORE
                 ))
                 .bind(cutoff)
                 .execute(&mut *tx)
                 .await
                 .map_err(backend)?;
             }
-            report.tasks =
-                sqlx::query("DELETE FROM a2a_tasks WHERE terminal AND updated_micros < $1")
-                    .bind(cutoff)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(backend)
-                    .map(|done| D::rows_affected(&done))?;
+            report.tasks = sqlx::query(prune::DELETE_ENDED_BEFORE)
+                .bind(cutoff)
+                .execute(&mut *tx)
+                .await
+                .map_err(backend)
+                .map(|done| D::rows_affected(&done))?;
         }
+        // The tasks whose log was cut this pass, each with its new mark: their events up to it go.
+        let mut cut: Vec<(String, i64)> = Vec::new();
         if let Some(max) = policy.max_events_per_task {
-            sqlx::query(
-                "UPDATE a2a_tasks SET events_pruned_through = version - $1 \
-                 WHERE version - $1 > events_pruned_through",
-            )
-            .bind(version_column(max)?)
-            .execute(&mut *tx)
-            .await
-            .map_err(backend)?;
+            let rows = sqlx::query(prune::CAP_EVENTS)
+                .bind(version_column(max)?)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(backend)?;
+            cut.extend(prune::marks(&rows)?);
         }
         if let Some(age) = policy.events_after {
-            sqlx::query(
-                "UPDATE a2a_tasks SET events_pruned_through = \
-                 (SELECT MAX(version) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
-                 WHERE (SELECT MAX(version) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
-                 > events_pruned_through",
-            )
-            .bind(micros_ago(age))
-            .execute(&mut *tx)
-            .await
-            .map_err(backend)?;
+            let rows = sqlx::query(prune::CUT_EVENTS_BEFORE)
+                .bind(micros_ago(age))
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(backend)?;
+            cut.extend(prune::marks(&rows)?);
         }
         if let Some(age) = policy.given_up_deliveries_after {
             report.given_up_deliveries = sqlx::query(
@@ -204,14 +205,15 @@ impl<D: Dialect> SqlStore<D> {
             .map_err(backend)
             .map(|done| D::rows_affected(&done))?;
         }
-        report.events = sqlx::query(
-            "DELETE FROM a2a_task_events WHERE version <= \
-             (SELECT events_pruned_through FROM a2a_tasks WHERE id = a2a_task_events.task_id)",
-        )
-        .execute(&mut *tx)
-        .await
-        .map_err(backend)
-        .map(|done| D::rows_affected(&done))?;
+        for (task_id, mark) in &cut {
+            report.events += sqlx::query(prune::DELETE_EVENTS_THROUGH)
+                .bind(task_id)
+                .bind(mark)
+                .execute(&mut *tx)
+                .await
+                .map_err(backend)
+                .map(|done| D::rows_affected(&done))?;
+        }
         cost::commit(tx).await?;
         Ok(report)
     }

@@ -1,0 +1,206 @@
+//! The query plans of a pruning pass on a table of a few thousand tasks: every statement finds its
+//! rows through an index, never by reading every task or every event. A pass holds SQLite's one
+//! writer (the whole database) while it runs, and runs every few minutes on a store that may hold
+//! millions of tasks: one that read them all stalled every write for seconds each time. Only the
+//! cut of events by age reads every task, as its documentation says.
+//!
+//! The statements are the ones the store sent, recorded as it ran (see `common::counting`).
+//! PostgreSQL's are planned with their values (as a pass's statements are, being run a few times
+//! a process's life) after `ANALYZE`; SQLite's by `EXPLAIN QUERY PLAN`, which needs none.
+
+mod common;
+
+use std::time::Duration;
+
+use a2a_server_sql::RetentionPolicy;
+use common::counting::{Recorded, recorder};
+use common::postgres_url;
+use sqlx::Row;
+
+/// Tasks in the table.
+const LARGE: usize = 3_000;
+
+/// Every part of a policy, so that each of the pass's statements runs.
+fn every_part() -> RetentionPolicy {
+    RetentionPolicy::new()
+        .terminal_tasks_after(Duration::from_secs(3600))
+        .max_events_per_task(3)
+        .events_after(Duration::from_secs(3600))
+        .given_up_deliveries_after(Duration::from_secs(3600))
+}
+
+/// The statements about tasks and events the store sent since the last take.
+async fn statements_sent() -> Vec<String> {
+    let recorded = recorder()
+        .take_when_quiet(Duration::from_millis(300), Duration::from_secs(5))
+        .await;
+    let mut statements: Vec<String> = recorded
+        .into_iter()
+        .filter_map(|entry| match entry {
+            Recorded::Statement { summary, .. } => Some(summary),
+            _ => None,
+        })
+        .filter(|sql| {
+            let upper = sql.to_ascii_uppercase();
+            (upper.contains("A2A_TASKS") || upper.contains("A2A_TASK_EVENTS"))
+                && !upper.starts_with("BEGIN")
+                && !upper.starts_with("COMMIT")
+        })
+        .collect();
+    statements.sort();
+    statements.dedup();
+    statements
+}
+
+/// Whether `sql` is the cut of events by age, which reads every task.
+fn cuts_by_age(sql: &str) -> bool {
+    sql.contains("created_micros <")
+}
+
+/// The statements a pass with every part sends, after the table is filled: the tasks, all over
+/// (as a busy store's mostly are), and one task of ten events to be cut.
+async fn pass_statements(fill: impl AsyncFnOnce(), prune: impl AsyncFnOnce()) -> Vec<String> {
+    fill().await;
+    recorder()
+        .take_when_quiet(Duration::from_millis(200), Duration::from_secs(5))
+        .await;
+    prune().await;
+    let statements = statements_sent().await;
+    assert!(
+        statements
+            .iter()
+            .any(|sql| sql.starts_with("DELETE FROM a2a_task_events WHERE task_id = $1")),
+        "the long task's events were cut: {statements:?}"
+    );
+    assert!(
+        statements.len() >= 5,
+        "the pass's statements: {statements:?}"
+    );
+    statements
+}
+
+/// `LARGE` tasks that are over (an event each) and a task of ten events (versions 2 to 11) still
+/// working, in each database's SQL: `series` counts to `LARGE` as `n` in a table `g`, and
+/// `[yes, no]` are its booleans.
+fn fill_statements(series: &str, [yes, no]: [&str; 2]) -> [String; 4] {
+    [
+        format!(
+            "{series} INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
+             terminal, status_micros, timestamped, version, updated_micros, task) \
+             SELECT 'bulk-' || n, 'alice', '', 'ctx', 3, {yes}, n, {yes}, 1, n, \
+             '{{\"id\":\"bulk-' || n || '\"}}' FROM g"
+        ),
+        format!(
+            "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
+             terminal, status_micros, timestamped, version, updated_micros, task) \
+             VALUES ('long', 'alice', '', 'ctx', 2, {no}, 5, {no}, 11, 5, '{{\"id\":\"long\"}}')"
+        ),
+        format!(
+            "{} INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+             SELECT 'long', n + 1, 5, '{{}}' FROM g WHERE n <= 10",
+            series.replace(&LARGE.to_string(), "10")
+        ),
+        format!(
+            "{series} INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+             SELECT 'bulk-' || n, 1, n, '{{}}' FROM g"
+        ),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_prunes_through_indexes() {
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let (store, path) = common::sqlite_store().await;
+    let series = format!(
+        "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < {LARGE})"
+    );
+    let pool = store.pool().clone();
+    let statements = pass_statements(
+        || async {
+            for sql in fill_statements(&series, ["1", "0"]) {
+                sqlx::query(&sql).execute(&pool).await.expect("the table");
+            }
+        },
+        async || {
+            store.prune(&every_part()).await.expect("the pass");
+        },
+    )
+    .await;
+    for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
+        let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .fetch_all(store.pool())
+            .await
+            .expect("EXPLAIN QUERY PLAN");
+        let plan = rows
+            .iter()
+            .map(|row| row.get::<String, _>(3))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !plan.contains("SCAN a2a_tasks") && !plan.contains("SCAN a2a_task_events"),
+            "SQLite: {sql}\nreads a whole table:\n{plan}"
+        );
+    }
+    drop(store);
+    common::remove_sqlite(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_prunes_through_indexes() {
+    let Some(url) = postgres_url("postgres_prunes_through_indexes") else {
+        return;
+    };
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let options = common::fresh_schema(&url).await;
+    let store = common::postgres_store(&options).await;
+    let series = format!("WITH g(n) AS (SELECT generate_series(1, {LARGE}))");
+    let pool = store.pool().clone();
+    let statements = pass_statements(
+        || async {
+            for sql in fill_statements(&series, ["true", "false"]) {
+                sqlx::query(&sql).execute(&pool).await.expect("the table");
+            }
+            sqlx::query("ANALYZE")
+                .execute(&pool)
+                .await
+                .expect("ANALYZE");
+        },
+        async || {
+            store.prune(&every_part()).await.expect("the pass");
+        },
+    )
+    .await;
+    for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
+        let plan = postgres_plan_with_values(store.pool(), sql).await;
+        assert!(
+            !plan.contains("Seq Scan on a2a_tasks")
+                && !plan.contains("Seq Scan on a2a_task_events"),
+            "PostgreSQL: {sql}\nreads a whole table:\n{plan}"
+        );
+    }
+}
+
+/// PostgreSQL's plan of `sql` with its values written in: the cap of events per task
+/// (`… > $n` of a log's length) 1,000, as the recommended policy's, and every other value zero
+/// (which reads as text, a number or `false`).
+async fn postgres_plan_with_values(pool: &sqlx::PgPool, sql: &str) -> String {
+    let mut text = sql.to_owned();
+    for n in (1..=16).rev() {
+        let value = if sql.contains(&format!("events_pruned_through > ${n}")) {
+            "'1000'"
+        } else {
+            "'0'"
+        };
+        text = text.replace(&format!("${n}"), value);
+    }
+    let rows = sqlx::query(&format!("EXPLAIN {text}"))
+        .fetch_all(pool)
+        .await
+        .expect("EXPLAIN");
+    rows.iter()
+        .map(|row| row.get::<String, _>(0))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
