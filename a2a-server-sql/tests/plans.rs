@@ -22,7 +22,7 @@ use a2a_server_sql::{PostgresStore, PostgresVersionBus};
 use a2a_types::v1::{
     AgentCard, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
 };
-use common::counting::{Recorded, recorder};
+use common::counting::{recorder, statement_texts};
 use common::{postgres_url, unique};
 use sqlx::Row;
 
@@ -99,23 +99,8 @@ async fn statements_by_id(server: &A2aServer) -> Vec<String> {
     let recorded = recorder()
         .take_when_quiet(Duration::from_millis(300), Duration::from_secs(5))
         .await;
-    let mut statements: Vec<String> = recorded
+    let mut statements: Vec<String> = statement_texts(recorded)
         .into_iter()
-        .filter_map(|entry| match entry {
-            Recorded::Statement { summary, .. } => Some(summary),
-            _ => None,
-        })
-        // A text of several statements (SQLite's writes) is planned statement by statement.
-        .flat_map(|text| {
-            text.split(';')
-                .map(str::trim)
-                .filter(|sql| {
-                    let upper = sql.to_ascii_uppercase();
-                    !sql.is_empty() && !upper.starts_with("BEGIN") && !upper.starts_with("COMMIT")
-                })
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        })
         .filter(|sql| {
             let sql = sql.to_ascii_lowercase();
             (sql.contains("a2a_tasks") || sql.contains("a2a_task_events"))

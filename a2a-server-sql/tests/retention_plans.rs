@@ -13,7 +13,7 @@ mod common;
 use std::time::Duration;
 
 use a2a_server_sql::RetentionPolicy;
-use common::counting::{Recorded, recorder};
+use common::counting::{recorder, statement_texts};
 use common::postgres_url;
 use sqlx::Row;
 
@@ -34,18 +34,9 @@ async fn statements_sent() -> Vec<String> {
     let recorded = recorder()
         .take_when_quiet(Duration::from_millis(300), Duration::from_secs(5))
         .await;
-    let mut statements: Vec<String> = recorded
+    let mut statements: Vec<String> = statement_texts(recorded)
         .into_iter()
-        .filter_map(|entry| match entry {
-            Recorded::Statement { summary, .. } => Some(summary),
-            _ => None,
-        })
-        .filter(|sql| {
-            let upper = sql.to_ascii_uppercase();
-            (upper.contains("A2A_TASKS") || upper.contains("A2A_TASK_EVENTS"))
-                && !upper.starts_with("BEGIN")
-                && !upper.starts_with("COMMIT")
-        })
+        .filter(|sql| sql.contains("a2a_tasks") || sql.contains("a2a_task_events"))
         .collect();
     statements.sort();
     statements.dedup();

@@ -29,6 +29,28 @@ pub enum Recorded {
     Written { rows: u64 },
 }
 
+/// The statements in `recorded`, one by one: a text of several (SQLite's grouped writes) split
+/// into its statements, and the transactions' `BEGIN` and `COMMIT` left out.
+pub fn statement_texts(recorded: Vec<Recorded>) -> Vec<String> {
+    recorded
+        .into_iter()
+        .filter_map(|entry| match entry {
+            Recorded::Statement { summary, .. } => Some(summary),
+            _ => None,
+        })
+        .flat_map(|text| {
+            text.split(';')
+                .map(str::trim)
+                .filter(|sql| {
+                    let upper = sql.to_ascii_uppercase();
+                    !sql.is_empty() && !upper.starts_with("BEGIN") && !upper.starts_with("COMMIT")
+                })
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// What one operation cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Cost {
