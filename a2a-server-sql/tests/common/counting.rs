@@ -291,6 +291,16 @@ impl Visit for Fields {
     }
 }
 
+/// Whether `text` is sqlx opening a SQLite connection (its options, as one text of `PRAGMA`s): the
+/// pool opens a reader when it needs one more, at a moment that depends on the machine's load, so
+/// it is no cost of the operation that happens to be running then. The stores send no `PRAGMA`
+/// of their own.
+fn sets_up_a_connection(text: &str) -> bool {
+    let mut parts = text.split(';').map(str::trim).filter(|p| !p.is_empty());
+    parts.clone().next().is_some()
+        && parts.all(|part| part.to_ascii_uppercase().starts_with("PRAGMA"))
+}
+
 impl<S: Subscriber> Layer<S> for Recording {
     fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
         let target = event.metadata().target();
@@ -307,6 +317,9 @@ impl<S: Subscriber> Layer<S> for Recording {
                 .filter(|s| !s.trim().is_empty())
                 .or(fields.summary)
                 .unwrap_or_default();
+            if sets_up_a_connection(&text) {
+                return;
+            }
             Recorded::Statement {
                 summary: text.trim().to_owned(),
                 rows_affected: fields.rows_affected,
