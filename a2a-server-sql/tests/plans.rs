@@ -23,7 +23,7 @@ use a2a_types::v1::{
     AgentCard, GetTaskRequest, Message, Part, SendMessageRequest, SendMessageResponse,
 };
 use common::counting::{recorder, statement_texts};
-use common::{postgres_url, unique};
+use common::{postgres_url, sqlite_plan, unique};
 use sqlx::Row;
 
 /// Tasks in the large table.
@@ -161,18 +161,6 @@ async fn postgres_plan(pool: &sqlx::PgPool, sql: &str, verbose: bool) -> String 
         .expect("RESET");
     rows.iter()
         .map(|row| row.get::<String, _>(0))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// SQLite's plan of `sql`, as text.
-async fn sqlite_plan(pool: &sqlx::SqlitePool, sql: &str) -> String {
-    let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
-        .fetch_all(pool)
-        .await
-        .expect("EXPLAIN QUERY PLAN");
-    rows.iter()
-        .map(|row| row.get::<String, _>(3))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use a2a_server_sql::RetentionPolicy;
 use common::counting::{recorder, statement_texts};
-use common::postgres_url;
+use common::{postgres_url, sqlite_plan};
 use sqlx::Row;
 
 /// Tasks in the table.
@@ -119,15 +119,7 @@ async fn sqlite_prunes_through_indexes() {
     )
     .await;
     for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
-        let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
-            .fetch_all(store.pool())
-            .await
-            .expect("EXPLAIN QUERY PLAN");
-        let plan = rows
-            .iter()
-            .map(|row| row.get::<String, _>(3))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let plan = sqlite_plan(store.pool(), sql).await;
         assert!(
             !plan.contains("SCAN a2a_tasks") && !plan.contains("SCAN a2a_task_events"),
             "SQLite: {sql}\nreads a whole table:\n{plan}"

@@ -642,7 +642,8 @@ pub struct ApiKeySecurityScheme {
     /// Human-readable notes on the scheme.
     #[prost(string, tag = "1")]
     pub description: ::prost::alloc::string::String,
-    /// Which part of the request carries the key ("query", "header" or "cookie").
+    /// Which part of the request carries the key: a query parameter ("query"), a
+    /// request header ("header") or a cookie ("cookie").
     #[prost(string, tag = "2")]
     pub location: ::prost::alloc::string::String,
     /// Name of the header, query parameter or cookie holding the key.

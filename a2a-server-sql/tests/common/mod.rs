@@ -104,3 +104,15 @@ pub fn card(name: &str, what: &str, streaming: bool) -> a2a_types::v1::AgentCard
         .build()
         .expect("a valid card")
 }
+
+/// SQLite's plan of `sql`, as text.
+pub async fn sqlite_plan(pool: &sqlx::SqlitePool, sql: &str) -> String {
+    let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .fetch_all(pool)
+        .await
+        .expect("EXPLAIN QUERY PLAN");
+    rows.iter()
+        .map(|row| sqlx::Row::get::<String, _>(row, 3))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

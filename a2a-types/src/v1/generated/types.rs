@@ -346,7 +346,8 @@ pub struct ApiKeySecurityScheme {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub description: ::std::option::Option<::std::string::String>,
-    /// Which part of the request carries the key ("query", "header" or "cookie").
+    /** Which part of the request carries the key: a query parameter ("query"), a
+ request header ("header") or a cookie ("cookie").*/
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
