@@ -52,6 +52,35 @@ impl<D: Dialect> SqlStore<D> {
         Ok(version)
     }
 
+    /// Inserts the task without a group writer: through PostgreSQL's batch when the store has
+    /// one, else in a statement of its own; whether it was inserted.
+    async fn insert_ended_task(
+        &self,
+        owner: &Owner,
+        task_id: &String,
+        columns: TaskColumns,
+        version: i64,
+    ) -> Result<bool, StoreError> {
+        #[cfg(feature = "postgres")]
+        let columns = match self.shared.ended_batch.get() {
+            Some(batch) => {
+                match batch.create_at_version(owner, task_id, columns, version).await {
+                    Ok(created) => return created,
+                    // The batch's writer stopped before taking it: nothing was written.
+                    Err(columns) => columns,
+                }
+            }
+            None => columns,
+        };
+        let inserted =
+            Self::bind_new_task(sqlx::query(INSERT_ENDED_TASK), owner, task_id, &columns)
+                .bind(version)
+                .execute(&self.writer)
+                .await
+                .map_err(backend)?;
+        Ok(D::rows_affected(&inserted) > 0)
+    }
+
     async fn write_ended_task(
         &self,
         owner: &Owner,
@@ -66,19 +95,7 @@ impl<D: Dialect> SqlStore<D> {
                     .create_at_version(owner, &task.id, &columns, version)
                     .await?
             }
-            None => {
-                let inserted = Self::bind_new_task(
-                    sqlx::query(INSERT_ENDED_TASK),
-                    owner,
-                    &task.id,
-                    &columns,
-                )
-                .bind(version)
-                .execute(&self.writer)
-                .await
-                .map_err(backend)?;
-                D::rows_affected(&inserted) > 0
-            }
+            None => self.insert_ended_task(owner, &task.id, columns, version).await?,
         };
         if created {
             Ok(())

@@ -115,6 +115,8 @@ mod outbox;
 mod outbox_hint;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(feature = "postgres")]
+mod postgres_batch;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod prune;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

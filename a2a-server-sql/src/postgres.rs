@@ -9,6 +9,7 @@ use sqlx::Postgres;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 use crate::errors::OpenError;
+use crate::postgres_batch::EndedTaskBatch;
 use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
 use crate::store::SqlStore;
 
@@ -38,8 +39,11 @@ impl SqlStore<Postgres> {
             .connect_with(options)
             .await
             .map_err(OpenError::Connect)?;
-        Ok(Self::migrated(pool.clone(), pool, None)
+        let store = Self::migrated(pool.clone(), pool.clone(), None)
             .await?
-            .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL))
+            .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
+        // Set once, on a store no one else holds yet.
+        let _ = store.shared.ended_batch.set(EndedTaskBatch::start(pool));
+        Ok(store)
     }
 }

@@ -54,6 +54,9 @@ pub(crate) struct Shared {
     pub(crate) outbox: OutboxHint,
     /// The writer that commits the hot writes in groups, on a database that has one (SQLite).
     pub(crate) group: std::sync::OnceLock<Box<dyn GroupWriter>>,
+    /// PostgreSQL's writer of tasks ended before their first write, in groups.
+    #[cfg(feature = "postgres")]
+    pub(crate) ended_batch: std::sync::OnceLock<crate::postgres_batch::EndedTaskBatch>,
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {

@@ -318,6 +318,53 @@ fn assert_costs(store: &str, costs: &Costs, expected: Expected) {
     );
 }
 
+/// SendMessages answered side by side in one burst.
+const SIDE_BY_SIDE: usize = 64;
+
+/// Many SendMessages at once on PostgreSQL: the tasks the agent ended at once are written in
+/// groups, each group one statement and one commit, so the burst costs a fraction of a statement
+/// per message (one each when every task was its own), and each task is still its one row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_messages_answered_side_by_side_share_statements() {
+    let Some(url) = postgres_url("postgres_messages_answered_side_by_side_share_statements") else {
+        return;
+    };
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let options = common::fresh_schema(&url).await;
+    let store: PostgresStore = common::postgres_store(&options).await;
+    let server = A2aServer::builder(card(), Chunker)
+        .config(config())
+        .task_store(store.clone())
+        .push_config_store(store.clone())
+        .push_outbox(store.clone())
+        .execution_queue(store)
+        .build();
+    for _ in 0..3 {
+        send(&server).await;
+    }
+    taken().await;
+    let ids = futures_util::future::join_all((0..SIDE_BY_SIDE).map(|_| send(&server))).await;
+    let burst = taken().await.per(SIDE_BY_SIDE as f64);
+    report_burst(&burst);
+    let distinct: std::collections::HashSet<_> = ids.iter().collect();
+    assert_eq!(distinct.len(), SIDE_BY_SIDE, "every message has its task");
+    assert!(
+        (burst.rows_written - 1.0).abs() < f64::EPSILON,
+        "each task is one row: {burst}"
+    );
+    // Half: groups of two on average at the least (about six where it was measured).
+    let bound = exactly(0.5, TIMED_CLAIM, 0.5, 1.0, 0.5);
+    assert!(
+        burst.within(bound),
+        "{SIDE_BY_SIDE} messages side by side cost more than {bound} each: {burst}"
+    );
+}
+
+fn report_burst(burst: &Cost) {
+    eprintln!("PostgreSQL: {SIDE_BY_SIDE} SendMessages side by side, each: {burst}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_costs_per_operation_are_kept() {
     let recorder = recorder();

@@ -85,6 +85,74 @@ async fn counts_follow_the_rows(
     );
 }
 
+/// Tasks created already ended, many at once by several owners, with some ids sent twice side
+/// by side: each id is stored once (the second gets `AlreadyExists`), every task reads back as
+/// written, and each owner's total is its own tasks. On both databases these creations are
+/// written in groups, so the tasks share statements here.
+async fn ended_tasks_created_together_are_each_counted_once(store: &(dyn TaskStore + Sync)) {
+    const PER_OWNER: usize = 60;
+    let owners = [owner("carol"), owner("dave"), owner("erin")];
+    let mut creations = Vec::new();
+    for (o, owner) in owners.iter().enumerate() {
+        for n in 0..PER_OWNER {
+            creations.push((owner, format!("{o}-{n}")));
+            if n % 10 == 0 {
+                creations.push((owner, format!("{o}-{n}")));
+            }
+        }
+    }
+    let created = futures_util::future::join_all(creations.iter().map(|(owner, id)| async move {
+        let ended = task(id, TaskState::Completed);
+        store
+            .create_with_events(owner, ended, Vec::new(), &mut |_, _| Ok(()))
+            .await
+    }))
+    .await;
+    for (o, owner) in owners.iter().enumerate() {
+        for n in 0..PER_OWNER {
+            let id = format!("{o}-{n}");
+            let answers: Vec<_> = creations
+                .iter()
+                .zip(&created)
+                .filter(|((_, created_id), _)| *created_id == id)
+                .map(|(_, answer)| answer.clone())
+                .collect();
+            let stored = answers.iter().filter(|answer| answer.is_ok()).count();
+            assert_eq!(stored, 1, "{id} is stored once: {answers:?}");
+            for answer in answers.iter().filter(|answer| answer.is_err()) {
+                assert_eq!(
+                    answer,
+                    &Err(StoreError::AlreadyExists.to_error(&id)),
+                    "{id} sent again is refused"
+                );
+            }
+            let read = store.get(owner, &id).await.expect("GetTask");
+            let read = read.expect("the task reads back");
+            assert_eq!(read.task.status.state, TaskState::Completed);
+        }
+        assert_eq!(totals(store, owner).await, (PER_OWNER, PER_OWNER));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_ended_tasks_created_together_are_each_counted_once() {
+    let (store, path) = sqlite_store().await;
+    ended_tasks_created_together_are_each_counted_once(&store).await;
+    drop(store);
+    common::remove_sqlite(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_ended_tasks_created_together_are_each_counted_once() {
+    let Some(url) = postgres_url("postgres_ended_tasks_created_together_are_each_counted_once")
+    else {
+        return;
+    };
+    let options = common::fresh_schema(&url).await;
+    let store = postgres_store(&options).await;
+    ended_tasks_created_together_are_each_counted_once(&store).await;
+}
+
 #[tokio::test]
 async fn sqlite_counts_follow_creations_duplicates_and_pruning() {
     let (store, path) = sqlite_store().await;
@@ -150,10 +218,13 @@ async fn postgres_tasks_held_before_the_counters_are_counted_when_it_migrates() 
     let options = common::fresh_schema(&url).await;
     let store = postgres_store(&options).await;
     for statement in [
-        "DROP TRIGGER a2a_tasks_counted ON a2a_tasks",
-        "DROP FUNCTION a2a_task_counted()",
+        // The counters as 0005 made them and 0008 changed them: both run again.
+        "DROP TRIGGER a2a_tasks_counted_in ON a2a_tasks",
+        "DROP TRIGGER a2a_tasks_counted_out ON a2a_tasks",
+        "DROP FUNCTION a2a_tasks_created_counted()",
+        "DROP FUNCTION a2a_tasks_removed_counted()",
         "DROP TABLE a2a_task_counts",
-        "DELETE FROM _sqlx_migrations WHERE version = 5",
+        "DELETE FROM _sqlx_migrations WHERE version IN (5, 8)",
     ] {
         sqlx::query(statement).execute(store.pool()).await.unwrap();
     }
