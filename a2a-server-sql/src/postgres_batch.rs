@@ -1,22 +1,21 @@
 //! [`EndedTaskBatch`]: PostgreSQL's writer of tasks the agent ended before their first write (a
-//! message answered at once). The tasks that queue while earlier ones are being written go to the
-//! database in one `INSERT … SELECT FROM unnest(…)`: one statement, one commit and one round trip
-//! for the whole group, instead of one of each per task. PostgreSQL spends most of a one-row
-//! transaction on the transaction and the statement, not the row, and the task counters' trigger
-//! runs once per statement, so a group of sixteen costs the database about what three tasks
-//! written alone do.
+//! message answered at once). The tasks that queue while a group is being written go to the
+//! database together in the next one: one `INSERT … SELECT FROM unnest(…)`, one commit and one
+//! round trip for the whole group, instead of one of each per task. PostgreSQL spends most of a
+//! one-row transaction on the transaction and the statement, not the row, and the task counters'
+//! trigger runs once per statement: measured with `pgbench`, a group of sixteen costs the database
+//! what about four tasks written alone do.
 //!
 //! Durability is unchanged: a caller is answered after the statement holding its task committed.
 //! A group whose statement fails is written again one task at a time, so only a task that fails
 //! alone fails.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use a2a_server::auth::Owner;
 use a2a_server::store::StoreError;
 use sqlx::{Pool, Postgres};
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::columns::{TaskColumns, now_micros};
 use crate::created_ended::INSERT_ENDED_TASK;
@@ -25,10 +24,6 @@ use crate::store::SqlStore;
 
 /// Tasks written by one statement at most.
 const MAX_GROUP: usize = 256;
-
-/// Groups being written at once: while one commits, the next is already on its way, as
-/// PostgreSQL's own group commit would have it.
-const IN_FLIGHT: usize = 2;
 
 /// Tasks waiting for a group at most; a caller beyond it waits to queue.
 const QUEUE: usize = 4 * MAX_GROUP;
@@ -102,23 +97,13 @@ impl EndedTaskBatch {
     }
 }
 
-/// Takes what queued while the groups in flight were written, as one group, until every sender
-/// is gone.
+/// Writes one group at a time, each of what queued while the one before was written, until every
+/// sender is gone. One at a time makes the groups larger: measured against two groups in flight,
+/// it served 12-15% more SendMessages a second (fewer, larger statements for the same tasks).
 async fn run(pool: Pool<Postgres>, mut pending: mpsc::Receiver<Pending>) {
-    let in_flight = Arc::new(Semaphore::new(IN_FLIGHT));
-    loop {
-        let Ok(permit) = in_flight.clone().acquire_owned().await else {
-            return;
-        };
-        let mut group = Vec::new();
-        if pending.recv_many(&mut group, MAX_GROUP).await == 0 {
-            return;
-        }
-        let pool = pool.clone();
-        tokio::spawn(async move {
-            write_group(&pool, group).await;
-            drop(permit);
-        });
+    let mut group = Vec::with_capacity(MAX_GROUP);
+    while pending.recv_many(&mut group, MAX_GROUP).await > 0 {
+        write_group(&pool, std::mem::take(&mut group)).await;
     }
 }
 
