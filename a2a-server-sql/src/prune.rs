@@ -8,6 +8,16 @@ use sqlx::{ColumnIndex, Decode, Row, Type};
 
 use crate::rows::column;
 
+/// Tasks expired per transaction at most (ties of the last one's time aside): each batch of a
+/// pass is a transaction of its own, so on SQLite the store's other writes wait for one batch at
+/// most, not for every task that expired since the last pass.
+pub(crate) const EXPIRY_BATCH: i64 = 1_000;
+
+/// The time of the `$2`-th (from 0) oldest task over before `$1` (micros): a batch expires the
+/// tasks over at that time or before. No row: fewer are left, and the batch takes them all.
+pub(crate) const BATCH_BOUNDARY: &str = "SELECT updated_micros FROM a2a_tasks \
+     WHERE terminal = TRUE AND updated_micros < $1 ORDER BY updated_micros LIMIT 1 OFFSET $2";
+
 /// The ids of the tasks over before `$1` (micros), for the deletes of what belongs to them.
 pub(crate) const ENDED_BEFORE: &str =
     "SELECT id FROM a2a_tasks WHERE terminal = TRUE AND updated_micros < $1";

@@ -152,34 +152,15 @@ impl<D: Dialect> SqlStore<D> {
     /// Every statement finds its rows through an index (`tests/retention_plans.rs`): the pass
     /// holds the writer (on SQLite, the whole database's) while it runs, so it never reads every
     /// task or every event: the cap of events per task reads only the tasks over it. Only
-    /// `events_after` reads every task, the age being the events', not the task's.
+    /// `events_after` reads every task, the age being the events', not the task's. The tasks that
+    /// are over expire in batches of about a thousand, each its own transaction, and the rest of
+    /// the pass is one more: other writes wait for a batch at most, not for the whole pass.
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
-        let mut tx = cost::begin(&self.writer).await?;
         if let Some(age) = policy.terminal_tasks_after {
-            let cutoff = micros_ago(age);
-            for table in [
-                "a2a_push_configs",
-                "a2a_push_outbox",
-                "a2a_executions",
-                "a2a_task_events",
-            ] {
-                sqlx::query(&format!(
-                    "DELETE FROM {table} WHERE task_id IN ({})",
-                    prune::ENDED_BEFORE
-                ))
-                .bind(cutoff)
-                .execute(&mut *tx)
-                .await
-                .map_err(backend)?;
-            }
-            report.tasks = sqlx::query(prune::DELETE_ENDED_BEFORE)
-                .bind(cutoff)
-                .execute(&mut *tx)
-                .await
-                .map_err(backend)
-                .map(|done| D::rows_affected(&done))?;
+            report.tasks = self.expire_ended_before(micros_ago(age)).await?;
         }
+        let mut tx = cost::begin(&self.writer).await?;
         // The tasks whose log was cut this pass, each with its new mark: their events up to it go.
         let mut cut: Vec<(String, i64)> = Vec::new();
         if let Some(max) = policy.max_events_per_task {
@@ -219,6 +200,53 @@ impl<D: Dialect> SqlStore<D> {
         }
         cost::commit(tx).await?;
         Ok(report)
+    }
+
+    /// Removes the tasks over before `cutoff` (micros) with their events, push configs,
+    /// deliveries and execution records, oldest first, in batches of about
+    /// [`EXPIRY_BATCH`](prune::EXPIRY_BATCH) tasks, each its own transaction; how many tasks.
+    async fn expire_ended_before(&self, cutoff: i64) -> Result<u64, StoreError> {
+        let mut removed = 0;
+        loop {
+            let mut tx = cost::begin(&self.writer).await?;
+            let boundary = sqlx::query(prune::BATCH_BOUNDARY)
+                .bind(cutoff)
+                .bind(prune::EXPIRY_BATCH - 1)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(backend)?;
+            let boundary: Option<i64> = match &boundary {
+                Some(row) => Some(column(row, 0, "task", "")?),
+                None => None,
+            };
+            // Micros are whole: "at the boundary or before" is "before the next microsecond".
+            let before = boundary.map_or(cutoff, |at| at.saturating_add(1).min(cutoff));
+            for table in [
+                "a2a_push_configs",
+                "a2a_push_outbox",
+                "a2a_executions",
+                "a2a_task_events",
+            ] {
+                sqlx::query(&format!(
+                    "DELETE FROM {table} WHERE task_id IN ({})",
+                    prune::ENDED_BEFORE
+                ))
+                .bind(before)
+                .execute(&mut *tx)
+                .await
+                .map_err(backend)?;
+            }
+            removed += sqlx::query(prune::DELETE_ENDED_BEFORE)
+                .bind(before)
+                .execute(&mut *tx)
+                .await
+                .map_err(backend)
+                .map(|done| D::rows_affected(&done))?;
+            cost::commit(tx).await?;
+            if boundary.is_none() {
+                return Ok(removed);
+            }
+        }
     }
 
     /// The store pruning by `policy` every `every` (the first pass one `every` from now) for as long

@@ -4,6 +4,9 @@
 //! millions of tasks: one that read them all stalled every write for seconds each time. Only the
 //! cut of events by age reads every task, as its documentation says.
 //!
+//! The tasks that are over expire in batches, each its own transaction, so that the writer is
+//! held for one batch at a time.
+//!
 //! The statements are the ones the store sent, recorded as it ran (see `common::counting`).
 //! PostgreSQL's are planned with their values (as a pass's statements are, being run a few times
 //! a process's life) after `ANALYZE`; SQLite's by `EXPLAIN QUERY PLAN`, which needs none.
@@ -12,8 +15,8 @@ mod common;
 
 use std::time::Duration;
 
-use a2a_server_sql::RetentionPolicy;
-use common::counting::{recorder, statement_texts};
+use a2a_server_sql::{PruneReport, RetentionPolicy};
+use common::counting::{Recorded, recorder, statement_texts};
 use common::{postgres_url, sqlite_plan};
 use sqlx::Row;
 
@@ -29,18 +32,23 @@ fn every_part() -> RetentionPolicy {
         .given_up_deliveries_after(Duration::from_secs(3600))
 }
 
-/// The statements about tasks and events the store sent since the last take.
-async fn statements_sent() -> Vec<String> {
+/// The statements about tasks and events the store sent since the last take, and how many
+/// transactions it committed.
+async fn statements_sent() -> (Vec<String>, usize) {
     let recorded = recorder()
         .take_when_quiet(Duration::from_millis(300), Duration::from_secs(5))
         .await;
+    let commits = recorded
+        .iter()
+        .filter(|entry| matches!(entry, Recorded::Commit))
+        .count();
     let mut statements: Vec<String> = statement_texts(recorded)
         .into_iter()
         .filter(|sql| sql.contains("a2a_tasks") || sql.contains("a2a_task_events"))
         .collect();
     statements.sort();
     statements.dedup();
-    statements
+    (statements, commits)
 }
 
 /// Whether `sql` is the cut of events by age, which reads every task.
@@ -49,14 +57,25 @@ fn cuts_by_age(sql: &str) -> bool {
 }
 
 /// The statements a pass with every part sends, after the table is filled: the tasks, all over
-/// (as a busy store's mostly are), and one task of ten events to be cut.
-async fn pass_statements(fill: impl AsyncFnOnce(), prune: impl AsyncFnOnce()) -> Vec<String> {
+/// (as a busy store's mostly are), and one task of ten events to be cut. The pass removes every
+/// task that is over, a batch per transaction.
+async fn pass_statements(
+    fill: impl AsyncFnOnce(),
+    prune: impl AsyncFnOnce() -> PruneReport,
+) -> Vec<String> {
     fill().await;
     recorder()
         .take_when_quiet(Duration::from_millis(200), Duration::from_secs(5))
         .await;
-    prune().await;
-    let statements = statements_sent().await;
+    let report = prune().await;
+    let (statements, commits) = statements_sent().await;
+    assert_eq!(report.tasks, LARGE as u64, "every task over is removed");
+    // The batches of about 1,000 tasks (the last one finding fewer than a batch left), then the
+    // rest of the pass.
+    assert!(
+        commits > LARGE / 1_000,
+        "{LARGE} tasks expire in batches, each its own transaction: {commits} commits"
+    );
     assert!(
         statements
             .iter()
@@ -113,9 +132,7 @@ async fn sqlite_prunes_through_indexes() {
                 sqlx::query(&sql).execute(&pool).await.expect("the table");
             }
         },
-        async || {
-            store.prune(&every_part()).await.expect("the pass");
-        },
+        async || store.prune(&every_part()).await.expect("the pass"),
     )
     .await;
     for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
@@ -150,9 +167,7 @@ async fn postgres_prunes_through_indexes() {
                 .await
                 .expect("ANALYZE");
         },
-        async || {
-            store.prune(&every_part()).await.expect("the pass");
-        },
+        async || store.prune(&every_part()).await.expect("the pass"),
     )
     .await;
     for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
