@@ -17,7 +17,9 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use a2a_server::A2aServerBuilder;
-use a2a_server_sql::{OpenError, PostgresStore, PostgresVersionBus, SqliteStore};
+use a2a_server_sql::{
+    OpenError, PostgresStore, PostgresVersionBus, RETENTION_INTERVAL, RetentionPolicy, SqliteStore,
+};
 
 /// A `--store` value: where the tasks go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +108,23 @@ pub enum OpenedStore {
 }
 
 impl OpenedStore {
+    /// The store keeping tasks that are over for `age` after their last change (`--keep-ended`),
+    /// instead of the recommended 7 days; the rest of its retention policy, and how often it runs,
+    /// unchanged. The memory store keeps a bounded number of tasks instead, and is unchanged.
+    #[must_use]
+    pub fn keeping_ended_tasks(self, age: std::time::Duration) -> Self {
+        let policy = Some(RetentionPolicy::recommended().terminal_tasks_after(age));
+        match self {
+            OpenedStore::Memory => OpenedStore::Memory,
+            OpenedStore::Sqlite(store) => {
+                OpenedStore::Sqlite(store.with_retention(policy, RETENTION_INTERVAL))
+            }
+            OpenedStore::Postgres(store, bus) => {
+                OpenedStore::Postgres(store.with_retention(policy, RETENTION_INTERVAL), bus)
+            }
+        }
+    }
+
     /// The builder with this store for tasks and push configs (and its event bus).
     pub fn install(self, builder: A2aServerBuilder) -> A2aServerBuilder {
         match self {
@@ -154,5 +173,35 @@ mod tests {
         let bad = "mysql://x".parse::<StoreChoice>().unwrap_err();
         assert!(bad.to_string().contains("expected memory, sqlite:PATH"));
         assert!("sqlite:".parse::<StoreChoice>().is_err());
+    }
+
+    #[tokio::test]
+    async fn a_store_kept_for_less_prunes_ended_tasks_sooner_and_the_rest_as_recommended() {
+        let path = std::env::temp_dir().join(format!("keep-ended-{}.sqlite3", std::process::id()));
+        let opened = StoreChoice::Sqlite(path.clone())
+            .open()
+            .await
+            .expect("opens");
+        let OpenedStore::Sqlite(before) = opened.clone() else {
+            panic!("a SQLite store")
+        };
+        assert_eq!(
+            before.retention(),
+            Some((RetentionPolicy::recommended(), RETENTION_INTERVAL))
+        );
+        let age = std::time::Duration::from_secs(600);
+        let OpenedStore::Sqlite(kept) = opened.keeping_ended_tasks(age) else {
+            panic!("still a SQLite store")
+        };
+        let (policy, every) = kept.retention().expect("a policy");
+        assert_eq!(policy.terminal_tasks_after, Some(age));
+        assert_eq!(
+            policy.max_events_per_task,
+            RetentionPolicy::recommended().max_events_per_task
+        );
+        assert_eq!(every, RETENTION_INTERVAL);
+        drop((before, kept));
+        remove_sqlite(&path);
+        let _ = std::fs::remove_file(path.with_extension("sqlite3.lock"));
     }
 }

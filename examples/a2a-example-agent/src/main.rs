@@ -4,7 +4,9 @@
 //! restarted on the same store keep the card its clients already read.) The two options set the decode budget of every request body (`Config::limits`; by
 //! default `a2a_protocol::limits::Limits::default()`, 16 MiB and 100,000 JSON values).
 //! `--store` says where tasks are kept (`a2a_testkit::stores`): without it, the SQLite file
-//! `a2a-example-agent/tasks.sqlite3` in the system's temporary directory.
+//! `a2a-example-agent/tasks.sqlite3` in the system's temporary directory. `--keep-ended SECONDS`
+//! has a SQLite or PostgreSQL store remove tasks that are over that long after their last change,
+//! instead of after 7 days.
 //! `--oidc-issuer URL --oidc-audience AUD` protects every operation with OpenID Connect bearer
 //! tokens of that provider for that audience, `--api-key KEY` with `X-API-Key: KEY` (either
 //! suffices when both are given); the card declares them. `--rate-per-caller N` refuses a caller
@@ -42,6 +44,8 @@ const STORES_HELP: &str = "\
 --store postgres://URL    tasks in PostgreSQL, shared by every replica given the same URL
 (no --store)              the SQLite file a2a-example-agent/tasks.sqlite3 in the system's temporary
                           directory ($TMPDIR, else /tmp)
+--keep-ended SECONDS      on SQLite and PostgreSQL, tasks that are over go SECONDS after their last
+                          change (checked every 5 minutes) instead of after 7 days
 
 --oidc-issuer URL --oidc-audience AUD
                           every operation needs `Authorization: Bearer <JWT>`, an access token of
@@ -91,7 +95,7 @@ fn fail(message: &str) -> ! {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--oidc-issuer URL --oidc-audience AUD] [--api-key KEY] [--rate-per-caller N] [--streams-per-caller N] [--tls-cert PEM --tls-key PEM [--mtls-roots PEM]] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
+    let usage = "usage: a2a-example-agent --listen 127.0.0.1:PORT [--grpc-listen 127.0.0.1:PORT] [--max-bytes N] [--max-elements N] [--store memory|sqlite:PATH|postgres://URL] [--keep-ended SECONDS] [--oidc-issuer URL --oidc-audience AUD] [--api-key KEY] [--rate-per-caller N] [--streams-per-caller N] [--tls-cert PEM --tls-key PEM [--mtls-roots PEM]] [--one-caller] [--no-loopback-webhooks] | --demo | --load [--record] [PYTHON] | --load-profile AGENT [CALLS] | --help";
     let mut config = Config::default();
     let mut grpc_address = None;
     let (mut oidc_issuer, mut oidc_audience) = (None, None);
@@ -153,6 +157,11 @@ async fn main() {
                 let number: usize = pair[1]
                     .parse()
                     .unwrap_or_else(|e| fail(&format!("{} {}: {e}", pair[0], pair[1])));
+                if pair[0] == "--keep-ended" {
+                    let seconds = u64::try_from(number).unwrap_or(u64::MAX);
+                    config.keep_ended = Some(std::time::Duration::from_secs(seconds));
+                    continue;
+                }
                 if pair[0] == "--streams-per-caller" {
                     config.caller_limits = config.caller_limits.streams_per_caller(number);
                     continue;

@@ -178,6 +178,7 @@ fn help_names_every_store_and_the_default() {
         "--api-key KEY",
         "--rate-per-caller N",
         "--streams-per-caller N",
+        "--keep-ended SECONDS",
         "--tls-cert PEM --tls-key PEM",
         "--mtls-roots PEM",
     ] {

@@ -72,6 +72,9 @@ pub struct Config {
     /// [`default_store`], so tasks survive a restart; tests and embedders that must not
     /// share that file name their own (`StoreChoice::Memory` or a file of their own).
     pub store: StoreChoice,
+    /// How long a task that is over is kept after its last change on SQLite or PostgreSQL
+    /// (`--keep-ended SECONDS`): `None` keeps the store's recommended 7 days.
+    pub keep_ended: Option<Duration>,
     /// Whether one caller is held to its share (`true`): streams, executions and in-memory tasks
     /// per owner, connections per address. A load generator is one anonymous caller on one
     /// address measuring throughput, so `--load` starts the agent with `--one-caller` (`false`):
@@ -103,6 +106,7 @@ impl Default for Config {
             webhook_policy: WebhookPolicy::local_development(),
             per_caller_caps: true,
             store: default_store(),
+            keep_ended: None,
             oidc: None,
             api_key: None,
             caller_limits: CallerLimits::default(),

@@ -130,7 +130,10 @@ pub async fn start(config: Config, http: TcpListener, grpc: TcpListener) -> io::
         .await
         .map_err(io::Error::other)?;
     let tls = config.tls.as_ref().map(tls_identity).transpose()?;
-    let store = config.store.open().await.map_err(io::Error::other)?;
+    let mut store = config.store.open().await.map_err(io::Error::other)?;
+    if let Some(age) = config.keep_ended {
+        store = store.keeping_ended_tasks(age);
+    }
     let server = build_protected(&config, http_addr, grpc_addr, store, security);
     match tls {
         Some(identity) => {
