@@ -18,6 +18,13 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// id and the config's JSON; a new config takes the next first-stored order (`seq`).
     const UPSERT_PUSH_CONFIG: &'static str;
 
+    /// The condition that a column (written before it) is one of the texts of the JSON array of
+    /// strings bound as `$1`: the ids of a batch of a pruning pass. Written so that the column's
+    /// index is used whatever the table's size (on PostgreSQL, `= ANY` of an array, an index
+    /// condition, rather than `IN` of a set, which it joins by reading the table when that looks
+    /// cheaper).
+    const IN_JSON_TEXTS: &'static str;
+
     /// What the push outbox's claim adds to the select of the rows it takes: on PostgreSQL,
     /// `FOR UPDATE SKIP LOCKED`, so concurrent claims take different rows without waiting.
     const CLAIM_ROW_LOCK: &'static str;
@@ -90,6 +97,7 @@ impl Dialect for sqlx::Sqlite {
          DO UPDATE SET config = excluded.config";
 
     // One writer at a time: the claim's update is atomic as it stands.
+    const IN_JSON_TEXTS: &'static str = "IN (SELECT value FROM json_each($1))";
     const CLAIM_ROW_LOCK: &'static str = "";
 
     // No data-modifying `WITH`: a transaction, whose statements cost no network round trip.
@@ -136,6 +144,7 @@ impl Dialect for sqlx::Postgres {
          ON CONFLICT (owner_principal, owner_tenant, task_id, config_id) \
          DO UPDATE SET config = excluded.config";
 
+    const IN_JSON_TEXTS: &'static str = "= ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))";
     const CLAIM_ROW_LOCK: &'static str = " FOR UPDATE SKIP LOCKED";
 
     // The events' count is taken once (`input`): PostgreSQL parses a `json` value on every use,

@@ -8,23 +8,25 @@ use sqlx::{ColumnIndex, Decode, Row, Type};
 
 use crate::rows::column;
 
-/// Tasks expired per transaction at most (ties of the last one's time aside): each batch of a
-/// pass is a transaction of its own, so on SQLite the store's other writes wait for one batch at
-/// most, not for every task that expired since the last pass.
+/// Tasks expired per transaction at most: each batch of a pass is a transaction of its own, so
+/// on SQLite the store's other writes wait for one batch at most, not for every task that expired
+/// since the last pass.
 pub(crate) const EXPIRY_BATCH: i64 = 1_000;
 
-/// The time of the `$2`-th (from 0) oldest task over before `$1` (micros): a batch expires the
-/// tasks over at that time or before. No row: fewer are left, and the batch takes them all.
-pub(crate) const BATCH_BOUNDARY: &str = "SELECT updated_micros FROM a2a_tasks \
-     WHERE terminal = TRUE AND updated_micros < $1 ORDER BY updated_micros LIMIT 1 OFFSET $2";
+/// The ids of the `$2` oldest tasks over before `$1` (micros): a batch. Read once, then deleted
+/// by id with what belongs to them, so that no delete depends on the planner's estimate of how
+/// many tasks are old (on PostgreSQL, a stale one had the events' delete read every event and
+/// look up its task, for each batch).
+pub(crate) const EXPIRING: &str = "SELECT id FROM a2a_tasks \
+     WHERE terminal = TRUE AND updated_micros < $1 ORDER BY updated_micros LIMIT $2";
 
-/// The ids of the tasks over before `$1` (micros), for the deletes of what belongs to them.
-pub(crate) const ENDED_BEFORE: &str =
-    "SELECT id FROM a2a_tasks WHERE terminal = TRUE AND updated_micros < $1";
-
-/// Deletes the tasks over before `$1` (micros).
-pub(crate) const DELETE_ENDED_BEFORE: &str =
-    "DELETE FROM a2a_tasks WHERE terminal = TRUE AND updated_micros < $1";
+/// The tables holding rows of a task besides `a2a_tasks`, each with a column `task_id`.
+pub(crate) const TASK_ROWS: [&str; 4] = [
+    "a2a_push_configs",
+    "a2a_push_outbox",
+    "a2a_executions",
+    "a2a_task_events",
+];
 
 /// Cuts the log of each task with more than `$1` events kept to its newest `$1`, found through
 /// the index of the tasks that keep events (`a2a_tasks_log_length`, whose condition the first

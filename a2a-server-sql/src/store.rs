@@ -203,47 +203,49 @@ impl<D: Dialect> SqlStore<D> {
     }
 
     /// Removes the tasks over before `cutoff` (micros) with their events, push configs,
-    /// deliveries and execution records, oldest first, in batches of about
+    /// deliveries and execution records, oldest first, in batches of
     /// [`EXPIRY_BATCH`](prune::EXPIRY_BATCH) tasks, each its own transaction; how many tasks.
     async fn expire_ended_before(&self, cutoff: i64) -> Result<u64, StoreError> {
         let mut removed = 0;
         loop {
             let mut tx = cost::begin(&self.writer).await?;
-            let boundary = sqlx::query(prune::BATCH_BOUNDARY)
+            let rows = sqlx::query(prune::EXPIRING)
                 .bind(cutoff)
-                .bind(prune::EXPIRY_BATCH - 1)
-                .fetch_optional(&mut *tx)
+                .bind(prune::EXPIRY_BATCH)
+                .fetch_all(&mut *tx)
                 .await
                 .map_err(backend)?;
-            let boundary: Option<i64> = match &boundary {
-                Some(row) => Some(column(row, 0, "task", "")?),
-                None => None,
-            };
-            // Micros are whole: "at the boundary or before" is "before the next microsecond".
-            let before = boundary.map_or(cutoff, |at| at.saturating_add(1).min(cutoff));
-            for table in [
-                "a2a_push_configs",
-                "a2a_push_outbox",
-                "a2a_executions",
-                "a2a_task_events",
-            ] {
+            let ids = rows
+                .iter()
+                .map(|row| -> Result<String, StoreError> { column(row, 0, "task", "") })
+                .collect::<Result<Vec<_>, _>>()?;
+            if ids.is_empty() {
+                cost::commit(tx).await?;
+                return Ok(removed);
+            }
+            let count = ids.len();
+            let batch = serde_json::Value::from(ids).to_string();
+            for table in prune::TASK_ROWS {
                 sqlx::query(&format!(
-                    "DELETE FROM {table} WHERE task_id IN ({})",
-                    prune::ENDED_BEFORE
+                    "DELETE FROM {table} WHERE task_id {}",
+                    D::IN_JSON_TEXTS
                 ))
-                .bind(before)
+                .bind(&batch)
                 .execute(&mut *tx)
                 .await
                 .map_err(backend)?;
             }
-            removed += sqlx::query(prune::DELETE_ENDED_BEFORE)
-                .bind(before)
-                .execute(&mut *tx)
-                .await
-                .map_err(backend)
-                .map(|done| D::rows_affected(&done))?;
+            removed += sqlx::query(&format!(
+                "DELETE FROM a2a_tasks WHERE id {}",
+                D::IN_JSON_TEXTS
+            ))
+            .bind(&batch)
+            .execute(&mut *tx)
+            .await
+            .map_err(backend)
+            .map(|done| D::rows_affected(&done))?;
             cost::commit(tx).await?;
-            if boundary.is_none() {
+            if count < usize::try_from(prune::EXPIRY_BATCH).unwrap_or(usize::MAX) {
                 return Ok(removed);
             }
         }

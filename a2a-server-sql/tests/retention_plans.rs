@@ -23,6 +23,10 @@ use sqlx::Row;
 /// Tasks in the table.
 const LARGE: usize = 3_000;
 
+/// Events of each task that is over: enough that reading the events table whole costs more than
+/// looking up a batch's tasks in it, as on any store that has served a while.
+const EVENTS_PER_TASK: usize = 10;
+
 /// Every part of a policy, so that each of the pass's statements runs.
 fn every_part() -> RetentionPolicy {
     RetentionPolicy::new()
@@ -89,7 +93,7 @@ async fn pass_statements(
     statements
 }
 
-/// `LARGE` tasks that are over (an event each) and a task of ten events (versions 2 to 11) still
+/// `LARGE` tasks that are over (`EVENTS_PER_TASK` events each) and a task of ten events (versions 2 to 11) still
 /// working, in each database's SQL: `series` counts to `LARGE` as `n` in a table `g`, and
 /// `[yes, no]` are its booleans.
 fn fill_statements(series: &str, [yes, no]: [&str; 2]) -> [String; 4] {
@@ -112,7 +116,11 @@ fn fill_statements(series: &str, [yes, no]: [&str; 2]) -> [String; 4] {
         ),
         format!(
             "{series} INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
-             SELECT 'bulk-' || n, 1, n, '{{}}' FROM g"
+             SELECT 'bulk-' || n, v, n, '{{}}' FROM g, ({}) AS versions",
+            (1..=EVENTS_PER_TASK)
+                .map(|v| format!("SELECT {v} AS v"))
+                .collect::<Vec<_>>()
+                .join(" UNION ALL ")
         ),
     ]
 }
