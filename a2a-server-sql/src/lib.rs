@@ -35,6 +35,10 @@
 //! - **No lost update**: an update names the version it read (`UPDATE … WHERE version = $n`); a
 //!   stale one fails with [`StoreError::Conflict`](a2a_server::store::StoreError::Conflict) and the
 //!   server reads again, so two replicas writing one task both land, in some order.
+//! - **Writes that queue together commit together**: on SQLite the hot writes, on PostgreSQL the
+//!   tasks the agent ended before their first write, go to the database in groups, one
+//!   transaction each; a caller is answered once the group holding its write has committed, so
+//!   a crash loses nothing a caller was told was stored.
 //! - **Streams across replicas** (PostgreSQL): the events table is the source of truth; a
 //!   notification only carries a task id and version and wakes the streams of that task on every
 //!   replica, which then read the log after the last event they sent: in order, without
