@@ -69,6 +69,25 @@ fn config() -> ServerConfig {
     config
 }
 
+/// A server of the Chunker on `store`, set up as the example agent sets it up: tasks, push
+/// configs, the push outbox and the execution queue in the store.
+fn builder_on<S>(store: S) -> a2a_server::A2aServerBuilder
+where
+    S: a2a_server::TaskStore
+        + a2a_server::PushConfigStore
+        + a2a_server::PushOutbox
+        + a2a_server::ExecutionQueue
+        + Clone
+        + 'static,
+{
+    A2aServer::builder(card(), Chunker)
+        .config(config())
+        .task_store(store.clone())
+        .push_config_store(store.clone())
+        .push_outbox(store.clone())
+        .execution_queue(store)
+}
+
 fn context() -> CallContext {
     CallContext::new(Caller::authenticated("alice"), "JSONRPC")
 }
@@ -333,13 +352,7 @@ async fn postgres_messages_answered_side_by_side_share_statements() {
     let _alone = recorder.exclusive().await;
     let options = common::fresh_schema(&url).await;
     let store: PostgresStore = common::postgres_store(&options).await;
-    let server = A2aServer::builder(card(), Chunker)
-        .config(config())
-        .task_store(store.clone())
-        .push_config_store(store.clone())
-        .push_outbox(store.clone())
-        .execution_queue(store)
-        .build();
+    let server = builder_on(store).build();
     for _ in 0..3 {
         send(&server).await;
     }
@@ -370,13 +383,7 @@ async fn sqlite_costs_per_operation_are_kept() {
     let recorder = recorder();
     let _alone = recorder.exclusive().await;
     let (store, path) = common::sqlite_store().await;
-    let server = A2aServer::builder(card(), Chunker)
-        .config(config())
-        .task_store(store.clone())
-        .push_config_store(store.clone())
-        .push_outbox(store.clone())
-        .execution_queue(store.clone())
-        .build();
+    let server = builder_on(store.clone()).build();
     let costs = measure(&server).await;
     drop(server);
     drop(store);
@@ -414,14 +421,7 @@ async fn postgres_costs_per_operation_are_kept() {
     let options = common::fresh_schema(&url).await;
     let store: PostgresStore = common::postgres_store(&options).await;
     let bus = PostgresVersionBus::start(&store).await.expect("LISTEN");
-    let server = A2aServer::builder(card(), Chunker)
-        .config(config())
-        .task_store(store.clone())
-        .push_config_store(store.clone())
-        .push_outbox(store.clone())
-        .execution_queue(store)
-        .version_bus(bus)
-        .build();
+    let server = builder_on(store).version_bus(bus).build();
     let costs = measure(&server).await;
     assert_costs(
         "PostgreSQL",
