@@ -14,8 +14,8 @@ use sqlx::Pool;
 
 use crate::columns::{
     PageKey, TaskColumns, config_from_json, config_to_json, context_filter, event_from_json,
-    event_to_json, micros_ago, now_micros, page_of, state_filter, task_from_json, time_filter,
-    version_column, version_of,
+    event_to_json, now_micros, page_of, state_filter, task_from_json, time_filter, version_column,
+    version_of,
 };
 use crate::cost;
 use crate::dialect::Dialect;
@@ -23,9 +23,8 @@ use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox_hint::OutboxHint;
-use crate::prune;
 use crate::record::RecordColumns;
-use crate::retention::{PruneReport, RetentionPolicy, StoreGuard};
+use crate::retention::{RetentionPolicy, StoreGuard};
 use crate::rows::column;
 use crate::written::Written;
 
@@ -145,110 +144,6 @@ impl<D: Dialect> SqlStore<D> {
             .bind(columns.timestamped)
             .bind(now_micros())
             .bind(&columns.json)
-    }
-
-    /// Removes what `policy` says is old; see [`RetentionPolicy`].
-    ///
-    /// Every statement finds its rows through an index (`tests/retention_plans.rs`): the pass
-    /// holds the writer (on SQLite, the whole database's) while it runs, so it never reads every
-    /// task or every event: the cap of events per task reads only the tasks over it. Only
-    /// `events_after` reads every task, the age being the events', not the task's. The tasks that
-    /// are over expire in batches of about a thousand, each its own transaction, and the rest of
-    /// the pass is one more: other writes wait for a batch at most, not for the whole pass.
-    pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
-        let mut report = PruneReport::default();
-        if let Some(age) = policy.terminal_tasks_after {
-            report.tasks = self.expire_ended_before(micros_ago(age)).await?;
-        }
-        let mut tx = cost::begin(&self.writer).await?;
-        // The tasks whose log was cut this pass, each with its new mark: their events up to it go.
-        let mut cut: Vec<(String, i64)> = Vec::new();
-        if let Some(max) = policy.max_events_per_task {
-            let rows = sqlx::query(prune::CAP_EVENTS)
-                .bind(version_column(max)?)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(backend)?;
-            cut.extend(prune::marks(&rows)?);
-        }
-        if let Some(age) = policy.events_after {
-            let rows = sqlx::query(prune::CUT_EVENTS_BEFORE)
-                .bind(micros_ago(age))
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(backend)?;
-            cut.extend(prune::marks(&rows)?);
-        }
-        if let Some(age) = policy.given_up_deliveries_after {
-            report.given_up_deliveries = sqlx::query(
-                "DELETE FROM a2a_push_outbox WHERE gave_up_micros IS NOT NULL AND gave_up_micros < $1",
-            )
-            .bind(micros_ago(age))
-            .execute(&mut *tx)
-            .await
-            .map_err(backend)
-            .map(|done| D::rows_affected(&done))?;
-        }
-        for (task_id, mark) in &cut {
-            report.events += sqlx::query(prune::DELETE_EVENTS_THROUGH)
-                .bind(task_id)
-                .bind(mark)
-                .execute(&mut *tx)
-                .await
-                .map_err(backend)
-                .map(|done| D::rows_affected(&done))?;
-        }
-        cost::commit(tx).await?;
-        Ok(report)
-    }
-
-    /// Removes the tasks over before `cutoff` (micros) with their events, push configs,
-    /// deliveries and execution records, oldest first, in batches of
-    /// [`EXPIRY_BATCH`](prune::EXPIRY_BATCH) tasks, each its own transaction; how many tasks.
-    async fn expire_ended_before(&self, cutoff: i64) -> Result<u64, StoreError> {
-        let mut removed = 0;
-        loop {
-            let mut tx = cost::begin(&self.writer).await?;
-            let rows = sqlx::query(prune::EXPIRING)
-                .bind(cutoff)
-                .bind(prune::EXPIRY_BATCH)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(backend)?;
-            let ids = rows
-                .iter()
-                .map(|row| -> Result<String, StoreError> { column(row, 0, "task", "") })
-                .collect::<Result<Vec<_>, _>>()?;
-            if ids.is_empty() {
-                cost::commit(tx).await?;
-                return Ok(removed);
-            }
-            let count = ids.len();
-            let batch = serde_json::Value::from(ids).to_string();
-            for table in prune::TASK_ROWS {
-                sqlx::query(&format!(
-                    "DELETE FROM {table} WHERE task_id {}",
-                    D::IN_JSON_TEXTS
-                ))
-                .bind(&batch)
-                .execute(&mut *tx)
-                .await
-                .map_err(backend)?;
-            }
-            removed += sqlx::query(&format!(
-                "DELETE FROM a2a_tasks WHERE id {}",
-                D::IN_JSON_TEXTS
-            ))
-            .bind(&batch)
-            .execute(&mut *tx)
-            .await
-            .map_err(backend)
-            .map(|done| D::rows_affected(&done))?;
-            cost::commit(tx).await?;
-            if count < usize::try_from(prune::EXPIRY_BATCH).unwrap_or(usize::MAX) {
-                return Ok(removed);
-            }
-        }
     }
 
     /// The store pruning by `policy` every `every` (the first pass one `every` from now) for as long

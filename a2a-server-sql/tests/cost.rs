@@ -359,7 +359,7 @@ async fn postgres_messages_answered_side_by_side_share_statements() {
     taken().await;
     let ids = futures_util::future::join_all((0..SIDE_BY_SIDE).map(|_| send(&server))).await;
     let burst = taken().await.per(SIDE_BY_SIDE as f64);
-    report_burst(&burst);
+    eprintln!("PostgreSQL: {SIDE_BY_SIDE} SendMessages side by side, each: {burst}");
     let distinct: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(distinct.len(), SIDE_BY_SIDE, "every message has its task");
     assert!(
@@ -372,10 +372,6 @@ async fn postgres_messages_answered_side_by_side_share_statements() {
         burst.within(bound),
         "{SIDE_BY_SIDE} messages side by side cost more than {bound} each: {burst}"
     );
-}
-
-fn report_burst(burst: &Cost) {
-    eprintln!("PostgreSQL: {SIDE_BY_SIDE} SendMessages side by side, each: {burst}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -221,8 +221,7 @@ async fn postgres_tasks_held_before_the_counters_are_counted_when_it_migrates() 
         // The counters as 0005 made them and 0008 changed them: both run again.
         "DROP TRIGGER a2a_tasks_counted_in ON a2a_tasks",
         "DROP TRIGGER a2a_tasks_counted_out ON a2a_tasks",
-        "DROP FUNCTION a2a_tasks_created_counted()",
-        "DROP FUNCTION a2a_tasks_removed_counted()",
+        "DROP FUNCTION a2a_tasks_counted_per_statement()",
         "DROP TABLE a2a_task_counts",
         "DELETE FROM _sqlx_migrations WHERE version IN (5, 8)",
     ] {

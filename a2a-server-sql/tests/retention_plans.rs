@@ -74,7 +74,7 @@ async fn pass_statements(
     let report = prune().await;
     let (statements, commits) = statements_sent().await;
     assert_eq!(report.tasks, LARGE as u64, "every task over is removed");
-    // The batches of about 1,000 tasks (the last one finding fewer than a batch left), then the
+    // The batches of 1,000 tasks (the last one finding fewer than a batch left), then the
     // rest of the pass.
     assert!(
         commits > LARGE / 1_000,
