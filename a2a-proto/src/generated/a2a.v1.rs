@@ -798,7 +798,7 @@ impl ::prost::Name for OAuthFlows {
 /// OAuth 2.0 authorization-code grant. All URLs must be HTTPS.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct AuthorizationCodeOAuthFlow {
-    /// Authorization endpoint.
+    /// URL where the user is asked to grant access.
     #[prost(string, tag = "1")]
     pub authorization_url: ::prost::alloc::string::String,
     /// Token endpoint.
@@ -855,7 +855,7 @@ impl ::prost::Name for ClientCredentialsOAuthFlow {
 /// OAuth 2.0 implicit grant. All URLs must be HTTPS.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ImplicitOAuthFlow {
-    /// Authorization endpoint.
+    /// URL where the user is asked to grant access.
     #[prost(string, tag = "1")]
     pub authorization_url: ::prost::alloc::string::String,
     /// Refresh endpoint.

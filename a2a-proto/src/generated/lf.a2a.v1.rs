@@ -799,7 +799,7 @@ pub struct AuthorizationCodeOAuthFlow {
     /// `refreshUrl`: endpoint for refreshing tokens.
     #[prost(string, tag = "3")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Available scopes: scope name to short explanation.
+    /// Scopes the flow may grant: each name mapped to a short explanation.
     #[prost(btree_map = "string, string", tag = "4")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
@@ -829,7 +829,7 @@ pub struct ClientCredentialsOAuthFlow {
     /// `refreshUrl`: endpoint for refreshing tokens.
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Available scopes: scope name to short explanation.
+    /// Scopes the flow may grant: each name mapped to a short explanation.
     #[prost(btree_map = "string, string", tag = "3")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
@@ -915,7 +915,7 @@ pub struct DeviceCodeOAuthFlow {
     /// `refreshUrl`: endpoint for refreshing tokens.
     #[prost(string, tag = "3")]
     pub refresh_url: ::prost::alloc::string::String,
-    /// Available scopes: scope name to short explanation.
+    /// Scopes the flow may grant: each name mapped to a short explanation.
     #[prost(btree_map = "string, string", tag = "4")]
     pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,

@@ -462,7 +462,7 @@ pub struct AuthorizationCodeOAuthFlow {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
-    /// Available scopes: scope name to short explanation.
+    /// Scopes the flow may grant: each name mapped to a short explanation.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unique_map",
@@ -531,7 +531,7 @@ pub struct ClientCredentialsOAuthFlow {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
-    /// Available scopes: scope name to short explanation.
+    /// Scopes the flow may grant: each name mapped to a short explanation.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unique_map",
@@ -602,7 +602,7 @@ pub struct DeviceCodeOAuthFlow {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub refresh_url: ::std::option::Option<::std::string::String>,
-    /// Available scopes: scope name to short explanation.
+    /// Scopes the flow may grant: each name mapped to a short explanation.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unique_map",
