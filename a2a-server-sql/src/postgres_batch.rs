@@ -18,9 +18,7 @@ use sqlx::{Pool, Postgres};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::columns::{TaskColumns, now_micros};
-use crate::created_ended::INSERT_ENDED_TASK;
 use crate::errors::backend;
-use crate::store::SqlStore;
 
 /// Tasks written by one statement at most.
 const MAX_GROUP: usize = 256;
@@ -173,18 +171,11 @@ async fn insert_together(
     Ok(inserted.into_iter().map(|(id,)| id).collect())
 }
 
-/// Inserts one task in a statement of its own; whether it was inserted.
+/// Inserts one task in a statement of its own (the group's statement, with a group of one);
+/// whether it was inserted.
 async fn insert_alone(pool: &Pool<Postgres>, pending: &Pending) -> Result<bool, StoreError> {
-    let query = sqlx::query(INSERT_ENDED_TASK);
-    let inserted = SqlStore::<Postgres>::bind_new_task(
-        query,
-        &pending.owner,
-        &pending.task_id,
-        &pending.columns,
-    )
-    .bind(pending.version)
-    .execute(pool)
-    .await
-    .map_err(backend)?;
-    Ok(inserted.rows_affected() > 0)
+    let inserted = insert_together(pool, std::slice::from_ref(pending))
+        .await
+        .map_err(backend)?;
+    Ok(!inserted.is_empty())
 }

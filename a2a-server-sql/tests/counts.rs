@@ -153,6 +153,49 @@ async fn postgres_ended_tasks_created_together_are_each_counted_once() {
     ended_tasks_created_together_are_each_counted_once(&store).await;
 }
 
+/// A task PostgreSQL refuses (text holding a NUL, which its `text` type cannot store) among tasks
+/// created side by side: its group's statement fails, and the group is written again task by
+/// task, so that task alone fails; the others are stored and counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_refused_task_fails_alone_in_its_group() {
+    const TASKS: usize = 40;
+    const REFUSED: usize = 17;
+    let Some(url) = postgres_url("postgres_a_refused_task_fails_alone_in_its_group") else {
+        return;
+    };
+    let store = postgres_store(&common::fresh_schema(&url).await).await;
+    let frank = owner("frank");
+    let created = futures_util::future::join_all((0..TASKS).map(|n| {
+        let mut ended = task(&format!("f-{n}"), TaskState::Completed);
+        if n == REFUSED {
+            ended.context_id = Some("ctx\0".into());
+        }
+        let (store, frank) = (&store, &frank);
+        async move {
+            store
+                .create_with_events(frank, ended, Vec::new(), &mut |_, _| Ok(()))
+                .await
+        }
+    }))
+    .await;
+    for (n, answer) in created.iter().enumerate() {
+        if n == REFUSED {
+            assert!(
+                answer.is_err(),
+                "the task with a NUL is refused: {answer:?}"
+            );
+        } else {
+            assert!(answer.is_ok(), "f-{n} is stored beside it: {answer:?}");
+        }
+    }
+    let refused = store.get(&frank, &format!("f-{REFUSED}")).await;
+    assert!(
+        matches!(refused, Ok(None)),
+        "nothing of it was written: {refused:?}"
+    );
+    assert_eq!(totals(&store, &frank).await, (TASKS - 1, TASKS - 1));
+}
+
 #[tokio::test]
 async fn sqlite_counts_follow_creations_duplicates_and_pruning() {
     let (store, path) = sqlite_store().await;
