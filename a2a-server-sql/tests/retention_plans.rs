@@ -1,5 +1,6 @@
 //! The query plans of a pruning pass on a table of a few thousand tasks: every statement finds its
-//! rows through an index, never by reading every task or every event. A pass holds SQLite's one
+//! rows through an index, never by reading every task, every event, or every row of the other
+//! tables holding a task's rows (push configs, deliveries, execution records). A pass holds SQLite's one
 //! writer (the whole database) while it runs, and runs every few minutes on a store that may hold
 //! millions of tasks: one that read them all stalled every write for seconds each time. Only the
 //! cut of events by age reads every task, as its documentation says.
@@ -36,7 +37,16 @@ fn every_part() -> RetentionPolicy {
         .given_up_deliveries_after(Duration::from_secs(3600))
 }
 
-/// The statements about tasks and events the store sent since the last take, and how many
+/// The tables a pass reads or deletes from; none may be read whole.
+const TABLES: [&str; 5] = [
+    "a2a_tasks",
+    "a2a_task_events",
+    "a2a_push_configs",
+    "a2a_push_outbox",
+    "a2a_executions",
+];
+
+/// The statements about tasks and their rows the store sent since the last take, and how many
 /// transactions it committed.
 async fn statements_sent() -> (Vec<String>, usize) {
     let recorded = recorder()
@@ -48,7 +58,7 @@ async fn statements_sent() -> (Vec<String>, usize) {
         .count();
     let mut statements: Vec<String> = statement_texts(recorded)
         .into_iter()
-        .filter(|sql| sql.contains("a2a_tasks") || sql.contains("a2a_task_events"))
+        .filter(|sql| TABLES.iter().any(|table| sql.contains(table)))
         .collect();
     statements.sort();
     statements.dedup();
@@ -74,8 +84,8 @@ async fn pass_statements(
     let report = prune().await;
     let (statements, commits) = statements_sent().await;
     assert_eq!(report.tasks, LARGE as u64, "every task over is removed");
-    // The batches of 1,000 tasks (the last one finding fewer than a batch left), then the
-    // rest of the pass.
+    // The batches (at most 1,000 tasks each; the last one finding fewer than a batch left),
+    // then the rest of the pass.
     assert!(
         commits > LARGE / 1_000,
         "{LARGE} tasks expire in batches, each its own transaction: {commits} commits"
@@ -93,10 +103,14 @@ async fn pass_statements(
     statements
 }
 
-/// `LARGE` tasks that are over (`EVENTS_PER_TASK` events each) and a task of ten events (versions 2 to 11) still
-/// working, in each database's SQL: `series` counts to `LARGE` as `n` in a table `g`, and
-/// `[yes, no]` are its booleans.
-fn fill_statements(series: &str, [yes, no]: [&str; 2]) -> [String; 4] {
+/// `LARGE` tasks that are over (`EVENTS_PER_TASK` events each), a task of ten events (versions 2 to 11) still
+/// working, and a push config, a pending delivery and an execution record of each of `LARGE`
+/// tasks that stay (their rows are what a lookup by task id must not read through), in each
+/// database's SQL: `series` counts to `LARGE` as `n` in a table `g`, `[yes, no]` are its
+/// booleans, and `config_order` the push configs' order column and value, where the database
+/// does not number them itself (each followed by a comma), or two empty texts.
+fn fill_statements(series: &str, [yes, no]: [&str; 2], config_order: [&str; 2]) -> [String; 7] {
+    let [order_column, order] = config_order;
     [
         format!(
             "{series} INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
@@ -122,6 +136,19 @@ fn fill_statements(series: &str, [yes, no]: [&str; 2]) -> [String; 4] {
                 .collect::<Vec<_>>()
                 .join(" UNION ALL ")
         ),
+        format!(
+            "{series} INSERT INTO a2a_push_configs (owner_principal, owner_tenant, task_id, \
+             config_id, {order_column}config) SELECT 'bob', '', 'kept-' || n, 'c', {order}'{{}}' FROM g"
+        ),
+        format!(
+            "{series} INSERT INTO a2a_push_outbox (task_id, config_id, event_version, config, \
+             event, due_micros) SELECT 'kept-' || n, 'c', 2, '{{}}', '{{}}', n FROM g"
+        ),
+        format!(
+            "{series} INSERT INTO a2a_executions (task_id, owner_principal, owner_tenant, \
+             request, attempts, lease_token, lease_until_micros) \
+             SELECT 'kept-' || n, 'bob', '', '{{}}', 1, 't', n FROM g"
+        ),
     ]
 }
 
@@ -136,7 +163,7 @@ async fn sqlite_prunes_through_indexes() {
     let pool = store.pool().clone();
     let statements = pass_statements(
         || async {
-            for sql in fill_statements(&series, ["1", "0"]) {
+            for sql in fill_statements(&series, ["1", "0"], ["seq, ", "n, "]) {
                 sqlx::query(&sql).execute(&pool).await.expect("the table");
             }
         },
@@ -146,7 +173,9 @@ async fn sqlite_prunes_through_indexes() {
     for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
         let plan = sqlite_plan(store.pool(), sql).await;
         assert!(
-            !plan.contains("SCAN a2a_tasks") && !plan.contains("SCAN a2a_task_events"),
+            !TABLES
+                .iter()
+                .any(|table| plan.contains(&format!("SCAN {table}"))),
             "SQLite: {sql}\nreads a whole table:\n{plan}"
         );
     }
@@ -167,7 +196,7 @@ async fn postgres_prunes_through_indexes() {
     let pool = store.pool().clone();
     let statements = pass_statements(
         || async {
-            for sql in fill_statements(&series, ["true", "false"]) {
+            for sql in fill_statements(&series, ["true", "false"], ["", ""]) {
                 sqlx::query(&sql).execute(&pool).await.expect("the table");
             }
             sqlx::query("ANALYZE")
@@ -181,8 +210,9 @@ async fn postgres_prunes_through_indexes() {
     for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
         let plan = postgres_plan_with_values(store.pool(), sql).await;
         assert!(
-            !plan.contains("Seq Scan on a2a_tasks")
-                && !plan.contains("Seq Scan on a2a_task_events"),
+            !TABLES
+                .iter()
+                .any(|table| plan.contains(&format!("Seq Scan on {table}"))),
             "PostgreSQL: {sql}\nreads a whole table:\n{plan}"
         );
     }
