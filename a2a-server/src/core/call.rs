@@ -28,6 +28,7 @@ use crate::core::context::{CallContext, Reply};
 use crate::core::execution::cancel::cancel;
 use crate::core::execution::send::{send, send_streaming};
 use crate::core::history::{check_history_length, fit_answer};
+use crate::core::identifiers::check_keys;
 use crate::core::push_configs;
 use crate::core::state::ServerState;
 use crate::core::tasks::{list_tasks, subscribe, task};
@@ -201,6 +202,7 @@ async fn dispatch(
         .with_metadata("extension", missing.as_str()));
     }
     validate(&params)?;
+    check_keys(&params)?;
     if let MethodParams::SendMessage(request) | MethodParams::SendStreamingMessage(request) =
         &params
     {

@@ -7,6 +7,7 @@ pub(crate) mod call;
 pub(crate) mod context;
 pub(crate) mod execution;
 pub(crate) mod history;
+pub(crate) mod identifiers;
 pub(crate) mod owner_quota;
 pub(crate) mod owner_slots;
 pub(crate) mod push_configs;

@@ -5,6 +5,7 @@
 //! | an anonymous client creating 10,050 tasks (row 8) | memory | an authenticated caller's finished task is still there (its owner got 404 before: the store evicted by global count) |
 //! | an anonymous client creating 2,000 tasks (row 8) | SQLite | the same (SQL stores evict nothing; retention removes only what is old) |
 //! | 30 messages of 15 MiB (row 6) | memory | the agent's memory after them stays under 512 MiB (it held 1.6 GB before: the store was bounded by count only, and the default skill kept each text twice) |
+//! | a context id, a task id and a ListTasks filter holding U+0000 | memory, SQLite, PostgreSQL | each refused as `InvalidParams` naming the field, on every store alike (PostgreSQL's text cannot store the character: the store failed, and the caller got an internal error carrying the database's message); the message's own texts may hold it |
 //! | 10 messages of 15 MiB (row 10) | SQLite | the agent's resident memory stays under 512 MiB (the allocator keeps the high-water mark of the requests' transient copies; nothing is kept in memory) and the database (with its WAL) under 2.5 times the bytes sent (3.6 times before, kept for ever; retention now runs by default) |
 //!
 //! Every call is bounded in time; the agent is killed when the test ends.
@@ -181,4 +182,59 @@ async fn thirty_messages_of_15_mib_keep_the_agent_under_512_mib() {
     let held = rss(pid);
     eprintln!("30 messages of 15 MiB: the agent holds {held} bytes");
     assert!(held < 512 * MIB, "the agent holds {held} bytes");
+}
+
+/// Keys holding U+0000 are refused alike by every store, naming the field; a message whose own
+/// texts hold it is answered (JSON keeps the character escaped).
+async fn nul_in_keys_is_invalid_params(store: common::TestStore) {
+    let (_server, url) = common::start(&store.argument());
+    let client = reqwest::Client::new();
+    let mut in_context = send("nul-1", "hello");
+    in_context["message"]["contextId"] = json!("ctx\u{0}x");
+    let mut in_task = send("nul-2", "hello");
+    in_task["message"]["taskId"] = json!("task\u{0}");
+    let calls = [
+        ("SendMessage", in_context, "message.context_id"),
+        ("SendMessage", in_task, "message.task_id"),
+        ("GetTask", json!({"id": "task\u{0}"}), "id"),
+        ("ListTasks", json!({"contextId": "\u{0}"}), "context_id"),
+    ];
+    for (method, params, field) in calls {
+        let answer = rpc(&client, &url, None, method, params).await;
+        assert_eq!(
+            answer["error"]["code"], -32602,
+            "{} {method}: {answer:.400}",
+            store.name
+        );
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("{field}:")),
+            "{} {method} names {field}: {answer:.400}",
+            store.name
+        );
+    }
+    let answer = rpc(
+        &client,
+        &url,
+        None,
+        "SendMessage",
+        send("nul\u{0}3", "a\u{0}b"),
+    )
+    .await;
+    assert_eq!(
+        answer["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED",
+        "{}: {answer:.400}",
+        store.name
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nul_in_keys_is_invalid_params_on_every_store() {
+    nul_in_keys_is_invalid_params(common::TestStore::memory()).await;
+    nul_in_keys_is_invalid_params(common::TestStore::sqlite()).await;
+    if let Some(store) =
+        common::TestStore::postgres("nul_in_keys_is_invalid_params_on_every_store").await
+    {
+        nul_in_keys_is_invalid_params(store).await;
+    }
 }
