@@ -299,7 +299,7 @@ pub struct PushNotificationConfig {
     /// Config id, typically a UUID.
     #[prost(string, tag = "1")]
     pub id: ::prost::alloc::string::String,
-    /// Webhook endpoint.
+    /// URL the notifications are posted to.
     #[prost(string, tag = "2")]
     pub url: ::prost::alloc::string::String,
     /// Opaque token echoed back so the receiver can check the sender/session.

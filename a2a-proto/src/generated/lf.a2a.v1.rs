@@ -1338,7 +1338,7 @@ impl TaskState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
 pub enum Role {
-    /// Not set.
+    /// No role given (the default value).
     Unspecified = 0,
     /// Written by the client side (user).
     User = 1,

@@ -99,7 +99,7 @@ impl ::std::fmt::Display for TaskState {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Role {
-    /// `ROLE_UNSPECIFIED` (0): Not set.
+    /// `ROLE_UNSPECIFIED` (0): No role given (the default value).
     #[default]
     Unspecified,
     /// `ROLE_USER` (1): Written by the client side (user).
