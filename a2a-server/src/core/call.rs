@@ -28,45 +28,10 @@ use crate::core::context::{CallContext, Reply};
 use crate::core::execution::cancel::cancel;
 use crate::core::execution::send::{send, send_streaming};
 use crate::core::history::{check_history_length, fit_answer};
-use crate::core::identifiers::check_keys;
+use crate::core::identifiers::{check_keys, task_id_of, tenant_of};
 use crate::core::push_configs;
 use crate::core::state::ServerState;
 use crate::core::tasks::{list_tasks, subscribe, task};
-
-/// The `tenant` a request names (the `{tenant}` of an HTTP+JSON path lands there too).
-fn tenant_of(params: &MethodParams) -> Option<&str> {
-    match params {
-        MethodParams::SendMessage(r) | MethodParams::SendStreamingMessage(r) => r.tenant.as_deref(),
-        MethodParams::GetTask(r) => r.tenant.as_deref(),
-        MethodParams::ListTasks(r) => r.tenant.as_deref(),
-        MethodParams::CancelTask(r) => r.tenant.as_deref(),
-        MethodParams::SubscribeToTask(r) => r.tenant.as_deref(),
-        MethodParams::CreateTaskPushNotificationConfig(r) => r.tenant.as_deref(),
-        MethodParams::GetTaskPushNotificationConfig(r) => r.tenant.as_deref(),
-        MethodParams::ListTaskPushNotificationConfigs(r) => r.tenant.as_deref(),
-        MethodParams::DeleteTaskPushNotificationConfig(r) => r.tenant.as_deref(),
-        MethodParams::GetExtendedAgentCard(r) => r.tenant.as_deref(),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
-
-/// The task id a request is about, for the call's span.
-fn task_id_of(params: &MethodParams) -> Option<&str> {
-    match params {
-        MethodParams::SendMessage(r) | MethodParams::SendStreamingMessage(r) => {
-            r.message.task_id.as_deref()
-        }
-        MethodParams::GetTask(r) => Some(&r.id),
-        MethodParams::CancelTask(r) => Some(&r.id),
-        MethodParams::SubscribeToTask(r) => Some(&r.id),
-        MethodParams::CreateTaskPushNotificationConfig(r) => r.task_id.as_deref(),
-        MethodParams::GetTaskPushNotificationConfig(r) => Some(&r.task_id),
-        MethodParams::ListTaskPushNotificationConfigs(r) => Some(&r.task_id),
-        MethodParams::DeleteTaskPushNotificationConfig(r) => Some(&r.task_id),
-        _ => None,
-    }
-}
 
 /// Checks what the spec requires of the request (every violation, each with its field path).
 fn validate(params: &MethodParams) -> Result<(), Error> {

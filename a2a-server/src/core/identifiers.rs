@@ -3,6 +3,8 @@
 //! character, so its store could only fail, with an internal error. Every store refuses it alike,
 //! before any store sees it, as `InvalidParams` naming the field. Texts kept inside a task's JSON
 //! (message ids, parts) are not keys: JSON escapes the character, and they are stored as sent.
+//!
+//! The same reading of a request's keys gives the call its owner's tenant and its span's task id.
 
 use a2a_protocol::errors::Error;
 use a2a_protocol::operations::MethodParams;
@@ -12,61 +14,110 @@ use crate::errors::invalid;
 /// What the answer says of a field holding U+0000.
 const PROBLEM: &str = "must not contain the character U+0000";
 
-/// `InvalidParams` for the first key of `params` that holds U+0000 (proto field names, as the
-/// spec's validation names them).
+/// The keys a request names, the task id and context id each with its field path (proto field
+/// names, as the spec's validation names them); a push config's own id is the field `id`.
+#[derive(Default)]
+struct Keys<'a> {
+    tenant: Option<&'a str>,
+    task_id: Option<(&'static str, &'a str)>,
+    context_id: Option<(&'static str, &'a str)>,
+    config_id: Option<&'a str>,
+}
+
+/// `InvalidParams` for the first key of `params` that holds U+0000.
 pub(crate) fn check_keys(params: &MethodParams) -> Result<(), Error> {
     let keys = keys_of(params);
-    match keys
+    let named = [
+        keys.tenant.map(|tenant| ("tenant", tenant)),
+        keys.task_id,
+        keys.context_id,
+        keys.config_id.map(|id| ("id", id)),
+    ];
+    match named
         .into_iter()
-        .find(|(_, value)| value.is_some_and(|value| value.contains('\0')))
+        .flatten()
+        .find(|(_, value)| value.contains('\0'))
     {
         Some((field, _)) => Err(invalid(field, PROBLEM)),
         None => Ok(()),
     }
 }
 
-/// The keys a request names, each with its field path.
-fn keys_of(params: &MethodParams) -> Vec<(&'static str, Option<&str>)> {
+/// The `tenant` a request names (the `{tenant}` of an HTTP+JSON path lands there too).
+pub(crate) fn tenant_of(params: &MethodParams) -> Option<&str> {
+    keys_of(params).tenant
+}
+
+/// The task id a request is about, for the call's span.
+pub(crate) fn task_id_of(params: &MethodParams) -> Option<&str> {
+    keys_of(params).task_id.map(|(_, id)| id)
+}
+
+fn keys_of(params: &MethodParams) -> Keys<'_> {
     match params {
-        MethodParams::SendMessage(r) | MethodParams::SendStreamingMessage(r) => vec![
-            ("tenant", r.tenant.as_deref()),
-            ("message.task_id", r.message.task_id.as_deref()),
-            ("message.context_id", r.message.context_id.as_deref()),
-        ],
-        MethodParams::GetTask(r) => vec![("tenant", r.tenant.as_deref()), ("id", Some(&r.id))],
-        MethodParams::CancelTask(r) => {
-            vec![("tenant", r.tenant.as_deref()), ("id", Some(&r.id))]
+        MethodParams::SendMessage(r) | MethodParams::SendStreamingMessage(r) => Keys {
+            tenant: r.tenant.as_deref(),
+            task_id: r
+                .message
+                .task_id
+                .as_deref()
+                .map(|id| ("message.task_id", id)),
+            context_id: r
+                .message
+                .context_id
+                .as_deref()
+                .map(|id| ("message.context_id", id)),
+            config_id: None,
+        },
+        MethodParams::GetTask(r) => task(r.tenant.as_deref(), &r.id),
+        MethodParams::CancelTask(r) => task(r.tenant.as_deref(), &r.id),
+        MethodParams::SubscribeToTask(r) => task(r.tenant.as_deref(), &r.id),
+        MethodParams::ListTasks(r) => Keys {
+            tenant: r.tenant.as_deref(),
+            context_id: r.context_id.as_deref().map(|id| ("context_id", id)),
+            ..Keys::default()
+        },
+        MethodParams::CreateTaskPushNotificationConfig(r) => Keys {
+            tenant: r.tenant.as_deref(),
+            task_id: r.task_id.as_deref().map(|id| ("task_id", id)),
+            config_id: r.id.as_deref(),
+            ..Keys::default()
+        },
+        MethodParams::GetTaskPushNotificationConfig(r) => {
+            config(r.tenant.as_deref(), &r.task_id, Some(&r.id))
         }
-        MethodParams::SubscribeToTask(r) => {
-            vec![("tenant", r.tenant.as_deref()), ("id", Some(&r.id))]
+        MethodParams::DeleteTaskPushNotificationConfig(r) => {
+            config(r.tenant.as_deref(), &r.task_id, Some(&r.id))
         }
-        MethodParams::ListTasks(r) => vec![
-            ("tenant", r.tenant.as_deref()),
-            ("context_id", r.context_id.as_deref()),
-        ],
-        MethodParams::CreateTaskPushNotificationConfig(r) => vec![
-            ("tenant", r.tenant.as_deref()),
-            ("task_id", r.task_id.as_deref()),
-            ("id", r.id.as_deref()),
-        ],
-        MethodParams::GetTaskPushNotificationConfig(r) => vec![
-            ("tenant", r.tenant.as_deref()),
-            ("task_id", Some(&r.task_id)),
-            ("id", Some(&r.id)),
-        ],
-        MethodParams::DeleteTaskPushNotificationConfig(r) => vec![
-            ("tenant", r.tenant.as_deref()),
-            ("task_id", Some(&r.task_id)),
-            ("id", Some(&r.id)),
-        ],
-        MethodParams::ListTaskPushNotificationConfigs(r) => vec![
-            ("tenant", r.tenant.as_deref()),
-            ("task_id", Some(&r.task_id)),
-        ],
-        MethodParams::GetExtendedAgentCard(r) => vec![("tenant", r.tenant.as_deref())],
+        MethodParams::ListTaskPushNotificationConfigs(r) => {
+            config(r.tenant.as_deref(), &r.task_id, None)
+        }
+        MethodParams::GetExtendedAgentCard(r) => Keys {
+            tenant: r.tenant.as_deref(),
+            ..Keys::default()
+        },
         // A method a later spec adds is answered UnsupportedOperation by `call`.
         #[allow(unreachable_patterns)]
-        _ => Vec::new(),
+        _ => Keys::default(),
+    }
+}
+
+/// The keys of a request about task `id` (GetTask, CancelTask, SubscribeToTask).
+fn task<'a>(tenant: Option<&'a str>, id: &'a str) -> Keys<'a> {
+    Keys {
+        tenant,
+        task_id: Some(("id", id)),
+        ..Keys::default()
+    }
+}
+
+/// The keys of a request about the push configs of task `task_id`, or one of them.
+fn config<'a>(tenant: Option<&'a str>, task_id: &'a str, id: Option<&'a str>) -> Keys<'a> {
+    Keys {
+        tenant,
+        task_id: Some(("task_id", task_id)),
+        config_id: id,
+        ..Keys::default()
     }
 }
 
