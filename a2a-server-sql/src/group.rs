@@ -7,6 +7,8 @@
 //! Durability is unchanged: a caller is answered only once the transaction holding its write has
 //! committed.
 
+use std::time::Duration;
+
 use a2a_server::auth::Owner;
 use a2a_server::store::StoreError;
 use async_trait::async_trait;
@@ -73,4 +75,8 @@ pub(crate) trait GroupWriter: Send + Sync + std::fmt::Debug {
 
     /// Removes the record of task `task_id`'s execution if `lease_token` still holds it.
     async fn finish_execution(&self, task_id: &str, lease_token: &str) -> Result<(), StoreError>;
+
+    /// Tasks that are over expire once unchanged for `age` (the store's retention policy;
+    /// `None`: never): the writer removes them in step with its writes.
+    fn expire_after(&self, age: Option<Duration>);
 }

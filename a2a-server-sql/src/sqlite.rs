@@ -73,13 +73,13 @@ impl SqlStore<Sqlite> {
                 .map_err(OpenError::Connect)?
         };
         let group = SqliteWriter::start(writer.clone());
-        let store = Self::migrated(pool, writer, file_lock)
-            .await?
-            .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
+        let store = Self::migrated(pool, writer, file_lock).await?;
         if let Some(group) = group {
-            // Set once, on a store no one else holds yet.
+            // Set once, on a store no one else holds yet, before its retention policy (which the
+            // writer paces expiry by).
             let _ = store.shared.group.set(Box::new(group));
         }
+        let store = store.with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
         // One process uses the file: executions leased when it was opened belong to a process
         // that has stopped, and are resumed at once rather than when their leases run out.
         store

@@ -13,7 +13,8 @@
 //! A write that fails inside a group rolls the group back; its writes are then made one by one,
 //! so only the failing one fails. Nothing is answered before its commit.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use a2a_server::auth::Owner;
 use a2a_server::store::StoreError;
@@ -30,6 +31,7 @@ use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
+use crate::sqlite_expiry::{ExpiryAge, Pacing};
 use crate::sqlite_values::{Value, renumbered};
 use crate::store::INSERT_TASK;
 
@@ -131,6 +133,8 @@ struct Write {
 #[derive(Debug)]
 pub(crate) struct SqliteWriter {
     queue: mpsc::UnboundedSender<Write>,
+    /// The retention age the thread paces expiry by (see `sqlite_expiry`).
+    expiry: Arc<ExpiryAge>,
 }
 
 impl SqliteWriter {
@@ -143,12 +147,14 @@ impl SqliteWriter {
             .map_err(|error| tracing::warn!(%error, "the SQLite writer's runtime did not start"))
             .ok()?;
         let (queue, writes) = mpsc::unbounded_channel();
+        let expiry = ExpiryAge::none();
+        let pacing = Pacing::new(expiry.clone());
         std::thread::Builder::new()
             .name("a2a-sqlite-writer".to_owned())
-            .spawn(move || runtime.block_on(run(writer, writes)))
+            .spawn(move || runtime.block_on(run(writer, writes, pacing)))
             .map_err(|error| tracing::warn!(%error, "the SQLite writer's thread did not start"))
             .ok()?;
-        Some(SqliteWriter { queue })
+        Some(SqliteWriter { queue, expiry })
     }
 
     /// Queues a write and waits for its commit; the rows it changed.
@@ -305,17 +311,24 @@ impl GroupWriter for SqliteWriter {
             .done(2);
         self.write(&FINISH, values).await.map(drop)
     }
+
+    fn expire_after(&self, age: Option<Duration>) {
+        self.expiry.set(age);
+    }
 }
 
-/// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it, answers, again.
-async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>) {
+/// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it, answers, removes
+/// what expired in step with it (`sqlite_expiry`), again.
+async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>, pacing: Pacing) {
     let mut group = Vec::with_capacity(MAX_GROUP);
     while writes.recv_many(&mut group, MAX_GROUP).await > 0 {
         let results = write_group(&writer, &group).await;
+        let written = group.len();
         for (write, result) in group.drain(..).zip(results) {
             // A caller that stopped waiting still had its write committed.
             let _ = write.done.send(result);
         }
+        pacing.after_group(&writer, written).await;
     }
 }
 
@@ -435,7 +448,7 @@ async fn write_alone(connection: &mut SqliteConnection, write: &Write) -> Result
 
 /// Runs `text` (one or several statements) with `values`; the rows each statement changed, in
 /// order.
-async fn execute(
+pub(crate) async fn execute(
     connection: &mut SqliteConnection,
     text: &str,
     values: &[Value],

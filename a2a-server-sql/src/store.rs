@@ -165,6 +165,9 @@ impl<D: Dialect> SqlStore<D> {
                 (policy, every, pass.abort_handle())
             });
             guard.replace_retention(pass);
+            if let Some(group) = self.shared.group.get() {
+                group.expire_after(policy.and_then(|policy| policy.terminal_tasks_after));
+            }
         }
         self
     }

@@ -16,7 +16,10 @@ mod common;
 
 use std::time::Duration;
 
+use a2a_server::auth::{Caller, Owner};
+use a2a_server::store::TaskStore;
 use a2a_server_sql::{PruneReport, RetentionPolicy};
+use a2a_types::v1::{Task, TaskState, TaskStatus};
 use common::counting::{Recorded, recorder, statement_texts};
 use common::{postgres_url, sqlite_plan};
 use sqlx::Row;
@@ -177,6 +180,59 @@ async fn sqlite_prunes_through_indexes() {
                 .iter()
                 .any(|table| plan.contains(&format!("SCAN {table}"))),
             "SQLite: {sql}\nreads a whole table:\n{plan}"
+        );
+    }
+    drop(store);
+    common::remove_sqlite(&path);
+}
+
+/// SQLite's writer removes the tasks due after each group it writes (expiry paced by the writes):
+/// those statements find their rows through indexes too, and a group of one write removes a
+/// slice of the tasks due, not all of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_paced_expiry_finds_its_rows_through_indexes() {
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let (store, path) = common::sqlite_store().await;
+    let series = format!(
+        "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < {LARGE})"
+    );
+    for sql in fill_statements(&series, ["1", "0"], ["seq, ", "n, "]) {
+        sqlx::query(&sql)
+            .execute(store.pool())
+            .await
+            .expect("the table");
+    }
+    let policy = RetentionPolicy::new().terminal_tasks_after(Duration::from_secs(3600));
+    let store = store.with_retention(Some(policy), Duration::from_secs(24 * 3600));
+    recorder
+        .take_when_quiet(Duration::from_millis(200), Duration::from_secs(5))
+        .await;
+    let owner = Owner::of(&Caller::authenticated("carol"), None);
+    let task = Task::new("new", "ctx", TaskStatus::now(TaskState::Working));
+    store.create(&owner, task).await.expect("created");
+    let (statements, _) = statements_sent().await;
+    let paced: Vec<&String> = statements
+        .iter()
+        .filter(|sql| sql.starts_with("WITH expiring AS"))
+        .collect();
+    assert_eq!(paced.len(), TABLES.len(), "{statements:?}");
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM a2a_tasks WHERE terminal = 1")
+        .fetch_one(store.pool())
+        .await
+        .expect("counted");
+    assert!(
+        (LARGE as i64 - 100..LARGE as i64).contains(&left),
+        "a slice of the {LARGE} tasks due went after one write: {left} are left"
+    );
+    for sql in paced {
+        let plan = sqlite_plan(store.pool(), sql).await;
+        assert!(
+            !TABLES
+                .iter()
+                .any(|table| plan.contains(&format!("SCAN {table}")))
+                && !plan.contains("TEMP B-TREE"),
+            "SQLite: {sql}\nreads a whole table, or sorts:\n{plan}"
         );
     }
     drop(store);

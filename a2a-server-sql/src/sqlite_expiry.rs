@@ -1,0 +1,307 @@
+//! Expiry paced by the writes, on SQLite: after each group it commits, the writer thread
+//! (`sqlite_writer`) removes the tasks that expired under the store's retention policy (over, and
+//! unchanged for its `terminal_tasks_after`), as many as twice the group's writes at most, in a
+//! transaction of its own sent as one text, before it takes the next group.
+//!
+//! Why: the retention pass expires what built up since the last one in batches of
+//! [`EXPIRY_BATCH`], and between two batches the writer commits one group, of at most the requests
+//! in flight. On a store written to without pause, that pass takes the single writer for most of a
+//! minute every few minutes, while the requests that wait for it leave the other cores idle. Paced,
+//! the same deletions are spread over every group, in step with the tasks that come in; the pass
+//! remains, for what expires while nothing is written, and for the rest of the policy.
+//!
+//! The writer knows when the next task is due ([`Pacing`]): the oldest update of a task that is
+//! over, plus the age. Until then it sends nothing, so a store whose tasks are young (the
+//! recommended seven days) pays one lookup after opening and one per slice that catches up.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use sqlx::{Pool, Sqlite, SqliteConnection};
+
+use crate::columns::now_micros;
+use crate::prune::{EXPIRING, EXPIRY_BATCH, TASK_ROWS};
+use crate::sqlite_values::Value;
+
+/// Tasks removed per write of the group before, at most: more than one, so that a backlog (left by
+/// a pause, or by a policy just shortened) drains while the writes go on.
+const SLICE_PER_WRITE: i64 = 2;
+
+/// Tasks removed after a group at least (when that many are due), so that a store written to one
+/// request at a time drains a backlog too.
+const SLICE_MIN: i64 = 16;
+
+/// The expiring tasks of a slice (`$1`: the cutoff in micros, `$2`: how many) removed with their
+/// rows, in one transaction. Each statement selects them again through the index on
+/// `(terminal, updated_micros)`, in its order: inside the transaction nobody else writes, so each
+/// finds the same tasks.
+static SLICE: LazyLock<String> = LazyLock::new(|| {
+    let mut text = String::from("BEGIN IMMEDIATE; ");
+    for table in TASK_ROWS {
+        text.push_str(&format!(
+            "WITH expiring AS ({EXPIRING}) DELETE FROM {table} \
+             WHERE task_id IN (SELECT id FROM expiring); "
+        ));
+    }
+    text.push_str(&format!(
+        "WITH expiring AS ({EXPIRING}) DELETE FROM a2a_tasks \
+         WHERE id IN (SELECT id FROM expiring); COMMIT"
+    ));
+    text
+});
+
+/// When the next task is due: the oldest update of a task that is over.
+const OLDEST_ENDED: &str = "SELECT MIN(updated_micros) FROM a2a_tasks WHERE terminal = TRUE";
+
+/// The age after which tasks that are over expire, shared by the store (which sets it with its
+/// retention policy) and its writer thread (which paces by it).
+#[derive(Debug, Default)]
+pub(crate) struct ExpiryAge {
+    /// Microseconds; negative: no task expires.
+    micros: AtomicI64,
+}
+
+impl ExpiryAge {
+    /// No task expires until [`set`](Self::set).
+    pub(crate) fn none() -> Arc<Self> {
+        Arc::new(ExpiryAge {
+            micros: AtomicI64::new(-1),
+        })
+    }
+
+    /// Tasks that are over expire once unchanged for `age`; `None`: never.
+    pub(crate) fn set(&self, age: Option<Duration>) {
+        let micros = age.map_or(-1, |age| i64::try_from(age.as_micros()).unwrap_or(i64::MAX));
+        self.micros.store(micros, Ordering::Relaxed);
+    }
+
+    fn get(&self) -> Option<i64> {
+        let micros = self.micros.load(Ordering::Relaxed);
+        (micros >= 0).then_some(micros)
+    }
+}
+
+/// What the writer thread knows of the expiry to come.
+#[derive(Debug)]
+pub(crate) struct Pacing {
+    age: Arc<ExpiryAge>,
+    /// The age `due` was worked out for, and the time (micros) before which no task expires
+    /// (`None`: not known yet, to be looked up).
+    due: Mutex<(i64, Option<i64>)>,
+}
+
+impl Pacing {
+    pub(crate) fn new(age: Arc<ExpiryAge>) -> Self {
+        Pacing {
+            age,
+            due: Mutex::new((-1, None)),
+        }
+    }
+
+    /// After a group of `writes`: removes what is due, at most [`SLICE_PER_WRITE`] tasks per write
+    /// (at least [`SLICE_MIN`]); how many tasks it removed. A failure is logged and retried after
+    /// the next group.
+    pub(crate) async fn after_group(&self, writer: &Pool<Sqlite>, writes: usize) -> u64 {
+        let Some(age) = self.age.get() else {
+            return 0;
+        };
+        let now = now_micros();
+        let due = {
+            let due = self.due.lock().unwrap_or_else(|e| e.into_inner());
+            if due.0 == age { due.1 } else { None }
+        };
+        if due.is_some_and(|due| now < due) {
+            return 0;
+        }
+        let limit = (SLICE_PER_WRITE * i64::try_from(writes).unwrap_or(i64::MAX))
+            .clamp(SLICE_MIN, EXPIRY_BATCH);
+        match self.slice(writer, now.saturating_sub(age), limit).await {
+            Ok((removed, next_due)) => {
+                let next_due = next_due.map(|oldest| oldest.saturating_add(age));
+                *self.due.lock().unwrap_or_else(|e| e.into_inner()) = (age, next_due);
+                removed
+            }
+            Err(error) => {
+                tracing::warn!(%error, "expiring the tasks due failed; retried after the next write");
+                0
+            }
+        }
+    }
+
+    /// Removes up to `limit` tasks over before `cutoff`; how many, and then (when it removed fewer,
+    /// so that none is left due) the oldest update of a task that is over, or now when none is.
+    async fn slice(
+        &self,
+        writer: &Pool<Sqlite>,
+        cutoff: i64,
+        limit: i64,
+    ) -> Result<(u64, Option<i64>), sqlx::Error> {
+        let mut connection = writer.acquire().await?;
+        let removed = remove(&mut connection, cutoff, limit).await?;
+        if removed >= u64::try_from(limit).unwrap_or(u64::MAX) {
+            return Ok((removed, None));
+        }
+        let oldest: Option<i64> = sqlx::query_scalar(OLDEST_ENDED)
+            .fetch_one(&mut *connection)
+            .await?;
+        Ok((removed, Some(oldest.unwrap_or_else(now_micros))))
+    }
+}
+
+/// Runs [`SLICE`]; the tasks it removed. On a failure the transaction is rolled back.
+async fn remove(
+    connection: &mut SqliteConnection,
+    cutoff: i64,
+    limit: i64,
+) -> Result<u64, sqlx::Error> {
+    let values = [Value::from(cutoff), Value::from(limit)];
+    match crate::sqlite_writer::execute(connection, &SLICE, &values).await {
+        // `COMMIT` reports the count of the statement before it: the tasks'.
+        Ok(changed) => Ok(changed.last().copied().unwrap_or(0)),
+        Err(error) => {
+            let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
+            Err(error)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A slice as the writer runs it: the tasks due go with their rows, oldest first, up to the
+    //! limit; tasks not over, or not due, stay; nothing is sent until the next task is due.
+
+    use std::str::FromStr;
+
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+
+    use super::*;
+    use crate::dialect::Dialect;
+
+    async fn database() -> Pool<Sqlite> {
+        let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await
+            .expect("connects");
+        <Sqlite as Dialect>::migrator()
+            .run(&pool)
+            .await
+            .expect("migrates");
+        pool
+    }
+
+    /// Task `id`, over or not, last written at `updated` (micros), with two events and an
+    /// execution record.
+    async fn task(pool: &Pool<Sqlite>, id: &str, over: bool, updated: i64) {
+        sqlx::query(
+            "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
+             terminal, status_micros, timestamped, version, updated_micros, task) \
+             VALUES ($1, 'alice', '', 'ctx', 3, $2, $3, 1, 3, $3, '{}')",
+        )
+        .bind(id)
+        .bind(over)
+        .bind(updated)
+        .execute(pool)
+        .await
+        .expect("a task");
+        for version in [2, 3] {
+            sqlx::query(
+                "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+                 VALUES ($1, $2, $3, '{}')",
+            )
+            .bind(id)
+            .bind(version)
+            .bind(updated)
+            .execute(pool)
+            .await
+            .expect("an event");
+        }
+        sqlx::query(
+            "INSERT INTO a2a_executions (task_id, owner_principal, owner_tenant, request, \
+             attempts, lease_token, lease_until_micros) VALUES ($1, 'alice', '', '{}', 1, 't', 0)",
+        )
+        .bind(id)
+        .execute(pool)
+        .await
+        .expect("a record");
+    }
+
+    async fn ids(pool: &Pool<Sqlite>, table: &str, column: &str) -> Vec<String> {
+        sqlx::query_scalar(&format!(
+            "SELECT DISTINCT {column} FROM {table} ORDER BY {column}"
+        ))
+        .fetch_all(pool)
+        .await
+        .expect("ids")
+    }
+
+    #[tokio::test]
+    async fn removes_the_oldest_tasks_due_with_their_rows_up_to_the_limit() {
+        let pool = database().await;
+        let hour = 3_600_000_000;
+        let now = now_micros();
+        // Due: over for two hours, or for one hour and a half (the age is one hour).
+        for n in 0..40 {
+            task(&pool, &format!("due-{n:02}"), true, now - 2 * hour + n).await;
+        }
+        task(&pool, "due-late", true, now - 3 * hour / 2).await;
+        // Not due: over for half an hour; working for two hours.
+        task(&pool, "young", true, now - hour / 2).await;
+        task(&pool, "working", false, now - 2 * hour).await;
+
+        let age = ExpiryAge::none();
+        age.set(Some(Duration::from_secs(3600)));
+        let pacing = Pacing::new(age.clone());
+        // A group of 10 writes: 20 go, the oldest.
+        assert_eq!(pacing.after_group(&pool, 10).await, 20);
+        let left = ids(&pool, "a2a_tasks", "id").await;
+        assert_eq!(left.len(), 23, "{left:?}");
+        assert_eq!(left[0], "due-20");
+        for (table, column) in [
+            ("a2a_task_events", "task_id"),
+            ("a2a_executions", "task_id"),
+        ] {
+            assert_eq!(ids(&pool, table, column).await, left, "{table}");
+        }
+        let count: i64 = sqlx::query_scalar("SELECT tasks FROM a2a_task_counts")
+            .fetch_one(&pool)
+            .await
+            .expect("the count");
+        assert_eq!(count, 23);
+
+        // A group of one: at least SLICE_MIN go; then the rest, and the one that was due later.
+        assert_eq!(pacing.after_group(&pool, 1).await, 16);
+        assert_eq!(pacing.after_group(&pool, 1).await, 5);
+        assert_eq!(
+            ids(&pool, "a2a_tasks", "id").await,
+            ["working", "young"],
+            "only what is not due stays"
+        );
+        // The next task is due in half an hour: nothing is sent before then.
+        let due = pacing.due.lock().unwrap().1.expect("known");
+        assert!((due - (now + hour / 2)).abs() < 1_000_000, "{due} {now}");
+        sqlx::query("UPDATE a2a_tasks SET updated_micros = 0")
+            .execute(&pool)
+            .await
+            .expect("made old");
+        assert_eq!(pacing.after_group(&pool, 1).await, 0, "not looked up");
+
+        // A new policy is worked out again; no policy removes nothing.
+        age.set(Some(Duration::from_secs(7200)));
+        assert_eq!(
+            pacing.after_group(&pool, 1).await,
+            1,
+            "the young task, now old"
+        );
+        age.set(None);
+        sqlx::query("UPDATE a2a_tasks SET terminal = 1")
+            .execute(&pool)
+            .await
+            .expect("over");
+        assert_eq!(pacing.after_group(&pool, 1).await, 0);
+        assert_eq!(ids(&pool, "a2a_tasks", "id").await, ["working"]);
+    }
+}
