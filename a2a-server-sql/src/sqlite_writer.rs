@@ -11,7 +11,9 @@
 //! the writer is woken as soon as the connection answers, not after the server's request tasks.
 //!
 //! A write that fails inside a group rolls the group back; its writes are then made one by one,
-//! so only the failing one fails. Nothing is answered before its commit.
+//! so only the failing one fails. Nothing is answered before its commit. Once a group is
+//! answered, the thread removes the tasks that came due under the store's retention policy, in
+//! step with the writes (`sqlite_expiry`), before it takes the next group.
 
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;

@@ -45,7 +45,8 @@ const STORES_HELP: &str = "\
 (no --store)              the SQLite file a2a-example-agent/tasks.sqlite3 in the system's temporary
                           directory ($TMPDIR, else /tmp)
 --keep-ended SECONDS      on SQLite and PostgreSQL, tasks that are over go SECONDS after their last
-                          change (checked every 5 minutes) instead of after 7 days
+                          change instead of after 7 days (checked every 5 minutes; on SQLite also
+                          after each write, as they come due)
 
 --oidc-issuer URL --oidc-audience AUD
                           every operation needs `Authorization: Bearer <JWT>`, an access token of
