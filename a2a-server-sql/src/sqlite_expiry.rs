@@ -172,26 +172,8 @@ mod tests {
     //! A slice as the writer runs it: the tasks due go with their rows, oldest first, up to the
     //! limit; tasks not over, or not due, stay; nothing is sent until the next task is due.
 
-    use std::str::FromStr;
-
-    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-
     use super::*;
-    use crate::dialect::Dialect;
-
-    async fn database() -> Pool<Sqlite> {
-        let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
-            .await
-            .expect("connects");
-        <Sqlite as Dialect>::migrator()
-            .run(&pool)
-            .await
-            .expect("migrates");
-        pool
-    }
+    use crate::sqlite_writer::tests::database;
 
     /// Task `id`, over or not, last written at `updated` (micros), with two events and an
     /// execution record.

@@ -481,7 +481,7 @@ fn written(text: &str, rows: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! A group as the writer thread writes it: runs of the same statements in texts of a few
     //! writes, each write's rows told apart, and a failing write failing alone.
 
@@ -494,7 +494,8 @@ mod tests {
     use super::*;
     use crate::dialect::Dialect;
 
-    async fn database() -> Pool<Sqlite> {
+    /// A migrated in-memory database on one connection.
+    pub(crate) async fn database() -> Pool<Sqlite> {
         let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
