@@ -52,6 +52,10 @@ static SLICE: LazyLock<String> = LazyLock::new(|| {
     text
 });
 
+/// How long after a failed slice the writer tries again (micros): a database that refuses every
+/// slice costs one attempt and one warning a second, not one per group.
+const RETRY_AFTER: i64 = 1_000_000;
+
 /// When the next task is due: the oldest update of a task that is over.
 const OLDEST_ENDED: &str = "SELECT MIN(updated_micros) FROM a2a_tasks WHERE terminal = TRUE";
 
@@ -101,8 +105,8 @@ impl Pacing {
     }
 
     /// After a group of `writes`: removes what is due, at most [`SLICE_PER_WRITE`] tasks per write
-    /// (at least [`SLICE_MIN`]); how many tasks it removed. A failure is logged and retried after
-    /// the next group.
+    /// (at least [`SLICE_MIN`]); how many tasks it removed. A failure is logged and tried again
+    /// after [`RETRY_AFTER`].
     pub(crate) async fn after_group(&self, writer: &Pool<Sqlite>, writes: usize) -> u64 {
         let Some(age) = self.age.get() else {
             return 0;
@@ -124,7 +128,9 @@ impl Pacing {
                 removed
             }
             Err(error) => {
-                tracing::warn!(%error, "expiring the tasks due failed; retried after the next write");
+                tracing::warn!(%error, "expiring the tasks due failed; retried in a second");
+                *self.due.lock().unwrap_or_else(|e| e.into_inner()) =
+                    (age, Some(now.saturating_add(RETRY_AFTER)));
                 0
             }
         }
@@ -285,5 +291,38 @@ mod tests {
             .expect("over");
         assert_eq!(pacing.after_group(&pool, 1).await, 0);
         assert_eq!(ids(&pool, "a2a_tasks", "id").await, ["working"]);
+    }
+
+    #[tokio::test]
+    async fn a_failed_slice_is_rolled_back_and_tried_again_a_second_later() {
+        let pool = database().await;
+        let now = now_micros();
+        task(&pool, "due", true, now - 7_200_000_000).await;
+        sqlx::query(
+            "INSERT INTO a2a_push_configs (owner_principal, owner_tenant, task_id, config_id, \
+             seq, config) VALUES ('alice', '', 'due', 'c', 1, '{}')",
+        )
+        .execute(&pool)
+        .await
+        .expect("a config");
+        // The second statement of the slice (the deliveries') fails: the config the first one
+        // removed is back, and the connection is left with no transaction open.
+        sqlx::query("DROP TABLE a2a_push_outbox")
+            .execute(&pool)
+            .await
+            .expect("dropped");
+        let age = ExpiryAge::none();
+        age.set(Some(Duration::from_secs(3600)));
+        let pacing = Pacing::new(age);
+        assert_eq!(pacing.after_group(&pool, 1).await, 0);
+        assert_eq!(ids(&pool, "a2a_tasks", "id").await, ["due"]);
+        assert_eq!(ids(&pool, "a2a_task_events", "task_id").await, ["due"]);
+        assert_eq!(ids(&pool, "a2a_push_configs", "task_id").await, ["due"]);
+        let due = pacing.due.lock().unwrap().1.expect("a retry time");
+        assert!((due - (now + RETRY_AFTER)).abs() < 500_000, "{due} {now}");
+        sqlx::query("UPDATE a2a_tasks SET version = 4")
+            .execute(&pool)
+            .await
+            .expect("the connection writes again");
     }
 }
