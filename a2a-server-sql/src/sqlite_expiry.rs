@@ -163,7 +163,7 @@ async fn remove(
     limit: i64,
 ) -> Result<u64, sqlx::Error> {
     let values = [Value::from(cutoff), Value::from(limit)];
-    match crate::sqlite_writer::execute(connection, &SLICE, &values).await {
+    match crate::sqlite_values::execute(connection, &SLICE, &values).await {
         // `COMMIT` reports the count of the statement before it: the tasks'.
         Ok(changed) => Ok(changed.last().copied().unwrap_or(0)),
         Err(error) => {
@@ -179,7 +179,7 @@ mod tests {
     //! limit; tasks not over, or not due, stay; nothing is sent until the next task is due.
 
     use super::*;
-    use crate::sqlite_writer::tests::database;
+    use crate::sqlite_values::test_database as database;
 
     /// Task `id`, over or not, last written at `updated` (micros), with two events and an
     /// execution record.

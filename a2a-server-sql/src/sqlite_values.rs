@@ -1,11 +1,13 @@
 //! What SQLite's writer binds: a write's values kept as plain data ([`Value`]), so that the
 //! writes of a group can be bound one after another in one text, and the same write bound again
-//! alone when its group fails; and [`renumbered`], which moves a write's `$n` past the values of
-//! the writes before it in such a text.
+//! alone when its group fails; [`renumbered`], which moves a write's `$n` past the values of
+//! the writes before it in such a text; and [`execute`], which runs such a text in one hand-off to
+//! the connection's thread (the writer's groups, and its slices of expiry).
 
 use sqlx::error::BoxDynError;
 use sqlx::sqlite::SqliteArguments;
-use sqlx::{Arguments, Sqlite};
+use sqlx::{Arguments, Either, Executor, Sqlite, SqliteConnection};
+use tokio_stream::StreamExt;
 
 /// One value of a write, of the kinds the store's columns have.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,6 +108,49 @@ pub(crate) fn renumbered(text: &str, offset: usize) -> String {
         }
     }
     out
+}
+
+/// Runs `text` (one or several statements) with `values`; the rows each statement changed, in
+/// order.
+pub(crate) async fn execute(
+    connection: &mut SqliteConnection,
+    text: &str,
+    values: &[Value],
+) -> Result<Vec<u64>, sqlx::Error> {
+    let mut arguments = SqliteArguments::default();
+    for value in values {
+        value.bind(&mut arguments).map_err(sqlx::Error::Encode)?;
+    }
+    let mut results = connection.fetch_many(sqlx::query_with(text, arguments));
+    let mut changed = Vec::new();
+    while let Some(result) = results.next().await {
+        if let Either::Left(done) = result? {
+            changed.push(done.rows_affected());
+        }
+    }
+    Ok(changed)
+}
+
+/// A migrated in-memory database on one connection, for the writer's tests.
+#[cfg(test)]
+pub(crate) async fn test_database() -> sqlx::Pool<Sqlite> {
+    use std::str::FromStr;
+
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+
+    use crate::dialect::Dialect;
+
+    let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
+    let pool = SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(options)
+        .await
+        .expect("connects");
+    <Sqlite as Dialect>::migrator()
+        .run(&pool)
+        .await
+        .expect("migrates");
+    pool
 }
 
 #[cfg(test)]

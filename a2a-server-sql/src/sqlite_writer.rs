@@ -21,10 +21,8 @@ use std::time::Duration;
 use a2a_server::auth::Owner;
 use a2a_server::store::StoreError;
 use async_trait::async_trait;
-use sqlx::sqlite::SqliteArguments;
-use sqlx::{Connection, Either, Executor, Pool, Sqlite, SqliteConnection};
+use sqlx::{Connection, Pool, Sqlite, SqliteConnection};
 use tokio::sync::{mpsc, oneshot};
-use tokio_stream::StreamExt;
 
 use crate::columns::{TaskColumns, now_micros};
 use crate::cost::TRANSACTION_TARGET;
@@ -34,7 +32,7 @@ use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
 use crate::sqlite_expiry::{ExpiryAge, Pacing};
-use crate::sqlite_values::{Value, renumbered};
+use crate::sqlite_values::{Value, execute, renumbered};
 use crate::store::INSERT_TASK;
 
 /// Writes committed together at most.
@@ -448,27 +446,6 @@ async fn write_alone(connection: &mut SqliteConnection, write: &Write) -> Result
     }
 }
 
-/// Runs `text` (one or several statements) with `values`; the rows each statement changed, in
-/// order.
-pub(crate) async fn execute(
-    connection: &mut SqliteConnection,
-    text: &str,
-    values: &[Value],
-) -> Result<Vec<u64>, sqlx::Error> {
-    let mut arguments = SqliteArguments::default();
-    for value in values {
-        value.bind(&mut arguments).map_err(sqlx::Error::Encode)?;
-    }
-    let mut results = connection.fetch_many(sqlx::query_with(text, arguments));
-    let mut changed = Vec::new();
-    while let Some(result) = results.next().await {
-        if let Either::Left(done) = result? {
-            changed.push(done.rows_affected());
-        }
-    }
-    Ok(changed)
-}
-
 /// `rows`, the rows the write of `text` changed, announced when `text` holds several statements:
 /// a `tracing` event of target [`TRANSACTION_TARGET`] (`written`, at `TRACE`, field `rows`) after
 /// the text's statement event. That one adds up what SQLite reports for every statement of the
@@ -481,33 +458,15 @@ fn written(text: &str, rows: u64) -> u64 {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     //! A group as the writer thread writes it: runs of the same statements in texts of a few
     //! writes, each write's rows told apart, and a failing write failing alone.
 
-    use std::str::FromStr;
-
     use a2a_server::auth::Caller;
     use a2a_types::v1::{Task, TaskState, TaskStatus};
-    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 
     use super::*;
-    use crate::dialect::Dialect;
-
-    /// A migrated in-memory database on one connection.
-    pub(crate) async fn database() -> Pool<Sqlite> {
-        let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
-            .await
-            .expect("connects");
-        <Sqlite as Dialect>::migrator()
-            .run(&pool)
-            .await
-            .expect("migrates");
-        pool
-    }
+    use crate::sqlite_values::test_database as database;
 
     fn write(statements: &'static Statements, values: Vec<Value>) -> Write {
         Write {
