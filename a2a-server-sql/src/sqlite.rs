@@ -6,7 +6,8 @@
 //! ([`OpenError::InUse`]) instead of writing updates that the first one's streams never see and
 //! resuming the first one's executions as if it had stopped.
 //!
-//! The file is opened in WAL mode with `synchronous = NORMAL`: a committed transaction survives the
+//! The file is opened in WAL mode with `synchronous = NORMAL`, the log checkpointed every
+//! [`WAL_CHECKPOINT_PAGES`] pages: a committed transaction survives the
 //! process being killed (it is in the WAL); writers queue on SQLite's lock for up to the busy
 //! timeout. The hot writes (a task created with its execution's record, an update with its
 //! events, an execution's end) go to a writer thread that commits those queued together in one
@@ -24,6 +25,13 @@ use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
 use crate::sqlite_writer::SqliteWriter;
 use crate::store::SqlStore;
 
+/// The write-ahead log's size, in pages (4 KiB each: about 40 MiB), at which a commit copies it back
+/// into the database file and syncs that file. SQLite's default, 1,000 pages, made the writer
+/// thread checkpoint and sync several times a second under load; ten times fewer gave SendMessage
+/// 1.04 (0.99–1.16) of it in ten alternating rounds of `wrk`. The log stays bounded, and a crash
+/// replays at most this much.
+pub(crate) const WAL_CHECKPOINT_PAGES: u32 = 10_000;
+
 /// Tasks, event logs and push configs in one SQLite file; cheap to clone (clones share the pool).
 pub type SqliteStore = SqlStore<Sqlite>;
 
@@ -36,7 +44,8 @@ impl SqlStore<Sqlite> {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
+            .busy_timeout(Duration::from_secs(10))
+            .pragma("wal_autocheckpoint", WAL_CHECKPOINT_PAGES.to_string());
         Self::open_with(options).await
     }
 
@@ -161,6 +170,25 @@ mod tests {
     use super::*;
 
     const LEASE: Duration = Duration::from_secs(30);
+
+    #[tokio::test]
+    async fn a_file_store_checkpoints_its_log_every_ten_thousand_pages() {
+        let path = std::env::temp_dir().join(format!("wal-pages-{}.sqlite3", std::process::id()));
+        let store = SqliteStore::open(&path).await.expect("opens");
+        for pool in [&store.writer, &store.pool] {
+            let pages: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
+                .fetch_one(pool)
+                .await
+                .expect("read");
+            assert_eq!(pages, i64::from(WAL_CHECKPOINT_PAGES));
+        }
+        drop(store);
+        for suffix in ["", "-wal", "-shm", ".lock"] {
+            let mut name = path.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
 
     #[test]
     fn an_in_memory_database_is_told_from_a_file_whatever_name_sqlx_gives_it() {
