@@ -14,7 +14,6 @@
 //! over, plus the age. Until then it sends nothing, so a store whose tasks are young (the
 //! recommended seven days) pays one lookup after opening and one per slice that catches up.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -87,35 +86,32 @@ impl ExpiryAge {
     }
 }
 
-/// What the writer thread knows of the expiry to come.
+/// What the writer thread knows of the expiry to come (its own: only that thread reads or changes it).
 #[derive(Debug)]
 pub(crate) struct Pacing {
     age: Arc<ExpiryAge>,
     /// The age `due` was worked out for, and the time (micros) before which no task expires
     /// (`None`: not known yet, to be looked up).
-    due: Mutex<(i64, Option<i64>)>,
+    due: (i64, Option<i64>),
 }
 
 impl Pacing {
     pub(crate) fn new(age: Arc<ExpiryAge>) -> Self {
         Pacing {
             age,
-            due: Mutex::new((-1, None)),
+            due: (-1, None),
         }
     }
 
     /// After a group of `writes`: removes what is due, at most [`SLICE_PER_WRITE`] tasks per write
     /// (at least [`SLICE_MIN`]); how many tasks it removed. A failure is logged and tried again
     /// after [`RETRY_AFTER`].
-    pub(crate) async fn after_group(&self, writer: &Pool<Sqlite>, writes: usize) -> u64 {
+    pub(crate) async fn after_group(&mut self, writer: &Pool<Sqlite>, writes: usize) -> u64 {
         let Some(age) = self.age.get() else {
             return 0;
         };
         let now = now_micros();
-        let due = {
-            let due = self.due.lock().unwrap_or_else(|e| e.into_inner());
-            if due.0 == age { due.1 } else { None }
-        };
+        let due = if self.due.0 == age { self.due.1 } else { None };
         if due.is_some_and(|due| now < due) {
             return 0;
         }
@@ -124,13 +120,12 @@ impl Pacing {
         match self.slice(writer, now.saturating_sub(age), limit).await {
             Ok((removed, next_due)) => {
                 let next_due = next_due.map(|oldest| oldest.saturating_add(age));
-                *self.due.lock().unwrap_or_else(|e| e.into_inner()) = (age, next_due);
+                self.due = (age, next_due);
                 removed
             }
             Err(error) => {
                 tracing::warn!(%error, "expiring the tasks due failed; retried in a second");
-                *self.due.lock().unwrap_or_else(|e| e.into_inner()) =
-                    (age, Some(now.saturating_add(RETRY_AFTER)));
+                self.due = (age, Some(now.saturating_add(RETRY_AFTER)));
                 0
             }
         }
@@ -242,7 +237,7 @@ mod tests {
 
         let age = ExpiryAge::none();
         age.set(Some(Duration::from_secs(3600)));
-        let pacing = Pacing::new(age.clone());
+        let mut pacing = Pacing::new(age.clone());
         // A group of 10 writes: 20 go, the oldest.
         assert_eq!(pacing.after_group(&pool, 10).await, 20);
         let left = ids(&pool, "a2a_tasks", "id").await;
@@ -269,7 +264,7 @@ mod tests {
             "only what is not due stays"
         );
         // The next task is due in half an hour: nothing is sent before then.
-        let due = pacing.due.lock().unwrap().1.expect("known");
+        let due = pacing.due.1.expect("known");
         assert!((due - (now + hour / 2)).abs() < 1_000_000, "{due} {now}");
         sqlx::query("UPDATE a2a_tasks SET updated_micros = 0")
             .execute(&pool)
@@ -313,12 +308,12 @@ mod tests {
             .expect("dropped");
         let age = ExpiryAge::none();
         age.set(Some(Duration::from_secs(3600)));
-        let pacing = Pacing::new(age);
+        let mut pacing = Pacing::new(age);
         assert_eq!(pacing.after_group(&pool, 1).await, 0);
         assert_eq!(ids(&pool, "a2a_tasks", "id").await, ["due"]);
         assert_eq!(ids(&pool, "a2a_task_events", "task_id").await, ["due"]);
         assert_eq!(ids(&pool, "a2a_push_configs", "task_id").await, ["due"]);
-        let due = pacing.due.lock().unwrap().1.expect("a retry time");
+        let due = pacing.due.1.expect("a retry time");
         assert!((due - (now + RETRY_AFTER)).abs() < 500_000, "{due} {now}");
         sqlx::query("UPDATE a2a_tasks SET version = 4")
             .execute(&pool)

@@ -319,7 +319,7 @@ impl GroupWriter for SqliteWriter {
 
 /// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it, answers, removes
 /// what expired in step with it (`sqlite_expiry`), again.
-async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>, pacing: Pacing) {
+async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>, mut pacing: Pacing) {
     let mut group = Vec::with_capacity(MAX_GROUP);
     while writes.recv_many(&mut group, MAX_GROUP).await > 0 {
         let results = write_group(&writer, &group).await;

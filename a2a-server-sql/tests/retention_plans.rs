@@ -155,30 +155,37 @@ fn fill_statements(series: &str, [yes, no]: [&str; 2], config_order: [&str; 2]) 
     ]
 }
 
+/// [`fill_statements`] run on SQLite.
+async fn fill_sqlite(pool: &sqlx::SqlitePool) {
+    let series = format!(
+        "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < {LARGE})"
+    );
+    for sql in fill_statements(&series, ["1", "0"], ["seq, ", "n, "]) {
+        sqlx::query(&sql).execute(pool).await.expect("the table");
+    }
+}
+
+/// Whether SQLite's `plan` reads one of [`TABLES`] whole.
+fn reads_a_whole_table(plan: &str) -> bool {
+    TABLES
+        .iter()
+        .any(|table| plan.contains(&format!("SCAN {table}")))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_prunes_through_indexes() {
     let recorder = recorder();
     let _alone = recorder.exclusive().await;
     let (store, path) = common::sqlite_store().await;
-    let series = format!(
-        "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < {LARGE})"
-    );
-    let pool = store.pool().clone();
     let statements = pass_statements(
-        || async {
-            for sql in fill_statements(&series, ["1", "0"], ["seq, ", "n, "]) {
-                sqlx::query(&sql).execute(&pool).await.expect("the table");
-            }
-        },
+        || fill_sqlite(store.pool()),
         async || store.prune(&every_part()).await.expect("the pass"),
     )
     .await;
     for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
         let plan = sqlite_plan(store.pool(), sql).await;
         assert!(
-            !TABLES
-                .iter()
-                .any(|table| plan.contains(&format!("SCAN {table}"))),
+            !reads_a_whole_table(&plan),
             "SQLite: {sql}\nreads a whole table:\n{plan}"
         );
     }
@@ -194,15 +201,7 @@ async fn sqlite_paced_expiry_finds_its_rows_through_indexes() {
     let recorder = recorder();
     let _alone = recorder.exclusive().await;
     let (store, path) = common::sqlite_store().await;
-    let series = format!(
-        "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < {LARGE})"
-    );
-    for sql in fill_statements(&series, ["1", "0"], ["seq, ", "n, "]) {
-        sqlx::query(&sql)
-            .execute(store.pool())
-            .await
-            .expect("the table");
-    }
+    fill_sqlite(store.pool()).await;
     let policy = RetentionPolicy::new().terminal_tasks_after(Duration::from_secs(3600));
     let store = store.with_retention(Some(policy), Duration::from_secs(24 * 3600));
     recorder
@@ -228,10 +227,7 @@ async fn sqlite_paced_expiry_finds_its_rows_through_indexes() {
     for sql in paced {
         let plan = sqlite_plan(store.pool(), sql).await;
         assert!(
-            !TABLES
-                .iter()
-                .any(|table| plan.contains(&format!("SCAN {table}")))
-                && !plan.contains("TEMP B-TREE"),
+            !reads_a_whole_table(&plan) && !plan.contains("TEMP B-TREE"),
             "SQLite: {sql}\nreads a whole table, or sorts:\n{plan}"
         );
     }
