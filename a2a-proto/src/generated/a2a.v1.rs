@@ -385,7 +385,7 @@ pub struct AgentCard {
     /// Organisation operating the agent.
     #[prost(message, optional, tag = "4")]
     pub provider: ::core::option::Option<AgentProvider>,
-    /// The agent's own version string, e.g. "1.0.0".
+    /// The agent's own version string, such as "2.4.1".
     #[prost(string, tag = "5")]
     pub version: ::prost::alloc::string::String,
     /// Link to human-readable documentation.

@@ -99,7 +99,7 @@ pub struct Part {
     /// Free-form extra data for this part.
     #[prost(message, optional, tag = "5")]
     pub metadata: ::core::option::Option<crate::wkt::Struct>,
-    /// Suggested file name, e.g. "report.pdf".
+    /// Suggested file name, such as "summary.txt".
     #[prost(string, tag = "6")]
     pub filename: ::prost::alloc::string::String,
     /// `mediaType`: MIME type of the content, e.g. "text/plain" or "image/png".

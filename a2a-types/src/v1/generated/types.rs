@@ -1062,7 +1062,7 @@ pub struct Part {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
-    /// Suggested file name, e.g. "report.pdf".
+    /// Suggested file name, such as "summary.txt".
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unless_default",
