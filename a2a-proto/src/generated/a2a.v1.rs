@@ -364,7 +364,7 @@ impl ::prost::Name for AgentInterface {
 /// default media types and security requirements. Field numbers run to 18.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct AgentCard {
-    /// A2A protocol version implemented by the agent, e.g. "0.3.0".
+    /// A2A protocol version the agent implements (0.3.0 for this definition).
     #[prost(string, tag = "16")]
     pub protocol_version: ::prost::alloc::string::String,
     /// Display name.

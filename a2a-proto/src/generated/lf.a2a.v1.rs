@@ -38,7 +38,7 @@ impl ::prost::Name for SendMessageConfiguration {
 /// its current status, the artifacts produced so far and the message history.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Task {
-    /// Task id, assigned by the agent when it creates the task (e.g. a UUID).
+    /// Task id, assigned by the agent when it creates the task (a UUID, for instance).
     #[prost(string, tag = "1")]
     pub id: ::prost::alloc::string::String,
     /// `contextId`: id of the conversation this task is part of; tasks and
@@ -146,7 +146,7 @@ impl ::prost::Name for Part {
 /// with only `taskId`, the agent derives the context from the task.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Message {
-    /// `messageId`: id chosen by whoever creates the message (e.g. a UUID).
+    /// `messageId`: id chosen by whoever creates the message (a UUID, for instance).
     #[prost(string, tag = "1")]
     pub message_id: ::prost::alloc::string::String,
     /// `contextId`: conversation to attach the message to, if any.
@@ -310,8 +310,8 @@ pub struct AgentInterface {
     /// they send here; its meaning is up to the server.
     #[prost(string, tag = "3")]
     pub tenant: ::prost::alloc::string::String,
-    /// `protocolVersion`: A2A version served here, as major.minor (newest minor
-    /// per major), e.g. "1.0".
+    /// `protocolVersion`: A2A version served here, as major.minor with the newest
+    /// minor of each major (1.0 for this definition).
     #[prost(string, tag = "4")]
     pub protocol_version: ::prost::alloc::string::String,
 }
@@ -530,7 +530,7 @@ pub struct TaskPushNotificationConfig {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[prost(string, tag = "1")]
     pub tenant: ::prost::alloc::string::String,
-    /// Id of this registration (e.g. a UUID).
+    /// Id of this registration (a UUID, for instance).
     #[prost(string, tag = "2")]
     pub id: ::prost::alloc::string::String,
     /// `taskId`: the task being watched.

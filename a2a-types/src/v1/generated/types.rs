@@ -238,8 +238,8 @@ pub struct AgentInterface {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
-    /** `protocolVersion`: A2A version served here, as major.minor (newest minor
- per major), e.g. "1.0".*/
+    /** `protocolVersion`: A2A version served here, as major.minor with the newest
+ minor of each major (1.0 for this definition).*/
     #[serde(
         rename = "protocolVersion",
         alias = "protocol_version",
@@ -924,7 +924,7 @@ pub struct ListTasksResponse {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(remote = "Self")]
 pub struct Message {
-    /// `messageId`: id chosen by whoever creates the message (e.g. a UUID).
+    /// `messageId`: id chosen by whoever creates the message (a UUID, for instance).
     #[serde(
         rename = "messageId",
         alias = "message_id",
@@ -1235,7 +1235,7 @@ pub struct SubscribeToTaskRequest {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(remote = "Self")]
 pub struct Task {
-    /// Task id, assigned by the agent when it creates the task (e.g. a UUID).
+    /// Task id, assigned by the agent when it creates the task (a UUID, for instance).
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -1339,7 +1339,7 @@ pub struct TaskPushNotificationConfig {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
-    /// Id of this registration (e.g. a UUID).
+    /// Id of this registration (a UUID, for instance).
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unless_default",
