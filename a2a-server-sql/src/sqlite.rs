@@ -173,8 +173,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_file_store_checkpoints_its_log_every_ten_thousand_pages() {
-        let path = std::env::temp_dir().join(format!("wal-pages-{}.sqlite3", std::process::id()));
-        let store = SqliteStore::open(&path).await.expect("opens");
+        // A directory of its own, removed whole: the file comes with its log, shared memory and lock.
+        let dir = std::env::temp_dir().join(format!("a2a-wal-pages-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let store = SqliteStore::open(dir.join("tasks.sqlite3"))
+            .await
+            .expect("opens");
         for pool in [&store.writer, &store.pool] {
             let pages: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
                 .fetch_one(pool)
@@ -183,11 +187,7 @@ mod tests {
             assert_eq!(pages, i64::from(WAL_CHECKPOINT_PAGES));
         }
         drop(store);
-        for suffix in ["", "-wal", "-shm", ".lock"] {
-            let mut name = path.clone().into_os_string();
-            name.push(suffix);
-            let _ = std::fs::remove_file(name);
-        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
