@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_server::versions::{VersionBus, VersionWatch, VersionWatchers};
+use a2a_server::versions::{HandedEvent, VersionBus, VersionWatch, VersionWatchers};
 use sqlx::postgres::{PgListener, PgPool};
 
 use crate::errors::OpenError;
@@ -60,6 +60,16 @@ impl VersionBus for PostgresVersionBus {
 
     fn subscribe(&self, task_id: &str) -> VersionWatch {
         self.watchers.subscribe(task_id)
+    }
+
+    fn watched_here(&self, task_id: &str) -> bool {
+        self.watchers.watched_here(task_id)
+    }
+
+    fn publish_events(&self, task_id: &str, events: Vec<HandedEvent>) {
+        // As for `publish`: the other replicas hear of the last version through the store's
+        // notification, and read the events from the log.
+        self.watchers.publish_events(task_id, events);
     }
 }
 

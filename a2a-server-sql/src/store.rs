@@ -791,6 +791,11 @@ macro_rules! store_traits_for {
                 self.modify_task(owner, task_id, &events, change, None).await
             }
 
+            fn writes_each_at_once(&self) -> bool {
+                // One write: the events take the versions after the one it expects.
+                true
+            }
+
             async fn create_with_events(
                 &self,
                 owner: &a2a_server::Owner,

@@ -1,6 +1,6 @@
 //! Streams of a task's events, to clients of SendStreamingMessage and SubscribeToTask: readers of
-//! the task's event log, woken by the [`VersionBus`](crate::versions::VersionBus) (see
-//! [`EventStream`] for how they stay bounded).
+//! the task's event log, woken by the [`VersionBus`](crate::versions::VersionBus), which also hands
+//! them the events written in this process (see [`EventStream`] for how they stay bounded).
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -16,7 +16,9 @@ use crate::core::execution::events::ends_stream;
 use crate::core::owner_quota::HeldBytes;
 use crate::core::owner_slots::OwnerSlot;
 use crate::core::state::ServerState;
+use crate::store::EventPage;
 use crate::store::memory::size;
+use crate::versions::VersionWatch;
 
 /// The most log events a stream reads at once (fewer when its client's queue has less room).
 const LOG_PAGE: usize = 64;
@@ -36,7 +38,8 @@ pub struct StreamEvent {
 /// A stream is a reader of the task's event log (see [`crate::store`]): it sends a first event (the
 /// task as it stood), then every logged event after that version, in order, each with its id (the
 /// SSE `id:`), and ends after an event that ends or pauses the task. It learns of new events from
-/// the [`VersionBus`](crate::versions::VersionBus).
+/// the [`VersionBus`](crate::versions::VersionBus), and sends those this process wrote as the bus
+/// hands them over; it reads the log for the others (see [`crate::versions`]).
 ///
 /// Bounded, for any client: at most [`ServerConfig::max_streams`](crate::ServerConfig::max_streams)
 /// streams are open at once (one more is refused); each holds at most
@@ -120,11 +123,14 @@ pub(crate) fn task_stream(
 ) -> Result<EventStream, Error> {
     let permit = stream_permit(state, owner)?;
     let first = first.map(|event| (after, event));
-    task_stream_with(state, owner, task_id, first, after, permit)
+    task_stream_with(state, owner, task_id, first, after, permit, None)
 }
 
 /// [`task_stream`] in the slot `permit` holds; refused when the owner's streams already hold
-/// their share of bytes and `first` does not fit beside them.
+/// their share of bytes and `first` does not fit beside them. `watched`: the task's watch when it
+/// was taken before version `after` was written (every later version is announced to it, so the
+/// stream need not read the log to learn what came before it waits); else the stream watches
+/// from now, and reads the log first.
 pub(crate) fn task_stream_with(
     state: &Arc<ServerState>,
     owner: &Owner,
@@ -132,6 +138,7 @@ pub(crate) fn task_stream_with(
     first: Option<(u64, StreamResponse)>,
     after: u64,
     permit: OwnerSlot,
+    watched: Option<VersionWatch>,
 ) -> Result<EventStream, Error> {
     let first = match first {
         Some((id, event)) => {
@@ -142,7 +149,8 @@ pub(crate) fn task_stream_with(
     };
     let (sender, receiver) = mpsc::channel(state.config.stream_queue.max(1));
     // Watch before reading the log, so no event lands between the read and the wait.
-    let mut versions = state.bus.subscribe(task_id);
+    let from_start = watched.is_some();
+    let mut versions = watched.unwrap_or_else(|| state.bus.subscribe(task_id));
     let mut shutdown = state.shutdown.subscribe();
     let state = state.clone();
     let owner = owner.clone();
@@ -176,6 +184,10 @@ pub(crate) fn task_stream_with(
         }
         let mut last = after;
         let mut reread_over = false;
+        // The versions up to which the log has been read (or need not be): past them, only the
+        // bus can announce something new. Until the log is first read, nothing is known, unless
+        // the watch was taken before `after` was written.
+        let mut known = from_start.then_some(after);
         loop {
             // Reads no more than the client's queue has room for, so a stream whose client
             // stops reading holds at most the queue's capacity of events, never a page more.
@@ -189,9 +201,28 @@ pub(crate) fn task_stream_with(
                 },
                 _ = shutdown.changed() => return,
             };
-            let page = match state.tasks.events_after(&owner, &task_id, last, room).await {
-                Ok(page) => page,
-                Err(_) => return,
+            // A wake without a version (a replica bus that may have missed some) means the log
+            // must be read again.
+            if versions.woken() {
+                known = None;
+            }
+            let announced = versions.latest();
+            let page = match versions.events_after(last, room) {
+                // What this process wrote, handed over by the bus: nothing to read.
+                Some(events) => EventPage::new(events, true),
+                None if known.is_some_and(|known| announced <= known.max(last)) => {
+                    // Nothing announced past what was read or sent: wait for the bus.
+                    tokio::select! {
+                        alive = versions.changed() => if !alive { return },
+                        _ = shutdown.changed() => return,
+                        _ = sender.closed() => return,
+                    }
+                    continue;
+                }
+                None => match state.tasks.events_after(&owner, &task_id, last, room).await {
+                    Ok(page) => page,
+                    Err(_) => return,
+                },
             };
             if !page.complete {
                 tracing::warn!(
@@ -214,6 +245,8 @@ pub(crate) fn task_stream_with(
                     }
                     _ => return,
                 }
+                // The log held everything announced before it was read.
+                known = Some(known.unwrap_or(0).max(announced));
                 tokio::select! {
                     alive = versions.changed() => if !alive { return },
                     _ = shutdown.changed() => return,

@@ -290,6 +290,16 @@ pub trait TaskStore: Send + Sync + 'static {
         })
     }
 
+    /// Whether [`modify_each`](Self::modify_each) writes a call's events at once, under
+    /// consecutive versions that end at the one it returns, with no other write between them
+    /// (a database store's one commit). The server then knows each event's version, and hands
+    /// the events to the task's streams in this process, which send them without reading them
+    /// back. The default: `false` (the default `modify_each` writes one event at a time, and
+    /// another writer may come between).
+    fn writes_each_at_once(&self) -> bool {
+        false
+    }
+
     /// Stores a new task that took `events` before it was first written: `task` as
     /// [`create`](Self::create) keeps it (version 1), then changed by each event in turn as
     /// [`modify_each`](Self::modify_each) changes it, each event under the next version; the last

@@ -2,7 +2,7 @@
 //! process.
 
 use super::bus::VersionBus;
-use super::watchers::{VersionWatch, VersionWatchers};
+use super::watchers::{HandedEvent, VersionWatch, VersionWatchers};
 
 /// The bus of one process: a `watch` channel per task that someone watches.
 #[derive(Debug, Default)]
@@ -29,6 +29,14 @@ impl VersionBus for InMemoryVersionBus {
 
     fn subscribe(&self, task_id: &str) -> VersionWatch {
         self.watchers.subscribe(task_id)
+    }
+
+    fn watched_here(&self, task_id: &str) -> bool {
+        self.watchers.watched_here(task_id)
+    }
+
+    fn publish_events(&self, task_id: &str, events: Vec<HandedEvent>) {
+        self.watchers.publish_events(task_id, events);
     }
 }
 

@@ -1,11 +1,17 @@
 //! The fan-out of task updates to streams: a [`VersionBus`] says that a task has a new version; each
-//! stream then reads the events it has not sent from the task store's log (see [`crate::store`]).
+//! stream then sends the events it has not sent, which the task store's log holds (see
+//! [`crate::store`]).
 //!
-//! Only the newest version travels on the bus (a `watch` per task, one value), never the events, so
-//! the bus holds one number per watched task however slowly streams read: a stream that stops
-//! reading holds its place in the log, not a queue of copies. A bus shared by replicas (a
-//! database's notifications, say) implements the same two methods, and can keep its watchers in
-//! the same [`VersionWatchers`] map as the in-process [`InMemoryVersionBus`].
+//! What travels between processes is the newest version only, never the events: a stream on
+//! another replica reads them from the log. Within one process, the server also hands the events
+//! it has just written to the task's channel ([`VersionBus::publish_events`]), which keeps the
+//! last of them (at most 64 events and 64 KiB a task, counted in the owner's stream bytes), so a
+//! stream beside the writer sends them without reading them back. A stream that finds a gap (an
+//! event it was not handed, one no longer kept, or a version announced from elsewhere) reads the
+//! log. Either way a stream that stops reading holds its place in the log, not a queue of copies:
+//! the bus holds one version and at most one page of events per watched task. A bus shared by
+//! replicas (a database's notifications, say) implements the same methods, and can keep its
+//! watchers in the same [`VersionWatchers`] map as the in-process [`InMemoryVersionBus`].
 
 mod bus;
 mod memory;
@@ -13,4 +19,4 @@ mod watchers;
 
 pub use bus::VersionBus;
 pub use memory::InMemoryVersionBus;
-pub use watchers::{VersionWatch, VersionWatchers};
+pub use watchers::{HandedEvent, VersionWatch, VersionWatchers};

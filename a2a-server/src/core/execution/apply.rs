@@ -1,6 +1,7 @@
 //! Applying an event to its task: the state machine every change goes through, through the
 //! store's [`TaskStore::modify`](crate::TaskStore::modify), then the new version announced on the
-//! bus and the event handed to the task's webhooks.
+//! bus (with the event, for the task's streams in this process) and the event handed to the
+//! task's webhooks.
 
 use std::sync::Arc;
 
@@ -9,10 +10,13 @@ use a2a_types::v1::{StreamResponse, Task, TaskState};
 
 use crate::auth::Owner;
 use crate::core::execution::events::{change, ends_stream};
+use crate::core::owner_quota::HeldBytes;
 use crate::core::state::ServerState;
 use crate::errors::state_name;
 use crate::push::{Delivery, PendingEvent};
+use crate::store::StoredEvent;
 use crate::store::memory::size;
+use crate::versions::HandedEvent;
 
 /// Applies an event to the owner's task (the state machine), logs it, tells streams and
 /// webhooks; returns its new version. A task that is over takes no event:
@@ -42,6 +46,7 @@ pub(crate) async fn apply_keeping<T: Send>(
     let to_push = (state.outbox.is_none()
         && state.card.capabilities.push_notifications == Some(true))
     .then(|| event.clone());
+    let handed = to_hand(state, owner, task_id, std::slice::from_ref(&event));
     let mut kept = None;
     let version = state
         .tasks
@@ -54,7 +59,7 @@ pub(crate) async fn apply_keeping<T: Send>(
             Ok(())
         })
         .await?;
-    state.bus.publish(task_id, version);
+    publish(state, task_id, version, handed);
     if let Some(outbox) = &state.outbox {
         // The store wrote the deliveries with the event.
         outbox.wake();
@@ -89,6 +94,12 @@ pub(crate) async fn apply_all(
     let to_push = (state.outbox.is_none()
         && state.card.capabilities.push_notifications == Some(true))
     .then(|| events.clone());
+    // Each event's version is known only from a store that writes them all at once.
+    let handed = state
+        .tasks
+        .writes_each_at_once()
+        .then(|| to_hand(state, owner, task_id, &events))
+        .flatten();
     let mut ended = None;
     let version = state
         .tasks
@@ -98,7 +109,7 @@ pub(crate) async fn apply_all(
             Ok(())
         })
         .await?;
-    announce(state, owner, task_id, version, to_push).await;
+    announce(state, owner, task_id, version, handed, to_push).await;
     Ok((version, ended))
 }
 
@@ -137,16 +148,66 @@ fn change_keeping_end(task: &mut Task, event: Option<&StreamResponse>, ended: &m
     }
 }
 
-/// After a write: streams hear of `version`, and webhooks get the events (`to_push`, when the
-/// server hands them over itself; with an outbox the store wrote the deliveries).
+/// Copies of `events`, about to be written to `task_id`, for the task's streams in this process,
+/// each in room of the owner's stream bytes; `None` when no stream here watches the task, or the
+/// owner's streams hold their share (they then read the events from the store).
+fn to_hand(
+    state: &ServerState,
+    owner: &Owner,
+    task_id: &str,
+    events: &[StreamResponse],
+) -> Option<Vec<(StreamResponse, usize, HeldBytes)>> {
+    if !state.bus.watched_here(task_id) {
+        return None;
+    }
+    events
+        .iter()
+        .map(|event| {
+            let bytes = size::event(event);
+            let room = state.stream_bytes.try_hold(owner, bytes).ok()?;
+            Some((event.clone(), bytes, room))
+        })
+        .collect()
+}
+
+/// Announces `version` of `task_id` on the bus, with the events that produced the last versions
+/// up to it when they were copied for the task's streams (`handed`).
+fn publish(
+    state: &ServerState,
+    task_id: &str,
+    version: u64,
+    handed: Option<Vec<(StreamResponse, usize, HeldBytes)>>,
+) {
+    let Some(handed) = handed.filter(|h| !h.is_empty()) else {
+        state.bus.publish(task_id, version);
+        return;
+    };
+    let count = u64::try_from(handed.len()).unwrap_or(u64::MAX);
+    let Some(first) = version.checked_add(1).and_then(|v| v.checked_sub(count)) else {
+        state.bus.publish(task_id, version);
+        return;
+    };
+    let events = (first..)
+        .zip(handed)
+        .map(|(id, (event, bytes, room))| {
+            HandedEvent::new(StoredEvent::new(id, event), bytes, room)
+        })
+        .collect();
+    state.bus.publish_events(task_id, events);
+}
+
+/// After a write: streams hear of `version` (and are handed the events, when copied for them),
+/// and webhooks get the events (`to_push`, when the server hands them over itself; with an
+/// outbox the store wrote the deliveries).
 async fn announce(
     state: &Arc<ServerState>,
     owner: &Owner,
     task_id: &str,
     version: u64,
+    handed: Option<Vec<(StreamResponse, usize, HeldBytes)>>,
     to_push: Option<Vec<StreamResponse>>,
 ) {
-    state.bus.publish(task_id, version);
+    publish(state, task_id, version, handed);
     if let Some(outbox) = &state.outbox {
         outbox.wake();
     } else {

@@ -20,6 +20,7 @@ use crate::core::state::ServerState;
 use crate::errors::{invalid, state_name};
 use crate::executor::{AgentEvent, EventSink, RequestContext, ServiceParams};
 use crate::store::StoreError;
+use crate::versions::VersionWatch;
 
 /// What a message started.
 pub(crate) enum Started {
@@ -27,11 +28,13 @@ pub(crate) enum Started {
     Reply(Message),
     /// A task: as it stood when the agent began (the snapshot a stream sends first), its version,
     /// and the task as it is once it ends or waits for input (dropped when the execution ended
-    /// otherwise: the caller then reads the task).
+    /// otherwise: the caller then reads the task). For a streaming call, the task's watch,
+    /// taken before the call wrote to the task: every version after `version` is announced to it.
     Task {
         snapshot: Task,
         version: u64,
         settled: oneshot::Receiver<Task>,
+        watch: Option<VersionWatch>,
     },
 }
 
@@ -145,6 +148,13 @@ pub(crate) async fn begin(
     let mut message = request.message;
     // The message as the client sent it, which a continued task's history takes.
     let sent = message.clone();
+    // A stream's watch is taken before this call writes to the task, so that every version after
+    // the one the stream starts from is announced to it: the stream then reads the store only for
+    // what it was not handed (see `crate::versions`).
+    let mut stream_watch = match message.task_id.as_deref().filter(|id| !id.is_empty()) {
+        Some(task_id) if streaming => Some(state.bus.subscribe(task_id)),
+        _ => None,
+    };
     // A continued task, and its version once the message is written to it: when the store keeps
     // the execution queue, the message is written with the execution's record, after the agent's
     // first event.
@@ -175,6 +185,9 @@ pub(crate) async fn begin(
     };
     message.task_id = Some(task_id.clone());
     message.context_id = Some(context_id.clone());
+    if streaming && stream_watch.is_none() {
+        stream_watch = Some(state.bus.subscribe(&task_id));
+    }
     // The call's span (`a2a.call`, current here) names the task, a new one included.
     tracing::Span::current().record("task_id", task_id.as_str());
     let (sender, mut events) = mpsc::channel(state.config.executor_queue.max(1));
@@ -310,6 +323,7 @@ pub(crate) async fn begin(
                 snapshot,
                 version,
                 settled,
+                watch: stream_watch,
             });
         }
     }
@@ -396,6 +410,7 @@ pub(crate) async fn begin(
         snapshot,
         version,
         settled,
+        watch: stream_watch,
     })
 }
 

@@ -60,7 +60,10 @@ pub(crate) async fn send_streaming(
             reply,
         )))),
         Started::Task {
-            snapshot, version, ..
+            snapshot,
+            version,
+            watch,
+            ..
         } => {
             let id = snapshot.id.clone();
             let first = StreamResponse::Task(fit_answer(
@@ -75,6 +78,7 @@ pub(crate) async fn send_streaming(
                 Some((version, first)),
                 version,
                 permit,
+                watch,
             )?))
         }
     }

@@ -156,6 +156,58 @@ impl InMemoryTaskStore {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// [`TaskStore::modify`] under the store's lock (`inner`).
+    fn modify_locked(
+        &self,
+        inner: &mut Inner,
+        owner: &Owner,
+        task_id: &str,
+        event: Option<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        let limits = self.limits;
+        inner.clock += 1;
+        let clock = inner.clock;
+        let entry = owned(&mut inner.tasks, owner, task_id).map_err(|e| e.to_error(task_id))?;
+        // Under the lock no other writer comes between: the task changes where it lies, unless
+        // the change may not fit, when a copy is kept to undo it.
+        let in_place = event.as_ref().is_some_and(|event| {
+            fits_unchanged(&inner.ledger, entry, entry.growth_bound(event), &limits)
+        });
+        let before = (!in_place).then(|| entry.task.clone());
+        // As counted: the change may finish the task (or, for a change of the caller's own,
+        // unfinish it), which moves it in or out of the eviction order.
+        let counted = entry.footprint();
+        change(&mut entry.task, event.as_ref())?;
+        let (holder, touched) = (entry.holder.clone(), entry.touched);
+        inner.ledger.remove(&holder, task_id, counted);
+        let version = entry.written(clock, event, limits.max_events_per_task);
+        let fits = entry.fit(task_id, limits.max_task_bytes);
+        let finishes = entry.task.status.state.is_terminal();
+        inner.ledger.add(&holder, task_id, entry.footprint());
+        inner.relist(task_id);
+        match (
+            inner.settle(&holder, task_id, fits, finishes, &limits),
+            before,
+        ) {
+            (None, _) => Ok(version),
+            (Some(limit), Some(before)) => {
+                inner.undo(task_id, before, touched);
+                Err(self.full(limit).to_error(task_id))
+            }
+            (Some(limit), None) => {
+                // Only a change adding more than its event carries gets here: it stays, and the
+                // owner's next write makes room again.
+                tracing::warn!(
+                    task_id,
+                    limit = limit.name(),
+                    "a change grew its task beyond its event"
+                );
+                Ok(version)
+            }
+        }
+    }
+
     fn full(&self, limit: Limit) -> StoreError {
         StoreError::Full {
             limit: limit.name().to_owned(),
@@ -459,49 +511,32 @@ impl TaskStore for InMemoryTaskStore {
         event: Option<StreamResponse>,
         change: &mut TaskChange<'_>,
     ) -> Result<u64, Error> {
-        let limits = self.limits;
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        inner.clock += 1;
-        let clock = inner.clock;
-        let entry = owned(&mut inner.tasks, owner, task_id).map_err(|e| e.to_error(task_id))?;
-        // Under the lock no other writer comes between: the task changes where it lies, unless
-        // the change may not fit, when a copy is kept to undo it.
-        let in_place = event.as_ref().is_some_and(|event| {
-            fits_unchanged(&inner.ledger, entry, entry.growth_bound(event), &limits)
-        });
-        let before = (!in_place).then(|| entry.task.clone());
-        // As counted: the change may finish the task (or, for a change of the caller's own,
-        // unfinish it), which moves it in or out of the eviction order.
-        let counted = entry.footprint();
-        change(&mut entry.task, event.as_ref())?;
-        let (holder, touched) = (entry.holder.clone(), entry.touched);
-        inner.ledger.remove(&holder, task_id, counted);
-        let version = entry.written(clock, event, limits.max_events_per_task);
-        let fits = entry.fit(task_id, limits.max_task_bytes);
-        let finishes = entry.task.status.state.is_terminal();
-        inner.ledger.add(&holder, task_id, entry.footprint());
-        inner.relist(task_id);
-        match (
-            inner.settle(&holder, task_id, fits, finishes, &limits),
-            before,
-        ) {
-            (None, _) => Ok(version),
-            (Some(limit), Some(before)) => {
-                inner.undo(task_id, before, touched);
-                Err(self.full(limit).to_error(task_id))
-            }
-            (Some(limit), None) => {
-                // Only a change adding more than its event carries gets here: it stays, and the
-                // owner's next write makes room again.
-                tracing::warn!(
-                    task_id,
-                    limit = limit.name(),
-                    "a change grew its task beyond its event"
-                );
-                Ok(version)
-            }
+        self.modify_locked(&mut self.lock(), owner, task_id, event, change)
+    }
+
+    async fn modify_each(
+        &self,
+        owner: &Owner,
+        task_id: &str,
+        events: Vec<StreamResponse>,
+        change: &mut TaskChange<'_>,
+    ) -> Result<u64, Error> {
+        // Under one lock: no other writer comes between, so the events take consecutive versions.
+        let mut inner = self.lock();
+        let mut last = None;
+        for event in events {
+            last = Some(self.modify_locked(&mut inner, owner, task_id, Some(event), change)?);
         }
+        last.ok_or_else(|| {
+            Error::bare(
+                a2a_protocol::errors::ErrorKind::Internal,
+                format!("no event to apply to task {task_id}"),
+            )
+        })
+    }
+
+    fn writes_each_at_once(&self) -> bool {
+        true
     }
 
     async fn events_after(

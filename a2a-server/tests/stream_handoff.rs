@@ -1,0 +1,182 @@
+//! Streams beside the writer: the events the server writes are handed to the task's streams in
+//! the same process, which send them without reading them back from the store, under the very
+//! ids the store's log gives them. A stream that finds a gap (a reader that fell behind what the
+//! bus keeps, a version another writer made) reads the log instead, and loses nothing. Every wait
+//! is bounded.
+
+mod common;
+
+use std::time::Duration;
+
+use a2a_protocol::errors::Error;
+use a2a_protocol::operations::MethodParams;
+use a2a_server::auth::Owner;
+use a2a_server::{
+    A2aServer, AgentExecutor, CallContext, Caller, EventSink, EventStream, MemoryLimits, Reply,
+    RequestContext, StreamEvent, TaskStore, async_trait,
+};
+use a2a_types::v1::{
+    AgentCard, AgentSkill, Message, Part, SendMessageRequest, StreamResponse, TaskState,
+};
+use common::ObservedStore;
+use tokio_stream::StreamExt;
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// `paced N`: N artifact chunks 5 ms apart (each its own write), then completed, 5 ms later.
+struct PacedAgent;
+
+#[async_trait]
+impl AgentExecutor for PacedAgent {
+    async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
+        let text = context.message.text();
+        let chunks: usize = text
+            .strip_prefix("paced ")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        events.working().await?;
+        for i in 0..chunks {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            events
+                .stream_artifact("a-1", [Part::text(format!("chunk {i} "))])
+                .await?;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        events.complete().await?;
+        Ok(())
+    }
+}
+
+fn card() -> AgentCard {
+    AgentCard::builder("Paced", "Streams chunks at a pace.", "1.0.0")
+        .jsonrpc("http://127.0.0.1:1/jsonrpc")
+        .streaming(true)
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .skill(AgentSkill {
+            id: "paced".into(),
+            name: "Paced".into(),
+            description: "Streams chunks at a pace.".into(),
+            tags: vec!["test".into()],
+            ..Default::default()
+        })
+        .build()
+        .unwrap()
+}
+
+fn server_on(store: &ObservedStore) -> A2aServer {
+    A2aServer::builder(card(), PacedAgent)
+        .task_store(store.clone())
+        .build()
+}
+
+async fn start(server: &A2aServer, chunks: usize) -> EventStream {
+    let request = SendMessageRequest {
+        message: Message::user("m-1", [Part::text(format!("paced {chunks}"))]),
+        ..Default::default()
+    };
+    let context = CallContext::new(Caller::anonymous(), "JSONRPC");
+    match server
+        .call(MethodParams::SendStreamingMessage(request), &context)
+        .await
+    {
+        Ok(Reply::Stream(stream)) => stream,
+        _ => panic!("a stream was expected"),
+    }
+}
+
+async fn drain(stream: &mut EventStream) -> Vec<StreamEvent> {
+    let mut events = Vec::new();
+    while let Some(event) = tokio::time::timeout(LIMIT, stream.next()).await.unwrap() {
+        events.push(event);
+    }
+    events
+}
+
+/// Checks that `streamed` is the task snapshot, then exactly what the store's log holds after it
+/// (ids and events), ending completed.
+async fn same_as_the_log(store: &ObservedStore, streamed: &[StreamEvent], chunks: usize) {
+    let Some(StreamEvent {
+        id: Some(after),
+        event: StreamResponse::Task(task),
+        ..
+    }) = streamed.first()
+    else {
+        panic!("the task first: {:?}", streamed.first())
+    };
+    let owner = Owner::of(&Caller::anonymous(), None);
+    let logged = store
+        .events_after(&owner, &task.id, *after, 10_000)
+        .await
+        .unwrap();
+    assert!(logged.complete);
+    let logged: Vec<_> = logged.events.iter().map(|e| (e.id, &e.event)).collect();
+    let sent: Vec<_> = streamed[1..]
+        .iter()
+        .map(|e| (e.id.expect("an id"), &e.event))
+        .collect();
+    assert_eq!(sent, logged, "what the stream sent is the log");
+    // working, the chunks, completed.
+    assert_eq!(sent.len(), chunks + 2);
+    assert!(matches!(
+        sent.last().map(|(_, e)| e),
+        Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_beside_the_writer_reads_nothing_back_from_the_store() {
+    let store = ObservedStore::new(MemoryLimits::default());
+    let server = server_on(&store);
+    let mut stream = start(&server, 20).await;
+    let streamed = drain(&mut stream).await;
+    assert_eq!(
+        store.events_read(),
+        0,
+        "every event after the snapshot was handed over"
+    );
+    same_as_the_log(&store, &streamed, 20).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_behind_what_the_bus_keeps_reads_the_rest_from_the_log() {
+    let store = ObservedStore::new(MemoryLimits::default().with_max_events_per_task(10_000));
+    let server = server_on(&store);
+    // 100 chunks, more than the 64 events the bus keeps a task; the reader takes the snapshot,
+    // then nothing until the agent is done.
+    let mut stream = start(&server, 100).await;
+    let first = tokio::time::timeout(LIMIT, stream.next())
+        .await
+        .unwrap()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut streamed = vec![first];
+    streamed.extend(drain(&mut stream).await);
+    assert!(
+        store.events_read() > 0,
+        "the events the bus no longer kept came from the log"
+    );
+    same_as_the_log(&store, &streamed, 100).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_version_another_writer_made_sends_the_stream_to_the_log() {
+    let store = ObservedStore::new(MemoryLimits::default());
+    let server = server_on(&store);
+    let mut stream = start(&server, 20).await;
+    let first = tokio::time::timeout(LIMIT, stream.next())
+        .await
+        .unwrap()
+        .unwrap();
+    // Another writer changes the task (no event) before one of the agent's writes: the event
+    // written next is a version past the one the stream expects, so it reads the log.
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    store.interleave_next_update();
+    let mut streamed = vec![first];
+    streamed.extend(drain(&mut stream).await);
+    assert!(
+        store.events_read() > 0,
+        "after the gap, the stream read the log"
+    );
+    same_as_the_log(&store, &streamed, 20).await;
+}
