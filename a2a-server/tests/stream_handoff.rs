@@ -13,7 +13,7 @@ use a2a_protocol::operations::MethodParams;
 use a2a_server::auth::Owner;
 use a2a_server::{
     A2aServer, AgentExecutor, CallContext, Caller, EventSink, EventStream, MemoryLimits, Reply,
-    RequestContext, StreamEvent, TaskStore, async_trait,
+    RequestContext, ServerConfig, StreamEvent, TaskStore, async_trait,
 };
 use a2a_types::v1::{
     AgentCard, AgentSkill, Message, Part, SendMessageRequest, StreamResponse, TaskState,
@@ -65,8 +65,13 @@ fn card() -> AgentCard {
 }
 
 fn server_on(store: &ObservedStore) -> A2aServer {
+    server_with(store, ServerConfig::default())
+}
+
+fn server_with(store: &ObservedStore, config: ServerConfig) -> A2aServer {
     A2aServer::builder(card(), PacedAgent)
         .task_store(store.clone())
+        .config(config)
         .build()
 }
 
@@ -178,5 +183,19 @@ async fn a_version_another_writer_made_sends_the_stream_to_the_log() {
         store.events_read() > 0,
         "after the gap, the stream read the log"
     );
+    same_as_the_log(&store, &streamed, 20).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_bus_keeps_never_takes_the_room_a_stream_needs_to_send() {
+    // Room for two events of the owner's streams: a channel keeping events in that room would
+    // leave the stream none to send them, and it would wait for good.
+    let mut config = ServerConfig::default();
+    config.max_stream_bytes_per_owner = 2 * 1024;
+    let store = ObservedStore::new(MemoryLimits::default());
+    let server = server_with(&store, config);
+    let mut stream = start(&server, 20).await;
+    let streamed = drain(&mut stream).await;
+    assert_eq!(store.events_read(), 0, "every event was handed over");
     same_as_the_log(&store, &streamed, 20).await;
 }

@@ -46,6 +46,10 @@ pub(crate) struct ServerState {
     pub(crate) streams: Arc<OwnerSlots>,
     /// The bytes of events streams hold for their clients, counted per owner.
     pub(crate) stream_bytes: Arc<OwnerQuota>,
+    /// The bytes of the events the bus keeps for the streams of the tasks they were written to
+    /// (see [`crate::versions`]), counted per owner apart from `stream_bytes`: a stream waiting
+    /// for room of its own never waits on what its task's channel keeps.
+    pub(crate) handed_bytes: Arc<OwnerQuota>,
     /// The bytes of events waiting for their webhooks in process, counted per owner.
     pub(crate) push_bytes: Arc<OwnerQuota>,
     /// The webhook deliveries waiting in process, counted per owner.

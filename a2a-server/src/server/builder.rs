@@ -19,7 +19,7 @@ use crate::push::{
 use crate::server::error::BuildError;
 use crate::server::webhook_client::webhook_client;
 use crate::store::{ExecutionQueue, InMemoryTaskStore, TaskStore};
-use crate::versions::{InMemoryVersionBus, VersionBus};
+use crate::versions::{InMemoryVersionBus, RECENT_BYTES, VersionBus};
 
 /// Builds an [`A2aServer`](crate::A2aServer); see
 /// [`A2aServer::builder`](crate::A2aServer::builder). Every store defaults to memory.
@@ -220,6 +220,13 @@ impl A2aServerBuilder {
                 "streams",
                 config.max_stream_bytes,
                 config.max_stream_bytes_per_owner,
+            ),
+            // Room for every stream's task to keep a full run of handed events; the ledger still
+            // bounds channels left behind by streams that ended, until they are dropped.
+            handed_bytes: OwnerQuota::new(
+                "handed-over events",
+                config.max_streams.saturating_mul(RECENT_BYTES),
+                config.max_streams_per_owner.saturating_mul(RECENT_BYTES),
             ),
             push_bytes: OwnerQuota::new(
                 "webhook deliveries",

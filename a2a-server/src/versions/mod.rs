@@ -5,7 +5,7 @@
 //! What travels between processes is the newest version only, never the events: a stream on
 //! another replica reads them from the log. Within one process, the server also hands the events
 //! it has just written to the task's channel ([`VersionBus::publish_events`]), which keeps the
-//! last of them (at most 64 events and 64 KiB a task, counted in the owner's stream bytes), so a
+//! last of them (at most 64 events and 64 KiB a task, counted per owner), so a
 //! stream beside the writer sends them without reading them back. A stream that finds a gap (an
 //! event it was not handed, one no longer kept, or a version announced from elsewhere) reads the
 //! log. Either way a stream that stops reading holds its place in the log, not a queue of copies:
@@ -19,4 +19,5 @@ mod watchers;
 
 pub use bus::VersionBus;
 pub use memory::InMemoryVersionBus;
+pub(crate) use watchers::RECENT_BYTES;
 pub use watchers::{HandedEvent, VersionWatch, VersionWatchers};

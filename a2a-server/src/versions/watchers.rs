@@ -17,11 +17,12 @@ use crate::store::StoredEvent;
 
 /// The most events a task's channel keeps for its streams (one page of a stream's log read).
 const RECENT_EVENTS: usize = 64;
-/// The most bytes of events a task's channel keeps (as the stream byte ledger counts them).
-const RECENT_BYTES: usize = 64 * 1024;
+/// The most bytes of events a task's channel keeps (as the byte ledgers count them).
+pub(crate) const RECENT_BYTES: usize = 64 * 1024;
 
 /// An event this process has just written, handed to its task's streams in this process with the
-/// version it produced; it holds its room in the owner's stream bytes while a channel keeps it.
+/// version it produced; it holds its room in the owner's ledger of handed-over events while a
+/// channel keeps it.
 #[derive(Debug)]
 pub struct HandedEvent {
     stored: StoredEvent,

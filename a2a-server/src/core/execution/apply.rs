@@ -149,8 +149,8 @@ fn change_keeping_end(task: &mut Task, event: Option<&StreamResponse>, ended: &m
 }
 
 /// Copies of `events`, about to be written to `task_id`, for the task's streams in this process,
-/// each in room of the owner's stream bytes; `None` when no stream here watches the task, or the
-/// owner's streams hold their share (they then read the events from the store).
+/// each in room of the owner's handed-over events; `None` when no stream here watches the task,
+/// or the owner's channels hold their share (its streams then read the events from the store).
 fn to_hand(
     state: &ServerState,
     owner: &Owner,
@@ -164,7 +164,7 @@ fn to_hand(
         .iter()
         .map(|event| {
             let bytes = size::event(event);
-            let room = state.stream_bytes.try_hold(owner, bytes).ok()?;
+            let room = state.handed_bytes.try_hold(owner, bytes).ok()?;
             Some((event.clone(), bytes, room))
         })
         .collect()
