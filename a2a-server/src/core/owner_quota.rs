@@ -137,10 +137,15 @@ impl OwnerQuota {
     /// larger than a share needs the whole share, so it can still be sent once the rest is read.
     fn share(&self, owner: &Owner, bytes: usize) -> (Arc<Semaphore>, u32) {
         let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
-        let share = owners
-            .entry(owner.clone())
-            .or_insert_with(|| Arc::new(Semaphore::new(self.per_owner_units as usize)))
-            .clone();
+        // The owner's key is copied only for a new share: an event is held at every step of a
+        // stream.
+        let share = match owners.get(owner) {
+            Some(share) => share.clone(),
+            None => owners
+                .entry(owner.clone())
+                .or_insert_with(|| Arc::new(Semaphore::new(self.per_owner_units as usize)))
+                .clone(),
+        };
         (share, units(bytes, self.unit).min(self.per_owner_units))
     }
 

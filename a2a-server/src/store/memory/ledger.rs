@@ -170,19 +170,48 @@ impl Ledger {
         });
     }
 
-    /// Changes `holder`'s holding, keeping the indexes of holders in step (O(log n)).
+    /// Counts task `id` of `holder` as `now` where it counted as `before` (a write changed it):
+    /// what `remove` then `add` would do, in one change of the holding.
+    pub(super) fn recount(&mut self, holder: &Holder, id: &str, before: Footprint, now: Footprint) {
+        self.bytes = self.bytes - before.bytes + now.bytes;
+        self.change(holder, |holding| {
+            holding.bytes = holding.bytes - before.bytes + now.bytes;
+            if before.terminal && (!now.terminal || before.touched != now.touched) {
+                holding.finished.remove(&(before.touched, id.to_owned()));
+            }
+            if now.terminal && (!before.terminal || before.touched != now.touched) {
+                holding.finished.insert((now.touched, id.to_owned()));
+            }
+        });
+    }
+
+    /// Changes `holder`'s holding, keeping the indexes of holders in step (O(log n)); an index
+    /// whose key did not change is left as it is.
     fn change(&mut self, holder: &Holder, change: impl FnOnce(&mut Holding)) {
-        let holding = self.holdings.entry(holder.clone()).or_default();
-        if !holding.finished.is_empty() {
-            self.by_tasks.remove(&(holding.tasks, holder.clone()));
-            self.by_bytes.remove(&(holding.bytes, holder.clone()));
+        if !self.holdings.contains_key(holder) {
+            self.holdings.insert(holder.clone(), Holding::default());
         }
+        let Some(holding) = self.holdings.get_mut(holder) else {
+            return;
+        };
+        let (tasks, bytes, indexed) = (holding.tasks, holding.bytes, !holding.finished.is_empty());
         change(holding);
-        if !holding.finished.is_empty() {
-            self.by_tasks.insert((holding.tasks, holder.clone()));
-            self.by_bytes.insert((holding.bytes, holder.clone()));
+        let (new_tasks, new_bytes) = (holding.tasks, holding.bytes);
+        let now_indexed = !holding.finished.is_empty();
+        let emptied = holding.tasks == 0;
+        if indexed && (!now_indexed || tasks != new_tasks) {
+            self.by_tasks.remove(&(tasks, holder.clone()));
         }
-        if holding.tasks == 0 {
+        if now_indexed && (!indexed || tasks != new_tasks) {
+            self.by_tasks.insert((new_tasks, holder.clone()));
+        }
+        if indexed && (!now_indexed || bytes != new_bytes) {
+            self.by_bytes.remove(&(bytes, holder.clone()));
+        }
+        if now_indexed && (!indexed || bytes != new_bytes) {
+            self.by_bytes.insert((new_bytes, holder.clone()));
+        }
+        if emptied {
             self.holdings.remove(holder);
         }
     }

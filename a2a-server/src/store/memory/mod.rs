@@ -171,20 +171,35 @@ impl InMemoryTaskStore {
         let entry = owned(&mut inner.tasks, owner, task_id).map_err(|e| e.to_error(task_id))?;
         // Under the lock no other writer comes between: the task changes where it lies, unless
         // the change may not fit, when a copy is kept to undo it.
-        let in_place = event.as_ref().is_some_and(|event| {
-            fits_unchanged(&inner.ledger, entry, entry.growth_bound(event), &limits)
-        });
+        let bound = event.as_ref().map(|event| entry.growth_bound(event));
+        let mut in_place =
+            bound.is_some_and(|bound| fits_unchanged(&inner.ledger, entry, bound, &limits));
+        if !in_place
+            && let Some(bound) = bound
+            && entry.bytes + bound <= limits.max_task_bytes
+        {
+            // A store at its bounds (the usual state of one in service) makes the room the
+            // change may need first, as the write would after it, so the task need not be
+            // copied at every event to be put back.
+            let (holder, counted) = (entry.holder.clone(), entry.footprint());
+            inner.room_ahead(&holder, task_id, counted, bound, &limits);
+        }
+        let entry = owned(&mut inner.tasks, owner, task_id).map_err(|e| e.to_error(task_id))?;
+        if !in_place && let Some(bound) = bound {
+            in_place = fits_unchanged(&inner.ledger, entry, bound, &limits);
+        }
         let before = (!in_place).then(|| entry.task.clone());
         // As counted: the change may finish the task (or, for a change of the caller's own,
         // unfinish it), which moves it in or out of the eviction order.
         let counted = entry.footprint();
         change(&mut entry.task, event.as_ref())?;
         let (holder, touched) = (entry.holder.clone(), entry.touched);
-        inner.ledger.remove(&holder, task_id, counted);
         let version = entry.written(clock, event, limits.max_events_per_task);
         let fits = entry.fit(task_id, limits.max_task_bytes);
         let finishes = entry.task.status.state.is_terminal();
-        inner.ledger.add(&holder, task_id, entry.footprint());
+        inner
+            .ledger
+            .recount(&holder, task_id, counted, entry.footprint());
         inner.relist(task_id);
         match (
             inner.settle(&holder, task_id, fits, finishes, &limits),
@@ -393,6 +408,26 @@ impl Inner {
             self.ledger.add(&entry.holder, id, entry.footprint());
         }
         self.relist(id);
+    }
+
+    /// Evicts what the ledger's rule says until every bound would hold were task `id` (counted
+    /// as `counted`) of `holder` to grow by `bound` bytes, or until nothing more may go.
+    fn room_ahead(
+        &mut self,
+        holder: &Holder,
+        id: &str,
+        counted: Footprint,
+        bound: usize,
+        limits: &MemoryLimits,
+    ) {
+        let grown = Footprint {
+            bytes: counted.bytes + bound,
+            ..counted
+        };
+        self.ledger.recount(holder, id, counted, grown);
+        // A bound that cannot be kept is the write's to refuse, once it knows what it adds.
+        let _ = self.make_room(holder, id, limits);
+        self.ledger.recount(holder, id, grown, counted);
     }
 
     /// Evicts what the ledger's rule says until every bound holds after a write of task `id`
