@@ -39,7 +39,7 @@
 //! | [`PushConfigStore`] | push-notification configs | [`InMemoryPushConfigStore`] |
 //! | [`ExecutionQueue`] | executions recorded with leases, resumed after a crash (at least once) | none: executions end with their process |
 //! | [`PushOutbox`] | webhook deliveries written with each event, made after a crash too | none: deliveries queue in memory |
-//! | [`VersionBus`] | tells streams a task moved on | [`InMemoryVersionBus`] |
+//! | [`VersionBus`] | tells streams a task moved on, and hands the streams beside the writer the events it wrote | [`InMemoryVersionBus`] |
 //! | [`Authenticator`] | headers or gRPC metadata to a [`Caller`]; tasks are visible only to their [`Owner`]; [`Security`] composes schemes and writes the card's `securitySchemes` | [`Anonymous`]; [`BearerTokens`], [`ApiKeys`], `auth::JwtBearer` (OpenID Connect, feature `oidc`) |
 //! | [`WebhookPolicy`] | which webhook URLs are accepted (an SSRF guard) | public `https` only |
 //! | [`limits::CallerLimits`] | requests per second and streams open, per caller and per tenant: a tower layer on every router, refusing with HTTP 429 and `Retry-After`, gRPC `RESOURCE_EXHAUSTED` with `RetryInfo` | none |
@@ -123,7 +123,7 @@ pub mod tls {
 }
 
 /// The former names of [`VersionBus`] and [`InMemoryVersionBus`], kept for one release: the bus
-/// carries task versions, not events.
+/// carries task versions (events only to the streams of the process that wrote them).
 #[doc(hidden)]
 pub use versions::{InMemoryVersionBus as InMemoryEventBus, VersionBus as EventBus};
 
