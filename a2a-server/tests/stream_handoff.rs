@@ -90,6 +90,13 @@ async fn start(server: &A2aServer, chunks: usize) -> EventStream {
     }
 }
 
+async fn first_event(stream: &mut EventStream) -> StreamEvent {
+    tokio::time::timeout(LIMIT, stream.next())
+        .await
+        .unwrap()
+        .expect("a first event")
+}
+
 async fn drain(stream: &mut EventStream) -> Vec<StreamEvent> {
     let mut events = Vec::new();
     while let Some(event) = tokio::time::timeout(LIMIT, stream.next()).await.unwrap() {
@@ -146,14 +153,14 @@ async fn a_stream_beside_the_writer_reads_nothing_back_from_the_store() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reader_behind_what_the_bus_keeps_reads_the_rest_from_the_log() {
     let store = ObservedStore::new(MemoryLimits::default().with_max_events_per_task(10_000));
-    let server = server_on(&store);
-    // 100 chunks, more than the 64 events the bus keeps a task; the reader takes the snapshot,
-    // then nothing until the agent is done.
+    // A queue of 8 events for the client: the stream takes no more until its reader reads.
+    let mut config = ServerConfig::default();
+    config.stream_queue = 8;
+    let server = server_with(&store, config);
+    // 100 chunks, more than the 8 queued and the 64 events the bus keeps a task together; the
+    // reader takes the snapshot, then nothing until the agent is done.
     let mut stream = start(&server, 100).await;
-    let first = tokio::time::timeout(LIMIT, stream.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let first = first_event(&mut stream).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut streamed = vec![first];
     streamed.extend(drain(&mut stream).await);
@@ -169,10 +176,7 @@ async fn a_version_another_writer_made_sends_the_stream_to_the_log() {
     let store = ObservedStore::new(MemoryLimits::default());
     let server = server_on(&store);
     let mut stream = start(&server, 20).await;
-    let first = tokio::time::timeout(LIMIT, stream.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let first = first_event(&mut stream).await;
     // Another writer changes the task (no event) before one of the agent's writes: the event
     // written next is a version past the one the stream expects, so it reads the log.
     tokio::time::sleep(Duration::from_millis(30)).await;

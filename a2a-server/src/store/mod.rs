@@ -55,6 +55,14 @@ impl StoredTask {
     }
 }
 
+/// The error of a [`TaskStore::modify_each`] given no event.
+pub(crate) fn no_events(task_id: &str) -> Error {
+    Error::bare(
+        ErrorKind::Internal,
+        format!("no event to apply to task {task_id}"),
+    )
+}
+
 /// One event of a task's log: its id is the task version it produced.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -282,12 +290,7 @@ pub trait TaskStore: Send + Sync + 'static {
         for event in events {
             last = Some(self.modify(owner, task_id, Some(event), change).await?);
         }
-        last.ok_or_else(|| {
-            Error::bare(
-                ErrorKind::Internal,
-                format!("no event to apply to task {task_id}"),
-            )
-        })
+        last.ok_or_else(|| no_events(task_id))
     }
 
     /// Whether [`modify_each`](Self::modify_each) writes a call's events at once, under

@@ -562,12 +562,7 @@ impl TaskStore for InMemoryTaskStore {
         for event in events {
             last = Some(self.modify_locked(&mut inner, owner, task_id, Some(event), change)?);
         }
-        last.ok_or_else(|| {
-            Error::bare(
-                a2a_protocol::errors::ErrorKind::Internal,
-                format!("no event to apply to task {task_id}"),
-            )
-        })
+        last.ok_or_else(|| super::no_events(task_id))
     }
 
     fn writes_each_at_once(&self) -> bool {
