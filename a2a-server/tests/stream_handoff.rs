@@ -23,25 +23,28 @@ use tokio_stream::StreamExt;
 
 const LIMIT: Duration = Duration::from_secs(20);
 
-/// `paced N`: N artifact chunks 5 ms apart (each its own write), then completed, 5 ms later.
+/// `paced N MS`: N artifact chunks MS milliseconds apart, then completed MS later. Apart by far
+/// more than a write takes, each event is its own write, even on a busy machine.
 struct PacedAgent;
 
 #[async_trait]
 impl AgentExecutor for PacedAgent {
     async fn execute(&self, context: RequestContext, events: EventSink) -> Result<(), Error> {
         let text = context.message.text();
-        let chunks: usize = text
-            .strip_prefix("paced ")
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
+        let mut words = text
+            .split_whitespace()
+            .skip(1)
+            .map(|w| w.parse().unwrap_or(0));
+        let chunks = words.next().unwrap_or(0);
+        let gap = Duration::from_millis(words.next().unwrap_or(20));
         events.working().await?;
         for i in 0..chunks {
-            tokio::time::sleep(Duration::from_millis(5)).await;
+            tokio::time::sleep(gap).await;
             events
                 .stream_artifact("a-1", [Part::text(format!("chunk {i} "))])
                 .await?;
         }
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        tokio::time::sleep(gap).await;
         events.complete().await?;
         Ok(())
     }
@@ -75,9 +78,10 @@ fn server_with(store: &ObservedStore, config: ServerConfig) -> A2aServer {
         .build()
 }
 
-async fn start(server: &A2aServer, chunks: usize) -> EventStream {
+/// Starts `paced CHUNKS GAP_MS` as a stream.
+async fn start(server: &A2aServer, chunks: u64, gap_ms: u64) -> EventStream {
     let request = SendMessageRequest {
-        message: Message::user("m-1", [Part::text(format!("paced {chunks}"))]),
+        message: Message::user("m-1", [Part::text(format!("paced {chunks} {gap_ms}"))]),
         ..Default::default()
     };
     let context = CallContext::new(Caller::anonymous(), "JSONRPC");
@@ -107,7 +111,7 @@ async fn drain(stream: &mut EventStream) -> Vec<StreamEvent> {
 
 /// Checks that `streamed` is the task snapshot, then exactly what the store's log holds after it
 /// (ids and events), ending completed.
-async fn same_as_the_log(store: &ObservedStore, streamed: &[StreamEvent], chunks: usize) {
+async fn same_as_the_log(store: &ObservedStore, streamed: &[StreamEvent], chunks: u64) {
     let Some(StreamEvent {
         id: Some(after),
         event: StreamResponse::Task(task),
@@ -129,7 +133,7 @@ async fn same_as_the_log(store: &ObservedStore, streamed: &[StreamEvent], chunks
         .collect();
     assert_eq!(sent, logged, "what the stream sent is the log");
     // working, the chunks, completed.
-    assert_eq!(sent.len(), chunks + 2);
+    assert_eq!(sent.len() as u64, chunks + 2);
     assert!(matches!(
         sent.last().map(|(_, e)| e),
         Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed
@@ -140,7 +144,7 @@ async fn same_as_the_log(store: &ObservedStore, streamed: &[StreamEvent], chunks
 async fn a_stream_beside_the_writer_reads_nothing_back_from_the_store() {
     let store = ObservedStore::new(MemoryLimits::default());
     let server = server_on(&store);
-    let mut stream = start(&server, 20).await;
+    let mut stream = start(&server, 20, 20).await;
     let streamed = drain(&mut stream).await;
     assert_eq!(
         store.events_read(),
@@ -159,7 +163,7 @@ async fn a_reader_behind_what_the_bus_keeps_reads_the_rest_from_the_log() {
     let server = server_with(&store, config);
     // 100 chunks, more than the 8 queued and the 64 events the bus keeps a task together; the
     // reader takes the snapshot, then nothing until the agent is done.
-    let mut stream = start(&server, 100).await;
+    let mut stream = start(&server, 100, 5).await;
     let first = first_event(&mut stream).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut streamed = vec![first];
@@ -175,7 +179,7 @@ async fn a_reader_behind_what_the_bus_keeps_reads_the_rest_from_the_log() {
 async fn a_version_another_writer_made_sends_the_stream_to_the_log() {
     let store = ObservedStore::new(MemoryLimits::default());
     let server = server_on(&store);
-    let mut stream = start(&server, 20).await;
+    let mut stream = start(&server, 20, 20).await;
     let first = first_event(&mut stream).await;
     // Another writer changes the task (no event) before one of the agent's writes: the event
     // written next is a version past the one the stream expects, so it reads the log.
@@ -198,7 +202,7 @@ async fn what_the_bus_keeps_never_takes_the_room_a_stream_needs_to_send() {
     config.max_stream_bytes_per_owner = 2 * 1024;
     let store = ObservedStore::new(MemoryLimits::default());
     let server = server_with(&store, config);
-    let mut stream = start(&server, 20).await;
+    let mut stream = start(&server, 20, 20).await;
     let streamed = drain(&mut stream).await;
     assert_eq!(store.events_read(), 0, "every event was handed over");
     same_as_the_log(&store, &streamed, 20).await;
