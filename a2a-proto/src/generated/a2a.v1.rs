@@ -681,7 +681,7 @@ impl ::prost::Name for ApiKeySecurityScheme {
         "/a2a.v1.APIKeySecurityScheme".into()
     }
 }
-/// Standard HTTP authentication (RFC 7235), e.g. Basic or Bearer.
+/// HTTP authentication by an RFC 7235 scheme, such as Basic or Bearer.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct HttpAuthSecurityScheme {
     /// Human-readable notes.

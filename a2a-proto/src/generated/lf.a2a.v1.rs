@@ -557,7 +557,7 @@ impl ::prost::Name for TaskPushNotificationConfig {
         "/lf.a2a.v1.TaskPushNotificationConfig".into()
     }
 }
-/// A list of strings (used as a map value).
+/// Several strings under one map key.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct StringList {
     /// The strings.
@@ -744,7 +744,7 @@ impl ::prost::Name for MutualTlsSecurityScheme {
         "/lf.a2a.v1.MutualTlsSecurityScheme".into()
     }
 }
-/// The OAuth 2.0 flow an OAuth2 scheme uses. Exactly one is set.
+/// Which OAuth 2.0 flow an OAuth2 scheme uses; exactly one is set.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct OAuthFlows {
     /// The flow variant.

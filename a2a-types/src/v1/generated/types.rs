@@ -1199,7 +1199,7 @@ pub struct SendMessageRequest {
     )]
     pub metadata: ::std::option::Option<crate::JsonObject>,
 }
-/// A list of strings (used as a map value).
+/// Several strings under one map key.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 #[serde(remote = "Self")]
 pub struct StringList {

@@ -417,7 +417,7 @@ impl ::a2a_support::protojson::ReferenceRead for SecurityScheme {
         ::a2a_support::protojson::deserialize_oneof_message(deserializer)
     }
 }
-/// The OAuth 2.0 flow an OAuth2 scheme uses. Exactly one is set.
+/// Which OAuth 2.0 flow an OAuth2 scheme uses; exactly one is set.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum OAuthFlows {
