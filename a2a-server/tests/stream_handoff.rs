@@ -94,11 +94,19 @@ async fn start(server: &A2aServer, chunks: u64, gap_ms: u64) -> EventStream {
     }
 }
 
-async fn first_event(stream: &mut EventStream) -> StreamEvent {
-    tokio::time::timeout(LIMIT, stream.next())
+/// The stream's first event, then `meanwhile`, then the rest of the stream.
+async fn first_then_rest(
+    stream: &mut EventStream,
+    meanwhile: impl std::future::Future<Output = ()>,
+) -> Vec<StreamEvent> {
+    let first = tokio::time::timeout(LIMIT, stream.next())
         .await
         .unwrap()
-        .expect("a first event")
+        .expect("a first event");
+    meanwhile.await;
+    let mut streamed = vec![first];
+    streamed.extend(drain(stream).await);
+    streamed
 }
 
 async fn drain(stream: &mut EventStream) -> Vec<StreamEvent> {
@@ -164,10 +172,8 @@ async fn a_reader_behind_what_the_bus_keeps_reads_the_rest_from_the_log() {
     // 100 chunks, more than the 8 queued and the 64 events the bus keeps a task together; the
     // reader takes the snapshot, then nothing until the agent is done.
     let mut stream = start(&server, 100, 5).await;
-    let first = first_event(&mut stream).await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let mut streamed = vec![first];
-    streamed.extend(drain(&mut stream).await);
+    let streamed =
+        first_then_rest(&mut stream, tokio::time::sleep(Duration::from_millis(1500))).await;
     assert!(
         store.events_read() > 0,
         "the events the bus no longer kept came from the log"
@@ -180,13 +186,13 @@ async fn a_version_another_writer_made_sends_the_stream_to_the_log() {
     let store = ObservedStore::new(MemoryLimits::default());
     let server = server_on(&store);
     let mut stream = start(&server, 20, 20).await;
-    let first = first_event(&mut stream).await;
     // Another writer changes the task (no event) before one of the agent's writes: the event
     // written next is a version past the one the stream expects, so it reads the log.
-    tokio::time::sleep(Duration::from_millis(30)).await;
-    store.interleave_next_update();
-    let mut streamed = vec![first];
-    streamed.extend(drain(&mut stream).await);
+    let another_writer = async {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        store.interleave_next_update();
+    };
+    let streamed = first_then_rest(&mut stream, another_writer).await;
     assert!(
         store.events_read() > 0,
         "after the gap, the stream read the log"
