@@ -12,6 +12,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::auth::Owner;
 use crate::core::context::CallContext;
+use crate::core::execution::agent_run::AgentRun;
 use crate::core::execution::apply::create_with_events;
 use crate::core::execution::drive::{Execution, drive, fail_task};
 use crate::core::execution::ended_at_once;
@@ -214,38 +215,8 @@ pub(crate) async fn begin(
     // the agent's first event shows there is one, and a status stamped then would be later than
     // the agent's own first status (a task's statuses never go back in time).
     let submitted = TaskStatus::now(TaskState::Submitted);
-    let executor = state.executor.clone();
-    let mut execution = tokio::spawn(async move { executor.execute(request_context, sink).await });
-
-    // The first event, or the executor's end without one.
-    // When the executor ends first, its outcome is kept: a finished JoinHandle is not polled again.
-    let mut outcome = None;
-    let first = tokio::select! {
-        event = events.recv() => event,
-        ended = &mut execution => {
-            // It may have sent events before returning: they are still queued.
-            match events.try_recv() {
-                Ok(event) => {
-                    outcome = Some(ended);
-                    Some(event)
-                }
-                Err(_) => {
-                    let problem = match ended {
-                        Ok(Ok(())) => "the agent answered nothing".to_owned(),
-                        Ok(Err(error)) => return Err(error),
-                        Err(_) => "the agent failed".to_owned(),
-                    };
-                    return Err(Error::bare(ErrorKind::Internal, problem));
-                }
-            }
-        }
-    };
-    let Some(first) = first else {
-        return Err(Error::bare(
-            ErrorKind::Internal,
-            "the agent answered nothing",
-        ));
-    };
+    let mut run = AgentRun::start(state.executor.clone(), request_context, sink).await;
+    let first = run.first_event(&mut events).await?;
     if let AgentEvent::Message(mut reply) = first {
         // A direct reply: no task; anything else the agent sends is not taken.
         cancel.send_replace(true);
@@ -311,8 +282,7 @@ pub(crate) async fn begin(
                     context_id,
                     first: Vec::new(),
                     events,
-                    executor: execution,
-                    outcome,
+                    run,
                     cancel,
                     settle: None,
                     lease: None,
@@ -398,8 +368,7 @@ pub(crate) async fn begin(
             context_id,
             first,
             events,
-            executor: execution,
-            outcome,
+            run,
             cancel,
             settle: Some(settle),
             lease,

@@ -6,18 +6,17 @@ use std::sync::Arc;
 
 use a2a_protocol::errors::Error;
 use a2a_types::v1::{Message, StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
+use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::{JoinError, JoinHandle};
+use tokio::task::JoinHandle;
 
 use crate::auth::Owner;
+use crate::core::execution::agent_run::AgentRun;
 use crate::core::execution::apply::{apply, apply_all};
 use crate::core::execution::events::{ends_stream, to_stream_event};
 use crate::core::owner_slots::OwnerSlot;
 use crate::core::state::ServerState;
 use crate::executor::AgentEvent;
-
-/// What the executor's task returns.
-pub(crate) type Outcome = Result<Result<(), Error>, JoinError>;
 
 /// One running execution, handed to [`drive`].
 pub(crate) struct Execution {
@@ -28,9 +27,8 @@ pub(crate) struct Execution {
     /// any that had queued behind it), applied first.
     pub(crate) first: Vec<AgentEvent>,
     pub(crate) events: mpsc::Receiver<AgentEvent>,
-    pub(crate) executor: JoinHandle<Result<(), Error>>,
-    /// The executor's outcome when it ended before the driver started.
-    pub(crate) outcome: Option<Outcome>,
+    /// The agent's run (ended already, when it answered at once).
+    pub(crate) run: AgentRun,
     pub(crate) cancel: watch::Sender<bool>,
     /// Given the task once it ends or waits for input (what a blocking SendMessage waits for,
     /// and answers with).
@@ -39,6 +37,30 @@ pub(crate) struct Execution {
     pub(crate) lease: Option<String>,
     /// The execution's slot among the owner's running ones, given back when the driver ends.
     pub(crate) slot: OwnerSlot,
+}
+
+impl Execution {
+    /// Whether the driver would do nothing but wait for what already happened: the agent ended
+    /// well, every event it sent is applied, no caller waits to be settled and no record is
+    /// held. (An event still queued is moved to `first`.)
+    fn nothing_left(&mut self) -> bool {
+        if !(self.first.is_empty()
+            && self.settle.is_none()
+            && self.lease.is_none()
+            && self.run.ended_well())
+        {
+            return false;
+        }
+        match self.events.try_recv() {
+            Ok(event) => {
+                self.first.push(event);
+                false
+            }
+            // A sender may live on where the agent kept a clone of its sink.
+            Err(TryRecvError::Empty) => false,
+            Err(TryRecvError::Disconnected) => true,
+        }
+    }
 }
 
 /// Aborts the lease renewal when the driver is done, however it ends.
@@ -50,8 +72,11 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// Runs the driver of `run` in a task of its own.
-pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
+/// Runs the driver of `run` in a task of its own, unless it has nothing left to do.
+pub(crate) fn drive(state: &Arc<ServerState>, mut run: Execution) {
+    if run.nothing_left() {
+        return;
+    }
     state
         .running()
         .insert(run.task_id.clone(), run.cancel.clone());
@@ -63,8 +88,7 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
             context_id,
             first,
             mut events,
-            executor,
-            outcome,
+            run,
             cancel,
             mut settle,
             lease,
@@ -114,15 +138,7 @@ pub(crate) fn drive(state: &Arc<ServerState>, run: Execution) {
             };
         }
         drop(events);
-        let ended = match outcome {
-            Some(ended) => ended,
-            None => executor.await,
-        };
-        let failure = match ended {
-            Ok(Ok(())) => None,
-            Ok(Err(error)) => Some(error.message),
-            Err(_) => Some("the agent failed".to_owned()),
-        };
+        let failure = run.end().await.err().map(|error| error.message);
         if let Some(problem) = failure
             && !cancel.borrow().to_owned()
         {

@@ -1,7 +1,8 @@
 //! Running the agent on a message, and the task state machine every change goes through.
 //!
-//! A message starts the [`AgentExecutor`](crate::AgentExecutor) in a task of its own; its events
-//! come back through a bounded queue. The first decides the answer: a message (no task is stored),
+//! A message starts the [`AgentExecutor`](crate::AgentExecutor), polled once where the request is
+//! served and in a task of its own when it goes on ([`agent_run`]); its events come back through a
+//! bounded queue. The first decides the answer: a message (no task is stored),
 //! or a task, created `submitted` with the message in its history (or, for a message continuing a
 //! task that waits for input, that task with the message added); when the events queued by then
 //! already end a new task (an agent that answers at once) and the caller does not stream, the task
@@ -15,6 +16,7 @@
 //!
 //! | file | what |
 //! |---|---|
+//! | `agent_run` | the agent's run, polled once in place and spawned only when it goes on |
 //! | `begin` | the agent started on a message, the task created or continued |
 //! | `ended_at_once` | a new task the agent ended before its first write, written once |
 //! | `send` | SendMessage and SendStreamingMessage on top of `begin` |
@@ -24,6 +26,7 @@
 //! | `resume` | executions whose replica stopped, run again |
 //! | `cancel` | CancelTask |
 
+pub(crate) mod agent_run;
 pub(crate) mod apply;
 pub(crate) mod begin;
 pub(crate) mod cancel;

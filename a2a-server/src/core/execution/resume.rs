@@ -7,6 +7,7 @@ use std::sync::{Arc, Weak};
 use tokio::sync::{mpsc, watch};
 
 use crate::auth::{Caller, Owner};
+use crate::core::execution::agent_run::AgentRun;
 use crate::core::execution::drive::{Execution, drive, fail_task};
 use crate::core::state::ServerState;
 use crate::executor::{EventSink, RequestContext};
@@ -120,9 +121,8 @@ async fn resume(state: &Arc<ServerState>, record: ExecutionRecord, token: &str) 
     let (sender, events) = mpsc::channel(state.config.executor_queue.max(1));
     let (cancel, cancel_signal) = watch::channel(false);
     let sink = EventSink::new(sender, cancel_signal, task_id.clone(), context_id.clone());
-    let executor = state.executor.clone();
     let slot = state.execution_slots.take_anyway(&owner);
-    let handle = tokio::spawn(async move { executor.execute(context, sink).await });
+    let run = AgentRun::start(state.executor.clone(), context, sink).await;
     drive(
         state,
         Execution {
@@ -131,8 +131,7 @@ async fn resume(state: &Arc<ServerState>, record: ExecutionRecord, token: &str) 
             context_id,
             first: Vec::new(),
             events,
-            executor: handle,
-            outcome: None,
+            run,
             cancel,
             settle: None,
             lease: Some(token.to_owned()),
