@@ -87,6 +87,9 @@ struct Inner {
     ledger: Ledger,
     listing: Listing,
     clock: u64,
+    /// The tasks the current write evicted, dropped once the lock is released (freeing a task
+    /// is most of evicting it, and other writers need not wait for it).
+    evicted: Vec<Entry>,
 }
 
 /// Tasks in memory (lost when the process ends), bounded by [`MemoryLimits`] in tasks and bytes,
@@ -146,6 +149,16 @@ impl InMemoryTaskStore {
     /// The bytes `owner`'s tasks hold (every anonymous caller's together).
     pub fn bytes_of(&self, owner: &Owner) -> usize {
         self.lock().ledger.bytes_of(&Holder::of(owner))
+    }
+
+    /// Runs `write` under the store's lock, then, with the lock released, drops what it evicted.
+    fn write<R>(&self, write: impl FnOnce(&mut Inner) -> R) -> R {
+        let mut inner = self.lock();
+        let written = write(&mut inner);
+        let evicted = std::mem::take(&mut inner.evicted);
+        drop(inner);
+        drop(evicted);
+        written
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -434,7 +447,9 @@ impl Inner {
     /// by `holder`, or tells the bound that cannot be kept.
     fn make_room(&mut self, holder: &Holder, id: &str, limits: &MemoryLimits) -> Result<(), Limit> {
         while let Some((_, victim)) = self.ledger.next_eviction(holder, id, limits)? {
-            if self.evict(&victim).is_none() {
+            if let Some(evicted) = self.evict(&victim) {
+                self.evicted.push(evicted);
+            } else {
                 // The ledger names only tasks the map holds; were it ever not so, stop here
                 // rather than ask again for the same task for ever, under the lock.
                 debug_assert!(false, "the ledger named task {victim}, which is not stored");
@@ -466,12 +481,7 @@ fn owned<'a>(
 #[async_trait]
 impl TaskStore for InMemoryTaskStore {
     async fn create(&self, owner: &Owner, task: Task) -> Result<u64, StoreError> {
-        let mut inner = self.lock();
-        if inner.tasks.contains_key(&task.id) {
-            return Err(StoreError::AlreadyExists);
-        }
-        inner.clock += 1;
-        let clock = inner.clock;
+        // Made and measured before the lock: the task is nobody else's yet.
         let id = task.id.clone();
         let holder = Holder::of(owner);
         let mut entry = Entry {
@@ -479,24 +489,33 @@ impl TaskStore for InMemoryTaskStore {
             holder: holder.clone(),
             task,
             version: 1,
-            created: clock,
+            // Both set under the lock.
+            created: 0,
+            touched: 0,
             // Set where the listing takes it in (`Inner::insert`).
             listed: PageKey::default(),
-            touched: clock,
             events: VecDeque::new(),
             events_bytes: 0,
             dropped_through: 0,
             bytes: 0,
         };
-        if !entry.fit(&id, self.limits.max_task_bytes) {
-            return Err(self.full(Limit::TaskBytes));
-        }
-        inner.insert(id.clone(), entry);
-        if let Err(limit) = inner.make_room(&holder, &id, &self.limits) {
-            inner.evict(&id);
-            return Err(self.full(limit));
-        }
-        Ok(1)
+        let fits = entry.fit(&id, self.limits.max_task_bytes);
+        self.write(|inner| {
+            if inner.tasks.contains_key(&id) {
+                return Err(StoreError::AlreadyExists);
+            }
+            if !fits {
+                return Err(self.full(Limit::TaskBytes));
+            }
+            inner.clock += 1;
+            (entry.created, entry.touched) = (inner.clock, inner.clock);
+            inner.insert(id.clone(), entry);
+            if let Err(limit) = inner.make_room(&holder, &id, &self.limits) {
+                inner.evict(&id);
+                return Err(self.full(limit));
+            }
+            Ok(1)
+        })
     }
 
     async fn get(&self, owner: &Owner, task_id: &str) -> Result<Option<StoredTask>, StoreError> {
@@ -514,29 +533,29 @@ impl TaskStore for InMemoryTaskStore {
         event: Option<StreamResponse>,
     ) -> Result<u64, StoreError> {
         let limits = self.limits;
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        inner.clock += 1;
-        let clock = inner.clock;
-        let entry = owned(&mut inner.tasks, owner, &task.id)?;
-        if entry.version != expected_version {
-            return Err(StoreError::Conflict {
-                current: entry.version,
-            });
-        }
-        let (id, holder, touched) = (task.id.clone(), entry.holder.clone(), entry.touched);
-        inner.ledger.remove(&holder, &id, entry.footprint());
-        let before = std::mem::replace(&mut entry.task, task);
-        let version = entry.written(clock, event, limits.max_events_per_task);
-        let fits = entry.fit(&id, limits.max_task_bytes);
-        let finishes = entry.task.status.state.is_terminal();
-        inner.ledger.add(&holder, &id, entry.footprint());
-        inner.relist(&id);
-        if let Some(limit) = inner.settle(&holder, &id, fits, finishes, &limits) {
-            inner.undo(&id, before, touched);
-            return Err(self.full(limit));
-        }
-        Ok(version)
+        self.write(|inner| {
+            inner.clock += 1;
+            let clock = inner.clock;
+            let entry = owned(&mut inner.tasks, owner, &task.id)?;
+            if entry.version != expected_version {
+                return Err(StoreError::Conflict {
+                    current: entry.version,
+                });
+            }
+            let (id, holder, touched) = (task.id.clone(), entry.holder.clone(), entry.touched);
+            inner.ledger.remove(&holder, &id, entry.footprint());
+            let before = std::mem::replace(&mut entry.task, task);
+            let version = entry.written(clock, event, limits.max_events_per_task);
+            let fits = entry.fit(&id, limits.max_task_bytes);
+            let finishes = entry.task.status.state.is_terminal();
+            inner.ledger.add(&holder, &id, entry.footprint());
+            inner.relist(&id);
+            if let Some(limit) = inner.settle(&holder, &id, fits, finishes, &limits) {
+                inner.undo(&id, before, touched);
+                return Err(self.full(limit));
+            }
+            Ok(version)
+        })
     }
 
     async fn modify(
@@ -546,7 +565,7 @@ impl TaskStore for InMemoryTaskStore {
         event: Option<StreamResponse>,
         change: &mut TaskChange<'_>,
     ) -> Result<u64, Error> {
-        self.modify_locked(&mut self.lock(), owner, task_id, event, change)
+        self.write(|inner| self.modify_locked(inner, owner, task_id, event, change))
     }
 
     async fn modify_each(
@@ -557,12 +576,13 @@ impl TaskStore for InMemoryTaskStore {
         change: &mut TaskChange<'_>,
     ) -> Result<u64, Error> {
         // Under one lock: no other writer comes between, so the events take consecutive versions.
-        let mut inner = self.lock();
-        let mut last = None;
-        for event in events {
-            last = Some(self.modify_locked(&mut inner, owner, task_id, Some(event), change)?);
-        }
-        last.ok_or_else(|| super::no_events(task_id))
+        self.write(|inner| {
+            let mut last = None;
+            for event in events {
+                last = Some(self.modify_locked(inner, owner, task_id, Some(event), change)?);
+            }
+            last.ok_or_else(|| super::no_events(task_id))
+        })
     }
 
     fn writes_each_at_once(&self) -> bool {
