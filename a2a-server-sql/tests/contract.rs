@@ -696,5 +696,5 @@ async fn a_tampered_sqlite_row_is_an_error_naming_the_task() {
     );
     named(tasks.events_after(&alice, &bad, 0, 10).await.unwrap_err());
     assert!(tasks.get(&alice, &good).await.unwrap().is_some());
-    drop(path);
+    common::remove_sqlite(&path);
 }

@@ -144,9 +144,10 @@ impl OpenedStore {
     }
 }
 
-/// Removes a SQLite file with its WAL and shared-memory files.
+/// Removes a SQLite file with its WAL and shared-memory files, and the lock file the store takes
+/// beside it (which the store leaves when it closes: removing it then would race a next opener).
 pub fn remove_sqlite(path: &std::path::Path) {
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in ["", "-wal", "-shm", ".lock"] {
         let mut name = path.as_os_str().to_owned();
         name.push(suffix);
         let _ = std::fs::remove_file(name);

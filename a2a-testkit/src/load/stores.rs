@@ -176,9 +176,6 @@ impl Drop for Running {
     fn drop(&mut self) {
         if let Some(file) = &self.file {
             crate::stores::remove_sqlite(file);
-            let mut lock = file.as_os_str().to_owned();
-            lock.push(".lock");
-            let _ = std::fs::remove_file(lock);
         }
     }
 }
