@@ -37,6 +37,13 @@ use tokio::net::TcpListener;
 use a2a_example_agent::server::{self, Config, OidcSettings, TlsSettings};
 use a2a_testkit::stores::BadStore;
 
+/// mimalloc instead of glibc's allocator: the server frees on one worker thread much of what it
+/// allocated on another (a task evicted, a request's values), which glibc's per-thread arenas pay
+/// for in locks; measured under load, a request costs about a fifth less CPU with a thread-caching
+/// allocator (see the README's store benchmarks).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// What `--help` prints after the usage line.
 const STORES_HELP: &str = "\
 --store memory            tasks in this process's memory, lost when it stops
