@@ -748,7 +748,7 @@ impl ::prost::Name for OpenIdConnectSecurityScheme {
         "/a2a.v1.OpenIdConnectSecurityScheme".into()
     }
 }
-/// Mutual TLS: the client presents a certificate.
+/// The client authenticates with a certificate of its own during the TLS handshake.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct MutualTlsSecurityScheme {
     /// Human-readable notes.

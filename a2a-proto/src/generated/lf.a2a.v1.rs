@@ -480,10 +480,10 @@ pub struct AgentSkill {
     /// Sample requests the skill handles well.
     #[prost(string, repeated, tag = "5")]
     pub examples: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
-    /// `inputModes`: input media types for this skill (overrides the card's).
+    /// `inputModes`: the media types this skill accepts, in place of the card's.
     #[prost(string, repeated, tag = "6")]
     pub input_modes: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
-    /// `outputModes`: output media types for this skill (overrides the card's).
+    /// `outputModes`: the media types this skill produces, in place of the card's.
     #[prost(string, repeated, tag = "7")]
     pub output_modes: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
     /// `securityRequirements`: authentication needed for this skill.
@@ -1275,7 +1275,7 @@ impl ::prost::Name for ListTaskPushNotificationConfigsResponse {
     }
 }
 /// Lifecycle state of a task. COMPLETED, FAILED, CANCELED and REJECTED are final states.
-/// Interrupted (waiting on the client): INPUT_REQUIRED, AUTH_REQUIRED.
+/// INPUT_REQUIRED and AUTH_REQUIRED pause the task until the client acts.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
@@ -1338,7 +1338,7 @@ impl TaskState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
 #[repr(i32)]
 pub enum Role {
-    /// No role given (the default value).
+    /// No role given (proto3's zero value).
     Unspecified = 0,
     /// Written by the client side (user).
     User = 1,

@@ -307,7 +307,7 @@ pub struct AgentSkill {
         skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub examples: ::std::vec::Vec<::std::string::String>,
-    /// `inputModes`: input media types for this skill (overrides the card's).
+    /// `inputModes`: the media types this skill accepts, in place of the card's.
     #[serde(
         rename = "inputModes",
         alias = "input_modes",
@@ -316,7 +316,7 @@ pub struct AgentSkill {
         skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub input_modes: ::std::vec::Vec<::std::string::String>,
-    /// `outputModes`: output media types for this skill (overrides the card's).
+    /// `outputModes`: the media types this skill produces, in place of the card's.
     #[serde(
         rename = "outputModes",
         alias = "output_modes",
