@@ -3,6 +3,8 @@
 //! or after the first event, ends the request or the task as it always did. Through
 //! `A2aServer::call`, every wait bounded.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -11,9 +13,7 @@ use a2a_protocol::operations::{MethodParams, MethodResult};
 use a2a_server::{
     A2aServer, AgentExecutor, CallContext, Caller, EventSink, Reply, RequestContext, async_trait,
 };
-use a2a_types::v1::{
-    AgentCard, AgentSkill, Message, Part, SendMessageRequest, SendMessageResponse, Task, TaskState,
-};
+use a2a_types::v1::{Message, Part, SendMessageRequest, SendMessageResponse, Task, TaskState};
 use tokio::task::Id;
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -57,19 +57,12 @@ impl AgentExecutor for ScriptedAgent {
 }
 
 fn server(agent: ScriptedAgent) -> A2aServer {
-    let card = AgentCard::builder("Scripted", "Follows a script.", "1.0.0")
-        .jsonrpc("http://127.0.0.1:1/jsonrpc")
-        .default_input_modes(["text/plain"])
-        .default_output_modes(["text/plain"])
-        .skill(AgentSkill {
-            id: "script".into(),
-            name: "Script".into(),
-            description: "Follows the test's script.".into(),
-            tags: vec!["test".into()],
-            ..Default::default()
-        })
-        .build()
-        .unwrap();
+    let card = common::card(
+        "Scripted",
+        "Follows a script.",
+        "Follows the test's script.",
+        false,
+    );
     A2aServer::builder(card, agent).build()
 }
 
@@ -96,6 +89,12 @@ async fn send(server: &A2aServer, text: &str) -> (Result<Task, Error>, Id) {
         .await
         .expect("in time")
         .expect("the caller's task does not panic")
+}
+
+/// SendMessage of `text`, which must be refused: the error.
+async fn refused(server: &A2aServer, text: &str) -> Error {
+    let (answer, _) = send(server, text).await;
+    answer.expect_err("a refusal")
 }
 
 fn status_text(task: &Task) -> String {
@@ -136,8 +135,7 @@ async fn an_agent_that_waits_goes_on_in_a_task_of_its_own() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panic_before_the_first_event_fails_the_request_and_nothing_else() {
     let server = server(ScriptedAgent::default());
-    let (answer, _) = send(&server, "panic first").await;
-    let error = answer.unwrap_err();
+    let error = refused(&server, "panic first").await;
     assert_eq!(error.kind, ErrorKind::Internal);
     assert_eq!(error.message, "the agent failed");
     let (next, _) = send(&server, "at once").await;
@@ -156,8 +154,7 @@ async fn a_panic_after_the_first_event_ends_the_task_failed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agents_own_error_before_the_first_event_is_the_answer() {
     let server = server(ScriptedAgent::default());
-    let (answer, _) = send(&server, "refuse").await;
-    let error = answer.unwrap_err();
+    let error = refused(&server, "refuse").await;
     assert_eq!(error.kind, ErrorKind::InvalidParams);
     assert_eq!(error.message, "the scripted agent refuses");
 }

@@ -3,6 +3,8 @@
 //! 503, gRPC `UNAVAILABLE`, a `RetryInfo`), while another caller goes on, and a task whose output the store cannot hold ends failed, naming the limit,
 //! instead of staying unfinished and holding its owner's room for ever. Every wait is bounded.
 
+mod common;
+
 use std::time::Duration;
 
 use a2a_protocol::errors::{Error, ErrorKind};
@@ -12,8 +14,8 @@ use a2a_server::{
     Reply, RequestContext, async_trait,
 };
 use a2a_types::v1::{
-    AgentCard, AgentSkill, GetTaskRequest, Message, Part, SendMessageConfiguration,
-    SendMessageRequest, SendMessageResponse, Task, TaskState,
+    GetTaskRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
+    SendMessageResponse, Task, TaskState,
 };
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -41,19 +43,12 @@ impl AgentExecutor for RoomAgent {
 }
 
 fn server(limits: MemoryLimits) -> A2aServer {
-    let card = AgentCard::builder("Room", "Tests the store's bounds.", "1.0.0")
-        .jsonrpc("http://127.0.0.1:1/jsonrpc")
-        .default_input_modes(["text/plain"])
-        .default_output_modes(["text/plain"])
-        .skill(AgentSkill {
-            id: "room".into(),
-            name: "Room".into(),
-            description: "Answers big artifacts or waits.".into(),
-            tags: vec!["test".into()],
-            ..Default::default()
-        })
-        .build()
-        .unwrap();
+    let card = common::card(
+        "Room",
+        "Tests the store's bounds.",
+        "Answers big artifacts or waits.",
+        false,
+    );
     A2aServer::builder(card, RoomAgent)
         .task_store(InMemoryTaskStore::with_limits(limits))
         .build()

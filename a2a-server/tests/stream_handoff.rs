@@ -15,9 +15,7 @@ use a2a_server::{
     A2aServer, AgentExecutor, CallContext, Caller, EventSink, EventStream, MemoryLimits, Reply,
     RequestContext, ServerConfig, StreamEvent, TaskStore, async_trait,
 };
-use a2a_types::v1::{
-    AgentCard, AgentSkill, Message, Part, SendMessageRequest, StreamResponse, TaskState,
-};
+use a2a_types::v1::{AgentCard, Message, Part, SendMessageRequest, StreamResponse, TaskState};
 use common::ObservedStore;
 use tokio_stream::StreamExt;
 
@@ -51,20 +49,12 @@ impl AgentExecutor for PacedAgent {
 }
 
 fn card() -> AgentCard {
-    AgentCard::builder("Paced", "Streams chunks at a pace.", "1.0.0")
-        .jsonrpc("http://127.0.0.1:1/jsonrpc")
-        .streaming(true)
-        .default_input_modes(["text/plain"])
-        .default_output_modes(["text/plain"])
-        .skill(AgentSkill {
-            id: "paced".into(),
-            name: "Paced".into(),
-            description: "Streams chunks at a pace.".into(),
-            tags: vec!["test".into()],
-            ..Default::default()
-        })
-        .build()
-        .unwrap()
+    common::card(
+        "Paced",
+        "Streams chunks at a pace.",
+        "Streams chunks at a pace.",
+        true,
+    )
 }
 
 fn server_on(store: &ObservedStore) -> A2aServer {

@@ -1,6 +1,7 @@
-//! A task store for tests that watch a store from outside: the in-memory store behind only the
-//! methods a store must write (so `TaskStore::modify` is the trait's default), counting the log
-//! events it hands out and, when asked, writing once behind the caller's back.
+//! What the server's tests share: a task store for tests that watch a store from outside (the
+//! in-memory store behind only the methods a store must write, so `TaskStore::modify` is the
+//! trait's default, counting the log events it hands out and, when asked, writing once behind the
+//! caller's back), and the card of a test agent.
 
 // Each test binary uses its part of this module.
 #![allow(dead_code)]
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use a2a_server::auth::Owner;
 use a2a_server::store::{EventPage, StoreError, StoredTask, TaskPage};
 use a2a_server::{InMemoryTaskStore, MemoryLimits, TaskStore, async_trait};
-use a2a_types::v1::{ListTasksRequest, StreamResponse, Task};
+use a2a_types::v1::{AgentCard, AgentSkill, ListTasksRequest, StreamResponse, Task};
 
 /// See the module docs; clones share their counts.
 #[derive(Clone)]
@@ -95,4 +96,23 @@ impl TaskStore for ObservedStore {
     ) -> Result<TaskPage, StoreError> {
         self.inner.list(owner, request, page_size).await
     }
+}
+
+/// The card of a test agent `name` (`description`): JSON-RPC at an address nothing calls, text in
+/// and out, streaming when `streaming`, and one skill named after the agent that does `does`.
+pub fn card(name: &str, description: &str, does: &str, streaming: bool) -> AgentCard {
+    AgentCard::builder(name, description, "1.0.0")
+        .jsonrpc("http://127.0.0.1:1/jsonrpc")
+        .streaming(streaming)
+        .default_input_modes(["text/plain"])
+        .default_output_modes(["text/plain"])
+        .skill(AgentSkill {
+            id: name.to_lowercase(),
+            name: name.into(),
+            description: does.into(),
+            tags: vec!["test".into()],
+            ..Default::default()
+        })
+        .build()
+        .unwrap()
 }
