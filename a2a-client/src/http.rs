@@ -191,6 +191,17 @@ pub(crate) async fn read_json(
     response: reqwest::Response,
     limits: &Limits,
 ) -> Result<(u16, Value), ClientError> {
+    let (status, body) = read_json_body(binding, response, limits).await?;
+    json_of(binding, status, &body, limits).map(|json| (status, json))
+}
+
+/// The status and body of an answer [`read_json`] would read, not yet parsed: for a reader that
+/// tries a typed read of the bytes first, and gives them to [`json_of`] when that fails.
+pub(crate) async fn read_json_body(
+    binding: Binding,
+    response: reqwest::Response,
+    limits: &Limits,
+) -> Result<(u16, Vec<u8>), ClientError> {
     let status = response.status().as_u16();
     if status == 401 || status == 403 {
         return Err(refusal(binding, response).await);
@@ -221,21 +232,32 @@ pub(crate) async fn read_json(
         }
         Err(e) => return Err(e),
     };
+    Ok((status, body))
+}
+
+/// `body`, the body of an answer with `status`, as JSON under `limits` (see [`read_json`]).
+pub(crate) fn json_of(
+    binding: Binding,
+    status: u16,
+    body: &[u8],
+    limits: &Limits,
+) -> Result<Value, ClientError> {
+    let success = (200..300).contains(&status);
     if body.is_empty() {
-        return Ok((status, Value::Object(Default::default())));
+        return Ok(Value::Object(Default::default()));
     }
     let parsed = limits
-        .check_json(&body)
+        .check_json(body)
         .map_err(|e| e.to_string())
-        .and_then(|_| a2a_types::json::value_from_slice(&body).map_err(|e| e.to_string()));
+        .and_then(|_| a2a_types::json::value_from_slice(body).map_err(|e| e.to_string()));
     match parsed {
-        Ok(json) => Ok((status, json)),
+        Ok(json) => Ok(json),
         Err(e) if success => Err(ClientError::invalid(
             Some(binding),
             format!("the body is not JSON ({e})"),
         )),
         Err(_) => {
-            let text = a2a_types::json::bounded(&String::from_utf8_lossy(&body));
+            let text = a2a_types::json::bounded(&String::from_utf8_lossy(body));
             Err(ClientError::transport(
                 Some(binding),
                 format!("HTTP {status}: {text}"),

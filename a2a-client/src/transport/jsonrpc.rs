@@ -12,11 +12,12 @@ use a2a_protocol::service;
 use a2a_protocol::sse::StreamItem;
 use a2a_types::v1::StreamResponse;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::contract::{CallMeta, Common, stream_or_error};
 use crate::binding::Binding;
 use crate::error::ClientError;
-use crate::http::{read_json, send};
+use crate::http::{json_of, read_json_body, send};
 use crate::stream::EventStream;
 
 /// JSON-RPC 2.0 over HTTP `POST` to the interface URL.
@@ -58,7 +59,17 @@ impl JsonRpcTransport {
             meta.observing.as_ref(),
         )
         .await?;
-        let (status, json) = read_json(JSONRPC, response, self.common.limits()).await?;
+        let limits = self.common.limits();
+        let (status, body) = read_json_body(JSONRPC, response, limits).await?;
+        // A successful answer read straight into its result; anything else, or what that path
+        // leaves, read as JSON first, which names what is wrong.
+        if (200..300).contains(&status)
+            && limits.check_json(&body).is_ok()
+            && let Some(response) = JsonRpcResponse::read_direct(&body, operation)
+        {
+            return read_outcome(response);
+        }
+        let json = json_of(JSONRPC, status, &body, limits)?;
         read_jsonrpc_response(&json, operation, status)
     }
 
@@ -99,13 +110,28 @@ impl JsonRpcTransport {
     }
 }
 
-/// One event of a stream (a JSON-RPC response each) as the event, or the A2A error it carries.
+/// One event of a stream (a JSON-RPC response each) as the event, or the A2A error it carries. The
+/// event's text is read straight into the event when it can be (see
+/// [`JsonRpcResponse::read_direct`]), else as JSON first.
 fn stream_event(
-    item: StreamItem<Value, Value>,
+    item: StreamItem<Box<RawValue>, Value>,
     operation: Operation,
 ) -> Result<StreamResponse, ClientError> {
-    let (StreamItem::Data(response) | StreamItem::Error(response)) = item;
-    match read_jsonrpc_response(&response, operation, 200)? {
+    let result = match item {
+        StreamItem::Data(text) => {
+            match JsonRpcResponse::read_direct(text.get().as_bytes(), operation) {
+                Some(response) => read_outcome(response)?,
+                None => {
+                    let response: Value = serde_json::from_str(text.get()).map_err(|e| {
+                        ClientError::invalid(Some(JSONRPC), format!("an event is not JSON: {e}"))
+                    })?;
+                    read_jsonrpc_response(&response, operation, 200)?
+                }
+            }
+        }
+        StreamItem::Error(response) => read_jsonrpc_response(&response, operation, 200)?,
+    };
+    match result {
         MethodResult::SendStreamingMessage(event) | MethodResult::SubscribeToTask(event) => {
             Ok(event)
         }
@@ -123,10 +149,7 @@ fn read_jsonrpc_response(
     status: u16,
 ) -> Result<MethodResult, ClientError> {
     match JsonRpcResponse::parse(json, operation) {
-        Ok(response) => response.outcome.map_err(|error| ClientError::A2a {
-            binding: JSONRPC,
-            error,
-        }),
+        Ok(response) => read_outcome(response),
         Err(e) if (200..300).contains(&status) => Err(ClientError::invalid(
             Some(JSONRPC),
             format!("not a JSON-RPC response to {operation}: {e}"),
@@ -139,4 +162,12 @@ fn read_jsonrpc_response(
             ),
         )),
     }
+}
+
+/// A response's result, or the A2A error it carries.
+fn read_outcome(response: JsonRpcResponse) -> Result<MethodResult, ClientError> {
+    response.outcome.map_err(|error| ClientError::A2a {
+        binding: JSONRPC,
+        error,
+    })
 }

@@ -276,4 +276,62 @@ impl MethodResult {
             },
         )
     }
+    /// Reads the result of `operation` from any deserializer (the text of a response body or
+    /// of one streamed event), with no `serde_json::Value` in between and no path tracking.
+    pub(crate) fn read_result_from<'de, D: ::serde::Deserializer<'de>>(
+        operation: Operation,
+        result: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        Ok(
+            match operation {
+                Operation::SendMessage => {
+                    MethodResult::SendMessage(::serde::Deserialize::deserialize(result)?)
+                }
+                Operation::SendStreamingMessage => {
+                    MethodResult::SendStreamingMessage(
+                        ::serde::Deserialize::deserialize(result)?,
+                    )
+                }
+                Operation::GetTask => {
+                    MethodResult::GetTask(::serde::Deserialize::deserialize(result)?)
+                }
+                Operation::ListTasks => {
+                    MethodResult::ListTasks(::serde::Deserialize::deserialize(result)?)
+                }
+                Operation::CancelTask => {
+                    MethodResult::CancelTask(::serde::Deserialize::deserialize(result)?)
+                }
+                Operation::SubscribeToTask => {
+                    MethodResult::SubscribeToTask(
+                        ::serde::Deserialize::deserialize(result)?,
+                    )
+                }
+                Operation::CreateTaskPushNotificationConfig => {
+                    MethodResult::CreateTaskPushNotificationConfig(
+                        ::serde::Deserialize::deserialize(result)?,
+                    )
+                }
+                Operation::GetTaskPushNotificationConfig => {
+                    MethodResult::GetTaskPushNotificationConfig(
+                        ::serde::Deserialize::deserialize(result)?,
+                    )
+                }
+                Operation::ListTaskPushNotificationConfigs => {
+                    MethodResult::ListTaskPushNotificationConfigs(
+                        ::serde::Deserialize::deserialize(result)?,
+                    )
+                }
+                Operation::GetExtendedAgentCard => {
+                    MethodResult::GetExtendedAgentCard(
+                        ::serde::Deserialize::deserialize(result)?,
+                    )
+                }
+                Operation::DeleteTaskPushNotificationConfig => {
+                    MethodResult::DeleteTaskPushNotificationConfig(
+                        ::serde::Deserialize::deserialize(result)?,
+                    )
+                }
+            },
+        )
+    }
 }

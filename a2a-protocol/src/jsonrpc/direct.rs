@@ -36,7 +36,9 @@ struct Envelope<'a> {
     params: Option<&'a RawValue>,
 }
 
-fn present_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Id>, D::Error> {
+pub(super) fn present_id<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Id>, D::Error> {
     Id::deserialize(deserializer).map(Some)
 }
 
@@ -94,7 +96,7 @@ impl JsonRpcRequest<MethodParams> {
 }
 
 /// The first byte that is not JSON whitespace.
-fn first_byte(text: &[u8]) -> Option<u8> {
+pub(super) fn first_byte(text: &[u8]) -> Option<u8> {
     text.iter()
         .copied()
         .find(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))

@@ -102,6 +102,7 @@ use crate::operations::methods::{read, write};
 use crate::operations::{MethodParams, MethodResult, Operation};
 
 mod direct;
+mod direct_response;
 pub use direct::MAX_DIRECT_DEPTH;
 
 /// The only `jsonrpc` value JSON-RPC 2.0 allows.
@@ -466,6 +467,12 @@ impl JsonRpcResponse<MethodResult> {
         operation: Operation,
         limits: &Limits,
     ) -> Result<Self, EnvelopeError> {
+        limits
+            .check_json(body)
+            .map_err(|error| EnvelopeError::over_limits(ErrorKind::InvalidAgentResponse, &error))?;
+        if let Some(response) = Self::read_direct(body, operation) {
+            return Ok(response);
+        }
         let json = read_body(body, limits, ErrorKind::InvalidAgentResponse)?;
         Self::parse(&json, operation)
     }

@@ -331,6 +331,7 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
     let mut request_parse = Vec::new();
     let mut request_parse_from = Vec::new();
     let mut response_parse = Vec::new();
+    let mut response_parse_from = Vec::new();
     for (rpc, variant) in rpcs.iter().zip(&variants) {
         let name = &rpc.name;
         let grpc_path = &rpc.grpc_path;
@@ -412,6 +413,9 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
         });
         response_parse.push(quote! {
             Operation::#variant => MethodResult::#variant(read(result)?)
+        });
+        response_parse_from.push(quote! {
+            Operation::#variant => MethodResult::#variant(::serde::Deserialize::deserialize(result)?)
         });
     }
     // One `#[doc]` per line, so the output reads as `///` comments.
@@ -529,6 +533,17 @@ fn render(service_name: &str, rpcs: &[Rpc]) -> Result<(TokenStream, TokenStream)
             ) -> ::core::result::Result<Self, ::serde_path_to_error::Error<::serde_json::Error>> {
                 Ok(match operation {
                     #(#response_parse,)*
+                })
+            }
+
+            /// Reads the result of `operation` from any deserializer (the text of a response body or
+            /// of one streamed event), with no `serde_json::Value` in between and no path tracking.
+            pub(crate) fn read_result_from<'de, D: ::serde::Deserializer<'de>>(
+                operation: Operation,
+                result: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                Ok(match operation {
+                    #(#response_parse_from,)*
                 })
             }
         }

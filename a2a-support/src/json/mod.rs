@@ -38,6 +38,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+mod key_scan;
+
+pub use key_scan::keys_unique;
+
 /// A JSON document that does not hold the expected type, with the path of the offending field.
 #[derive(Debug)]
 pub struct JsonError {
