@@ -30,6 +30,7 @@ pub mod batches;
 pub mod listing;
 pub mod profile;
 pub mod report;
+pub mod settle;
 pub mod slow_readers;
 pub mod steady;
 pub mod store_peers;

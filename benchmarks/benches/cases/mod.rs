@@ -1,6 +1,7 @@
 //! Every comparison the benchmarks make: for each payload, each crate's JSON decode and encode against
 //! `serde_json::Value` on the same bytes, a2a-types → a2a-proto conversion against a2a-types' own JSON
-//! decode of the document, and a2a-proto's binary decode against plain prost's.
+//! decode of the document, a2a-proto's binary decode against plain prost's, and a client's reading of
+//! a JSON-RPC response holding a task or a streamed event against its reading through a `Value`.
 //!
 //! A contender that cannot read a payload is left out of that payload's rows (and said so on stderr).
 
@@ -209,6 +210,35 @@ impl Cases<'_> {
         );
     }
 
+    /// The row of a client reading a JSON-RPC response whose result is the payload (`operation`'s
+    /// result): `JsonRpcResponse::from_slice`, which reads a successful response straight into its
+    /// result, against the reading through a `Value` it falls back to (the same limits check first).
+    fn jsonrpc_response(&mut self, operation: a2a_protocol::operations::Operation) {
+        use a2a_protocol::jsonrpc::JsonRpcResponse;
+        use a2a_protocol::limits::Limits;
+        let body: Rc<[u8]> = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{}}}"#, self.json)
+            .into_bytes()
+            .into();
+        let through_value = body.clone();
+        let baseline = timed(move || {
+            let body = black_box(&*through_value);
+            Limits::default().check_json(body).unwrap();
+            let json = a2a_types::json::value_from_slice(body).unwrap();
+            black_box(JsonRpcResponse::parse(&json, operation).unwrap());
+        });
+        assert!(JsonRpcResponse::read_direct(&body, operation).is_some());
+        let direct = timed(move || {
+            black_box(JsonRpcResponse::from_slice(black_box(&*body), operation).unwrap());
+        });
+        self.add(
+            "read JSON-RPC response",
+            "JsonRpcResponse::from_slice",
+            "Value, then parse",
+            &baseline,
+            Some(direct),
+        );
+    }
+
     /// The rows of a v0.3 document read as `T` (a2a-types' v0.3 types).
     fn v0_3<T: DeserializeOwned + Serialize + 'static>(&mut self) {
         let json = self.json.clone();
@@ -250,13 +280,16 @@ pub fn all() -> Vec<Case> {
                 a2a_protocol_types::Message,
                 plain_prost::Message,
             >(),
-            Kind::Task => cases.v1::<
-                types::Task,
-                proto::Task,
-                a2a::Task,
-                a2a_protocol_types::Task,
-                plain_prost::Task,
-            >(),
+            Kind::Task => {
+                cases.v1::<
+                    types::Task,
+                    proto::Task,
+                    a2a::Task,
+                    a2a_protocol_types::Task,
+                    plain_prost::Task,
+                >();
+                cases.jsonrpc_response(a2a_protocol::operations::Operation::GetTask);
+            }
             Kind::AgentCard => cases.v1::<
                 types::AgentCard,
                 proto::AgentCard,
@@ -264,13 +297,16 @@ pub fn all() -> Vec<Case> {
                 a2a_protocol_types::AgentCard,
                 plain_prost::AgentCard,
             >(),
-            Kind::StreamResponse => cases.v1::<
-                types::StreamResponse,
-                proto::StreamResponse,
-                a2a::StreamResponse,
-                a2a_protocol_types::StreamResponse,
-                plain_prost::StreamResponse,
-            >(),
+            Kind::StreamResponse => {
+                cases.v1::<
+                    types::StreamResponse,
+                    proto::StreamResponse,
+                    a2a::StreamResponse,
+                    a2a_protocol_types::StreamResponse,
+                    plain_prost::StreamResponse,
+                >();
+                cases.jsonrpc_response(a2a_protocol::operations::Operation::SendStreamingMessage);
+            }
         }
     }
     for payload in a2a_benchmarks::v0_3_payloads() {
