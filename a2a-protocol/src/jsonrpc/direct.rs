@@ -68,10 +68,7 @@ impl JsonRpcRequest<MethodParams> {
     /// assert_eq!(JsonRpcRequest::parse(&json).unwrap_err().path, "params.id");
     /// ```
     pub fn read_direct(body: &[u8]) -> Option<Self> {
-        // The slow path's parse into a `Value` reads every string; the skipped members here are not.
-        a2a_types::json::check_unicode(body).ok()?;
-        if !json_nests_at_most(body, MAX_DIRECT_DEPTH) || first_byte(body) != Some(b'{') {
-            // serde's derive would read an array as the members in order.
+        if !may_read_directly(body) {
             return None;
         }
         let envelope: Envelope<'_> = serde_json::from_slice(body).ok()?;
@@ -93,6 +90,16 @@ impl JsonRpcRequest<MethodParams> {
             params,
         })
     }
+}
+
+/// Whether `body` may be read on a fast path at all: Unicode throughout (the slow path's parse into
+/// a `Value` reads every string, a fast path not those it skips), nested at most
+/// [`MAX_DIRECT_DEPTH`] deep, and an object (serde's derive would read an array as the members in
+/// order).
+pub(super) fn may_read_directly(body: &[u8]) -> bool {
+    a2a_types::json::check_unicode(body).is_ok()
+        && json_nests_at_most(body, MAX_DIRECT_DEPTH)
+        && first_byte(body) == Some(b'{')
 }
 
 /// The first byte that is not JSON whitespace.
