@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub const QUIET_SHARE: f64 = 0.15;
 
 /// How long each look at the machine's CPU lasts.
-const WINDOW: Duration = Duration::from_millis(50);
+pub const WINDOW: Duration = Duration::from_millis(50);
 
 /// Waits until the machine's CPUs were busy at most [`QUIET_SHARE`] of one [`WINDOW`], or `at_most`
 /// has passed; how long it waited, and whether the machine went quiet. Without `/proc/stat` (not
