@@ -78,12 +78,9 @@ impl JsonRpcRequest<MethodParams> {
         let operation = Operation::from_jsonrpc_method(envelope.method)?;
         // Absent and `null` params are `{}`; any other shape but an object is the slow path's error.
         let text = envelope.params.map_or("{}", RawValue::get);
-        if first_byte(text.as_bytes()) != Some(b'{') {
-            return None;
-        }
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let params = MethodParams::read_params_from(operation, &mut deserializer).ok()?;
-        deserializer.end().ok()?;
+        let params = read_whole_object(text, |params| {
+            MethodParams::read_params_from(operation, params)
+        })?;
         Some(JsonRpcRequest {
             id: envelope.id,
             method: envelope.method.to_owned(),
@@ -100,6 +97,23 @@ pub(super) fn may_read_directly(body: &[u8]) -> bool {
     a2a_types::json::check_unicode(body).is_ok()
         && json_nests_at_most(body, MAX_DIRECT_DEPTH)
         && first_byte(body) == Some(b'{')
+}
+
+/// `text` read by `read` when it is one JSON object and nothing after it; `None` when it is not
+/// one, or does not read.
+pub(super) fn read_whole_object<'a, T>(
+    text: &'a str,
+    read: impl FnOnce(
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'a>>,
+    ) -> Result<T, serde_json::Error>,
+) -> Option<T> {
+    if first_byte(text.as_bytes()) != Some(b'{') {
+        return None;
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = read(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    Some(value)
 }
 
 /// The first byte that is not JSON whitespace.

@@ -14,7 +14,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::direct::{first_byte, may_read_directly, present_id};
+use super::direct::{may_read_directly, present_id, read_whole_object};
 use super::{Id, JSONRPC_VERSION, JsonRpcResponse};
 use crate::operations::{MethodResult, Operation};
 
@@ -70,13 +70,9 @@ impl JsonRpcResponse<MethodResult> {
             return None;
         }
         let id = envelope.id?;
-        let result = envelope.result?.get();
-        if first_byte(result.as_bytes()) != Some(b'{') {
-            return None;
-        }
-        let mut deserializer = serde_json::Deserializer::from_str(result);
-        let result = MethodResult::read_result_from(operation, &mut deserializer).ok()?;
-        deserializer.end().ok()?;
+        let result = read_whole_object(envelope.result?.get(), |result| {
+            MethodResult::read_result_from(operation, result)
+        })?;
         Some(JsonRpcResponse {
             id,
             outcome: Ok(result),

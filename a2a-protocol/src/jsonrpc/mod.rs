@@ -467,13 +467,11 @@ impl JsonRpcResponse<MethodResult> {
         operation: Operation,
         limits: &Limits,
     ) -> Result<Self, EnvelopeError> {
-        limits
-            .check_json(body)
-            .map_err(|error| EnvelopeError::over_limits(ErrorKind::InvalidAgentResponse, &error))?;
+        check_body(body, limits, ErrorKind::InvalidAgentResponse)?;
         if let Some(response) = Self::read_direct(body, operation) {
             return Ok(response);
         }
-        let json = read_body(body, limits, ErrorKind::InvalidAgentResponse)?;
+        let json = body_value(body, ErrorKind::InvalidAgentResponse)?;
         Self::parse(&json, operation)
     }
 
@@ -486,9 +484,20 @@ impl JsonRpcResponse<MethodResult> {
 /// A body as JSON under `limits`: over them is `over` (naming the limit and the path), text that is
 /// not JSON `JsonParse` for a request (`over` is `InvalidRequest`), else `over` too.
 fn read_body(body: &[u8], limits: &Limits, over: ErrorKind) -> Result<Value, EnvelopeError> {
+    check_body(body, limits, over)?;
+    body_value(body, over)
+}
+
+/// `body` checked against `limits`: over them is `over`, naming the limit and the path.
+fn check_body(body: &[u8], limits: &Limits, over: ErrorKind) -> Result<(), EnvelopeError> {
     limits
         .check_json(body)
-        .map_err(|error| EnvelopeError::over_limits(over, &error))?;
+        .map(|_| ())
+        .map_err(|error| EnvelopeError::over_limits(over, &error))
+}
+
+/// A body already checked against the limits as JSON (errors as [`read_body`] gives them).
+fn body_value(body: &[u8], over: ErrorKind) -> Result<Value, EnvelopeError> {
     a2a_types::json::value_from_slice(body).map_err(|e| {
         let kind = if over == ErrorKind::InvalidRequest {
             ErrorKind::JsonParse

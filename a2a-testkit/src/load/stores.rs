@@ -54,7 +54,7 @@ use sqlx::Connection;
 use super::batches::{Batch, CONCURRENCY, read_back};
 use super::listing;
 use super::report::{percentile, spread};
-use super::settle::{QUIET_SHARE, settle};
+use super::settle::{QUIET_SHARE, WINDOW, settle};
 use super::steady::{SteadyScale, first_and_last};
 use super::store_peers;
 use super::targets::url_of_ready_line;
@@ -690,7 +690,7 @@ fn turn_position(round: usize, turn: usize, targets: usize) -> usize {
     if round.is_multiple_of(2) {
         (round + turn) % targets
     } else {
-        (round + targets - turn % targets) % targets
+        (round + targets - turn) % targets
     }
 }
 
@@ -717,8 +717,9 @@ impl Settled {
             .copied()
             .unwrap_or_default();
         format!(
-            "each batch began once the machine was quiet (at most {:.0}% busy over 50 ms, waiting at most {} s): {} of {} did, after a median wait of {} ms",
+            "each batch began once the machine was quiet (at most {:.0}% busy over {} ms, waiting at most {} s): {} of {} did, after a median wait of {} ms",
             QUIET_SHARE * 100.0,
+            WINDOW.as_millis(),
             SETTLE_AT_MOST.as_secs(),
             self.quiet,
             self.batches,
