@@ -57,6 +57,16 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// `task_id`.
     fn announcement(task_id: &str, version: u64) -> String;
 
+    /// The database's own part of expiring the tasks ended `age` before `now_ms` (milliseconds
+    /// since the epoch), in a pass run every `every`: on PostgreSQL, dropping the slices of
+    /// tasks that all expired and making those to come (`postgres_slices`); on SQLite, nothing.
+    async fn expire_slices(
+        pool: &sqlx::Pool<Self>,
+        now_ms: i64,
+        age: std::time::Duration,
+        every: std::time::Duration,
+    ) -> Result<crate::prune::SliceExpiry, a2a_server::store::StoreError>;
+
     /// How many rows a statement changed (each driver has its own result type).
     fn rows_affected(result: &Self::QueryResult) -> u64;
 
@@ -115,6 +125,17 @@ impl Dialect for sqlx::Sqlite {
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
+    }
+
+    async fn expire_slices(
+        _pool: &sqlx::Pool<Self>,
+        _now_ms: i64,
+        _age: std::time::Duration,
+        _every: std::time::Duration,
+    ) -> Result<crate::prune::SliceExpiry, a2a_server::store::StoreError> {
+        // One file, one writer: nothing to drop whole; the writer expires rows in step with
+        // its writes (`sqlite_expiry`).
+        Ok(crate::prune::SliceExpiry::default())
     }
 
     async fn announce(
@@ -226,6 +247,15 @@ impl Dialect for sqlx::Postgres {
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
+    }
+
+    async fn expire_slices(
+        pool: &sqlx::Pool<Self>,
+        now_ms: i64,
+        age: std::time::Duration,
+        every: std::time::Duration,
+    ) -> Result<crate::prune::SliceExpiry, a2a_server::store::StoreError> {
+        crate::postgres_slices::expire_slices(pool, now_ms, age, every).await
     }
 
     async fn announce(

@@ -124,6 +124,8 @@ mod outbox_hint;
 mod postgres;
 #[cfg(feature = "postgres")]
 mod postgres_batch;
+#[cfg(feature = "postgres")]
+mod postgres_slices;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod prune;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

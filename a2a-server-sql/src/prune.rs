@@ -6,7 +6,7 @@
 use a2a_server::store::StoreError;
 use sqlx::{ColumnIndex, Decode, Row, Type};
 
-use crate::columns::{micros_ago, version_column};
+use crate::columns::{micros_ago, now_micros, version_column};
 use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
@@ -26,6 +26,23 @@ pub(crate) const EXPIRY_BATCH: i64 = 1_000;
 /// look up its task, for each batch).
 pub(crate) const EXPIRING: &str = "SELECT id FROM a2a_tasks \
      WHERE terminal = TRUE AND updated_micros < $1 ORDER BY updated_micros LIMIT $2";
+
+/// [`EXPIRING`] outside the ids from `$3` up to `$4` (texts; `''` and `''` leave none out): the
+/// slices a database drops whole ([`SliceExpiry::kept`]).
+pub(crate) const EXPIRING_OUTSIDE: &str = "SELECT id FROM a2a_tasks \
+     WHERE terminal = TRUE AND updated_micros < $1 AND (id < $3 OR id >= $4) \
+     ORDER BY updated_micros LIMIT $2";
+
+/// What the database's own part of a pass did ([`Dialect::expire_slices`]): on PostgreSQL, the
+/// slices of tasks it dropped whole, and those it will drop later.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct SliceExpiry {
+    /// Tasks removed with the slices dropped.
+    pub(crate) removed: u64,
+    /// The ids the row-by-row expiry leaves alone (from, up to): slices to be dropped whole
+    /// later; `None` when there are none.
+    pub(crate) kept: Option<(String, String)>,
+}
 
 /// The tables holding rows of a task besides `a2a_tasks`, each with a column `task_id`.
 pub(crate) const TASK_ROWS: [&str; 4] = [
@@ -81,10 +98,27 @@ impl<D: Dialect> SqlStore<D> {
     /// `events_after` reads every task, the age being the events', not the task's. The tasks that
     /// are over expire in batches of a thousand, each its own transaction, and the rest of
     /// the pass is one more: other writes wait for a batch at most, not for the whole pass.
+    ///
+    /// On PostgreSQL, tasks made in one span of time are kept together (a slice, a quarter of
+    /// `terminal_tasks_after` wide, when that is 4 minutes or more) and go together once every
+    /// one of them has expired: a task may outlive its age by up to a slice's width. The pass
+    /// makes the slices of the tasks to come; it assumes it runs every
+    /// [`RETENTION_INTERVAL`](crate::RETENTION_INTERVAL) or more often.
     pub async fn prune(&self, policy: &RetentionPolicy) -> Result<PruneReport, StoreError> {
+        self.prune_every(policy, crate::retention::RETENTION_INTERVAL).await
+    }
+
+    /// [`prune`](Self::prune), for a pass run every `every`.
+    pub(crate) async fn prune_every(
+        &self,
+        policy: &RetentionPolicy,
+        every: std::time::Duration,
+    ) -> Result<PruneReport, StoreError> {
         let mut report = PruneReport::default();
         if let Some(age) = policy.terminal_tasks_after {
-            report.tasks = self.expire_ended_before(micros_ago(age)).await?;
+            let cutoff = micros_ago(age);
+            let slices = D::expire_slices(&self.writer, now_micros() / 1_000, age, every).await?;
+            report.tasks = slices.removed + self.expire_ended_before(cutoff, slices.kept).await?;
         }
         let mut tx = cost::begin(&self.writer).await?;
         // The tasks whose log was cut this pass, each with its new mark: their events up to it go.
@@ -130,14 +164,22 @@ impl<D: Dialect> SqlStore<D> {
 
     /// Removes the tasks over before `cutoff` (micros) with their events, push configs,
     /// deliveries and execution records, oldest first, in batches of
-    /// [`EXPIRY_BATCH`](EXPIRY_BATCH) tasks, each its own transaction; how many tasks.
-    async fn expire_ended_before(&self, cutoff: i64) -> Result<u64, StoreError> {
+    /// [`EXPIRY_BATCH`](EXPIRY_BATCH) tasks, each its own transaction, but for the ids in `kept`
+    /// (from, up to); how many tasks.
+    async fn expire_ended_before(
+        &self,
+        cutoff: i64,
+        kept: Option<(String, String)>,
+    ) -> Result<u64, StoreError> {
+        let (kept_from, kept_to) = kept.unwrap_or_default();
         let mut removed = 0;
         loop {
             let mut tx = cost::begin(&self.writer).await?;
-            let rows = sqlx::query(EXPIRING)
+            let rows = sqlx::query(EXPIRING_OUTSIDE)
                 .bind(cutoff)
                 .bind(EXPIRY_BATCH)
+                .bind(&kept_from)
+                .bind(&kept_to)
                 .fetch_all(&mut *tx)
                 .await
                 .map_err(backend)?;

@@ -199,7 +199,7 @@ impl<D: Dialect> SqlStore<D> {
             let mut ticks = tokio::time::interval_at(first, every);
             loop {
                 ticks.tick().await;
-                match store.prune(&policy).await {
+                match store.prune_every(&policy, every).await {
                     Ok(report) => tracing::debug!(?report, "pruned the task store"),
                     Err(error) => tracing::warn!(%error, "pruning the task store failed"),
                 }

@@ -167,10 +167,22 @@ async fn postgres_plan(pool: &sqlx::PgPool, sql: &str, verbose: bool) -> String 
 
 /// Whether a plan finds the task by its id: no scan of a table, no index but the id's.
 fn postgres_plan_is_by_id(plan: &str) -> bool {
+    // "Index Scan using NAME", "Index Only Scan using NAME", "Bitmap Index Scan on NAME".
+    let indexes: Vec<&str> = [" using ", "Bitmap Index Scan on "]
+        .iter()
+        .flat_map(|marker| plan.split(marker).skip(1))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    // The tables are partitioned (task slices): each partition's indexes have names of their
+    // own, made from the parent's (`a2a_tasks_unsliced_listing`) or from their columns (a
+    // slice's `…_owner_principal_owner_tenant_status_micros_seq_idx`, `…_terminal_…_idx`).
     !plan.contains("Seq Scan")
-        && !plan.contains("a2a_tasks_listing")
-        && !plan.contains("a2a_tasks_terminal")
-        && (plan.contains("a2a_tasks_pkey") || plan.contains("a2a_task_events_pkey"))
+        && indexes.iter().any(|index| index.ends_with("_pkey"))
+        && !indexes.iter().any(|index| {
+            ["listing", "owner_principal_owner_tenant", "terminal"]
+                .iter()
+                .any(|part| index.contains(part))
+        })
 }
 
 /// Whether a plan counts the events of an update once: `json_array_length` parses the whole

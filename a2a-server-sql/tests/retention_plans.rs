@@ -73,6 +73,17 @@ fn cuts_by_age(sql: &str) -> bool {
     sql.contains("created_micros <")
 }
 
+/// Whether `sql` keeps PostgreSQL's task slices (reads the catalog, makes or drops a slice's
+/// tables, bounds its lock waits, or counts a whole slice about to be dropped, which is what a
+/// drop is for): the pass's other statements are held to indexes.
+fn keeps_slices(sql: &str) -> bool {
+    ["CREATE ", "DROP ", "SET "]
+        .iter()
+        .any(|start| sql.trim_start().starts_with(start))
+        || sql.contains("pg_inherits")
+        || sql.contains("GROUP BY owner_principal")
+}
+
 /// The statements a pass with every part sends, after the table is filled: the tasks, all over
 /// (as a busy store's mostly are), and one task of ten events to be cut. The pass removes every
 /// task that is over, a batch per transaction.
@@ -259,7 +270,10 @@ async fn postgres_prunes_through_indexes() {
         async || store.prune(&every_part()).await.expect("the pass"),
     )
     .await;
-    for sql in statements.iter().filter(|sql| !cuts_by_age(sql)) {
+    for sql in statements
+        .iter()
+        .filter(|sql| !cuts_by_age(sql) && !keeps_slices(sql))
+    {
         let plan = postgres_plan_with_values(store.pool(), sql).await;
         assert!(
             !TABLES

@@ -1,0 +1,282 @@
+//! PostgreSQL's task slices: `a2a_tasks` and `a2a_task_events` are partitioned by ranges of task
+//! id (migration `0010_task_slices.sql`), and since the server's ids begin with the millisecond
+//! they were made, a range of ids is a span of time. A pruning pass makes the slices the next
+//! minutes need, and drops a slice whose every task expired as two tables at once, instead of
+//! deleting its rows one by one: deleting millions of rows cost a busy store a quarter of its
+//! throughput (the writes, their log, and the dead rows left for `VACUUM`); a dropped table costs
+//! none of that.
+//!
+//! A slice is dropped only when every task in it is over and unchanged since before the cutoff,
+//! exactly what the row-by-row expiry would remove; its owners' counts are taken out, and its
+//! push configs, deliveries and execution records deleted, in the same transaction. A slice
+//! holding a task still running is left to the row-by-row expiry (its expired tasks go one by
+//! one); a slice that is not wholly past the cutoff yet is left alone by both, so its tasks go
+//! with it up to one slice's width later than their age alone would say.
+//!
+//! A slice's width is a quarter of the age tasks are kept (at most a day); ages under
+//! [`MIN_SLICED_AGE`] make no slices, the few tasks such a store holds going row by row.
+
+use std::time::Duration;
+
+use a2a_server::store::StoreError;
+use sqlx::{PgPool, Row};
+
+use crate::errors::backend;
+use crate::prune::SliceExpiry;
+
+/// Ages of ended tasks under this are kept without slices: slices a quarter of it wide would
+/// each hold seconds of tasks, and the pass would make and drop tables all the time.
+pub(crate) const MIN_SLICED_AGE: Duration = Duration::from_secs(4 * 60);
+
+/// The widest slice: a day.
+const MAX_WIDTH: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// How far ahead of its clock a pass starts a new run of slices: ids of the coming minute may
+/// already be in the default partition (made by a replica whose clock runs ahead, or while no
+/// slice was ready), and a slice cannot take a range the default partition holds rows of.
+const START_MARGIN_MS: i64 = 60_000;
+
+/// Slices one pass makes at most, so a pass after a long pause (or a clock jump) stays short.
+const MAX_MADE_PER_PASS: usize = 64;
+
+/// How long a pass waits for a table's lock before it leaves that slice to the next pass: below
+/// PostgreSQL's `deadlock_timeout` (1 s), so when the pass and a query wait on each other the
+/// pass gives up first.
+const LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '200ms'";
+
+/// A slice: the tasks made from `low_ms` up to (not including) `high_ms`, milliseconds since the
+/// epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Slice {
+    pub(crate) low_ms: i64,
+    pub(crate) high_ms: i64,
+}
+
+impl Slice {
+    /// The task table of the slice.
+    fn tasks(&self) -> String {
+        format!("a2a_tasks_{}_{}", self.low_ms, self.high_ms)
+    }
+
+    /// The event table of the slice.
+    fn events(&self) -> String {
+        format!("a2a_task_events_{}_{}", self.low_ms, self.high_ms)
+    }
+
+    /// The slice a task table's name describes; `None` for any other table.
+    fn of_table(name: &str) -> Option<Slice> {
+        let (low, high) = name.strip_prefix("a2a_tasks_")?.split_once('_')?;
+        let slice = Slice {
+            low_ms: low.parse().ok()?,
+            high_ms: high.parse().ok()?,
+        };
+        (slice.low_ms < slice.high_ms).then_some(slice)
+    }
+}
+
+/// The first task id made at `ms` (milliseconds since the epoch) or later: `task-` and the
+/// millisecond as the 12 hex digits a UUID of version 7 begins with.
+pub(crate) fn first_id_at(ms: i64) -> String {
+    format!("task-{:012x}", ms.max(0))
+}
+
+/// The width of the slices of a store keeping ended tasks `age`; `None` below
+/// [`MIN_SLICED_AGE`].
+pub(crate) fn slice_width(age: Duration) -> Option<Duration> {
+    (age >= MIN_SLICED_AGE).then(|| (age / 4).min(MAX_WIDTH))
+}
+
+/// The slices that exist, oldest first.
+pub(crate) async fn slices(pool: &PgPool) -> Result<Vec<Slice>, StoreError> {
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT c.relname::TEXT FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid \
+         WHERE i.inhparent = 'a2a_tasks'::regclass",
+    )
+    .fetch_all(pool)
+    .await
+    .map_err(backend)?;
+    let mut slices: Vec<Slice> = names
+        .iter()
+        .filter_map(|name| Slice::of_table(name))
+        .collect();
+    slices.sort();
+    Ok(slices)
+}
+
+/// The slices to make so that the tasks made until `until_ms` have one, `width_ms` wide: after
+/// the last slice, or, when it ends before `now_ms` and a margin, from the next multiple of the
+/// width after that margin (the ids in between stay in the default partition).
+pub(crate) fn slices_to_make(
+    existing: &[Slice],
+    now_ms: i64,
+    width_ms: i64,
+    until_ms: i64,
+) -> Vec<Slice> {
+    let width_ms = width_ms.max(1);
+    let earliest = now_ms + START_MARGIN_MS;
+    let mut low = match existing.last() {
+        Some(last) if last.high_ms >= earliest => last.high_ms,
+        _ => earliest.div_euclid(width_ms) * width_ms + width_ms,
+    };
+    let mut made = Vec::new();
+    while low < until_ms && made.len() < MAX_MADE_PER_PASS {
+        made.push(Slice {
+            low_ms: low,
+            high_ms: low + width_ms,
+        });
+        low += width_ms;
+    }
+    made
+}
+
+/// Makes `slice`'s two tables, each a partition of its table for the slice's range of ids.
+async fn make(pool: &PgPool, slice: Slice) -> Result<(), sqlx::Error> {
+    let (from, to) = (first_id_at(slice.low_ms), first_id_at(slice.high_ms));
+    let mut tx = pool.begin().await?;
+    sqlx::query(LOCK_TIMEOUT).execute(&mut *tx).await?;
+    for (table, parent) in [
+        (slice.tasks(), "a2a_tasks"),
+        (slice.events(), "a2a_task_events"),
+    ] {
+        sqlx::query(&format!(
+            "CREATE TABLE {table} PARTITION OF {parent} FOR VALUES FROM ('{from}') TO ('{to}')"
+        ))
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await
+}
+
+/// Whether `slice` holds a task that is not over, or that changed at `cutoff` (micros) or later.
+const HOLDS_UNEXPIRED: &str = "SELECT EXISTS (SELECT 1 FROM {tasks} WHERE terminal = FALSE) \
+     OR EXISTS (SELECT 1 FROM {tasks} WHERE terminal = TRUE AND updated_micros >= $1)";
+
+/// Drops `slice` if every task in it expired before `cutoff`, with its owners' counts, push
+/// configs, deliveries and execution records; how many tasks went, `None` when it holds a task
+/// that has not expired.
+async fn drop_if_expired(
+    pool: &PgPool,
+    slice: Slice,
+    cutoff: i64,
+) -> Result<Option<u64>, sqlx::Error> {
+    let (tasks, events) = (slice.tasks(), slice.events());
+    let mut tx = pool.begin().await?;
+    sqlx::query(LOCK_TIMEOUT).execute(&mut *tx).await?;
+    let unexpired: bool = sqlx::query_scalar(&HOLDS_UNEXPIRED.replace("{tasks}", &tasks))
+        .bind(cutoff)
+        .fetch_one(&mut *tx)
+        .await?;
+    if unexpired {
+        return Ok(None);
+    }
+    // Counted before the drop, applied after it: the counters' rows are taken in the order the
+    // table's writers take them only once no writer of the table is left (the drop waits for
+    // them), so the pass and a writer never hold one each and wait for the other.
+    let counts = sqlx::query(&format!(
+        "SELECT owner_principal, owner_tenant, (MIN(seq) % 32)::SMALLINT, COUNT(*) FROM {tasks} \
+         GROUP BY owner_principal, owner_tenant ORDER BY owner_principal, owner_tenant"
+    ))
+    .fetch_all(&mut *tx)
+    .await?;
+    let (from, to) = (first_id_at(slice.low_ms), first_id_at(slice.high_ms));
+    for table in ["a2a_push_configs", "a2a_push_outbox", "a2a_executions"] {
+        sqlx::query(&format!(
+            "DELETE FROM {table} WHERE task_id >= $1 AND task_id < $2"
+        ))
+        .bind(&from)
+        .bind(&to)
+        .execute(&mut *tx)
+        .await?;
+    }
+    sqlx::query(&format!("DROP TABLE {events}, {tasks}"))
+        .execute(&mut *tx)
+        .await?;
+    let mut removed = 0;
+    let (mut principals, mut tenants, mut shards, mut gone) = (vec![], vec![], vec![], vec![]);
+    for row in &counts {
+        let count: i64 = row.try_get(3)?;
+        removed += u64::try_from(count).unwrap_or(0);
+        principals.push(row.try_get::<String, _>(0)?);
+        tenants.push(row.try_get::<String, _>(1)?);
+        shards.push(row.try_get::<i16, _>(2)?);
+        gone.push(-count);
+    }
+    sqlx::query(
+        "INSERT INTO a2a_task_counts (owner_principal, owner_tenant, shard, tasks) \
+         SELECT * FROM UNNEST($1::TEXT[], $2::TEXT[], $3::SMALLINT[], $4::BIGINT[]) \
+         ON CONFLICT (owner_principal, owner_tenant, shard) \
+         DO UPDATE SET tasks = a2a_task_counts.tasks + EXCLUDED.tasks",
+    )
+    .bind(principals)
+    .bind(tenants)
+    .bind(shards)
+    .bind(gone)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Some(removed))
+}
+
+/// The slices' part of a pruning pass at `now_ms` for tasks kept `age`, run every `every`: drops
+/// the slices wholly past the cutoff whose tasks all expired, makes the slices the tasks of the
+/// next two passes need, and says which ids the row-by-row expiry must leave to later drops.
+///
+/// A slice that cannot be made or dropped now (its lock busy, a row in the way) is logged and
+/// left to the next pass; the pass goes on.
+pub(crate) async fn expire_slices(
+    pool: &PgPool,
+    now_ms: i64,
+    age: Duration,
+    every: Duration,
+) -> Result<SliceExpiry, StoreError> {
+    let Some(width) = slice_width(age) else {
+        return Ok(SliceExpiry::default());
+    };
+    let width_ms = millis(width);
+    let cutoff_ms = now_ms - millis(age);
+    let mut expiry = SliceExpiry::default();
+    let mut kept_from: Option<i64> = None;
+    let mut left = Vec::new();
+    for slice in slices(pool).await? {
+        if slice.high_ms > cutoff_ms {
+            kept_from.get_or_insert(slice.low_ms);
+            left.push(slice);
+            continue;
+        }
+        match drop_if_expired(pool, slice, cutoff_ms.saturating_mul(1_000)).await {
+            Ok(Some(removed)) => expiry.removed += removed,
+            // A task still running: its expired neighbours go row by row.
+            Ok(None) => left.push(slice),
+            Err(error) => {
+                tracing::warn!(%error, slice = %slice.tasks(), "dropping a slice of tasks failed; the next pass tries again");
+                kept_from = Some(kept_from.map_or(slice.low_ms, |from| from.min(slice.low_ms)));
+                left.push(slice);
+            }
+        }
+    }
+    let until_ms = now_ms + 2 * millis(every) + width_ms;
+    for slice in slices_to_make(&left, now_ms, width_ms, until_ms) {
+        match make(pool, slice).await {
+            Ok(()) => {
+                kept_from.get_or_insert(slice.low_ms);
+                left.push(slice);
+            }
+            Err(error) => {
+                tracing::warn!(%error, slice = %slice.tasks(), "making a slice of tasks failed; the next pass tries again");
+                break;
+            }
+        }
+    }
+    if let (Some(from), Some(last)) = (kept_from, left.iter().map(|slice| slice.high_ms).max()) {
+        expiry.kept = Some((first_id_at(from), first_id_at(last)));
+    }
+    Ok(expiry)
+}
+
+/// `duration` in whole milliseconds, saturating.
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests;

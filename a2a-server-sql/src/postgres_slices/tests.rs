@@ -1,0 +1,331 @@
+//! The slices' rules on their own (widths, which slices a pass makes, the ids' bounds), and a
+//! whole pruning pass on PostgreSQL over slices laid out in the past: a slice whose tasks all
+//! expired goes whole with its rows and its owners' counts; a slice holding a running task stays
+//! and loses its expired tasks one by one; a slice not yet wholly past the cutoff keeps even its
+//! expired tasks; rows outside every slice expire one by one as before.
+//!
+//! The PostgreSQL test needs `A2A_TEST_POSTGRES_URL`; it is skipped without it, and fails under
+//! `CI=true` without it.
+
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPool};
+use sqlx::{Connection, PgConnection};
+
+use super::*;
+use crate::PostgresStore;
+use crate::retention::RetentionPolicy;
+
+const MINUTE_MS: i64 = 60_000;
+
+#[test]
+fn a_slice_is_a_quarter_of_the_age_at_most_a_day_and_short_ages_have_none() {
+    assert_eq!(slice_width(Duration::from_secs(3 * 60)), None);
+    assert_eq!(
+        slice_width(Duration::from_secs(4 * 60)),
+        Some(Duration::from_secs(60))
+    );
+    assert_eq!(
+        slice_width(Duration::from_secs(7 * 24 * 60 * 60)),
+        Some(Duration::from_secs(24 * 60 * 60))
+    );
+}
+
+#[test]
+fn bounds_are_the_ids_made_at_a_millisecond() {
+    assert_eq!(first_id_at(0x0190_abcd_1234), "task-0190abcd1234");
+    // An id made in that millisecond (its UUID's first 12 hex digits) sorts from the bound up to
+    // the next millisecond's.
+    let made = "task-0190abcd12347a1b8c2d3e4f5a6b7c8d";
+    assert!(first_id_at(0x0190_abcd_1234).as_str() <= made);
+    assert!(made < first_id_at(0x0190_abcd_1235).as_str());
+    assert!(first_id_at(-5) == first_id_at(0));
+}
+
+#[test]
+fn a_run_of_slices_starts_past_the_margin_and_continues_from_the_last() {
+    let now = 1_000 * MINUTE_MS + 7;
+    let fresh = slices_to_make(&[], now, MINUTE_MS, now + 4 * MINUTE_MS);
+    assert_eq!(
+        fresh.first(),
+        Some(&Slice {
+            low_ms: 1_002 * MINUTE_MS,
+            high_ms: 1_003 * MINUTE_MS
+        })
+    );
+    assert!(
+        fresh
+            .windows(2)
+            .all(|pair| pair[0].high_ms == pair[1].low_ms)
+    );
+    assert!(
+        fresh
+            .last()
+            .is_some_and(|last| last.high_ms >= now + 4 * MINUTE_MS)
+    );
+
+    // Slices of another width already reach past the margin: the run goes on from their end.
+    let existing = [Slice {
+        low_ms: 999 * MINUTE_MS,
+        high_ms: 1_001 * MINUTE_MS + 30_000,
+    }];
+    let next = slices_to_make(&existing, now, MINUTE_MS, now + 3 * MINUTE_MS);
+    assert_eq!(
+        next.first().map(|slice| slice.low_ms),
+        Some(existing[0].high_ms)
+    );
+
+    // A run that ended long ago is not continued: the ids since are in the default partition.
+    let stale = [Slice {
+        low_ms: 10 * MINUTE_MS,
+        high_ms: 11 * MINUTE_MS,
+    }];
+    let restarted = slices_to_make(&stale, now, MINUTE_MS, now + 3 * MINUTE_MS);
+    assert_eq!(
+        restarted.first().map(|slice| slice.low_ms),
+        Some(1_002 * MINUTE_MS)
+    );
+
+    // A pass after a long pause makes a bounded number.
+    let many = slices_to_make(&[], now, 1, now + 1_000_000);
+    assert_eq!(many.len(), MAX_MADE_PER_PASS);
+}
+
+#[test]
+fn a_slice_is_named_by_its_bounds_and_read_back_from_its_name() {
+    let slice = Slice {
+        low_ms: 1_764_570_000_000,
+        high_ms: 1_764_570_075_000,
+    };
+    assert_eq!(Slice::of_table(&slice.tasks()), Some(slice));
+    assert_eq!(Slice::of_table("a2a_tasks_unsliced"), None);
+    assert_eq!(Slice::of_table("a2a_tasks_5_3"), None);
+}
+
+/// The test database's URL, or `None` (the test is skipped) outside CI.
+fn postgres_url(test: &str) -> Option<String> {
+    match std::env::var("A2A_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("{test}: A2A_TEST_POSTGRES_URL is not set, and CI=true needs it")
+        }
+        _ => {
+            eprintln!(
+                "skipped {test}: set A2A_TEST_POSTGRES_URL to a PostgreSQL database to run it"
+            );
+            None
+        }
+    }
+}
+
+/// Options on a new schema of the test database, so the test's tables are its own.
+async fn fresh_schema(url: &str) -> PgConnectOptions {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let schema = format!("slices_{}_{nanos}", std::process::id());
+    let options: PgConnectOptions = url.parse().expect("a PostgreSQL URL");
+    let mut connection = PgConnection::connect_with(&options)
+        .await
+        .expect("the test PostgreSQL answers");
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut connection)
+        .await
+        .expect("a schema of the test's own");
+    options.options([("search_path", schema.as_str())])
+}
+
+/// A task id made at `ms`, told apart by `n`.
+fn id_at(ms: i64, n: u32) -> String {
+    format!("{}7000{n:016x}", first_id_at(ms))
+}
+
+/// Stores task `id` of alice, over or not, last written at `updated_ms`, with three events, a
+/// push config and a queued delivery.
+async fn task(pool: &PgPool, id: &str, over: bool, updated_ms: i64) {
+    let micros = updated_ms * 1_000;
+    sqlx::query(
+        "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, terminal, \
+         status_micros, timestamped, version, updated_micros, task) \
+         VALUES ($1, 'alice', '', 'ctx', 3, $2, $3, TRUE, 4, $3, '{}')",
+    )
+    .bind(id)
+    .bind(over)
+    .bind(micros)
+    .execute(pool)
+    .await
+    .expect("a task");
+    sqlx::query(
+        "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+         SELECT $1, v, $2, '{}' FROM generate_series(2, 4) v",
+    )
+    .bind(id)
+    .bind(micros)
+    .execute(pool)
+    .await
+    .expect("its events");
+    sqlx::query(
+        "INSERT INTO a2a_push_configs (owner_principal, owner_tenant, task_id, config_id, config) \
+         VALUES ('alice', '', $1, 'hook', '{}')",
+    )
+    .bind(id)
+    .execute(pool)
+    .await
+    .expect("its push config");
+    sqlx::query(
+        "INSERT INTO a2a_push_outbox (task_id, config_id, event_version, config, event, due_micros) \
+         VALUES ($1, 'hook', 4, '{}', '{}', $2)",
+    )
+    .bind(id)
+    .bind(micros)
+    .execute(pool)
+    .await
+    .expect("its delivery");
+}
+
+/// How many rows `table` holds of task `id` (`id` or `task_id`).
+async fn rows_of(pool: &PgPool, table: &str, id: &str) -> i64 {
+    let column = if table == "a2a_tasks" {
+        "id"
+    } else {
+        "task_id"
+    };
+    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE {column} = $1"))
+        .bind(id)
+        .fetch_one(pool)
+        .await
+        .expect("a count")
+}
+
+/// Whether task `id` and all its rows are there (`true`) or all gone (`false`); panics on a mix.
+async fn present(pool: &PgPool, id: &str) -> bool {
+    let mut counts = Vec::new();
+    for table in [
+        "a2a_tasks",
+        "a2a_task_events",
+        "a2a_push_configs",
+        "a2a_push_outbox",
+    ] {
+        counts.push(rows_of(pool, table, id).await);
+    }
+    match counts.as_slice() {
+        [1, 3, 1, 1] => true,
+        [0, 0, 0, 0] => false,
+        other => {
+            panic!("task {id} is partly there: {other:?} rows of task, events, config, delivery")
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pass_drops_expired_slices_whole_and_leaves_the_rest_to_rows() {
+    let Some(url) = postgres_url("a_pass_drops_expired_slices_whole_and_leaves_the_rest_to_rows")
+    else {
+        return;
+    };
+    let store = PostgresStore::connect_with(fresh_schema(&url).await, 4)
+        .await
+        .expect("the store opens and migrates");
+    let pool = store.pool().clone();
+    let age = Duration::from_secs(8 * 60);
+    let every = Duration::from_secs(60);
+    let width_ms = 2 * MINUTE_MS;
+    let now = crate::columns::now_micros() / 1_000;
+
+    // Two slices an hour ago, and one across this pass's cutoff, as earlier passes made them.
+    let cutoff_ms = now - 8 * MINUTE_MS;
+    let slice_at = |ms: i64| Slice {
+        low_ms: ms.div_euclid(width_ms) * width_ms,
+        high_ms: ms.div_euclid(width_ms) * width_ms + width_ms,
+    };
+    let expired = slice_at(now - 60 * MINUTE_MS);
+    let straggling = slice_at(expired.high_ms);
+    let live = slice_at(cutoff_ms);
+    for slice in [expired, straggling, live] {
+        make(&pool, slice).await.expect("a slice");
+    }
+    assert!(live.low_ms < cutoff_ms && live.high_ms > cutoff_ms);
+
+    // The first old slice: every task over long ago. The second: one still running.
+    let gone: Vec<String> = (0..5).map(|n| id_at(expired.low_ms + 10, n)).collect();
+    for id in &gone {
+        task(&pool, id, true, expired.low_ms + 20).await;
+    }
+    let running = id_at(straggling.low_ms + 10, 0);
+    let straggler_over = id_at(straggling.low_ms + 10, 1);
+    task(&pool, &running, false, straggling.low_ms + 20).await;
+    task(&pool, &straggler_over, true, straggling.low_ms + 20).await;
+    // Over before the cutoff, in a slice that is not wholly past it: kept until its slice goes.
+    let kept_for_its_slice = id_at(live.low_ms + 10, 0);
+    task(&pool, &kept_for_its_slice, true, live.low_ms + 20).await;
+    // Outside every slice (the default partition): one over long ago, one recent.
+    task(&pool, "legacy-over", true, now - 60 * MINUTE_MS).await;
+    task(&pool, "legacy-recent", true, now - MINUTE_MS).await;
+
+    let policy = RetentionPolicy::new().terminal_tasks_after(age);
+    let report = store.prune_every(&policy, every).await.expect("the pass");
+
+    for id in &gone {
+        assert!(!present(&pool, id).await, "{id} went with its slice");
+    }
+    let after = slices(&pool).await.expect("the slices");
+    assert!(
+        !after.contains(&expired),
+        "the expired slice was dropped: {after:?}"
+    );
+    let events_left: Option<String> =
+        sqlx::query_scalar(&format!("SELECT to_regclass('{}')::TEXT", expired.events()))
+            .fetch_one(&pool)
+            .await
+            .expect("the catalog");
+    assert_eq!(events_left, None, "the slice's events table was dropped");
+    assert!(
+        after.contains(&straggling),
+        "a slice with a running task stays"
+    );
+    assert!(present(&pool, &running).await);
+    assert!(
+        !present(&pool, &straggler_over).await,
+        "its expired neighbour went row by row"
+    );
+    assert!(present(&pool, &kept_for_its_slice).await);
+    assert!(!present(&pool, "legacy-over").await);
+    assert!(present(&pool, "legacy-recent").await);
+    assert_eq!(report.tasks, 7, "{report:?}");
+
+    // The owners' counts follow what is left.
+    let counted: i64 = sqlx::query_scalar(
+        "SELECT COALESCE(SUM(tasks), 0)::BIGINT FROM a2a_task_counts WHERE owner_principal = 'alice'",
+    )
+    .fetch_one(&pool)
+    .await
+    .expect("the counts");
+    let held: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM a2a_tasks WHERE owner_principal = 'alice'")
+            .fetch_one(&pool)
+            .await
+            .expect("the tasks");
+    assert_eq!((counted, held), (3, 3));
+
+    // The slices for the tasks of the next passes are there.
+    let last = after.last().expect("slices ahead");
+    assert!(
+        last.high_ms >= now + 2 * MINUTE_MS + width_ms,
+        "slices reach past the next two passes: {after:?}"
+    );
+
+    // A second pass finds the running task finished and expired, and drops its slice.
+    sqlx::query("UPDATE a2a_tasks SET terminal = TRUE WHERE id = $1")
+        .bind(&running)
+        .execute(&pool)
+        .await
+        .expect("the task ends");
+    let again = store.prune_every(&policy, every).await.expect("the pass");
+    assert_eq!(again.tasks, 1, "{again:?}");
+    assert!(
+        !slices(&pool)
+            .await
+            .expect("the slices")
+            .contains(&straggling)
+    );
+}
