@@ -60,6 +60,7 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// The database's own part of expiring the tasks ended `age` before `now_ms` (milliseconds
     /// since the epoch), in a pass run every `every`: on PostgreSQL, dropping the slices of
     /// tasks that all expired and making those to come (`postgres_slices`); on SQLite, nothing.
+    #[doc(hidden)]
     async fn expire_slices(
         pool: &sqlx::Pool<Self>,
         now_ms: i64,

@@ -39,6 +39,13 @@ const START_MARGIN_MS: i64 = 60_000;
 /// Slices one pass makes at most, so a pass after a long pause (or a clock jump) stays short.
 const MAX_MADE_PER_PASS: usize = 64;
 
+/// Takes, for the rest of the transaction, the lock that one replica's pass at a time holds while
+/// it makes or drops a slice (keyed by the task table's oid, so stores in other schemas of the
+/// database do not share it); answers whether it was free. Passes of replicas at once would
+/// otherwise wait on each other's table locks, each holding one the other needs.
+const TAKE_UPKEEP_LOCK: &str =
+    "SELECT pg_try_advisory_xact_lock('a2a_tasks'::regclass::oid::BIGINT)";
+
 /// How long a pass waits for a table's lock before it leaves that slice to the next pass: below
 /// PostgreSQL's `deadlock_timeout` (1 s), so when the pass and a query wait on each other the
 /// pass gives up first.
@@ -129,46 +136,73 @@ pub(crate) fn slices_to_make(
     made
 }
 
-/// Makes `slice`'s two tables, each a partition of its table for the slice's range of ids.
-async fn make(pool: &PgPool, slice: Slice) -> Result<(), sqlx::Error> {
+/// Makes `slice`'s two tables, each a partition of its table for the slice's range of ids;
+/// `false` when another replica's pass holds the upkeep lock.
+async fn make(pool: &PgPool, slice: Slice) -> Result<bool, sqlx::Error> {
     let (from, to) = (first_id_at(slice.low_ms), first_id_at(slice.high_ms));
     let mut tx = pool.begin().await?;
-    sqlx::query(LOCK_TIMEOUT).execute(&mut *tx).await?;
+    if !upkeep_lock(&mut tx).await? {
+        return Ok(false);
+    }
     for (table, parent) in [
         (slice.tasks(), "a2a_tasks"),
         (slice.events(), "a2a_task_events"),
     ] {
         sqlx::query(&format!(
-            "CREATE TABLE {table} PARTITION OF {parent} FOR VALUES FROM ('{from}') TO ('{to}')"
+            "CREATE TABLE IF NOT EXISTS {table} PARTITION OF {parent} \
+             FOR VALUES FROM ('{from}') TO ('{to}')"
         ))
         .execute(&mut *tx)
         .await?;
     }
-    tx.commit().await
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Bounds the transaction's waits for locks and takes the upkeep lock; whether it was free.
+async fn upkeep_lock(
+    tx: &mut sqlx::Transaction<'static, sqlx::Postgres>,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query(LOCK_TIMEOUT).execute(&mut **tx).await?;
+    sqlx::query_scalar(TAKE_UPKEEP_LOCK)
+        .fetch_one(&mut **tx)
+        .await
+}
+
+/// What became of a slice a pass meant to drop.
+enum Dropped {
+    /// Dropped, with this many tasks.
+    Removed(u64),
+    /// It holds a task not over, or over since the cutoff.
+    Unexpired,
+    /// Another replica's pass holds the upkeep lock.
+    Busy,
 }
 
 /// Whether `slice` holds a task that is not over, or that changed at `cutoff` (micros) or later.
 const HOLDS_UNEXPIRED: &str = "SELECT EXISTS (SELECT 1 FROM {tasks} WHERE terminal = FALSE) \
      OR EXISTS (SELECT 1 FROM {tasks} WHERE terminal = TRUE AND updated_micros >= $1)";
 
-/// Drops `slice` if every task in it expired before `cutoff`, with its owners' counts, push
-/// configs, deliveries and execution records; how many tasks went, `None` when it holds a task
-/// that has not expired.
-async fn drop_if_expired(
-    pool: &PgPool,
-    slice: Slice,
-    cutoff: i64,
-) -> Result<Option<u64>, sqlx::Error> {
+/// Drops `slice` if every task in it expired before `cutoff` (micros), with its owners' counts,
+/// push configs, deliveries and execution records.
+async fn drop_if_expired(pool: &PgPool, slice: Slice, cutoff: i64) -> Result<Dropped, sqlx::Error> {
     let (tasks, events) = (slice.tasks(), slice.events());
     let mut tx = pool.begin().await?;
-    sqlx::query(LOCK_TIMEOUT).execute(&mut *tx).await?;
+    if !upkeep_lock(&mut tx).await? {
+        return Ok(Dropped::Busy);
+    }
     let unexpired: bool = sqlx::query_scalar(&HOLDS_UNEXPIRED.replace("{tasks}", &tasks))
         .bind(cutoff)
         .fetch_one(&mut *tx)
         .await?;
     if unexpired {
-        return Ok(None);
+        return Ok(Dropped::Unexpired);
     }
+    // One process for the count: parallel workers would take every core from the writers for
+    // the second it lasts, instead of one core for a little longer.
+    sqlx::query("SET LOCAL max_parallel_workers_per_gather = 0")
+        .execute(&mut *tx)
+        .await?;
     // Counted before the drop, applied after it: the counters' rows are taken in the order the
     // table's writers take them only once no writer of the table is left (the drop waits for
     // them), so the pass and a writer never hold one each and wait for the other.
@@ -188,6 +222,12 @@ async fn drop_if_expired(
         .execute(&mut *tx)
         .await?;
     }
+    // The parents first, as their writers lock them (parent, then the partition a row is in):
+    // dropping a partition locks its parent too, and taking the partition first could wait on a
+    // writer that waits on it.
+    sqlx::query("LOCK TABLE a2a_tasks, a2a_task_events IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut *tx)
+        .await?;
     sqlx::query(&format!("DROP TABLE {events}, {tasks}"))
         .execute(&mut *tx)
         .await?;
@@ -214,7 +254,7 @@ async fn drop_if_expired(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Some(removed))
+    Ok(Dropped::Removed(removed))
 }
 
 /// The slices' part of a pruning pass at `now_ms` for tasks kept `age`, run every `every`: drops
@@ -244,11 +284,17 @@ pub(crate) async fn expire_slices(
             continue;
         }
         match drop_if_expired(pool, slice, cutoff_ms.saturating_mul(1_000)).await {
-            Ok(Some(removed)) => expiry.removed += removed,
+            Ok(Dropped::Removed(removed)) => expiry.removed += removed,
             // A task still running: its expired neighbours go row by row.
-            Ok(None) => left.push(slice),
-            Err(error) => {
-                tracing::warn!(%error, slice = %slice.tasks(), "dropping a slice of tasks failed; the next pass tries again");
+            Ok(Dropped::Unexpired) => left.push(slice),
+            // Another replica's pass dropped it first.
+            Err(error) if code_of(&error).as_deref() == Some(UNDEFINED_TABLE) => {}
+            // Left whole to the next pass (or to the replica's pass at it now): the row-by-row
+            // expiry leaves it alone.
+            outcome => {
+                if let Err(error) = outcome {
+                    log_left(&error, slice, "dropping");
+                }
                 kept_from = Some(kept_from.map_or(slice.low_ms, |from| from.min(slice.low_ms)));
                 left.push(slice);
             }
@@ -257,12 +303,14 @@ pub(crate) async fn expire_slices(
     let until_ms = now_ms + 2 * millis(every) + width_ms;
     for slice in slices_to_make(&left, now_ms, width_ms, until_ms) {
         match make(pool, slice).await {
-            Ok(()) => {
+            // Another replica's pass is making slices.
+            Ok(false) => break,
+            Ok(true) => {
                 kept_from.get_or_insert(slice.low_ms);
                 left.push(slice);
             }
             Err(error) => {
-                tracing::warn!(%error, slice = %slice.tasks(), "making a slice of tasks failed; the next pass tries again");
+                log_left(&error, slice, "making");
                 break;
             }
         }
@@ -271,6 +319,31 @@ pub(crate) async fn expire_slices(
         expiry.kept = Some((first_id_at(from), first_id_at(last)));
     }
     Ok(expiry)
+}
+
+/// PostgreSQL's code for a table that does not exist.
+const UNDEFINED_TABLE: &str = "42P01";
+
+/// PostgreSQL's code for a lock not had within `lock_timeout`.
+const LOCK_NOT_AVAILABLE: &str = "55P03";
+
+/// The SQLSTATE of a database's error.
+fn code_of(error: &sqlx::Error) -> Option<String> {
+    error
+        .as_database_error()
+        .and_then(|error| error.code())
+        .map(|code| code.into_owned())
+}
+
+/// Logs that a slice was left to the next pass: a lock busy with the table's traffic (or another
+/// replica's pass) is expected now and then; anything else is worth a warning.
+fn log_left(error: &sqlx::Error, slice: Slice, doing: &str) {
+    let slice = slice.tasks();
+    if code_of(error).as_deref() == Some(LOCK_NOT_AVAILABLE) {
+        tracing::debug!(%error, %slice, "{doing} a slice of tasks waited too long for its lock; the next pass tries again");
+    } else {
+        tracing::warn!(%error, %slice, "{doing} a slice of tasks failed; the next pass tries again");
+    }
 }
 
 /// `duration` in whole milliseconds, saturating.

@@ -217,6 +217,106 @@ async fn present(pool: &PgPool, id: &str) -> bool {
     }
 }
 
+/// The age the PostgreSQL tests keep ended tasks, and how often their passes run.
+const AGE: Duration = Duration::from_secs(8 * 60);
+const EVERY: Duration = Duration::from_secs(60);
+
+/// Slices and tasks as earlier passes and writes left them, before a pass at `now` (ms).
+struct Layout {
+    now: i64,
+    /// Over an hour ago, every task over long ago: goes whole.
+    expired: Slice,
+    gone: Vec<String>,
+    /// Over an hour ago, holding a task still running (and one over long ago).
+    straggling: Slice,
+    running: String,
+    straggler_over: String,
+    /// Across the pass's cutoff, holding a task over before it: kept until the slice goes.
+    kept_for_its_slice: String,
+}
+
+/// Lays out [`Layout`] on the store at `pool`, and two tasks outside every slice (the default
+/// partition): `legacy-over`, over long ago, and `legacy-recent`.
+async fn lay_out(pool: &PgPool) -> Layout {
+    let width_ms = 2 * MINUTE_MS;
+    let now = crate::columns::now_micros() / 1_000;
+    let cutoff_ms = now - 8 * MINUTE_MS;
+    let slice_at = |ms: i64| Slice {
+        low_ms: ms.div_euclid(width_ms) * width_ms,
+        high_ms: ms.div_euclid(width_ms) * width_ms + width_ms,
+    };
+    let expired = slice_at(now - 60 * MINUTE_MS);
+    let straggling = slice_at(expired.high_ms);
+    let live = slice_at(cutoff_ms);
+    for slice in [expired, straggling, live] {
+        make(pool, slice).await.expect("a slice");
+    }
+    assert!(live.low_ms < cutoff_ms && live.high_ms > cutoff_ms);
+    let gone: Vec<String> = (0..5).map(|n| id_at(expired.low_ms + 10, n)).collect();
+    for id in &gone {
+        task(pool, id, true, expired.low_ms + 20).await;
+    }
+    let running = id_at(straggling.low_ms + 10, 0);
+    let straggler_over = id_at(straggling.low_ms + 10, 1);
+    task(pool, &running, false, straggling.low_ms + 20).await;
+    task(pool, &straggler_over, true, straggling.low_ms + 20).await;
+    let kept_for_its_slice = id_at(live.low_ms + 10, 0);
+    task(pool, &kept_for_its_slice, true, live.low_ms + 20).await;
+    task(pool, "legacy-over", true, now - 60 * MINUTE_MS).await;
+    task(pool, "legacy-recent", true, now - MINUTE_MS).await;
+    Layout {
+        now,
+        expired,
+        gone,
+        straggling,
+        running,
+        straggler_over,
+        kept_for_its_slice,
+    }
+}
+
+/// What must hold after one pass (or passes of replicas at once) over `layout`.
+async fn check_after_first_pass(pool: &PgPool, layout: &Layout) {
+    for id in &layout.gone {
+        assert!(!present(pool, id).await, "{id} went with its slice");
+    }
+    let after = slices(pool).await.expect("the slices");
+    assert!(
+        !after.contains(&layout.expired),
+        "the expired slice was dropped: {after:?}"
+    );
+    let events_left: Option<String> = sqlx::query_scalar(&format!(
+        "SELECT to_regclass('{}')::TEXT",
+        layout.expired.events()
+    ))
+    .fetch_one(pool)
+    .await
+    .expect("the catalog");
+    assert_eq!(events_left, None, "the slice's events table was dropped");
+    assert!(
+        after.contains(&layout.straggling),
+        "a slice with a running task stays"
+    );
+    assert!(present(pool, &layout.running).await);
+    assert!(
+        !present(pool, &layout.straggler_over).await,
+        "its expired neighbour went row by row"
+    );
+    assert!(present(pool, &layout.kept_for_its_slice).await);
+    assert!(!present(pool, "legacy-over").await);
+    assert!(present(pool, "legacy-recent").await);
+
+    // The owners' counts follow what is left.
+    assert_eq!(counted_and_held(pool).await, (3, 3));
+
+    // The slices for the tasks of the next passes are there.
+    let last = after.last().expect("slices ahead");
+    assert!(
+        last.high_ms >= layout.now + 2 * MINUTE_MS + 2 * MINUTE_MS,
+        "slices reach past the next two passes: {after:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pass_drops_expired_slices_whole_and_leaves_the_rest_to_rows() {
     let Some(url) = postgres_url("a_pass_drops_expired_slices_whole_and_leaves_the_rest_to_rows")
@@ -227,105 +327,79 @@ async fn a_pass_drops_expired_slices_whole_and_leaves_the_rest_to_rows() {
         .await
         .expect("the store opens and migrates");
     let pool = store.pool().clone();
-    let age = Duration::from_secs(8 * 60);
-    let every = Duration::from_secs(60);
-    let width_ms = 2 * MINUTE_MS;
-    let now = crate::columns::now_micros() / 1_000;
-
-    // Two slices an hour ago, and one across this pass's cutoff, as earlier passes made them.
-    let cutoff_ms = now - 8 * MINUTE_MS;
-    let slice_at = |ms: i64| Slice {
-        low_ms: ms.div_euclid(width_ms) * width_ms,
-        high_ms: ms.div_euclid(width_ms) * width_ms + width_ms,
-    };
-    let expired = slice_at(now - 60 * MINUTE_MS);
-    let straggling = slice_at(expired.high_ms);
-    let live = slice_at(cutoff_ms);
-    for slice in [expired, straggling, live] {
-        make(&pool, slice).await.expect("a slice");
-    }
-    assert!(live.low_ms < cutoff_ms && live.high_ms > cutoff_ms);
-
-    // The first old slice: every task over long ago. The second: one still running.
-    let gone: Vec<String> = (0..5).map(|n| id_at(expired.low_ms + 10, n)).collect();
-    for id in &gone {
-        task(&pool, id, true, expired.low_ms + 20).await;
-    }
-    let running = id_at(straggling.low_ms + 10, 0);
-    let straggler_over = id_at(straggling.low_ms + 10, 1);
-    task(&pool, &running, false, straggling.low_ms + 20).await;
-    task(&pool, &straggler_over, true, straggling.low_ms + 20).await;
-    // Over before the cutoff, in a slice that is not wholly past it: kept until its slice goes.
-    let kept_for_its_slice = id_at(live.low_ms + 10, 0);
-    task(&pool, &kept_for_its_slice, true, live.low_ms + 20).await;
-    // Outside every slice (the default partition): one over long ago, one recent.
-    task(&pool, "legacy-over", true, now - 60 * MINUTE_MS).await;
-    task(&pool, "legacy-recent", true, now - MINUTE_MS).await;
-
-    let policy = RetentionPolicy::new().terminal_tasks_after(age);
-    let report = store.prune_every(&policy, every).await.expect("the pass");
-
-    for id in &gone {
-        assert!(!present(&pool, id).await, "{id} went with its slice");
-    }
-    let after = slices(&pool).await.expect("the slices");
-    assert!(
-        !after.contains(&expired),
-        "the expired slice was dropped: {after:?}"
-    );
-    let events_left: Option<String> =
-        sqlx::query_scalar(&format!("SELECT to_regclass('{}')::TEXT", expired.events()))
-            .fetch_one(&pool)
-            .await
-            .expect("the catalog");
-    assert_eq!(events_left, None, "the slice's events table was dropped");
-    assert!(
-        after.contains(&straggling),
-        "a slice with a running task stays"
-    );
-    assert!(present(&pool, &running).await);
-    assert!(
-        !present(&pool, &straggler_over).await,
-        "its expired neighbour went row by row"
-    );
-    assert!(present(&pool, &kept_for_its_slice).await);
-    assert!(!present(&pool, "legacy-over").await);
-    assert!(present(&pool, "legacy-recent").await);
+    let layout = lay_out(&pool).await;
+    let policy = RetentionPolicy::new().terminal_tasks_after(AGE);
+    let report = store.prune_every(&policy, EVERY).await.expect("the pass");
+    check_after_first_pass(&pool, &layout).await;
+    // Five with their slice, one row by row from the straggling slice, one from the default.
     assert_eq!(report.tasks, 7, "{report:?}");
-
-    // The owners' counts follow what is left.
-    let counted: i64 = sqlx::query_scalar(
-        "SELECT COALESCE(SUM(tasks), 0)::BIGINT FROM a2a_task_counts WHERE owner_principal = 'alice'",
-    )
-    .fetch_one(&pool)
-    .await
-    .expect("the counts");
-    let held: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM a2a_tasks WHERE owner_principal = 'alice'")
-            .fetch_one(&pool)
-            .await
-            .expect("the tasks");
-    assert_eq!((counted, held), (3, 3));
-
-    // The slices for the tasks of the next passes are there.
-    let last = after.last().expect("slices ahead");
-    assert!(
-        last.high_ms >= now + 2 * MINUTE_MS + width_ms,
-        "slices reach past the next two passes: {after:?}"
-    );
 
     // A second pass finds the running task finished and expired, and drops its slice.
     sqlx::query("UPDATE a2a_tasks SET terminal = TRUE WHERE id = $1")
-        .bind(&running)
+        .bind(&layout.running)
         .execute(&pool)
         .await
         .expect("the task ends");
-    let again = store.prune_every(&policy, every).await.expect("the pass");
+    let again = store.prune_every(&policy, EVERY).await.expect("the pass");
     assert_eq!(again.tasks, 1, "{again:?}");
     assert!(
         !slices(&pool)
             .await
             .expect("the slices")
-            .contains(&straggling)
+            .contains(&layout.straggling)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_pruning_at_once_remove_each_task_once() {
+    let Some(url) = postgres_url("replicas_pruning_at_once_remove_each_task_once") else {
+        return;
+    };
+    let options = fresh_schema(&url).await;
+    let first = PostgresStore::connect_with(options.clone(), 4)
+        .await
+        .expect("the store opens and migrates");
+    let second = PostgresStore::connect_with(options, 4)
+        .await
+        .expect("a second replica opens");
+    let layout = lay_out(first.pool()).await;
+    let policy = RetentionPolicy::new().terminal_tasks_after(AGE);
+    let (one, other) = tokio::join!(
+        first.prune_every(&policy, EVERY),
+        second.prune_every(&policy, EVERY)
+    );
+    let removed = one.expect("a pass").tasks + other.expect("the other pass").tasks;
+    // Each task is whole or gone (`present` checks), removed by one pass, and the counts agree.
+    let mut gone = 0;
+    for id in layout.gone.iter().chain([&layout.straggler_over]) {
+        gone += u64::from(!present(first.pool(), id).await);
+    }
+    gone += u64::from(!present(first.pool(), "legacy-over").await);
+    assert_eq!(removed, gone, "each task removed by one pass");
+    let (counted, held) = counted_and_held(first.pool()).await;
+    assert_eq!(counted, held);
+    // What one pass found the other at (the upkeep lock taken) it leaves whole, and may find
+    // nothing left to do once the other is done: the next pass completes it.
+    let again = second
+        .prune_every(&policy, EVERY)
+        .await
+        .expect("the next pass");
+    assert_eq!(removed + again.tasks, 7, "{again:?}");
+    check_after_first_pass(first.pool(), &layout).await;
+}
+
+/// The owners' counters' total for alice, and alice's tasks held.
+async fn counted_and_held(pool: &PgPool) -> (i64, i64) {
+    let counted: i64 = sqlx::query_scalar(
+        "SELECT COALESCE(SUM(tasks), 0)::BIGINT FROM a2a_task_counts WHERE owner_principal = 'alice'",
+    )
+    .fetch_one(pool)
+    .await
+    .expect("the counts");
+    let held: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM a2a_tasks WHERE owner_principal = 'alice'")
+            .fetch_one(pool)
+            .await
+            .expect("the tasks");
+    (counted, held)
 }
