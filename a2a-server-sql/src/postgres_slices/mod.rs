@@ -120,18 +120,22 @@ pub(crate) fn slices_to_make(
     until_ms: i64,
 ) -> Vec<Slice> {
     let width_ms = width_ms.max(1);
-    let earliest = now_ms + START_MARGIN_MS;
+    let earliest = now_ms.saturating_add(START_MARGIN_MS);
     let mut low = match existing.last() {
         Some(last) if last.high_ms >= earliest => last.high_ms,
-        _ => earliest.div_euclid(width_ms) * width_ms + width_ms,
+        _ => (earliest.div_euclid(width_ms) * width_ms).saturating_add(width_ms),
     };
     let mut made = Vec::new();
-    while low < until_ms && made.len() < MAX_MADE_PER_PASS {
+    // A table named past the end of time (no slice the pass makes) ends the run.
+    while let Some(high) = low.checked_add(width_ms) {
+        if low >= until_ms || made.len() >= MAX_MADE_PER_PASS {
+            break;
+        }
         made.push(Slice {
             low_ms: low,
-            high_ms: low + width_ms,
+            high_ms: high,
         });
-        low += width_ms;
+        low = high;
     }
     made
 }
@@ -273,7 +277,7 @@ pub(crate) async fn expire_slices(
         return Ok(SliceExpiry::default());
     };
     let width_ms = millis(width);
-    let cutoff_ms = now_ms - millis(age);
+    let cutoff_ms = now_ms.saturating_sub(millis(age));
     let mut expiry = SliceExpiry::default();
     let mut kept_from: Option<i64> = None;
     let mut left = Vec::new();
@@ -300,7 +304,9 @@ pub(crate) async fn expire_slices(
             }
         }
     }
-    let until_ms = now_ms + 2 * millis(every) + width_ms;
+    let until_ms = now_ms
+        .saturating_add(millis(every).saturating_mul(2))
+        .saturating_add(width_ms);
     for slice in slices_to_make(&left, now_ms, width_ms, until_ms) {
         match make(pool, slice).await {
             // Another replica's pass is making slices.

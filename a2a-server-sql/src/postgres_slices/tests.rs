@@ -86,6 +86,13 @@ fn a_run_of_slices_starts_past_the_margin_and_continues_from_the_last() {
         Some(1_002 * MINUTE_MS)
     );
 
+    // Bounds at the end of time make nothing and do not overflow.
+    let end = [Slice {
+        low_ms: i64::MAX - 10,
+        high_ms: i64::MAX - 1,
+    }];
+    assert!(slices_to_make(&end, now, MINUTE_MS, i64::MAX).is_empty());
+
     // A pass after a long pause makes a bounded number.
     let many = slices_to_make(&[], now, 1, now + 1_000_000);
     assert_eq!(many.len(), MAX_MADE_PER_PASS);
