@@ -143,11 +143,17 @@ pub(crate) fn slices_to_make(
 /// Makes `slice`'s two tables, each a partition of its table for the slice's range of ids;
 /// `false` when another replica's pass holds the upkeep lock.
 async fn make(pool: &PgPool, slice: Slice) -> Result<bool, sqlx::Error> {
-    let (from, to) = (first_id_at(slice.low_ms), first_id_at(slice.high_ms));
     let mut tx = pool.begin().await?;
-    if !upkeep_lock(&mut tx).await? {
+    let made = make_in(&mut tx, slice).await;
+    settle(tx, made, |made| *made).await
+}
+
+/// [`make`]'s statements, in `tx`.
+async fn make_in(tx: &mut PgTransaction, slice: Slice) -> Result<bool, sqlx::Error> {
+    if !upkeep_lock(tx).await? {
         return Ok(false);
     }
+    let (from, to) = (first_id_at(slice.low_ms), first_id_at(slice.high_ms));
     for (table, parent) in [
         (slice.tasks(), "a2a_tasks"),
         (slice.events(), "a2a_task_events"),
@@ -156,17 +162,42 @@ async fn make(pool: &PgPool, slice: Slice) -> Result<bool, sqlx::Error> {
             "CREATE TABLE IF NOT EXISTS {table} PARTITION OF {parent} \
              FOR VALUES FROM ('{from}') TO ('{to}')"
         ))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
-    tx.commit().await?;
     Ok(true)
 }
 
+/// A transaction of the pass's.
+type PgTransaction = sqlx::Transaction<'static, sqlx::Postgres>;
+
+/// Commits `tx` when `outcome` is one to keep, and otherwise rolls it back now: sqlx rolls back
+/// a dropped transaction only when its connection is next used, and until then its locks (the
+/// upkeep lock among them) stay taken, so the pass's next transaction would find it busy.
+async fn settle<T>(
+    tx: PgTransaction,
+    outcome: Result<T, sqlx::Error>,
+    keep: impl FnOnce(&T) -> bool,
+) -> Result<T, sqlx::Error> {
+    match outcome {
+        Ok(done) if keep(&done) => {
+            tx.commit().await?;
+            Ok(done)
+        }
+        Ok(done) => {
+            tx.rollback().await?;
+            Ok(done)
+        }
+        Err(error) => {
+            // The error is what the caller needs; a failed rollback closes the connection.
+            let _ = tx.rollback().await;
+            Err(error)
+        }
+    }
+}
+
 /// Bounds the transaction's waits for locks and takes the upkeep lock; whether it was free.
-async fn upkeep_lock(
-    tx: &mut sqlx::Transaction<'static, sqlx::Postgres>,
-) -> Result<bool, sqlx::Error> {
+async fn upkeep_lock(tx: &mut PgTransaction) -> Result<bool, sqlx::Error> {
     sqlx::query(LOCK_TIMEOUT).execute(&mut **tx).await?;
     sqlx::query_scalar(TAKE_UPKEEP_LOCK)
         .fetch_one(&mut **tx)
@@ -190,14 +221,27 @@ const HOLDS_UNEXPIRED: &str = "SELECT EXISTS (SELECT 1 FROM {tasks} WHERE termin
 /// Drops `slice` if every task in it expired before `cutoff` (micros), with its owners' counts,
 /// push configs, deliveries and execution records.
 async fn drop_if_expired(pool: &PgPool, slice: Slice, cutoff: i64) -> Result<Dropped, sqlx::Error> {
-    let (tasks, events) = (slice.tasks(), slice.events());
     let mut tx = pool.begin().await?;
-    if !upkeep_lock(&mut tx).await? {
+    let dropped = drop_in(&mut tx, slice, cutoff).await;
+    settle(tx, dropped, |dropped| {
+        matches!(dropped, Dropped::Removed(_))
+    })
+    .await
+}
+
+/// [`drop_if_expired`]'s statements, in `tx`.
+async fn drop_in(
+    tx: &mut PgTransaction,
+    slice: Slice,
+    cutoff: i64,
+) -> Result<Dropped, sqlx::Error> {
+    let (tasks, events) = (slice.tasks(), slice.events());
+    if !upkeep_lock(tx).await? {
         return Ok(Dropped::Busy);
     }
     let unexpired: bool = sqlx::query_scalar(&HOLDS_UNEXPIRED.replace("{tasks}", &tasks))
         .bind(cutoff)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut **tx)
         .await?;
     if unexpired {
         return Ok(Dropped::Unexpired);
@@ -205,7 +249,7 @@ async fn drop_if_expired(pool: &PgPool, slice: Slice, cutoff: i64) -> Result<Dro
     // One process for the count: parallel workers would take every core from the writers for
     // the second it lasts, instead of one core for a little longer.
     sqlx::query("SET LOCAL max_parallel_workers_per_gather = 0")
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     // Counted before the drop, applied after it: the counters' rows are taken in the order the
     // table's writers take them only once no writer of the table is left (the drop waits for
@@ -214,7 +258,7 @@ async fn drop_if_expired(pool: &PgPool, slice: Slice, cutoff: i64) -> Result<Dro
         "SELECT owner_principal, owner_tenant, (MIN(seq) % 32)::SMALLINT, COUNT(*) FROM {tasks} \
          GROUP BY owner_principal, owner_tenant ORDER BY owner_principal, owner_tenant"
     ))
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut **tx)
     .await?;
     let (from, to) = (first_id_at(slice.low_ms), first_id_at(slice.high_ms));
     for table in ["a2a_push_configs", "a2a_push_outbox", "a2a_executions"] {
@@ -223,17 +267,17 @@ async fn drop_if_expired(pool: &PgPool, slice: Slice, cutoff: i64) -> Result<Dro
         ))
         .bind(&from)
         .bind(&to)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
     // The parents first, as their writers lock them (parent, then the partition a row is in):
     // dropping a partition locks its parent too, and taking the partition first could wait on a
     // writer that waits on it.
     sqlx::query("LOCK TABLE a2a_tasks, a2a_task_events IN ACCESS EXCLUSIVE MODE")
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     sqlx::query(&format!("DROP TABLE {events}, {tasks}"))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     let mut removed = 0;
     let (mut principals, mut tenants, mut shards, mut gone) = (vec![], vec![], vec![], vec![]);
@@ -255,9 +299,8 @@ async fn drop_if_expired(pool: &PgPool, slice: Slice, cutoff: i64) -> Result<Dro
     .bind(tenants)
     .bind(shards)
     .bind(gone)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
-    tx.commit().await?;
     Ok(Dropped::Removed(removed))
 }
 
