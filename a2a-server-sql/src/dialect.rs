@@ -66,7 +66,7 @@ pub trait Dialect: sqlx::Database + private::Sealed {
         now_ms: i64,
         age: std::time::Duration,
         every: std::time::Duration,
-    ) -> Result<crate::prune::SliceExpiry, a2a_server::store::StoreError>;
+    ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError>;
 
     /// How many rows a statement changed (each driver has its own result type).
     fn rows_affected(result: &Self::QueryResult) -> u64;
@@ -133,10 +133,10 @@ impl Dialect for sqlx::Sqlite {
         _now_ms: i64,
         _age: std::time::Duration,
         _every: std::time::Duration,
-    ) -> Result<crate::prune::SliceExpiry, a2a_server::store::StoreError> {
+    ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError> {
         // One file, one writer: nothing to drop whole; the writer expires rows in step with
         // its writes (`sqlite_expiry`).
-        Ok(crate::prune::SliceExpiry::default())
+        Ok(crate::retention::SliceExpiry::default())
     }
 
     async fn announce(
@@ -255,7 +255,7 @@ impl Dialect for sqlx::Postgres {
         now_ms: i64,
         age: std::time::Duration,
         every: std::time::Duration,
-    ) -> Result<crate::prune::SliceExpiry, a2a_server::store::StoreError> {
+    ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError> {
         crate::postgres_slices::expire_slices(pool, now_ms, age, every).await
     }
 

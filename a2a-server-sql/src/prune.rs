@@ -28,21 +28,10 @@ pub(crate) const EXPIRING: &str = "SELECT id FROM a2a_tasks \
      WHERE terminal = TRUE AND updated_micros < $1 ORDER BY updated_micros LIMIT $2";
 
 /// [`EXPIRING`] outside the ids from `$3` up to `$4` (texts; `''` and `''` leave none out): the
-/// slices a database drops whole ([`SliceExpiry::kept`]).
+/// slices a database drops whole ([`SliceExpiry::kept`](crate::retention::SliceExpiry)).
 pub(crate) const EXPIRING_OUTSIDE: &str = "SELECT id FROM a2a_tasks \
      WHERE terminal = TRUE AND updated_micros < $1 AND (id < $3 OR id >= $4) \
      ORDER BY updated_micros LIMIT $2";
-
-/// What the database's own part of a pass did ([`Dialect::expire_slices`]): on PostgreSQL, the
-/// slices of tasks it dropped whole, and those it will drop later.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct SliceExpiry {
-    /// Tasks removed with the slices dropped.
-    pub(crate) removed: u64,
-    /// The ids the row-by-row expiry leaves alone (from, up to): slices to be dropped whole
-    /// later; `None` when there are none.
-    pub(crate) kept: Option<(String, String)>,
-}
 
 /// The tables holding rows of a task besides `a2a_tasks`, each with a column `task_id`.
 pub(crate) const TASK_ROWS: [&str; 4] = [

@@ -79,6 +79,17 @@ impl RetentionPolicy {
     }
 }
 
+/// What the database's own part of a pass did ([`Dialect::expire_slices`](crate::Dialect::expire_slices)): on PostgreSQL, the
+/// slices of tasks it dropped whole, and those it will drop later.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct SliceExpiry {
+    /// Tasks removed with the slices dropped.
+    pub(crate) removed: u64,
+    /// The ids the row-by-row expiry leaves alone (from, up to): slices to be dropped whole
+    /// later; `None` when there are none.
+    pub(crate) kept: Option<(String, String)>,
+}
+
 /// What one pruning pass removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]

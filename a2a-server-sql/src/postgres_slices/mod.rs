@@ -22,7 +22,7 @@ use a2a_server::store::StoreError;
 use sqlx::{PgPool, Row};
 
 use crate::errors::backend;
-use crate::prune::SliceExpiry;
+use crate::retention::SliceExpiry;
 
 /// Ages of ended tasks under this are kept without slices: slices a quarter of it wide would
 /// each hold seconds of tasks, and the pass would make and drop tables all the time.
