@@ -322,6 +322,8 @@ pub(crate) async fn expire_slices(
     let width_ms = millis(width);
     let cutoff_ms = now_ms.saturating_sub(millis(age));
     let mut expiry = SliceExpiry::default();
+    // The slices come oldest first (and those made after them all), so the first one kept is
+    // where the kept ids begin, and the last one left is where they end.
     let mut kept_from: Option<i64> = None;
     let mut left = Vec::new();
     for slice in slices(pool).await? {
@@ -342,7 +344,7 @@ pub(crate) async fn expire_slices(
                 if let Err(error) = outcome {
                     log_left(&error, slice, "dropping");
                 }
-                kept_from = Some(kept_from.map_or(slice.low_ms, |from| from.min(slice.low_ms)));
+                kept_from.get_or_insert(slice.low_ms);
                 left.push(slice);
             }
         }
@@ -364,8 +366,8 @@ pub(crate) async fn expire_slices(
             }
         }
     }
-    if let (Some(from), Some(last)) = (kept_from, left.iter().map(|slice| slice.high_ms).max()) {
-        expiry.kept = Some((first_id_at(from), first_id_at(last)));
+    if let (Some(from), Some(last)) = (kept_from, left.last()) {
+        expiry.kept = Some((first_id_at(from), first_id_at(last.high_ms)));
     }
     Ok(expiry)
 }
