@@ -96,9 +96,10 @@
 //! task ids are compared byte by byte (collation `"C"`) in every table: the server's ids begin
 //! with the millisecond they were made, so each partition (a *slice*, named
 //! `a2a_tasks_<from ms>_<to ms>` and `a2a_task_events_<from ms>_<to ms>`) holds the tasks made in
-//! one span of time. The retention pass makes the slices ahead of the tasks and drops a slice
-//! whose tasks have all expired as whole tables, which costs a busy store nothing like deleting
-//! its rows; a slice is a quarter of `terminal_tasks_after` wide (at most a day; ages under 4
+//! one span of time. The retention pass makes the slices ahead of the tasks (and
+//! `with_retention` makes the first at once, starting a minute or so after it is called) and drops
+//! a slice whose tasks have all expired as whole tables, which costs a busy store nothing like
+//! deleting its rows; a slice is a quarter of `terminal_tasks_after` wide (at most a day; ages under 4
 //! minutes make none). Rows no slice covers (those stored before migration `0010`, ids the server
 //! did not make) are in each table's default partition, `a2a_tasks_unsliced` and
 //! `a2a_task_events_unsliced`, and expire one by one.

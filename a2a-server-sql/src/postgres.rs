@@ -41,7 +41,7 @@ impl SqlStore<Postgres> {
             .map_err(OpenError::Connect)?;
         let store = Self::migrated(pool.clone(), pool.clone(), None)
             .await?
-            .with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
+            .opened_with_retention(RetentionPolicy::recommended(), RETENTION_INTERVAL);
         // Set once, on a store no one else holds yet.
         let _ = store.shared.ended_batch.set(EndedTaskBatch::start(pool));
         Ok(store)

@@ -88,7 +88,7 @@ impl SqlStore<Sqlite> {
             // writer paces expiry by).
             let _ = store.shared.group.set(Box::new(group));
         }
-        let store = store.with_retention(Some(RetentionPolicy::recommended()), RETENTION_INTERVAL);
+        let store = store.opened_with_retention(RetentionPolicy::recommended(), RETENTION_INTERVAL);
         // One process uses the file: executions leased when it was opened belong to a process
         // that has stopped, and are resumed at once rather than when their leases run out.
         store

@@ -410,3 +410,60 @@ async fn counted_and_held(pool: &PgPool) -> (i64, i64) {
             .expect("the tasks");
     (counted, held)
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_policy_set_on_an_open_store_makes_its_slices_at_once() {
+    let Some(url) = postgres_url("a_policy_set_on_an_open_store_makes_its_slices_at_once") else {
+        return;
+    };
+    let options = fresh_schema(&url).await;
+    let opened = PostgresStore::connect_with(options, 4)
+        .await
+        .expect("the store opens and migrates");
+    // The policy a store opens with leaves its slices to its first pass, minutes away.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(slices(opened.pool()).await.expect("the slices"), []);
+
+    let before_ms = crate::columns::now_micros() / 1_000;
+    let every = Duration::from_secs(5 * 60);
+    let store = opened.with_retention(
+        Some(RetentionPolicy::new().terminal_tasks_after(AGE)),
+        every,
+    );
+    let width_ms = millis(slice_width(AGE).expect("sliced"));
+    // Each slice is made in a transaction of its own: wait for the last one the pass needs.
+    let until_ms = before_ms + 2 * millis(every) + width_ms;
+    let mut made = Vec::new();
+    for _ in 0..100 {
+        made = slices(store.pool()).await.expect("the slices");
+        if made.last().is_some_and(|last| last.high_ms >= until_ms) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let first = *made.first().expect("slices made within five seconds");
+    assert!(
+        made.last().is_some_and(|last| last.high_ms >= until_ms),
+        "slices for the next two passes within five seconds: {made:?}"
+    );
+    assert!(
+        first.low_ms >= before_ms + START_MARGIN_MS
+            && first.low_ms <= before_ms + START_MARGIN_MS + width_ms,
+        "the first slice starts past the margin: {first:?}, set at {before_ms}"
+    );
+    assert!(
+        made.windows(2)
+            .all(|pair| pair[0].high_ms == pair[1].low_ms)
+    );
+
+    // A task made in the first slice's span is stored in its table.
+    let id = id_at(first.low_ms + 1, 1);
+    task(store.pool(), &id, false, first.low_ms).await;
+    let table: String =
+        sqlx::query_scalar("SELECT tableoid::regclass::TEXT FROM a2a_tasks WHERE id = $1")
+            .bind(&id)
+            .fetch_one(store.pool())
+            .await
+            .expect("the task's table");
+    assert_eq!(table, first.tasks());
+}
