@@ -66,9 +66,10 @@
 //!   configs and outbox deliveries), old events and given-up deliveries. Every store runs
 //!   [`RetentionPolicy::recommended`] in the background from the moment it opens, every
 //!   [`RETENTION_INTERVAL`]; `with_retention` changes or stops it, and `prune` runs one pass. On
-//!   SQLite the writer thread also removes the tasks due after each group of writes it commits
-//!   (twice as many as the group's writes at most), so a store written to without pause expires in
-//!   step with what comes in instead of in one long pass that holds the single writer. The
+//!   SQLite the writer thread also removes the tasks due with each group of writes it commits
+//!   (twice as many as the group's writes at most, in the group's transaction), so a store written
+//!   to without pause expires in step with what comes in instead of in one long pass that holds
+//!   the single writer. The
 //!   outbox holds at most one delivery per config (16 a task) per event logged; a stream whose reader fell behind what is kept ends, as
 //!   with the in-memory store. Connections are pooled; a database that does not answer fails a
 //!   request after the pool's acquire timeout (10 s) with a clear error, and the next request

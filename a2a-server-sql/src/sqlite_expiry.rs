@@ -1,7 +1,9 @@
-//! Expiry paced by the writes, on SQLite: after each group it commits, the writer thread
+//! Expiry paced by the writes, on SQLite: with each group it commits, the writer thread
 //! (`sqlite_writer`) removes the tasks that expired under the store's retention policy (over, and
-//! unchanged for its `terminal_tasks_after`), as many as twice the group's writes at most, in a
-//! transaction of its own sent as one text, before it takes the next group.
+//! unchanged for its `terminal_tasks_after`), as many as twice the group's writes at most, in the
+//! group's own transaction (one commit for both, and the pages both change written once), sent
+//! as one text after the group's writes. A group that fails is written again one write at a time,
+//! and its slice then goes in a transaction of its own.
 //!
 //! Why: the retention pass expires what built up since the last one in batches of
 //! [`EXPIRY_BATCH`], and between two batches the writer commits one group, of at most the requests
@@ -33,23 +35,31 @@ const SLICE_PER_WRITE: i64 = 2;
 const SLICE_MIN: i64 = 16;
 
 /// The expiring tasks of a slice (`$1`: the cutoff in micros, `$2`: how many) removed with their
-/// rows, in one transaction. Each statement selects them again through the index on
-/// `(terminal, updated_micros)`, in its order: inside the transaction nobody else writes, so each
-/// finds the same tasks.
-static SLICE: LazyLock<String> = LazyLock::new(|| {
-    let mut text = String::from("BEGIN IMMEDIATE; ");
-    for table in TASK_ROWS {
-        text.push_str(&format!(
-            "WITH expiring AS ({EXPIRING}) DELETE FROM {table} \
-             WHERE task_id IN (SELECT id FROM expiring); "
-        ));
-    }
-    text.push_str(&format!(
-        "WITH expiring AS ({EXPIRING}) DELETE FROM a2a_tasks \
-         WHERE id IN (SELECT id FROM expiring); COMMIT"
+/// rows, inside a transaction the caller opened: the writer thread sends it before the commit of
+/// the group it follows, so that the two share one commit (and the pages both change are written
+/// once). Each statement selects the tasks again through the index on `(terminal,
+/// updated_micros)`, in its order: inside the transaction nobody else writes, so each finds the
+/// same tasks. The last statement's count is the tasks'.
+pub(crate) static SLICE_IN_GROUP: LazyLock<String> = LazyLock::new(|| {
+    let mut statements: Vec<String> = TASK_ROWS
+        .iter()
+        .map(|table| {
+            format!(
+                "WITH expiring AS ({EXPIRING}) DELETE FROM {table} \
+                 WHERE task_id IN (SELECT id FROM expiring)"
+            )
+        })
+        .collect();
+    statements.push(format!(
+        "WITH expiring AS ({EXPIRING}) DELETE FROM a2a_tasks WHERE id IN (SELECT id FROM expiring)"
     ));
-    text
+    statements.join("; ")
 });
+
+/// [`SLICE_IN_GROUP`] in a transaction of its own: when no group is written with it (a group
+/// that failed, then written one by one).
+static SLICE: LazyLock<String> =
+    LazyLock::new(|| format!("BEGIN IMMEDIATE; {}; COMMIT", *SLICE_IN_GROUP));
 
 /// How long after a failed slice the writer tries again (micros): a database that refuses every
 /// slice costs one attempt and one warning a second, not one per group.
@@ -103,62 +113,98 @@ impl Pacing {
         }
     }
 
-    /// After a group of `writes`: removes what is due, at most [`SLICE_PER_WRITE`] tasks per write
-    /// (at least [`SLICE_MIN`]); how many tasks it removed. A failure is logged and tried again
-    /// after [`RETRY_AFTER`].
-    pub(crate) async fn after_group(&mut self, writer: &Pool<Sqlite>, writes: usize) -> u64 {
-        let Some(age) = self.age.get() else {
-            return 0;
-        };
+    /// The slice due after a group of `writes`, if any: at most [`SLICE_PER_WRITE`] tasks per
+    /// write (at least [`SLICE_MIN`]), to be removed with the group ([`SLICE_IN_GROUP`]) or alone
+    /// ([`alone`](Self::alone)), then [`settle`](Self::settle)d.
+    pub(crate) fn due(&self, writes: usize) -> Option<Due> {
+        let age = self.age.get()?;
         let now = now_micros();
         let due = if self.due.0 == age { self.due.1 } else { None };
         if due.is_some_and(|due| now < due) {
-            return 0;
+            return None;
         }
         let limit = (SLICE_PER_WRITE * i64::try_from(writes).unwrap_or(i64::MAX))
             .clamp(SLICE_MIN, EXPIRY_BATCH);
-        match self.slice(writer, now.saturating_sub(age), limit).await {
+        Some(Due {
+            age,
+            cutoff: now.saturating_sub(age),
+            limit,
+        })
+    }
+
+    /// After a group of `writes`: removes what is due in a transaction of its own; how many
+    /// tasks it removed.
+    #[cfg(test)]
+    pub(crate) async fn after_group(&mut self, writer: &Pool<Sqlite>, writes: usize) -> u64 {
+        match self.due(writes) {
+            Some(due) => self.alone(writer, due).await,
+            None => 0,
+        }
+    }
+
+    /// Removes the slice `due` in a transaction of its own, and settles it; how many tasks.
+    pub(crate) async fn alone(&mut self, writer: &Pool<Sqlite>, due: Due) -> u64 {
+        let removed = match writer.acquire().await {
+            Ok(mut connection) => remove(&mut connection, &due).await,
+            Err(error) => Err(error),
+        };
+        self.settle(writer, due, removed).await
+    }
+
+    /// Takes in what removing `due` did: when it removed fewer than its limit (none is left
+    /// due), looks up when the next task is (the oldest update of a task that is over, or now
+    /// when none is); a failure is logged and tried again after [`RETRY_AFTER`]. How many tasks
+    /// it removed.
+    pub(crate) async fn settle(
+        &mut self,
+        writer: &Pool<Sqlite>,
+        due: Due,
+        removed: Result<u64, sqlx::Error>,
+    ) -> u64 {
+        let next = match removed {
+            Ok(removed) if removed >= u64::try_from(due.limit).unwrap_or(u64::MAX) => {
+                Ok((removed, None))
+            }
+            Ok(removed) => sqlx::query_scalar::<_, Option<i64>>(OLDEST_ENDED)
+                .fetch_one(writer)
+                .await
+                .map(|oldest| (removed, Some(oldest.unwrap_or_else(now_micros)))),
+            Err(error) => Err(error),
+        };
+        match next {
             Ok((removed, next_due)) => {
-                let next_due = next_due.map(|oldest| oldest.saturating_add(age));
-                self.due = (age, next_due);
+                let next_due = next_due.map(|oldest| oldest.saturating_add(due.age));
+                self.due = (due.age, next_due);
                 removed
             }
             Err(error) => {
                 tracing::warn!(%error, "expiring the tasks due failed; retried in a second");
-                self.due = (age, Some(now.saturating_add(RETRY_AFTER)));
+                self.due = (due.age, Some(now_micros().saturating_add(RETRY_AFTER)));
                 0
             }
         }
     }
+}
 
-    /// Removes up to `limit` tasks over before `cutoff`; how many, and then (when it removed fewer,
-    /// so that none is left due) the oldest update of a task that is over, or now when none is.
-    async fn slice(
-        &self,
-        writer: &Pool<Sqlite>,
-        cutoff: i64,
-        limit: i64,
-    ) -> Result<(u64, Option<i64>), sqlx::Error> {
-        let mut connection = writer.acquire().await?;
-        let removed = remove(&mut connection, cutoff, limit).await?;
-        if removed >= u64::try_from(limit).unwrap_or(u64::MAX) {
-            return Ok((removed, None));
-        }
-        let oldest: Option<i64> = sqlx::query_scalar(OLDEST_ENDED)
-            .fetch_one(&mut *connection)
-            .await?;
-        Ok((removed, Some(oldest.unwrap_or_else(now_micros))))
+/// A slice of tasks due: those over before `cutoff` (micros), `limit` of them at most, under the
+/// age `age`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Due {
+    age: i64,
+    cutoff: i64,
+    limit: i64,
+}
+
+impl Due {
+    /// The values [`SLICE_IN_GROUP`] binds.
+    pub(crate) fn values(&self) -> [Value; 2] {
+        [Value::from(self.cutoff), Value::from(self.limit)]
     }
 }
 
 /// Runs [`SLICE`]; the tasks it removed. On a failure the transaction is rolled back.
-async fn remove(
-    connection: &mut SqliteConnection,
-    cutoff: i64,
-    limit: i64,
-) -> Result<u64, sqlx::Error> {
-    let values = [Value::from(cutoff), Value::from(limit)];
-    match crate::sqlite_values::execute(connection, &SLICE, &values).await {
+async fn remove(connection: &mut SqliteConnection, due: &Due) -> Result<u64, sqlx::Error> {
+    match crate::sqlite_values::execute(connection, &SLICE, &due.values()).await {
         // `COMMIT` reports the count of the statement before it: the tasks'.
         Ok(changed) => Ok(changed.last().copied().unwrap_or(0)),
         Err(error) => {

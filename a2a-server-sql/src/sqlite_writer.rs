@@ -11,9 +11,9 @@
 //! the writer is woken as soon as the connection answers, not after the server's request tasks.
 //!
 //! A write that fails inside a group rolls the group back; its writes are then made one by one,
-//! so only the failing one fails. Nothing is answered before its commit. Once a group is
-//! answered, the thread removes the tasks that came due under the store's retention policy, in
-//! step with the writes (`sqlite_expiry`), before it takes the next group.
+//! so only the failing one fails. Nothing is answered before its commit. The tasks that came due
+//! under the store's retention policy are removed in step with the writes (`sqlite_expiry`): in
+//! the group's transaction, after its writes.
 
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -31,7 +31,7 @@ use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
-use crate::sqlite_expiry::{ExpiryAge, Pacing};
+use crate::sqlite_expiry::{Due, ExpiryAge, Pacing, SLICE_IN_GROUP};
 use crate::sqlite_values::{Value, execute, renumbered};
 use crate::store::INSERT_TASK;
 
@@ -317,34 +317,44 @@ impl GroupWriter for SqliteWriter {
     }
 }
 
-/// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it, answers, removes
-/// what expired in step with it (`sqlite_expiry`), again.
+/// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it with the tasks that
+/// came due (`sqlite_expiry`), answers, again.
 async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>, mut pacing: Pacing) {
     let mut group = Vec::with_capacity(MAX_GROUP);
     while writes.recv_many(&mut group, MAX_GROUP).await > 0 {
-        let results = write_group(&writer, &group).await;
-        let written = group.len();
+        let due = pacing.due(group.len());
+        let (results, expired) = write_group(&writer, &group, due).await;
         for (write, result) in group.drain(..).zip(results) {
             // A caller that stopped waiting still had its write committed.
             let _ = write.done.send(result);
         }
-        pacing.after_group(&writer, written).await;
+        match (due, expired) {
+            (Some(due), Some(expired)) => pacing.settle(&writer, due, Ok(expired)).await,
+            // The group failed, and was written one write at a time.
+            (Some(due), None) => pacing.alone(&writer, due).await,
+            (None, _) => 0,
+        };
     }
 }
 
-/// Writes `group` in one transaction (a write alone in its own), or, when that fails, each write
-/// in its own; the rows each changed, in order.
-async fn write_group(writer: &Pool<Sqlite>, group: &[Write]) -> Vec<Result<u64, StoreError>> {
+/// Writes `group` in one transaction (a write alone in its own), with the slice `due` when there
+/// is one; or, when that fails, each write in its own, without the slice. The rows each write
+/// changed, in order, and the tasks the slice removed (`None`: not removed).
+async fn write_group(
+    writer: &Pool<Sqlite>,
+    group: &[Write],
+    due: Option<Due>,
+) -> (Vec<Result<u64, StoreError>>, Option<u64>) {
     let mut connection = match writer.acquire().await {
         Ok(connection) => connection,
         Err(error) => {
             let error = backend(error);
-            return group.iter().map(|_| Err(error.clone())).collect();
+            return (group.iter().map(|_| Err(error.clone())).collect(), None);
         }
     };
-    if group.len() > 1 {
-        match write_together(&mut connection, group).await {
-            Ok(rows) => return rows.into_iter().map(Ok).collect(),
+    if group.len() > 1 || due.is_some() {
+        match write_together(&mut connection, group, due).await {
+            Ok((rows, expired)) => return (rows.into_iter().map(Ok).collect(), expired),
             Err(error) => {
                 tracing::debug!(%error, "a group of SQLite writes failed; each is written alone")
             }
@@ -354,15 +364,17 @@ async fn write_group(writer: &Pool<Sqlite>, group: &[Write]) -> Vec<Result<u64, 
     for write in group {
         results.push(write_alone(&mut connection, write).await);
     }
-    results
+    (results, None)
 }
 
 /// All of `group` in one transaction, its writes sent in few texts: each run of writes of the same
-/// statements, in the group's order, as texts of [`chunk_len`] writes.
+/// statements, in the group's order, as texts of [`chunk_len`] writes; then the slice `due`, if
+/// any. The rows each write changed, and the tasks the slice removed.
 async fn write_together(
     connection: &mut SqliteConnection,
     group: &[Write],
-) -> Result<Vec<u64>, sqlx::Error> {
+    due: Option<Due>,
+) -> Result<(Vec<u64>, Option<u64>), sqlx::Error> {
     let mut tx = connection.begin().await?;
     tracing::trace!(target: TRANSACTION_TARGET, "begin");
     let mut rows = Vec::with_capacity(group.len());
@@ -376,9 +388,20 @@ async fn write_together(
         rest = &rest[chunk.len()..];
         rows.extend(write_chunk(&mut tx, chunk).await?);
     }
+    let expired = match due {
+        // The last statement's count is the tasks'.
+        Some(due) => Some(
+            execute(&mut tx, &SLICE_IN_GROUP, &due.values())
+                .await?
+                .last()
+                .copied()
+                .unwrap_or(0),
+        ),
+        None => None,
+    };
     tx.commit().await?;
     tracing::trace!(target: TRANSACTION_TARGET, "commit");
-    Ok(rows)
+    Ok((rows, expired))
 }
 
 /// The writes sent in one text from a run of `run` writes of the same statements: the largest
@@ -546,9 +569,10 @@ mod tests {
         group.extend((40..43).map(|n| create(&format!("t-{n}"))));
         // Together, not one by one as a failed group would be.
         let mut connection = pool.acquire().await.expect("a connection");
-        let rows = write_together(&mut connection, &group)
+        let (rows, expired) = write_together(&mut connection, &group, None)
             .await
             .expect("written together");
+        assert_eq!(expired, None);
         drop(connection);
         let mut expected = vec![1; 40];
         expected.extend([0, 2, 0, 2, 1, 1, 1, 1]);
@@ -566,10 +590,75 @@ mod tests {
             write(&BROKEN, vec![Value::from(1_i64)]),
             create("b"),
         ];
-        let results = write_group(&pool, &group).await;
+        let (results, _) = write_group(&pool, &group, None).await;
         assert_eq!(results[0], Ok(1));
         assert!(results[1].is_err(), "{:?}", results[1]);
         assert_eq!(results[2], Ok(1));
         assert_eq!(tasks(&pool).await, 2);
+    }
+
+    /// A task of alice's over since `micros_ago`, written straight to the table.
+    async fn ended_long_ago(pool: &Pool<Sqlite>, id: &str, micros_ago: i64) {
+        sqlx::query(
+            "INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
+             terminal, status_micros, timestamped, version, updated_micros, task) \
+             VALUES ($1, 'alice', '', 'ctx', 3, 1, $2, 1, 1, $2, '{}')",
+        )
+        .bind(id)
+        .bind(now_micros() - micros_ago)
+        .execute(pool)
+        .await
+        .expect("an ended task");
+    }
+
+    /// Pacing by an age of an hour.
+    fn hourly() -> Pacing {
+        let age = ExpiryAge::none();
+        age.set(Some(Duration::from_secs(3600)));
+        Pacing::new(age)
+    }
+
+    #[tokio::test]
+    async fn a_group_removes_the_tasks_due_in_its_own_transaction() {
+        let pool = database().await;
+        for n in 0..5 {
+            ended_long_ago(&pool, &format!("old-{n}"), 7_200_000_000).await;
+        }
+        ended_long_ago(&pool, "recent", 60_000_000).await;
+        let due = hourly().due(2).expect("due: nothing looked up yet");
+        let (results, expired) = write_group(&pool, &[create("a"), create("b")], Some(due)).await;
+        assert_eq!(results, [Ok(1), Ok(1)]);
+        assert_eq!(expired, Some(5), "removed with the group");
+        let left: Vec<String> = sqlx::query_scalar("SELECT id FROM a2a_tasks ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .expect("ids");
+        assert_eq!(left, ["a", "b", "recent"]);
+
+        // A write alone with a slice due is a group too: one transaction, not two.
+        ended_long_ago(&pool, "old-5", 7_200_000_000).await;
+        let (results, expired) = write_group(&pool, &[finish("none")], Some(due)).await;
+        assert_eq!((results, expired), (vec![Ok(0)], Some(1)));
+    }
+
+    #[tokio::test]
+    async fn a_failing_slice_leaves_the_group_written_one_by_one_and_is_tried_later() {
+        let pool = database().await;
+        ended_long_ago(&pool, "old", 7_200_000_000).await;
+        // The slice's second statement (the deliveries') fails.
+        sqlx::query("DROP TABLE a2a_push_outbox")
+            .execute(&pool)
+            .await
+            .expect("dropped");
+        let mut pacing = hourly();
+        let due = pacing.due(2).expect("due");
+        let (results, expired) = write_group(&pool, &[create("a"), create("b")], Some(due)).await;
+        assert_eq!(results, [Ok(1), Ok(1)], "each write committed alone");
+        assert_eq!(expired, None);
+        assert_eq!(tasks(&pool).await, 3);
+        // Alone it fails too: tried again a second later, not with the next group.
+        assert_eq!(pacing.alone(&pool, due).await, 0);
+        assert_eq!(pacing.due(2), None);
+        assert_eq!(tasks(&pool).await, 3);
     }
 }
