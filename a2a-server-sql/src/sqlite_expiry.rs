@@ -40,7 +40,7 @@ const SLICE_MIN: i64 = 16;
 /// once). Each statement selects the tasks again through the index on `(terminal,
 /// updated_micros)`, in its order: inside the transaction nobody else writes, so each finds the
 /// same tasks. The last statement's count is the tasks'.
-pub(crate) static SLICE_IN_GROUP: LazyLock<String> = LazyLock::new(|| {
+static SLICE_IN_GROUP: LazyLock<String> = LazyLock::new(|| {
     let mut statements: Vec<String> = TASK_ROWS
         .iter()
         .map(|table| {
@@ -195,23 +195,36 @@ pub(crate) struct Due {
     limit: i64,
 }
 
-impl Due {
-    /// The values [`SLICE_IN_GROUP`] binds.
-    pub(crate) fn values(&self) -> [Value; 2] {
-        [Value::from(self.cutoff), Value::from(self.limit)]
-    }
-}
-
 /// Runs [`SLICE`]; the tasks it removed. On a failure the transaction is rolled back.
 async fn remove(connection: &mut SqliteConnection, due: &Due) -> Result<u64, sqlx::Error> {
-    match crate::sqlite_values::execute(connection, &SLICE, &due.values()).await {
-        // `COMMIT` reports the count of the statement before it: the tasks'.
-        Ok(changed) => Ok(changed.last().copied().unwrap_or(0)),
+    match run_slice(connection, &SLICE, due).await {
+        Ok(removed) => Ok(removed),
         Err(error) => {
             let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
             Err(error)
         }
     }
+}
+
+/// Removes the slice `due` inside the transaction open on `connection` (the group's, before its
+/// commit); the tasks it removed.
+pub(crate) async fn remove_in_group(
+    connection: &mut SqliteConnection,
+    due: &Due,
+) -> Result<u64, sqlx::Error> {
+    run_slice(connection, &SLICE_IN_GROUP, due).await
+}
+
+/// Runs `text` ([`SLICE`] or [`SLICE_IN_GROUP`]); the tasks it removed: the count of its last
+/// statement (the tasks' delete; `COMMIT` reports the count of the statement before it).
+async fn run_slice(
+    connection: &mut SqliteConnection,
+    text: &str,
+    due: &Due,
+) -> Result<u64, sqlx::Error> {
+    let values = [Value::from(due.cutoff), Value::from(due.limit)];
+    let changed = crate::sqlite_values::execute(connection, text, &values).await?;
+    Ok(changed.last().copied().unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
-use crate::sqlite_expiry::{Due, ExpiryAge, Pacing, SLICE_IN_GROUP};
+use crate::sqlite_expiry::{Due, ExpiryAge, Pacing, remove_in_group};
 use crate::sqlite_values::{Value, execute, renumbered};
 use crate::store::INSERT_TASK;
 
@@ -389,14 +389,7 @@ async fn write_together(
         rows.extend(write_chunk(&mut tx, chunk).await?);
     }
     let expired = match due {
-        // The last statement's count is the tasks'.
-        Some(due) => Some(
-            execute(&mut tx, &SLICE_IN_GROUP, &due.values())
-                .await?
-                .last()
-                .copied()
-                .unwrap_or(0),
-        ),
+        Some(due) => Some(remove_in_group(&mut tx, &due).await?),
         None => None,
     };
     tx.commit().await?;
