@@ -25,6 +25,12 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// cheaper).
     const IN_JSON_TEXTS: &'static str;
 
+    /// Whether the database's triggers take the tasks deleted out of their owners' counts
+    /// (`a2a_task_counts`), once per statement on PostgreSQL. `false` on SQLite, whose triggers
+    /// run once per row: each statement that deletes tasks runs [`uncount`](crate::prune::uncount)
+    /// just before.
+    const COUNTS_DELETIONS: bool;
+
     /// What the push outbox's claim adds to the select of the rows it takes: on PostgreSQL,
     /// `FOR UPDATE SKIP LOCKED`, so concurrent claims take different rows without waiting.
     const CLAIM_ROW_LOCK: &'static str;
@@ -107,6 +113,8 @@ impl Dialect for sqlx::Sqlite {
          ON CONFLICT (owner_principal, owner_tenant, task_id, config_id) \
          DO UPDATE SET config = excluded.config";
 
+    const COUNTS_DELETIONS: bool = false;
+
     // One writer at a time: the claim's update is atomic as it stands.
     const IN_JSON_TEXTS: &'static str = "IN (SELECT value FROM json_each($1))";
     const CLAIM_ROW_LOCK: &'static str = "";
@@ -165,6 +173,9 @@ impl Dialect for sqlx::Postgres {
          VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (owner_principal, owner_tenant, task_id, config_id) \
          DO UPDATE SET config = excluded.config";
+
+    // Statement triggers (migration 0008).
+    const COUNTS_DELETIONS: bool = true;
 
     const IN_JSON_TEXTS: &'static str = "= ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))";
     const CLAIM_ROW_LOCK: &'static str = " FOR UPDATE SKIP LOCKED";

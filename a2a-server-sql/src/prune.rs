@@ -33,6 +33,19 @@ pub(crate) const EXPIRING_OUTSIDE: &str = "SELECT id FROM a2a_tasks \
      WHERE terminal = TRUE AND updated_micros < $1 AND (id < $3 OR id >= $4) \
      ORDER BY updated_micros LIMIT $2";
 
+/// Takes the tasks `which` selects (a condition on `a2a_tasks`) out of their owners' counts, one
+/// update per owner: run just before the statement that deletes those tasks, where no trigger
+/// does it ([`Dialect::COUNTS_DELETIONS`]).
+pub(crate) fn uncount(which: &str) -> String {
+    format!(
+        "UPDATE a2a_task_counts SET tasks = tasks - gone.n FROM \
+         (SELECT owner_principal, owner_tenant, COUNT(*) AS n FROM a2a_tasks WHERE {which} \
+         GROUP BY owner_principal, owner_tenant) AS gone \
+         WHERE a2a_task_counts.owner_principal = gone.owner_principal \
+         AND a2a_task_counts.owner_tenant = gone.owner_tenant"
+    )
+}
+
 /// The tables holding rows of a task besides `a2a_tasks`, each with a column `task_id`.
 pub(crate) const TASK_ROWS: [&str; 4] = [
     "a2a_push_configs",
@@ -191,6 +204,13 @@ impl<D: Dialect> SqlStore<D> {
                 .execute(&mut *tx)
                 .await
                 .map_err(backend)?;
+            }
+            if !D::COUNTS_DELETIONS {
+                sqlx::query(&uncount(&format!("id {}", D::IN_JSON_TEXTS)))
+                    .bind(&batch)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(backend)?;
             }
             removed += sqlx::query(&format!(
                 "DELETE FROM a2a_tasks WHERE id {}",

@@ -23,7 +23,7 @@ use std::time::Duration;
 use sqlx::{Pool, Sqlite, SqliteConnection};
 
 use crate::columns::now_micros;
-use crate::prune::{EXPIRING, EXPIRY_BATCH, TASK_ROWS};
+use crate::prune::{EXPIRING, EXPIRY_BATCH, TASK_ROWS, uncount};
 use crate::sqlite_values::Value;
 
 /// Tasks removed per write of the group before, at most: more than one, so that a backlog (left by
@@ -39,7 +39,8 @@ const SLICE_MIN: i64 = 16;
 /// the group it follows, so that the two share one commit (and the pages both change are written
 /// once). Each statement selects the tasks again through the index on `(terminal,
 /// updated_micros)`, in its order: inside the transaction nobody else writes, so each finds the
-/// same tasks. The last statement's count is the tasks'.
+/// same tasks. The tasks leave their owners' counts just before they go. The last statement's
+/// count is the tasks'.
 static SLICE_IN_GROUP: LazyLock<String> = LazyLock::new(|| {
     let mut statements: Vec<String> = TASK_ROWS
         .iter()
@@ -50,6 +51,10 @@ static SLICE_IN_GROUP: LazyLock<String> = LazyLock::new(|| {
             )
         })
         .collect();
+    statements.push(format!(
+        "WITH expiring AS ({EXPIRING}) {}",
+        uncount("id IN (SELECT id FROM expiring)")
+    ));
     statements.push(format!(
         "WITH expiring AS ({EXPIRING}) DELETE FROM a2a_tasks WHERE id IN (SELECT id FROM expiring)"
     ));

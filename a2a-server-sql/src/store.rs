@@ -111,8 +111,8 @@ pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks SET context_id = $1, stat
      updated_micros = $6, task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
      AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version";
 
-/// The owner's tasks, from the counters the migrations' triggers keep (`$1` principal, `$2`
-/// tenant).
+/// The owner's tasks, from the counters kept by the migrations' triggers (and, on SQLite, by the
+/// statements that delete tasks) (`$1` principal, `$2` tenant).
 const COUNT_OWNED_TASKS: &str = "SELECT CAST(COALESCE(SUM(tasks), 0) AS BIGINT) \
      FROM a2a_task_counts WHERE owner_principal = $1 AND owner_tenant = $2";
 
@@ -613,8 +613,8 @@ impl<D: Dialect> SqlStore<D> {
         let state = state_filter(request.status);
         let time = time_filter(request);
         let filtered = context.is_some() || state.is_some() || time.is_some();
-        // Without a filter, the owner's counters (kept by the migrations' triggers): a sum of a
-        // few rows rather than a count of every task the owner holds.
+        // Without a filter, the owner's counters (`COUNT_OWNED_TASKS`): a sum of a few rows
+        // rather than a count of every task the owner holds.
         let total: i64 = if filtered {
             sqlx::query_scalar(&format!("SELECT COUNT(*) FROM a2a_tasks WHERE {FILTERS}"))
                 .bind(&owner.principal)

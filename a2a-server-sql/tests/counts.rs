@@ -1,5 +1,5 @@
-//! ListTasks' total without a filter comes from per-owner counters the migrations' triggers keep
-//! (`a2a_task_counts`): they follow every creation (a refused duplicate counts nothing), every
+//! ListTasks' total without a filter comes from per-owner counters (`a2a_task_counts`), kept by
+//! the migrations' triggers and, on SQLite, by the statements that remove tasks: they follow every creation (a refused duplicate counts nothing), every
 //! task retention removes, each owner apart, and a database that held tasks before the counters
 //! existed is counted when it migrates. Each step is checked against a count of the rows, and
 //! against the filtered total, which still counts rows.
@@ -219,17 +219,18 @@ async fn postgres_counts_follow_creations_duplicates_and_pruning() {
     .await;
 }
 
-/// A database whose tasks were written before the counters existed: the counters' migration is
-/// taken back (its table, triggers and record dropped), tasks are written, and opening the store
-/// again migrates and counts them.
+/// A database whose tasks were written before the counters existed: the counters' migrations are
+/// taken back (the table, the trigger and their records dropped), tasks are written, and opening
+/// the store again migrates and counts them; a task pruned then leaves the count once.
 #[tokio::test]
 async fn sqlite_tasks_held_before_the_counters_are_counted_when_it_migrates() {
     let (store, path) = sqlite_store().await;
     for statement in [
+        // The counters as 0005 made them and 0008 changed them (its trigger for deletions
+        // dropped): both run again.
         "DROP TRIGGER a2a_tasks_counted_in",
-        "DROP TRIGGER a2a_tasks_counted_out",
         "DROP TABLE a2a_task_counts",
-        "DELETE FROM _sqlx_migrations WHERE version = 5",
+        "DELETE FROM _sqlx_migrations WHERE version IN (5, 8)",
     ] {
         sqlx::query(statement).execute(store.pool()).await.unwrap();
     }
@@ -240,6 +241,18 @@ async fn sqlite_tasks_held_before_the_counters_are_counted_when_it_migrates() {
     assert_eq!(totals(&store, &alice).await, (2, 2));
     create_working(&store, &alice, &["a3"]).await;
     assert_eq!(totals(&store, &alice).await, (3, 3));
+    store
+        .update(&alice, task("a1", TaskState::Completed), 1, None)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let policy = RetentionPolicy::new().terminal_tasks_after(Duration::from_millis(10));
+    assert_eq!(store.prune(&policy).await.unwrap().tasks, 1);
+    assert_eq!(
+        totals(&store, &alice).await,
+        (2, 2),
+        "a task removed after migrating again leaves the count once"
+    );
     drop(store);
     common::remove_sqlite(&path);
 }
