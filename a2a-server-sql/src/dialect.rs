@@ -26,9 +26,9 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     const IN_JSON_TEXTS: &'static str;
 
     /// Whether the database's triggers take the tasks deleted out of their owners' counts
-    /// (`a2a_task_counts`), once per statement on PostgreSQL. `false` on SQLite, whose triggers
-    /// run once per row: each statement that deletes tasks runs [`uncount`](crate::prune::uncount)
-    /// just before.
+    /// (`a2a_task_counts`), once per statement on PostgreSQL. `false` on SQLite, where a trigger
+    /// runs once per row: there the store lowers the counts itself, one update per owner just
+    /// before each statement that deletes tasks.
     const COUNTS_DELETIONS: bool;
 
     /// What the push outbox's claim adds to the select of the rows it takes: on PostgreSQL,

@@ -1,8 +1,9 @@
 //! ListTasks' total without a filter comes from per-owner counters (`a2a_task_counts`), kept by
-//! the migrations' triggers and, on SQLite, by the statements that remove tasks: they follow every creation (a refused duplicate counts nothing), every
-//! task retention removes, each owner apart, and a database that held tasks before the counters
-//! existed is counted when it migrates. Each step is checked against a count of the rows, and
-//! against the filtered total, which still counts rows.
+//! the migrations' triggers and, on SQLite, by the statements that remove tasks: they follow
+//! every creation (a refused duplicate counts nothing), every task retention removes, each owner
+//! apart, and a database that held tasks before the counters existed is counted when it
+//! migrates. Each step is checked against a count of the rows, and against the filtered total,
+//! which still counts rows.
 
 mod common;
 
