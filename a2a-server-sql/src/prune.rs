@@ -33,10 +33,25 @@ pub(crate) const EXPIRING_OUTSIDE: &str = "SELECT id FROM a2a_tasks \
      WHERE terminal = TRUE AND updated_micros < $1 AND (id < $3 OR id >= $4) \
      ORDER BY updated_micros LIMIT $2";
 
+/// The statements that remove the tasks whose ids are `ids` (what follows an id column in a
+/// condition, such as [`Dialect::IN_JSON_TEXTS`]), in order: their rows in the other tables,
+/// their owners' counts where no trigger lowers them ([`Dialect::COUNTS_DELETIONS`]), then the
+/// tasks. The last statement's count is the tasks'.
+pub(crate) fn removal<D: Dialect>(ids: &str) -> Vec<String> {
+    let mut statements: Vec<String> = TASK_ROWS
+        .iter()
+        .map(|table| format!("DELETE FROM {table} WHERE task_id {ids}"))
+        .collect();
+    if !D::COUNTS_DELETIONS {
+        statements.push(uncount(&format!("id {ids}")));
+    }
+    statements.push(format!("DELETE FROM a2a_tasks WHERE id {ids}"));
+    statements
+}
+
 /// Takes the tasks `which` selects (a condition on `a2a_tasks`) out of their owners' counts, one
-/// update per owner: run just before the statement that deletes those tasks, where no trigger
-/// does it ([`Dialect::COUNTS_DELETIONS`]).
-pub(crate) fn uncount(which: &str) -> String {
+/// update per owner, before they are deleted.
+fn uncount(which: &str) -> String {
     format!(
         "UPDATE a2a_task_counts SET tasks = tasks - gone.n FROM \
          (SELECT owner_principal, owner_tenant, COUNT(*) AS n FROM a2a_tasks WHERE {which} \
@@ -47,7 +62,7 @@ pub(crate) fn uncount(which: &str) -> String {
 }
 
 /// The tables holding rows of a task besides `a2a_tasks`, each with a column `task_id`.
-pub(crate) const TASK_ROWS: [&str; 4] = [
+const TASK_ROWS: [&str; 4] = [
     "a2a_push_configs",
     "a2a_push_outbox",
     "a2a_executions",
@@ -174,6 +189,7 @@ impl<D: Dialect> SqlStore<D> {
         kept: Option<(String, String)>,
     ) -> Result<u64, StoreError> {
         let (kept_from, kept_to) = kept.unwrap_or_default();
+        let statements = removal::<D>(D::IN_JSON_TEXTS);
         let mut removed = 0;
         loop {
             let mut tx = cost::begin(&self.writer).await?;
@@ -195,32 +211,16 @@ impl<D: Dialect> SqlStore<D> {
             }
             let count = ids.len();
             let batch = serde_json::Value::from(ids).to_string();
-            for table in TASK_ROWS {
-                sqlx::query(&format!(
-                    "DELETE FROM {table} WHERE task_id {}",
-                    D::IN_JSON_TEXTS
-                ))
-                .bind(&batch)
-                .execute(&mut *tx)
-                .await
-                .map_err(backend)?;
-            }
-            if !D::COUNTS_DELETIONS {
-                sqlx::query(&uncount(&format!("id {}", D::IN_JSON_TEXTS)))
+            let mut last = 0;
+            for statement in &statements {
+                last = sqlx::query(statement)
                     .bind(&batch)
                     .execute(&mut *tx)
                     .await
-                    .map_err(backend)?;
+                    .map_err(backend)
+                    .map(|done| D::rows_affected(&done))?;
             }
-            removed += sqlx::query(&format!(
-                "DELETE FROM a2a_tasks WHERE id {}",
-                D::IN_JSON_TEXTS
-            ))
-            .bind(&batch)
-            .execute(&mut *tx)
-            .await
-            .map_err(backend)
-            .map(|done| D::rows_affected(&done))?;
+            removed += last;
             cost::commit(tx).await?;
             if count < usize::try_from(EXPIRY_BATCH).unwrap_or(usize::MAX) {
                 return Ok(removed);

@@ -23,7 +23,7 @@ use std::time::Duration;
 use sqlx::{Pool, Sqlite, SqliteConnection};
 
 use crate::columns::now_micros;
-use crate::prune::{EXPIRING, EXPIRY_BATCH, TASK_ROWS, uncount};
+use crate::prune::{EXPIRING, EXPIRY_BATCH, removal};
 use crate::sqlite_values::Value;
 
 /// Tasks removed per write of the group before, at most: more than one, so that a backlog (left by
@@ -42,23 +42,11 @@ const SLICE_MIN: i64 = 16;
 /// same tasks. The tasks leave their owners' counts just before they go. The last statement's
 /// count is the tasks'.
 static SLICE_IN_GROUP: LazyLock<String> = LazyLock::new(|| {
-    let mut statements: Vec<String> = TASK_ROWS
+    removal::<Sqlite>("IN (SELECT id FROM expiring)")
         .iter()
-        .map(|table| {
-            format!(
-                "WITH expiring AS ({EXPIRING}) DELETE FROM {table} \
-                 WHERE task_id IN (SELECT id FROM expiring)"
-            )
-        })
-        .collect();
-    statements.push(format!(
-        "WITH expiring AS ({EXPIRING}) {}",
-        uncount("id IN (SELECT id FROM expiring)")
-    ));
-    statements.push(format!(
-        "WITH expiring AS ({EXPIRING}) DELETE FROM a2a_tasks WHERE id IN (SELECT id FROM expiring)"
-    ));
-    statements.join("; ")
+        .map(|statement| format!("WITH expiring AS ({EXPIRING}) {statement}"))
+        .collect::<Vec<_>>()
+        .join("; ")
 });
 
 /// [`SLICE_IN_GROUP`] in a transaction of its own: when no group is written with it (a group
@@ -202,13 +190,11 @@ pub(crate) struct Due {
 
 /// Runs [`SLICE`]; the tasks it removed. On a failure the transaction is rolled back.
 async fn remove(connection: &mut SqliteConnection, due: &Due) -> Result<u64, sqlx::Error> {
-    match run_slice(connection, &SLICE, due).await {
-        Ok(removed) => Ok(removed),
-        Err(error) => {
-            let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
-            Err(error)
-        }
+    let removed = run_slice(connection, &SLICE, due).await;
+    if removed.is_err() {
+        let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
     }
+    removed
 }
 
 /// Removes the slice `due` inside the transaction open on `connection` (the group's, before its
