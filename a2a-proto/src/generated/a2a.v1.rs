@@ -64,7 +64,7 @@ impl ::prost::Name for Task {
 /// A task's state at one point in time.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct TaskStatus {
-    /// The lifecycle state.
+    /// Where the task is in its lifecycle.
     #[prost(enumeration = "TaskState", tag = "1")]
     pub state: i32,
     /// Optional agent message explaining the state. ProtoJSON name: "message".

@@ -116,7 +116,7 @@ pub mod part {
     #[non_exhaustive]
     #[derive(Clone, PartialEq, ::prost::Oneof)]
     pub enum Content {
-        /// Plain text.
+        /// A text value, as a string.
         #[prost(string, tag = "1")]
         Text(::prost::alloc::string::String),
         /// Inline file contents, base64-encoded in the JSON form.

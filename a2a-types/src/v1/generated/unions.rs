@@ -163,7 +163,7 @@ impl ::std::fmt::Display for Role {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum PartContent {
-    /// `text`: Plain text.
+    /// `text`: A text value, as a string.
     Text(::std::string::String),
     /// `raw`: Inline file contents, base64-encoded in the JSON form.
     Raw(::std::vec::Vec<u8>),
