@@ -62,12 +62,19 @@ async fn migration_0008_keeps_the_events_and_counts_each_removed_task_once() {
         .update(&alice, task, 2, Some(event))
         .await
         .expect("ended");
+    // One connection for all of them: run on different connections of the pool, the rename could
+    // meet a connection whose schema still held the table just dropped on another.
+    let mut rewind = store.pool().begin().await.expect("a transaction");
     for statement in BEFORE_0008 {
         sqlx::query(statement)
-            .execute(store.pool())
+            .execute(&mut *rewind)
             .await
             .expect("the schema before 0008");
     }
+    rewind
+        .commit()
+        .await
+        .expect("the schema before 0008 committed");
     let referencing = "SELECT COUNT(*) FROM pragma_foreign_key_list('a2a_task_events')";
     assert_eq!(count(&store, referencing).await, 1, "the reference is back");
     drop(store);
