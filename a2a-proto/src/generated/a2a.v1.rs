@@ -691,7 +691,7 @@ pub struct HttpAuthSecurityScheme {
     /// should be one registered with IANA.
     #[prost(string, tag = "2")]
     pub scheme: ::prost::alloc::string::String,
-    /// Informational hint about the bearer token's format, e.g. "JWT".
+    /// How the bearer token is formatted (a JWT, for instance); for information only.
     #[prost(string, tag = "3")]
     pub bearer_format: ::prost::alloc::string::String,
 }
