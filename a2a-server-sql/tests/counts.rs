@@ -226,19 +226,17 @@ async fn postgres_counts_follow_creations_duplicates_and_pruning() {
 #[tokio::test]
 async fn sqlite_tasks_held_before_the_counters_are_counted_when_it_migrates() {
     let (store, path) = sqlite_store().await;
-    let mut rewind = store.pool().begin().await.unwrap();
-    for statement in [
-        // The counters as 0005 made them and 0008 changed them (its trigger for deletions
-        // dropped): both run again.
-        "DROP TRIGGER a2a_tasks_counted_in",
-        "DROP TABLE a2a_task_counts",
-        "DELETE FROM _sqlx_migrations WHERE version IN (5, 8)",
-    ] {
-        // All on one connection: another connection of the pool may prepare a statement against
-        // the schema as it was before the one just changed.
-        sqlx::query(statement).execute(&mut *rewind).await.unwrap();
-    }
-    rewind.commit().await.unwrap();
+    // The counters as 0005 made them and 0008 changed them (its trigger for deletions dropped):
+    // both run again.
+    common::change_sqlite_schema(
+        &store,
+        &[
+            "DROP TRIGGER a2a_tasks_counted_in",
+            "DROP TABLE a2a_task_counts",
+            "DELETE FROM _sqlx_migrations WHERE version IN (5, 8)",
+        ],
+    )
+    .await;
     let alice = owner("alice");
     create_working(&store, &alice, &["a1", "a2"]).await;
     drop(store);

@@ -11,7 +11,7 @@ use std::time::Duration;
 use a2a_server::store::TaskStore;
 use a2a_server_sql::{RetentionPolicy, SqliteStore};
 use a2a_types::v1::{StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
-use common::{owner, sqlite_store};
+use common::{change_sqlite_schema, owner, sqlite_store};
 
 /// The schema before migration `0008`: the events' table as `0001` made it, and the trigger
 /// `0005` made; the migration's record dropped so that it runs again.
@@ -62,19 +62,7 @@ async fn migration_0008_keeps_the_events_and_counts_each_removed_task_once() {
         .update(&alice, task, 2, Some(event))
         .await
         .expect("ended");
-    // One connection for all of them: run on different connections of the pool, the rename could
-    // meet a connection whose schema still held the table just dropped on another.
-    let mut rewind = store.pool().begin().await.expect("a transaction");
-    for statement in BEFORE_0008 {
-        sqlx::query(statement)
-            .execute(&mut *rewind)
-            .await
-            .expect("the schema before 0008");
-    }
-    rewind
-        .commit()
-        .await
-        .expect("the schema before 0008 committed");
+    change_sqlite_schema(&store, &BEFORE_0008).await;
     let referencing = "SELECT COUNT(*) FROM pragma_foreign_key_list('a2a_task_events')";
     assert_eq!(count(&store, referencing).await, 1, "the reference is back");
     drop(store);

@@ -73,6 +73,21 @@ pub async fn sqlite_store() -> (SqliteStore, PathBuf) {
     (store, path)
 }
 
+/// Runs `statements` that change a SQLite store's schema, in one transaction on one connection.
+/// Spread over the pool's connections, a statement could be prepared on a connection still
+/// holding the schema from before the one just run (SQLite refuses such a statement while it
+/// prepares it, before its check for a changed schema would prepare it again).
+pub async fn change_sqlite_schema(store: &SqliteStore, statements: &[&str]) {
+    let mut change = store.pool().begin().await.expect("a transaction");
+    for statement in statements {
+        sqlx::query(statement)
+            .execute(&mut *change)
+            .await
+            .unwrap_or_else(|error| panic!("{statement}: {error}"));
+    }
+    change.commit().await.expect("the schema change committed");
+}
+
 /// An authenticated owner named `principal`.
 pub fn owner(principal: &str) -> Owner {
     Owner::of(&Caller::authenticated(principal), None)
