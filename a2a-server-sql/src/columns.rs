@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_server::store::{StoreError, TaskPage};
 use a2a_types::ProtoEnum;
-use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig, TaskState};
+use a2a_types::v1::{Task, TaskPushNotificationConfig, TaskState};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -54,12 +54,16 @@ pub(crate) fn context_filter(request: &a2a_types::v1::ListTasksRequest) -> Optio
     request.context_id.as_deref().filter(|c| !c.is_empty())
 }
 
-fn to_json(what: &str, value: &impl Serialize) -> Result<String, StoreError> {
+pub(crate) fn to_json(what: &str, value: &impl Serialize) -> Result<String, StoreError> {
     serde_json::to_string(value)
         .map_err(|e| StoreError::Backend(format!("the {what} could not be written as JSON: {e}")))
 }
 
-fn from_json<T: DeserializeOwned>(what: &str, id: &str, json: &str) -> Result<T, StoreError> {
+pub(crate) fn from_json<T: DeserializeOwned>(
+    what: &str,
+    id: &str,
+    json: &str,
+) -> Result<T, StoreError> {
     serde_json::from_str(json).map_err(|e| {
         StoreError::Backend(format!("the stored {what} of task {id} is unreadable: {e}"))
     })
@@ -67,14 +71,6 @@ fn from_json<T: DeserializeOwned>(what: &str, id: &str, json: &str) -> Result<T,
 
 pub(crate) fn task_from_json(task_id: &str, json: &str) -> Result<Task, StoreError> {
     from_json("task", task_id, json)
-}
-
-pub(crate) fn event_to_json(event: &StreamResponse) -> Result<String, StoreError> {
-    to_json("event", event)
-}
-
-pub(crate) fn event_from_json(task_id: &str, json: &str) -> Result<StreamResponse, StoreError> {
-    from_json("event", task_id, json)
 }
 
 pub(crate) fn config_to_json(config: &TaskPushNotificationConfig) -> Result<String, StoreError> {

@@ -128,7 +128,7 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<u64, Error> {
         let record = RecordColumns::of(request, service_params, lease_token, lease)
             .map_err(|e| e.to_error(task_id))?;
-        self.modify_task(owner, task_id, &[], change, Some(&record))
+        self.modify_task(owner, task_id, &mut [], change, Some(&record))
             .await
     }
 

@@ -10,10 +10,11 @@ use a2a_server::push::OutboxEntry;
 use a2a_server::store::StoreError;
 use sqlx::Transaction;
 
-use crate::columns::{config_from_json, event_from_json, now_micros};
+use crate::columns::{config_from_json, now_micros};
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
+use crate::logged_event;
 use crate::rows::column;
 use crate::store::SqlStore;
 
@@ -122,7 +123,8 @@ impl<D: Dialect> SqlStore<D> {
             let attempts: i64 = column(&row, 4, "push delivery", id)?;
             let config_id: String = column(&row, 5, "push delivery", id)?;
             let version: i64 = column(&row, 6, "push delivery", id)?;
-            let (config, event) = if config.is_empty() || event.is_empty() {
+            // Copies (rows of older releases) hold the whole event; the log may not.
+            let (config, event, context_id) = if config.is_empty() || event.is_empty() {
                 match self.shared_delivery(&task_id, &config_id, version).await? {
                     Ok(shared) => shared,
                     Err(gone) => {
@@ -132,10 +134,12 @@ impl<D: Dialect> SqlStore<D> {
                     }
                 }
             } else {
-                (config, event)
+                (config, event, None)
             };
-            let parsed = config_from_json(&task_id, &config)
-                .and_then(|config| Ok((config, event_from_json(&task_id, &event)?)));
+            let parsed = config_from_json(&task_id, &config).and_then(|config| {
+                let event = logged_event::from_log(&task_id, context_id.as_deref(), &event)?;
+                Ok((config, event))
+            });
             match parsed {
                 Ok((config, event)) => entries.push(OutboxEntry::new(
                     id,
@@ -156,17 +160,19 @@ impl<D: Dialect> SqlStore<D> {
         Ok(entries)
     }
 
-    /// The config and the logged event a delivery names, or why it can no longer be made: the
-    /// config was deleted, or the event pruned from the log, before the delivery was attempted.
+    /// The config and the logged event a delivery names, with the task's context (the logged
+    /// event may leave it out), or why it can no longer be made: the config was deleted, or the
+    /// event pruned from the log, before the delivery was attempted.
     async fn shared_delivery(
         &self,
         task_id: &str,
         config_id: &str,
         version: i64,
-    ) -> Result<Result<(String, String), &'static str>, StoreError> {
+    ) -> Result<Result<(String, String, Option<String>), &'static str>, StoreError> {
         let row = sqlx::query(
             "SELECT (SELECT config FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2), \
-             (SELECT event FROM a2a_task_events WHERE task_id = $1 AND version = $3)",
+             (SELECT event FROM a2a_task_events WHERE task_id = $1 AND version = $3), \
+             (SELECT context_id FROM a2a_tasks WHERE id = $1)",
         )
         .bind(task_id.to_owned())
         .bind(config_id.to_owned())
@@ -176,8 +182,9 @@ impl<D: Dialect> SqlStore<D> {
         .map_err(backend)?;
         let config: Option<String> = column(&row, 0, "push delivery", task_id)?;
         let event: Option<String> = column(&row, 1, "push delivery", task_id)?;
+        let context_id: Option<String> = column(&row, 2, "push delivery", task_id)?;
         Ok(match (config, event) {
-            (Some(config), Some(event)) => Ok((config, event)),
+            (Some(config), Some(event)) => Ok((config, event, context_id)),
             (None, _) => Err("the push config was deleted before the delivery was made"),
             (_, None) => Err("the event was pruned from the task's log before it was delivered"),
         })

@@ -13,15 +13,15 @@ use a2a_types::v1::{ListTasksRequest, StreamResponse, Task, TaskPushNotification
 use sqlx::Pool;
 
 use crate::columns::{
-    PageKey, TaskColumns, config_from_json, config_to_json, context_filter, event_from_json,
-    event_to_json, now_micros, page_of, state_filter, task_from_json, time_filter, version_column,
-    version_of,
+    PageKey, TaskColumns, config_from_json, config_to_json, context_filter, now_micros, page_of,
+    state_filter, task_from_json, time_filter, version_column, version_of,
 };
 use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::{MAX_CONFIGS_PER_TASK, OpenError, backend, too_many_configs};
 use crate::group::{GroupWriter, TaskUpdate, Updated};
+use crate::logged_event;
 use crate::outbox_hint::OutboxHint;
 use crate::record::RecordColumns;
 use crate::retention::{RetentionPolicy, StoreGuard};
@@ -318,11 +318,11 @@ impl<D: Dialect> SqlStore<D> {
         owner: &Owner,
         task: Task,
         expected_version: u64,
-        event: Option<StreamResponse>,
+        mut event: Option<StreamResponse>,
     ) -> Result<u64, StoreError> {
         // Written by another path than `modify`: what this process remembers of it is stale.
         self.shared.written.forget(owner, &task.id);
-        self.write_update(owner, &task, expected_version, event.as_slice(), None)
+        self.write_update(owner, &task, expected_version, event.as_mut_slice(), None)
             .await
     }
 
@@ -334,7 +334,7 @@ impl<D: Dialect> SqlStore<D> {
         &self,
         owner: &Owner,
         task_id: &str,
-        events: &[StreamResponse],
+        events: &mut [StreamResponse],
         change: &mut TaskChange<'_>,
         record: Option<&RecordColumns>,
     ) -> Result<u64, Error> {
@@ -386,19 +386,20 @@ impl<D: Dialect> SqlStore<D> {
 
     /// Writes `task` over the owner's task at `expected_version`, with `events` in its log (each
     /// under the next version, in order; with none, the version moves on by one) and a delivery
-    /// of each per push config; the last new version.
+    /// of each per push config; the last new version. `events` are left as they were (see
+    /// [`logged_event::to_log`]).
     async fn write_update(
         &self,
         owner: &Owner,
         task: &Task,
         expected_version: u64,
-        events: &[StreamResponse],
+        events: &mut [StreamResponse],
         record: Option<&RecordColumns>,
     ) -> Result<u64, StoreError> {
         let columns = TaskColumns::of(task)?;
         let events = events
-            .iter()
-            .map(event_to_json)
+            .iter_mut()
+            .map(|event| logged_event::to_log(event, &task.id, &columns.context_id))
             .collect::<Result<Vec<_>, _>>()?;
         let now = now_micros();
         let written = match (self.shared.group.get(), D::UPDATE_TASK_AT_ONCE) {
@@ -567,7 +568,7 @@ impl<D: Dialect> SqlStore<D> {
         // snapshot: the page is complete exactly when nothing after `after` was pruned. The
         // task's row comes once per event (or once, with no event, when there is none).
         let rows = sqlx::query(
-            "SELECT t.events_pruned_through, e.version, e.event FROM a2a_tasks t \
+            "SELECT t.events_pruned_through, t.context_id, e.version, e.event FROM a2a_tasks t \
              LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.version > $2 \
              WHERE t.id = $1 AND t.owner_principal IS NOT DISTINCT FROM $3 \
              AND t.owner_tenant IS NOT DISTINCT FROM $4 ORDER BY e.version LIMIT $5",
@@ -584,16 +585,17 @@ impl<D: Dialect> SqlStore<D> {
             return Err(StoreError::NotFound);
         };
         let pruned_through: i64 = column(first, 0, "task", task_id)?;
+        let context_id: String = column(first, 1, "task", task_id)?;
         let mut events = Vec::with_capacity(rows.len());
         for row in &rows {
-            let version: Option<i64> = column(row, 1, "an event of task", task_id)?;
+            let version: Option<i64> = column(row, 2, "an event of task", task_id)?;
             let Some(version) = version else {
                 continue;
             };
-            let json: String = column(row, 2, "an event of task", task_id)?;
+            let json: String = column(row, 3, "an event of task", task_id)?;
             events.push(StoredEvent::new(
                 version_of(version),
-                event_from_json(task_id, &json)?,
+                logged_event::from_log(task_id, Some(&context_id), &json)?,
             ));
         }
         Ok(EventPage::new(events, version_of(pruned_through) <= after))
@@ -806,17 +808,18 @@ macro_rules! store_traits_for {
                 event: Option<a2a_types::v1::StreamResponse>,
                 change: &mut a2a_server::store::TaskChange<'_>,
             ) -> Result<u64, a2a_protocol::errors::Error> {
-                self.modify_task(owner, task_id, event.as_slice(), change, None).await
+                let mut event = event;
+                self.modify_task(owner, task_id, event.as_mut_slice(), change, None).await
             }
 
             async fn modify_each(
                 &self,
                 owner: &a2a_server::Owner,
                 task_id: &str,
-                events: Vec<a2a_types::v1::StreamResponse>,
+                mut events: Vec<a2a_types::v1::StreamResponse>,
                 change: &mut a2a_server::store::TaskChange<'_>,
             ) -> Result<u64, a2a_protocol::errors::Error> {
-                self.modify_task(owner, task_id, &events, change, None).await
+                self.modify_task(owner, task_id, &mut events, change, None).await
             }
 
             fn writes_each_at_once(&self) -> bool {
