@@ -29,47 +29,34 @@ const LOGGED: &str =
     "SELECT version, event FROM a2a_task_events WHERE task_id = $1 ORDER BY version";
 const REWRITE: &str = "UPDATE a2a_task_events SET event = $3 WHERE task_id = $1 AND version = $2";
 
-impl RawLog for SqliteStore {
-    async fn logged(&self, task_id: &str) -> Vec<(i64, String)> {
-        sqlx::query_as(LOGGED)
-            .bind(task_id)
-            .fetch_all(self.pool())
-            .await
-            .expect("the log is read")
-    }
+/// [`RawLog`] for a store type with a `pool()` (the two stores' pools differ in type only).
+macro_rules! raw_log {
+    ($store:ty) => {
+        impl RawLog for $store {
+            async fn logged(&self, task_id: &str) -> Vec<(i64, String)> {
+                sqlx::query_as(LOGGED)
+                    .bind(task_id)
+                    .fetch_all(self.pool())
+                    .await
+                    .expect("the log is read")
+            }
 
-    async fn rewrite(&self, task_id: &str, version: i64, text: &str) {
-        let done = sqlx::query(REWRITE)
-            .bind(task_id)
-            .bind(version)
-            .bind(text)
-            .execute(self.pool())
-            .await
-            .expect("the event is rewritten");
-        assert_eq!(done.rows_affected(), 1);
-    }
+            async fn rewrite(&self, task_id: &str, version: i64, text: &str) {
+                let done = sqlx::query(REWRITE)
+                    .bind(task_id)
+                    .bind(version)
+                    .bind(text)
+                    .execute(self.pool())
+                    .await
+                    .expect("the event is rewritten");
+                assert_eq!(done.rows_affected(), 1);
+            }
+        }
+    };
 }
 
-impl RawLog for PostgresStore {
-    async fn logged(&self, task_id: &str) -> Vec<(i64, String)> {
-        sqlx::query_as(LOGGED)
-            .bind(task_id)
-            .fetch_all(self.pool())
-            .await
-            .expect("the log is read")
-    }
-
-    async fn rewrite(&self, task_id: &str, version: i64, text: &str) {
-        let done = sqlx::query(REWRITE)
-            .bind(task_id)
-            .bind(version)
-            .bind(text)
-            .execute(self.pool())
-            .await
-            .expect("the event is rewritten");
-        assert_eq!(done.rows_affected(), 1);
-    }
-}
+raw_log!(SqliteStore);
+raw_log!(PostgresStore);
 
 /// The events a task of context `ctx-1` is written with: its own updates (left without their ids
 /// in the log), then an update naming another context and a message (both logged whole).
