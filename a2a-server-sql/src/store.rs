@@ -805,10 +805,9 @@ macro_rules! store_traits_for {
                 &self,
                 owner: &a2a_server::Owner,
                 task_id: &str,
-                event: Option<a2a_types::v1::StreamResponse>,
+                mut event: Option<a2a_types::v1::StreamResponse>,
                 change: &mut a2a_server::store::TaskChange<'_>,
             ) -> Result<u64, a2a_protocol::errors::Error> {
-                let mut event = event;
                 self.modify_task(owner, task_id, event.as_mut_slice(), change, None).await
             }
 

@@ -691,7 +691,7 @@ pub struct HttpAuthSecurityScheme {
     /// should be one registered with IANA.
     #[prost(string, tag = "2")]
     pub scheme: ::prost::alloc::string::String,
-    /// How the bearer token is formatted (a JWT, for instance); for information only.
+    /// Names the kind of bearer token sent (JWT, say); documentation only, never enforced.
     #[prost(string, tag = "3")]
     pub bearer_format: ::prost::alloc::string::String,
 }

@@ -669,7 +669,7 @@ pub struct HttpAuthSecurityScheme {
     /// Auth scheme name as registered with IANA, e.g. "Bearer" or "Basic".
     #[prost(string, tag = "2")]
     pub scheme: ::prost::alloc::string::String,
-    /// `bearerFormat`: how the token is formatted (a JWT, for instance); for information only.
+    /// `bearerFormat`: names the kind of token sent (JWT, say); documentation only, never enforced.
     #[prost(string, tag = "3")]
     pub bearer_format: ::prost::alloc::string::String,
 }

@@ -701,7 +701,7 @@ pub struct HttpAuthSecurityScheme {
         skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub scheme: ::std::string::String,
-    /// `bearerFormat`: how the token is formatted (a JWT, for instance); for information only.
+    /// `bearerFormat`: names the kind of token sent (JWT, say); documentation only, never enforced.
     #[serde(
         rename = "bearerFormat",
         alias = "bearer_format",
