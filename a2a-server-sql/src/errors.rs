@@ -69,6 +69,12 @@ pub(crate) fn backend(error: sqlx::Error) -> StoreError {
     StoreError::Backend(format!("database: {error}"))
 }
 
+/// A failure of SQLite's writer thread's own connection, as the server reports it.
+#[cfg(feature = "sqlite")]
+pub(crate) fn direct(error: rusqlite::Error) -> StoreError {
+    StoreError::Backend(format!("database: {error}"))
+}
+
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) fn too_many_configs() -> StoreError {
     StoreError::Backend(format!(

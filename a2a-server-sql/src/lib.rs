@@ -151,6 +151,8 @@ mod rows;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 #[cfg(feature = "sqlite")]
+mod sqlite_direct;
+#[cfg(feature = "sqlite")]
 mod sqlite_expiry;
 #[cfg(feature = "sqlite")]
 mod sqlite_values;
@@ -169,7 +171,7 @@ pub use bus::PostgresVersionBus as PostgresEventBus;
 #[cfg(feature = "postgres")]
 pub use bus::PostgresVersionBus;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
-pub use cost::TRANSACTION_TARGET;
+pub use cost::{STATEMENT_TARGET, TRANSACTION_TARGET};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use dialect::Dialect;
 pub use errors::OpenError;

@@ -11,7 +11,7 @@
 //! process being killed (it is in the WAL); writers queue on SQLite's lock for up to the busy
 //! timeout. The hot writes (a task created with its execution's record, an update with its
 //! events, an execution's end) go to a writer thread that commits those queued together in one
-//! transaction, each in one round trip to the connection (see `sqlite_writer`).
+//! transaction, on a connection of its own that it runs itself (see `sqlite_writer`).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
@@ -53,10 +53,11 @@ impl SqlStore<Sqlite> {
     /// store first (an in-memory one needs no lock). Writes go through one connection, in turn
     /// (SQLite writes one transaction at a time: writers queued in the pool wait without
     /// sleeping on the file's lock); reads through a pool of four others, which WAL mode lets
-    /// read while the writer writes. The writer thread of the hot writes takes its turn on that
-    /// one connection too.
+    /// read while the writer writes. The writer thread of the hot writes writes on a connection
+    /// of its own, in its turn on that one connection (an in-memory database has no thread).
     pub async fn open_with(options: SqliteConnectOptions) -> Result<Self, OpenError> {
         let in_memory = is_in_memory(&options);
+        let path = options.get_filename().to_owned();
         let file_lock = match in_memory {
             true => None,
             false => lock_beside(options.get_filename()).await?,
@@ -81,8 +82,13 @@ impl SqlStore<Sqlite> {
                 .await
                 .map_err(OpenError::Connect)?
         };
-        let group = SqliteWriter::start(writer.clone());
         let store = Self::migrated(pool, writer, file_lock).await?;
+        // The writer thread opens the file a second time, which an in-memory database (one
+        // connection's own) cannot be: its store writes through sqlx alone.
+        let group = match in_memory {
+            true => None,
+            false => SqliteWriter::start(store.writer.clone(), &path).await,
+        };
         if let Some(group) = group {
             // Set once, on a store no one else holds yet, before its retention policy (which the
             // writer paces expiry by).
@@ -209,19 +215,32 @@ mod tests {
         }
     }
 
-    async fn in_memory(grouped: bool) -> SqliteStore {
-        let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
-        if grouped {
-            return SqlStore::open_with(options).await.expect("opens");
+    /// A store on a file of its own, removed when the store is dropped.
+    struct FileStore {
+        store: SqliteStore,
+        dir: PathBuf,
+    }
+
+    impl Drop for FileStore {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
         }
-        let writer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
+    }
+
+    /// A store as [`SqlStore::open`] opens it, its writer thread running.
+    async fn grouped(name: &str) -> FileStore {
+        let dir = std::env::temp_dir().join(format!("a2a-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let store = SqliteStore::open(dir.join("tasks.sqlite3"))
             .await
-            .expect("connects");
-        SqlStore::migrated(writer.clone(), writer, None)
-            .await
-            .expect("migrates")
+            .expect("opens");
+        FileStore { store, dir }
+    }
+
+    /// An in-memory store, which writes through sqlx alone (no writer thread).
+    async fn in_memory() -> SqliteStore {
+        let options = SqliteConnectOptions::from_str("sqlite::memory:").expect("options");
+        SqlStore::open_with(options).await.expect("opens")
     }
 
     fn status(state: TaskState) -> StreamResponse {
@@ -350,14 +369,14 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_hot_writes_hold_through_the_writer_thread() {
-        let store = in_memory(true).await;
-        assert!(store.shared.group.get().is_some());
-        the_hot_writes_hold(store).await;
+        let file = grouped("hot-writes").await;
+        assert!(file.store.shared.group.get().is_some());
+        the_hot_writes_hold(file.store.clone()).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_hot_writes_hold_without_it() {
-        let store = in_memory(false).await;
+        let store = in_memory().await;
         assert!(store.shared.group.get().is_none());
         the_hot_writes_hold(store).await;
     }

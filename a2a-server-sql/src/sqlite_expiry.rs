@@ -1,9 +1,9 @@
 //! Expiry paced by the writes, on SQLite: with each group it commits, the writer thread
 //! (`sqlite_writer`) removes the tasks that expired under the store's retention policy (over, and
 //! unchanged for its `terminal_tasks_after`), as many as twice the group's writes at most, in the
-//! group's own transaction (one commit for both, and the pages both change written once), sent
-//! as one text after the group's writes. A group that fails is written again one write at a time,
-//! and its slice then goes in a transaction of its own.
+//! group's own transaction (one commit for both, and the pages both change written once), after
+//! the group's writes, on the thread's own connection (`sqlite_direct`). A group that fails is
+//! written again one write at a time, and its slice then goes in a transaction of its own.
 //!
 //! Why: the retention pass expires what built up since the last one in batches of
 //! [`EXPIRY_BATCH`], and between two batches the writer commits one group, of at most the requests
@@ -20,10 +20,11 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use sqlx::{Pool, Sqlite, SqliteConnection};
+use sqlx::Sqlite;
 
 use crate::columns::now_micros;
 use crate::prune::{EXPIRING, EXPIRY_BATCH, removal};
+use crate::sqlite_direct::DirectConnection;
 use crate::sqlite_values::Value;
 
 /// Tasks removed per write of the group before, at most: more than one, so that a backlog (left by
@@ -35,24 +36,18 @@ const SLICE_PER_WRITE: i64 = 2;
 const SLICE_MIN: i64 = 16;
 
 /// The expiring tasks of a slice (`$1`: the cutoff in micros, `$2`: how many) removed with their
-/// rows, inside a transaction the caller opened: the writer thread sends it before the commit of
-/// the group it follows, so that the two share one commit (and the pages both change are written
-/// once). Each statement selects the tasks again through the index on `(terminal,
-/// updated_micros)`, in its order: inside the transaction nobody else writes, so each finds the
-/// same tasks. The tasks leave their owners' counts just before they go. The last statement's
-/// count is the tasks'.
-static SLICE_IN_GROUP: LazyLock<String> = LazyLock::new(|| {
+/// rows, statement by statement, inside a transaction the caller opened: the writer thread runs
+/// them before the commit of the group they follow, so that the two share one commit (and the
+/// pages both change are written once). Each statement selects the tasks again through the index
+/// on `(terminal, updated_micros)`, in its order: inside the transaction nobody else writes, so
+/// each finds the same tasks. The tasks leave their owners' counts just before they go. The last
+/// statement's count is the tasks'.
+static SLICE: LazyLock<Vec<String>> = LazyLock::new(|| {
     removal::<Sqlite>("IN (SELECT id FROM expiring)")
         .iter()
         .map(|statement| format!("WITH expiring AS ({EXPIRING}) {statement}"))
-        .collect::<Vec<_>>()
-        .join("; ")
+        .collect()
 });
-
-/// [`SLICE_IN_GROUP`] in a transaction of its own: when no group is written with it (a group
-/// that failed, then written one by one).
-static SLICE: LazyLock<String> =
-    LazyLock::new(|| format!("BEGIN IMMEDIATE; {}; COMMIT", *SLICE_IN_GROUP));
 
 /// How long after a failed slice the writer tries again (micros): a database that refuses every
 /// slice costs one attempt and one warning a second, not one per group.
@@ -107,7 +102,7 @@ impl Pacing {
     }
 
     /// The slice due after a group of `writes`, if any: at most [`SLICE_PER_WRITE`] tasks per
-    /// write (at least [`SLICE_MIN`]), to be removed with the group ([`SLICE_IN_GROUP`]) or alone
+    /// write (at least [`SLICE_MIN`]), to be removed with the group ([`remove_in_group`]) or alone
     /// ([`alone`](Self::alone)), then [`settle`](Self::settle)d.
     pub(crate) fn due(&self, writes: usize) -> Option<Due> {
         let age = self.age.get()?;
@@ -128,41 +123,39 @@ impl Pacing {
     /// After a group of `writes`: removes what is due in a transaction of its own; how many
     /// tasks it removed.
     #[cfg(test)]
-    pub(crate) async fn after_group(&mut self, writer: &Pool<Sqlite>, writes: usize) -> u64 {
+    pub(crate) fn after_group(&mut self, connection: &DirectConnection, writes: usize) -> u64 {
         match self.due(writes) {
-            Some(due) => self.alone(writer, due).await,
+            Some(due) => self.alone(connection, due),
             None => 0,
         }
     }
 
-    /// Removes the slice `due` in a transaction of its own, and settles it; how many tasks.
-    pub(crate) async fn alone(&mut self, writer: &Pool<Sqlite>, due: Due) -> u64 {
-        let removed = match writer.acquire().await {
-            Ok(mut connection) => remove(&mut connection, &due).await,
-            Err(error) => Err(error),
-        };
-        self.settle(writer, due, removed).await
+    /// Removes the slice `due` in a transaction of its own, and settles it; how many tasks. The
+    /// caller holds the writer's turn.
+    pub(crate) fn alone(&mut self, connection: &DirectConnection, due: Due) -> u64 {
+        let removed = connection.transaction(|connection| remove_in_group(connection, &due));
+        self.settle(connection, due, removed)
     }
 
     /// Takes in what removing `due` did: when it removed fewer than its limit (none is left
     /// due), looks up when the next task is (the oldest update of a task that is over, or now
     /// when none is); a failure is logged and tried again after [`RETRY_AFTER`]. How many tasks
     /// it removed.
-    pub(crate) async fn settle(
+    pub(crate) fn settle<E: std::fmt::Display>(
         &mut self,
-        writer: &Pool<Sqlite>,
+        connection: &DirectConnection,
         due: Due,
-        removed: Result<u64, sqlx::Error>,
+        removed: Result<u64, E>,
     ) -> u64 {
         let next = match removed {
             Ok(removed) if removed >= u64::try_from(due.limit).unwrap_or(u64::MAX) => {
                 Ok((removed, None))
             }
-            Ok(removed) => sqlx::query_scalar::<_, Option<i64>>(OLDEST_ENDED)
-                .fetch_one(writer)
-                .await
-                .map(|oldest| (removed, Some(oldest.unwrap_or_else(now_micros)))),
-            Err(error) => Err(error),
+            Ok(removed) => connection
+                .read_number(OLDEST_ENDED)
+                .map(|oldest| (removed, Some(oldest.unwrap_or_else(now_micros))))
+                .map_err(|error| error.to_string()),
+            Err(error) => Err(error.to_string()),
         };
         match next {
             Ok((removed, next_due)) => {
@@ -188,34 +181,15 @@ pub(crate) struct Due {
     limit: i64,
 }
 
-/// Runs [`SLICE`]; the tasks it removed. On a failure the transaction is rolled back.
-async fn remove(connection: &mut SqliteConnection, due: &Due) -> Result<u64, sqlx::Error> {
-    let removed = run_slice(connection, &SLICE, due).await;
-    if removed.is_err() {
-        let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
-    }
-    removed
-}
-
 /// Removes the slice `due` inside the transaction open on `connection` (the group's, before its
 /// commit); the tasks it removed.
-pub(crate) async fn remove_in_group(
-    connection: &mut SqliteConnection,
-    due: &Due,
-) -> Result<u64, sqlx::Error> {
-    run_slice(connection, &SLICE_IN_GROUP, due).await
-}
-
-/// Runs `text` ([`SLICE`] or [`SLICE_IN_GROUP`]); the tasks it removed: the count of its last
-/// statement (the tasks' delete; `COMMIT` reports the count of the statement before it).
-async fn run_slice(
-    connection: &mut SqliteConnection,
-    text: &str,
-    due: &Due,
-) -> Result<u64, sqlx::Error> {
+pub(crate) fn remove_in_group(connection: &DirectConnection, due: &Due) -> rusqlite::Result<u64> {
     let values = [Value::from(due.cutoff), Value::from(due.limit)];
-    let changed = crate::sqlite_values::execute(connection, text, &values).await?;
-    Ok(changed.last().copied().unwrap_or(0))
+    let mut removed = 0;
+    for statement in SLICE.iter() {
+        removed = connection.run(statement, &values)?;
+    }
+    Ok(removed)
 }
 
 #[cfg(test)]
@@ -223,8 +197,10 @@ mod tests {
     //! A slice as the writer runs it: the tasks due go with their rows, oldest first, up to the
     //! limit; tasks not over, or not due, stay; nothing is sent until the next task is due.
 
+    use sqlx::Pool;
+
     use super::*;
-    use crate::sqlite_values::test_database as database;
+    use crate::sqlite_direct::TestDatabase;
 
     /// Task `id`, over or not, last written at `updated` (micros), with two events and an
     /// execution record.
@@ -273,7 +249,8 @@ mod tests {
 
     #[tokio::test]
     async fn removes_the_oldest_tasks_due_with_their_rows_up_to_the_limit() {
-        let pool = database().await;
+        let database = TestDatabase::new().await;
+        let pool = database.pool.clone();
         let hour = 3_600_000_000;
         let now = now_micros();
         // Due: over for two hours, or for one hour and a half (the age is one hour).
@@ -289,7 +266,7 @@ mod tests {
         age.set(Some(Duration::from_secs(3600)));
         let mut pacing = Pacing::new(age.clone());
         // A group of 10 writes: 20 go, the oldest.
-        assert_eq!(pacing.after_group(&pool, 10).await, 20);
+        assert_eq!(pacing.after_group(&database.direct, 10), 20);
         let left = ids(&pool, "a2a_tasks", "id").await;
         assert_eq!(left.len(), 23, "{left:?}");
         assert_eq!(left[0], "due-20");
@@ -306,8 +283,8 @@ mod tests {
         assert_eq!(count, 23);
 
         // A group of one: at least SLICE_MIN go; then the rest, and the one that was due later.
-        assert_eq!(pacing.after_group(&pool, 1).await, 16);
-        assert_eq!(pacing.after_group(&pool, 1).await, 5);
+        assert_eq!(pacing.after_group(&database.direct, 1), 16);
+        assert_eq!(pacing.after_group(&database.direct, 1), 5);
         assert_eq!(
             ids(&pool, "a2a_tasks", "id").await,
             ["working", "young"],
@@ -320,12 +297,12 @@ mod tests {
             .execute(&pool)
             .await
             .expect("made old");
-        assert_eq!(pacing.after_group(&pool, 1).await, 0, "not looked up");
+        assert_eq!(pacing.after_group(&database.direct, 1), 0, "not looked up");
 
         // A new policy is worked out again; no policy removes nothing.
         age.set(Some(Duration::from_secs(7200)));
         assert_eq!(
-            pacing.after_group(&pool, 1).await,
+            pacing.after_group(&database.direct, 1),
             1,
             "the young task, now old"
         );
@@ -334,13 +311,14 @@ mod tests {
             .execute(&pool)
             .await
             .expect("over");
-        assert_eq!(pacing.after_group(&pool, 1).await, 0);
+        assert_eq!(pacing.after_group(&database.direct, 1), 0);
         assert_eq!(ids(&pool, "a2a_tasks", "id").await, ["working"]);
     }
 
     #[tokio::test]
     async fn a_failed_slice_is_rolled_back_and_tried_again_a_second_later() {
-        let pool = database().await;
+        let database = TestDatabase::new().await;
+        let pool = database.pool.clone();
         let now = now_micros();
         task(&pool, "due", true, now - 7_200_000_000).await;
         sqlx::query(
@@ -359,7 +337,7 @@ mod tests {
         let age = ExpiryAge::none();
         age.set(Some(Duration::from_secs(3600)));
         let mut pacing = Pacing::new(age);
-        assert_eq!(pacing.after_group(&pool, 1).await, 0);
+        assert_eq!(pacing.after_group(&database.direct, 1), 0);
         assert_eq!(ids(&pool, "a2a_tasks", "id").await, ["due"]);
         assert_eq!(ids(&pool, "a2a_task_events", "task_id").await, ["due"]);
         assert_eq!(ids(&pool, "a2a_push_configs", "task_id").await, ["due"]);

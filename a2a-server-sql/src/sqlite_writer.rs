@@ -1,67 +1,45 @@
 //! SQLite's [`GroupWriter`]: a thread of its own takes the writes callers queue, and writes all
-//! those that queued while it was busy in one transaction on the store's writer connection, then
-//! answers each caller. Consecutive writes of a group that run the same statements go to the
-//! connection's thread as one text (each write's `$n` moved past the writes before it), so a group
-//! of many creations costs a few round trips to that thread, not one per write: each round trip is
-//! a hand-off between threads, and one per write held the writer back more than SQLite's work
-//! did. A write alone is its own transaction in one round trip (`BEGIN IMMEDIATE; …; COMMIT`).
+//! those that queued while it was busy in one transaction, then answers each caller. The thread
+//! runs the statements itself, on a connection of its own (`sqlite_direct`): a group costs no
+//! hand-off between threads, however many statements it holds. It writes only while it holds the
+//! store's writer connection (its turn among the store's writes), so it never contends with them
+//! for SQLite's lock. A write alone is its own transaction.
 //!
-//! Why a thread: the writer connection is SQLite's single writer, and while its holder waits to
-//! be scheduled between two statements nobody writes. On its own thread (a runtime of its own)
-//! the writer is woken as soon as the connection answers, not after the server's request tasks.
+//! Why a thread: SQLite has a single writer, and while the writer waits to be scheduled nobody
+//! writes. On its own thread (a runtime of its own) the writer gets back to its queue as soon as
+//! a commit ends, not after the server's request tasks.
 //!
 //! A write that fails inside a group rolls the group back; its writes are then made one by one,
 //! so only the failing one fails. Nothing is answered before its commit. The tasks that came due
 //! under the store's retention policy are removed in step with the writes (`sqlite_expiry`): in
 //! the group's transaction, after its writes.
 
-use std::sync::{Arc, LazyLock};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_server::auth::Owner;
 use a2a_server::store::StoreError;
 use async_trait::async_trait;
-use sqlx::{Connection, Pool, Sqlite, SqliteConnection};
+use sqlx::{Pool, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::columns::{TaskColumns, now_micros};
-use crate::cost::TRANSACTION_TARGET;
 use crate::created_ended::INSERT_ENDED_TASK;
-use crate::errors::backend;
+use crate::errors::{backend, direct};
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
+use crate::sqlite_direct::DirectConnection;
 use crate::sqlite_expiry::{Due, ExpiryAge, Pacing, remove_in_group};
-use crate::sqlite_values::{Value, execute, renumbered};
+use crate::sqlite_values::Value;
 use crate::store::INSERT_TASK;
 
 /// Writes committed together at most.
 const MAX_GROUP: usize = 256;
 
-/// A write's statements: as written inside a group's transaction, and alone (a transaction of
-/// their own in the same text).
-struct Statements {
-    together: String,
-    alone: String,
-    /// How many statements `together` holds.
-    count: usize,
-}
-
-impl Statements {
-    fn new(parts: &[&str]) -> Self {
-        let together = parts.join("; ");
-        let alone = if parts.len() > 1 {
-            format!("BEGIN IMMEDIATE; {together}; COMMIT")
-        } else {
-            together.clone()
-        };
-        Statements {
-            together,
-            alone,
-            count: parts.len(),
-        }
-    }
-}
+/// A write's statements, run in order.
+type Statements = [&'static str];
 
 /// The execution's record of a new task, only when the task was inserted (`changes()` is the
 /// insert's). Binds as [`INSERT_TASK`], then the record's columns.
@@ -109,16 +87,13 @@ const QUEUE_DELIVERIES: &str = "INSERT INTO a2a_push_outbox (task_id, config_id,
 
 const FINISH_EXECUTION: &str = "DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2";
 
-static CREATE: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_TASK]));
-static CREATE_WITH_RECORD: LazyLock<Statements> =
-    LazyLock::new(|| Statements::new(&[INSERT_TASK, RECORD_OF_NEW_TASK]));
-static CREATE_ENDED: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_ENDED_TASK]));
-static UPDATE_WITH_EVENTS: LazyLock<Statements> =
-    LazyLock::new(|| Statements::new(&[UPDATE, LOG_EVENTS, QUEUE_DELIVERIES]));
-static UPDATE_WITH_RECORD: LazyLock<Statements> =
-    LazyLock::new(|| Statements::new(&[UPDATE, RECORD_OF_UPDATE, LOG_EVENTS, QUEUE_DELIVERIES]));
-static RECORD: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[INSERT_EXECUTION]));
-static FINISH: LazyLock<Statements> = LazyLock::new(|| Statements::new(&[FINISH_EXECUTION]));
+const CREATE: &Statements = &[INSERT_TASK];
+const CREATE_WITH_RECORD: &Statements = &[INSERT_TASK, RECORD_OF_NEW_TASK];
+const CREATE_ENDED: &Statements = &[INSERT_ENDED_TASK];
+const UPDATE_WITH_EVENTS: &Statements = &[UPDATE, LOG_EVENTS, QUEUE_DELIVERIES];
+const UPDATE_WITH_RECORD: &Statements = &[UPDATE, RECORD_OF_UPDATE, LOG_EVENTS, QUEUE_DELIVERIES];
+const RECORD: &Statements = &[INSERT_EXECUTION];
+const FINISH: &Statements = &[FINISH_EXECUTION];
 
 /// A write queued for the writer: its statements, their values (`$1`, `$2`, … in order), and who
 /// waits for the rows it changed (all its statements' together).
@@ -138,9 +113,14 @@ pub(crate) struct SqliteWriter {
 }
 
 impl SqliteWriter {
-    /// Starts the writer thread on `writer` (the store's writer pool, shared with the store's
-    /// other writes); `None` when the thread cannot start (the store then writes itself).
-    pub(crate) fn start(writer: Pool<Sqlite>) -> Option<Self> {
+    /// Starts the writer thread on the database file at `path` (migrated already), writing in
+    /// its turn among the writes of `writer` (the store's writer pool, of one connection); `None`
+    /// when the thread cannot start (the store then writes itself).
+    pub(crate) async fn start(writer: Pool<Sqlite>, path: &Path) -> Option<Self> {
+        let connection = DirectConnection::open_beside(&writer, path)
+            .await
+            .map_err(|error| tracing::warn!(%error, "the SQLite writer's connection did not open"))
+            .ok()?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()
@@ -151,7 +131,7 @@ impl SqliteWriter {
         let pacing = Pacing::new(expiry.clone());
         std::thread::Builder::new()
             .name("a2a-sqlite-writer".to_owned())
-            .spawn(move || runtime.block_on(run(writer, writes, pacing)))
+            .spawn(move || runtime.block_on(run(writer, connection, writes, pacing)))
             .map_err(|error| tracing::warn!(%error, "the SQLite writer's thread did not start"))
             .ok()?;
         Some(SqliteWriter { queue, expiry })
@@ -251,7 +231,7 @@ impl GroupWriter for SqliteWriter {
             .new_task(owner, task_id, columns)
             .add(version)
             .done(11);
-        Ok(self.write(&CREATE_ENDED, values).await? > 0)
+        Ok(self.write(CREATE_ENDED, values).await? > 0)
     }
 
     async fn update(&self, update: TaskUpdate<'_>) -> Result<Option<Updated>, StoreError> {
@@ -277,8 +257,8 @@ impl GroupWriter for SqliteWriter {
             .add(events)
             .add(MAX_PENDING_PER_TASK);
         let (statements, values, fixed_rows) = match update.record {
-            Some(record) => (&*UPDATE_WITH_RECORD, values.record(record).done(19), 2),
-            None => (&*UPDATE_WITH_EVENTS, values.done(14), 1),
+            Some(record) => (UPDATE_WITH_RECORD, values.record(record).done(19), 2),
+            None => (UPDATE_WITH_EVENTS, values.done(14), 1),
         };
         // The task's row (and the record's) when the update found the task, then its events,
         // then its deliveries.
@@ -301,7 +281,7 @@ impl GroupWriter for SqliteWriter {
             .add(owner.tenant.clone())
             .record(record)
             .done(8);
-        self.write(&RECORD, values).await.map(drop)
+        self.write(RECORD, values).await.map(drop)
     }
 
     async fn finish_execution(&self, task_id: &str, lease_token: &str) -> Result<(), StoreError> {
@@ -309,7 +289,7 @@ impl GroupWriter for SqliteWriter {
             .add(task_id.to_owned())
             .add(lease_token.to_owned())
             .done(2);
-        self.write(&FINISH, values).await.map(drop)
+        self.write(FINISH, values).await.map(drop)
     }
 
     fn expire_after(&self, age: Option<Duration>) {
@@ -318,20 +298,35 @@ impl GroupWriter for SqliteWriter {
 }
 
 /// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it with the tasks that
-/// came due (`sqlite_expiry`), answers, again.
-async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>, mut pacing: Pacing) {
+/// came due (`sqlite_expiry`) in its turn on `writer`, answers, again.
+async fn run(
+    writer: Pool<Sqlite>,
+    connection: DirectConnection,
+    mut writes: mpsc::UnboundedReceiver<Write>,
+    mut pacing: Pacing,
+) {
     let mut group = Vec::with_capacity(MAX_GROUP);
     while writes.recv_many(&mut group, MAX_GROUP).await > 0 {
         let due = pacing.due(group.len());
-        let (results, expired) = write_group(&writer, &group, due).await;
+        let (results, expired) = match writer.acquire().await {
+            // The turn: held, unused, while the thread's own connection writes.
+            Ok(_turn) => write_group(&connection, &group, due),
+            Err(error) => {
+                let error = backend(error);
+                (group.iter().map(|_| Err(error.clone())).collect(), None)
+            }
+        };
         for (write, result) in group.drain(..).zip(results) {
             // A caller that stopped waiting still had its write committed.
             let _ = write.done.send(result);
         }
         match (due, expired) {
-            (Some(due), Some(expired)) => pacing.settle(&writer, due, Ok(expired)).await,
+            (Some(due), Some(expired)) => pacing.settle(&connection, due, Ok::<_, String>(expired)),
             // The group failed, and was written one write at a time.
-            (Some(due), None) => pacing.alone(&writer, due).await,
+            (Some(due), None) => match writer.acquire().await {
+                Ok(_turn) => pacing.alone(&connection, due),
+                Err(error) => pacing.settle(&connection, due, Err(error)),
+            },
             (None, _) => 0,
         };
     }
@@ -340,149 +335,71 @@ async fn run(writer: Pool<Sqlite>, mut writes: mpsc::UnboundedReceiver<Write>, m
 /// Writes `group` in one transaction (a write alone in its own), with the slice `due` when there
 /// is one; or, when that fails, each write in its own, without the slice. The rows each write
 /// changed, in order, and the tasks the slice removed (`None`: not removed).
-async fn write_group(
-    writer: &Pool<Sqlite>,
+fn write_group(
+    connection: &DirectConnection,
     group: &[Write],
     due: Option<Due>,
 ) -> (Vec<Result<u64, StoreError>>, Option<u64>) {
-    let mut connection = match writer.acquire().await {
-        Ok(connection) => connection,
-        Err(error) => {
-            let error = backend(error);
-            return (group.iter().map(|_| Err(error.clone())).collect(), None);
-        }
-    };
     if group.len() > 1 || due.is_some() {
-        match write_together(&mut connection, group, due).await {
+        match write_together(connection, group, due) {
             Ok((rows, expired)) => return (rows.into_iter().map(Ok).collect(), expired),
             Err(error) => {
                 tracing::debug!(%error, "a group of SQLite writes failed; each is written alone")
             }
         }
     }
-    let mut results = Vec::with_capacity(group.len());
-    for write in group {
-        results.push(write_alone(&mut connection, write).await);
-    }
+    let results = group
+        .iter()
+        .map(|write| write_alone(connection, write).map_err(direct))
+        .collect();
     (results, None)
 }
 
-/// All of `group` in one transaction, its writes sent in few texts: each run of writes of the same
-/// statements, in the group's order, as texts of [`chunk_len`] writes; then the slice `due`, if
-/// any. The rows each write changed, and the tasks the slice removed.
-async fn write_together(
-    connection: &mut SqliteConnection,
+/// All of `group` in one transaction, in order, then the slice `due`, if any. The rows each write
+/// changed, and the tasks the slice removed.
+fn write_together(
+    connection: &DirectConnection,
     group: &[Write],
     due: Option<Due>,
-) -> Result<(Vec<u64>, Option<u64>), sqlx::Error> {
-    let mut tx = connection.begin().await?;
-    tracing::trace!(target: TRANSACTION_TARGET, "begin");
-    let mut rows = Vec::with_capacity(group.len());
-    let mut rest = group;
-    while let Some(first) = rest.first() {
-        let run = rest
+) -> rusqlite::Result<(Vec<u64>, Option<u64>)> {
+    connection.transaction(|connection| {
+        let rows = group
             .iter()
-            .take_while(|write| std::ptr::eq(write.statements, first.statements))
-            .count();
-        let chunk = &rest[..chunk_len(run)];
-        rest = &rest[chunk.len()..];
-        rows.extend(write_chunk(&mut tx, chunk).await?);
-    }
-    let expired = match due {
-        Some(due) => Some(remove_in_group(&mut tx, &due).await?),
-        None => None,
-    };
-    tx.commit().await?;
-    tracing::trace!(target: TRANSACTION_TARGET, "commit");
-    Ok((rows, expired))
+            .map(|write| write_statements(connection, write))
+            .collect::<rusqlite::Result<Vec<u64>>>()?;
+        let expired = match due {
+            Some(due) => Some(remove_in_group(connection, &due)?),
+            None => None,
+        };
+        Ok((rows, expired))
+    })
 }
 
-/// The writes sent in one text from a run of `run` writes of the same statements: the largest
-/// power of two up to [`MAX_CHUNK`]. The texts are then few (one per statements and length) and
-/// stay prepared in the connection's statement cache; a text per run length would be prepared
-/// again and again, costing more than the hand-offs it saves.
-fn chunk_len(run: usize) -> usize {
-    let run = run.clamp(1, MAX_CHUNK);
-    1 << run.ilog2()
-}
-
-/// Writes of the same statements sent in one text at most.
-const MAX_CHUNK: usize = 32;
-
-/// `chunk` (writes of the same statements) as one text; the rows each write changed.
-async fn write_chunk(
-    connection: &mut SqliteConnection,
-    chunk: &[Write],
-) -> Result<Vec<u64>, sqlx::Error> {
-    let mut text = String::new();
-    let mut values = Vec::new();
-    for write in chunk {
-        if !text.is_empty() {
-            text.push_str("; ");
-        }
-        text.push_str(&renumbered(&write.statements.together, values.len()));
-        values.extend(write.values.iter().cloned());
-    }
-    let changed = execute(connection, &text, &values).await?;
-    // SQLite reports each statement's count in turn: each write's are the next of them.
-    let mut counts = changed.into_iter();
-    let rows: Vec<u64> = chunk
-        .iter()
-        .map(|write| counts.by_ref().take(write.statements.count).sum())
-        .collect();
-    if counts.next().is_some() {
-        return Err(sqlx::Error::Protocol(
-            "SQLite reported more statements than the writes hold".to_owned(),
-        ));
-    }
-    written(&text, rows.iter().sum());
-    Ok(rows)
+/// The statements of `write`, in the transaction open; the rows they changed together.
+fn write_statements(connection: &DirectConnection, write: &Write) -> rusqlite::Result<u64> {
+    write.statements.iter().try_fold(0, |rows, statement| {
+        Ok(rows + connection.run(statement, &write.values)?)
+    })
 }
 
 /// One write in a transaction of its own (a statement alone commits by itself).
-async fn write_alone(connection: &mut SqliteConnection, write: &Write) -> Result<u64, StoreError> {
-    let transacted = write.statements.alone != write.statements.together;
-    match execute(connection, &write.statements.alone, &write.values).await {
-        // Less what `BEGIN` and `COMMIT` report: SQLite's count of the statement before them.
-        Ok(changed) if transacted => Ok(written(
-            &write.statements.alone,
-            changed
-                .get(1..changed.len().saturating_sub(1))
-                .map_or(0, |inner| inner.iter().sum()),
-        )),
-        Ok(changed) => Ok(written(&write.statements.alone, changed.iter().sum())),
-        Err(error) => {
-            if transacted {
-                // A statement failed inside the write's own transaction, which is still open:
-                // nothing of it is kept. (When `BEGIN` itself failed there is none to end.)
-                let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
-            }
-            Err(backend(error))
-        }
+fn write_alone(connection: &DirectConnection, write: &Write) -> rusqlite::Result<u64> {
+    match write.statements {
+        [statement] => connection.run(statement, &write.values),
+        _ => connection.transaction(|connection| write_statements(connection, write)),
     }
-}
-
-/// `rows`, the rows the write of `text` changed, announced when `text` holds several statements:
-/// a `tracing` event of target [`TRANSACTION_TARGET`] (`written`, at `TRACE`, field `rows`) after
-/// the text's statement event. That one adds up what SQLite reports for every statement of the
-/// text, and SQLite reports for `BEGIN` and `COMMIT` the count of the statement before them.
-fn written(text: &str, rows: u64) -> u64 {
-    if text.contains(';') {
-        tracing::trace!(target: TRANSACTION_TARGET, rows, "written");
-    }
-    rows
 }
 
 #[cfg(test)]
 mod tests {
-    //! A group as the writer thread writes it: runs of the same statements in texts of a few
-    //! writes, each write's rows told apart, and a failing write failing alone.
+    //! A group as the writer thread writes it: each write's rows told apart, a failing write
+    //! failing alone, and the tasks due removed in the group's transaction.
 
     use a2a_server::auth::Caller;
     use a2a_types::v1::{Task, TaskState, TaskStatus};
 
     use super::*;
-    use crate::sqlite_values::test_database as database;
+    use crate::sqlite_direct::TestDatabase;
 
     fn write(statements: &'static Statements, values: Vec<Value>) -> Write {
         Write {
@@ -500,7 +417,7 @@ mod tests {
             .new_task(&owner, id, &columns)
             .done(10)
             .expect("values");
-        write(&CREATE, values)
+        write(CREATE, values)
     }
 
     fn create_with_record(id: &str) -> Write {
@@ -519,7 +436,7 @@ mod tests {
             .record(&record)
             .done(15)
             .expect("values");
-        write(&CREATE_WITH_RECORD, values)
+        write(CREATE_WITH_RECORD, values)
     }
 
     fn finish(id: &str) -> Write {
@@ -528,7 +445,7 @@ mod tests {
             .add("lease".to_owned())
             .done(2)
             .expect("values");
-        write(&FINISH, values)
+        write(FINISH, values)
     }
 
     async fn tasks(pool: &Pool<Sqlite>) -> i64 {
@@ -538,18 +455,10 @@ mod tests {
             .expect("counts")
     }
 
-    #[test]
-    fn runs_are_sent_in_powers_of_two_up_to_the_largest_chunk() {
-        let lengths: Vec<usize> = [1, 2, 3, 7, 8, 31, 32, 33, 300]
-            .into_iter()
-            .map(chunk_len)
-            .collect();
-        assert_eq!(lengths, [1, 2, 2, 4, 8, 16, 32, 32, 32]);
-    }
-
     #[tokio::test]
     async fn each_write_of_a_group_gets_its_own_rows() {
-        let pool = database().await;
+        let database = TestDatabase::new().await;
+        let pool = database.pool.clone();
         let mut group: Vec<Write> = (0..40).map(|n| create(&format!("t-{n}"))).collect();
         // Taken already (0 rows), then writes of other statements: two statements each (the task
         // and its record: 2 rows, or none when the id is taken), one (the first record's end: 1
@@ -561,12 +470,9 @@ mod tests {
         group.push(finish("r-0"));
         group.extend((40..43).map(|n| create(&format!("t-{n}"))));
         // Together, not one by one as a failed group would be.
-        let mut connection = pool.acquire().await.expect("a connection");
-        let (rows, expired) = write_together(&mut connection, &group, None)
-            .await
-            .expect("written together");
+        let (rows, expired) =
+            write_together(&database.direct, &group, None).expect("written together");
         assert_eq!(expired, None);
-        drop(connection);
         let mut expected = vec![1; 40];
         expected.extend([0, 2, 0, 2, 1, 1, 1, 1]);
         assert_eq!(rows, expected);
@@ -575,15 +481,15 @@ mod tests {
 
     #[tokio::test]
     async fn a_failing_write_fails_alone() {
-        static BROKEN: LazyLock<Statements> =
-            LazyLock::new(|| Statements::new(&["INSERT INTO no_such_table VALUES ($1)"]));
-        let pool = database().await;
+        const BROKEN: &Statements = &["INSERT INTO no_such_table VALUES ($1)"];
+        let database = TestDatabase::new().await;
+        let pool = database.pool.clone();
         let group = [
             create("a"),
-            write(&BROKEN, vec![Value::from(1_i64)]),
+            write(BROKEN, vec![Value::from(1_i64)]),
             create("b"),
         ];
-        let (results, _) = write_group(&pool, &group, None).await;
+        let (results, _) = write_group(&database.direct, &group, None);
         assert_eq!(results[0], Ok(1));
         assert!(results[1].is_err(), "{:?}", results[1]);
         assert_eq!(results[2], Ok(1));
@@ -613,13 +519,15 @@ mod tests {
 
     #[tokio::test]
     async fn a_group_removes_the_tasks_due_in_its_own_transaction() {
-        let pool = database().await;
+        let database = TestDatabase::new().await;
+        let pool = database.pool.clone();
         for n in 0..5 {
             ended_long_ago(&pool, &format!("old-{n}"), 7_200_000_000).await;
         }
         ended_long_ago(&pool, "recent", 60_000_000).await;
         let due = hourly().due(2).expect("due: nothing looked up yet");
-        let (results, expired) = write_group(&pool, &[create("a"), create("b")], Some(due)).await;
+        let (results, expired) =
+            write_group(&database.direct, &[create("a"), create("b")], Some(due));
         assert_eq!(results, [Ok(1), Ok(1)]);
         assert_eq!(expired, Some(5), "removed with the group");
         let left: Vec<String> = sqlx::query_scalar("SELECT id FROM a2a_tasks ORDER BY id")
@@ -630,13 +538,14 @@ mod tests {
 
         // A write alone with a slice due is a group too: one transaction, not two.
         ended_long_ago(&pool, "old-5", 7_200_000_000).await;
-        let (results, expired) = write_group(&pool, &[finish("none")], Some(due)).await;
+        let (results, expired) = write_group(&database.direct, &[finish("none")], Some(due));
         assert_eq!((results, expired), (vec![Ok(0)], Some(1)));
     }
 
     #[tokio::test]
     async fn a_failing_slice_leaves_the_group_written_one_by_one_and_is_tried_later() {
-        let pool = database().await;
+        let database = TestDatabase::new().await;
+        let pool = database.pool.clone();
         ended_long_ago(&pool, "old", 7_200_000_000).await;
         // The slice's second statement (the deliveries') fails.
         sqlx::query("DROP TABLE a2a_push_outbox")
@@ -645,12 +554,13 @@ mod tests {
             .expect("dropped");
         let mut pacing = hourly();
         let due = pacing.due(2).expect("due");
-        let (results, expired) = write_group(&pool, &[create("a"), create("b")], Some(due)).await;
+        let (results, expired) =
+            write_group(&database.direct, &[create("a"), create("b")], Some(due));
         assert_eq!(results, [Ok(1), Ok(1)], "each write committed alone");
         assert_eq!(expired, None);
         assert_eq!(tasks(&pool).await, 3);
         // Alone it fails too: tried again a second later, not with the next group.
-        assert_eq!(pacing.alone(&pool, due).await, 0);
+        assert_eq!(pacing.alone(&database.direct, due), 0);
         assert_eq!(pacing.due(2), None);
         assert_eq!(tasks(&pool).await, 3);
     }

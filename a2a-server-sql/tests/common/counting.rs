@@ -1,7 +1,8 @@
 //! Counting what a store asks of its database: a `tracing` subscriber, installed once for the
 //! whole test binary, records sqlx's statement events (target `sqlx::query`, one per statement
-//! sent) and the stores' transaction events ([`a2a_server_sql::TRANSACTION_TARGET`]) in the order
-//! they happen; [`Recorder::take`] hands over what was recorded since the last take as [`Cost`].
+//! sent), the statements SQLite's writer thread runs itself ([`a2a_server_sql::STATEMENT_TARGET`])
+//! and the stores' transaction events ([`a2a_server_sql::TRANSACTION_TARGET`]) in the order they
+//! happen; [`Recorder::take`] hands over what was recorded since the last take as [`Cost`].
 //!
 //! Statements run on SQLite's worker thread, so the subscriber is the global one (a thread's own
 //! subscriber would miss them); a test binary that counts runs its tests one at a time
@@ -27,6 +28,9 @@ pub enum Recorded {
     Commit,
     /// The rows the last statement (a text of several) changed, as the store counted them.
     Written { rows: u64 },
+    /// A statement SQLite's writer thread ran on its own connection (no round trip): its text
+    /// (`BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK` included), the rows it changed.
+    Direct { summary: String, rows_affected: u64 },
 }
 
 /// The statements in `recorded`, one by one: a text of several (SQLite's grouped writes) split
@@ -35,7 +39,7 @@ pub fn statement_texts(recorded: Vec<Recorded>) -> Vec<String> {
     recorded
         .into_iter()
         .filter_map(|entry| match entry {
-            Recorded::Statement { summary, .. } => Some(summary),
+            Recorded::Statement { summary, .. } | Recorded::Direct { summary, .. } => Some(summary),
             _ => None,
         })
         .flat_map(|text| {
@@ -217,6 +221,39 @@ pub fn cost_of(recorded: &[Recorded]) -> Cost {
                     cost.rows_written += reported;
                 }
             }
+            Recorded::Direct {
+                summary,
+                rows_affected,
+            } => {
+                // Run where it was asked for: a statement, no round trip.
+                let upper = summary.to_ascii_uppercase();
+                if upper.starts_with("BEGIN") {
+                    open += 1;
+                } else if upper.starts_with("COMMIT") {
+                    open = open.saturating_sub(1);
+                    if wrote_in_transaction {
+                        cost.commits += 1.0;
+                    }
+                    wrote_in_transaction = false;
+                } else if upper.starts_with("ROLLBACK") {
+                    open = open.saturating_sub(1);
+                    wrote_in_transaction = false;
+                } else {
+                    cost.statements += 1.0;
+                    let tables = tables_written(summary);
+                    if tables > 0 {
+                        let rows = (tables as u64) * rows_affected;
+                        cost.rows_written += rows as f64;
+                        if open > 0 {
+                            wrote_in_transaction = true;
+                        } else if rows > 0 {
+                            cost.commits += 1.0;
+                        }
+                    } else {
+                        cost.reads += 1.0;
+                    }
+                }
+            }
             Recorded::Statement {
                 summary,
                 rows_affected,
@@ -305,12 +342,18 @@ impl<S: Subscriber> Layer<S> for Recording {
     fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
         let target = event.metadata().target();
         let is_statement = target == "sqlx::query";
-        if !is_statement && target != a2a_server_sql::TRANSACTION_TARGET {
+        let is_direct = target == a2a_server_sql::STATEMENT_TARGET;
+        if !is_statement && !is_direct && target != a2a_server_sql::TRANSACTION_TARGET {
             return;
         }
         let mut fields = Fields::default();
         event.record(&mut fields);
-        let entry = if is_statement {
+        let entry = if is_direct {
+            Recorded::Direct {
+                summary: fields.summary.unwrap_or_default().trim().to_owned(),
+                rows_affected: fields.rows_affected,
+            }
+        } else if is_statement {
             // The summary is the statement's first words; its whole text follows when longer.
             let text = fields
                 .statement
