@@ -177,6 +177,8 @@ impl DirectConnection {
 pub(crate) struct TestDatabase {
     pub(crate) pool: Pool<Sqlite>,
     pub(crate) direct: DirectConnection,
+    /// The database file.
+    pub(crate) path: std::path::PathBuf,
     dir: std::path::PathBuf,
 }
 
@@ -214,7 +216,12 @@ impl TestDatabase {
         let direct = DirectConnection::open_beside(&pool, &path)
             .await
             .expect("opens beside");
-        TestDatabase { pool, direct, dir }
+        TestDatabase {
+            pool,
+            direct,
+            path,
+            dir,
+        }
     }
 }
 

@@ -479,6 +479,42 @@ mod tests {
         assert_eq!(tasks(&pool).await, 45);
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_thread_writes_in_its_turn_among_the_stores_writes() {
+        let database = TestDatabase::new().await;
+        // SQLite's busy handler off: a write that met the file's lock taken would fail at once.
+        sqlx::query("PRAGMA busy_timeout = 0")
+            .execute(&database.pool)
+            .await
+            .expect("set");
+        let writer = SqliteWriter::start(database.pool.clone(), &database.path)
+            .await
+            .expect("starts");
+        // Another write of the store holds the writer connection, its transaction open.
+        let mut other = database.pool.begin().await.expect("begins");
+        sqlx::query(
+            "INSERT INTO a2a_task_counts (owner_principal, owner_tenant, tasks) \
+             VALUES ('bob', '', 1)",
+        )
+        .execute(&mut *other)
+        .await
+        .expect("writes");
+        let owner = Owner::of(&Caller::authenticated("alice"), None);
+        let task = Task::new("t-1", "ctx", TaskStatus::now(TaskState::Working));
+        let columns = TaskColumns::of(&task).expect("columns");
+        let creation = writer.create(&owner, "t-1", &columns, None);
+        tokio::pin!(creation);
+        // The thread waits for its turn: it neither fails on the lock nor writes beside it.
+        let early = tokio::time::timeout(Duration::from_millis(300), &mut creation).await;
+        assert!(early.is_err(), "answered before its turn: {early:?}");
+        other.commit().await.expect("commits");
+        let created = tokio::time::timeout(Duration::from_secs(5), creation)
+            .await
+            .expect("written once the turn was its");
+        assert_eq!(created, Ok(true));
+        assert_eq!(tasks(&database.pool).await, 1);
+    }
+
     #[tokio::test]
     async fn a_failing_write_fails_alone() {
         const BROKEN: &Statements = &["INSERT INTO no_such_table VALUES ($1)"];
