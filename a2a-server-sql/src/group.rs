@@ -1,7 +1,7 @@
 //! [`GroupWriter`]: the hot writes of a store (a task created with its execution's record or
 //! already ended, a task's update with its events, an execution's record ended) handed to one writer that commits
 //! those queued together in one transaction (group commit). A store whose database gains from it
-//! (SQLite: one writer at a time, each statement a hand-off to its connection's thread) has one;
+//! (SQLite: one writer at a time, whose commits are its cost) has one;
 //! the others write these themselves.
 //!
 //! Durability is unchanged: a caller is answered only once the transaction holding its write has

@@ -214,8 +214,8 @@ impl GroupWriter for SqliteWriter {
     ) -> Result<bool, StoreError> {
         let values = Values::default().new_task(owner, task_id, columns);
         let (statements, values) = match record {
-            Some(record) => (&*CREATE_WITH_RECORD, values.record(record).done(15)),
-            None => (&*CREATE, values.done(10)),
+            Some(record) => (CREATE_WITH_RECORD, values.record(record).done(15)),
+            None => (CREATE, values.done(10)),
         };
         Ok(self.write(statements, values).await? > 0)
     }
