@@ -17,7 +17,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
-use sqlx::{Pool, Sqlite};
+use sqlx::{Pool, Sqlite, SqliteConnection};
 
 use crate::cost::STATEMENT_TARGET;
 use crate::sqlite_values::Value;
@@ -47,32 +47,26 @@ struct Settings {
 impl Settings {
     async fn of(writer: &Pool<Sqlite>) -> Result<Self, sqlx::Error> {
         let mut connection = writer.acquire().await?;
-        let text = |pragma: &'static str| sqlx::query_scalar::<_, String>(pragma);
-        let number = |pragma: &'static str| sqlx::query_scalar::<_, i64>(pragma);
         Ok(Settings {
-            journal_mode: text("PRAGMA journal_mode")
-                .fetch_one(&mut *connection)
-                .await?,
-            locking_mode: text("PRAGMA locking_mode")
-                .fetch_one(&mut *connection)
-                .await?,
-            synchronous: number("PRAGMA synchronous")
-                .fetch_one(&mut *connection)
-                .await?,
-            foreign_keys: number("PRAGMA foreign_keys")
-                .fetch_one(&mut *connection)
-                .await?,
-            busy_timeout_ms: number("PRAGMA busy_timeout")
-                .fetch_one(&mut *connection)
-                .await?,
-            wal_autocheckpoint: number("PRAGMA wal_autocheckpoint")
-                .fetch_one(&mut *connection)
-                .await?,
-            cache_size: number("PRAGMA cache_size")
-                .fetch_one(&mut *connection)
-                .await?,
+            journal_mode: pragma(&mut connection, "journal_mode").await?,
+            locking_mode: pragma(&mut connection, "locking_mode").await?,
+            synchronous: pragma(&mut connection, "synchronous").await?,
+            foreign_keys: pragma(&mut connection, "foreign_keys").await?,
+            busy_timeout_ms: pragma(&mut connection, "busy_timeout").await?,
+            wal_autocheckpoint: pragma(&mut connection, "wal_autocheckpoint").await?,
+            cache_size: pragma(&mut connection, "cache_size").await?,
         })
     }
+}
+
+/// The value of the pragma `name` on `connection`.
+async fn pragma<T>(connection: &mut SqliteConnection, name: &str) -> Result<T, sqlx::Error>
+where
+    T: for<'r> sqlx::Decode<'r, Sqlite> + sqlx::Type<Sqlite> + Send + Unpin,
+{
+    sqlx::query_scalar(&format!("PRAGMA {name}"))
+        .fetch_one(connection)
+        .await
 }
 
 impl DirectConnection {

@@ -26,15 +26,13 @@ pub enum Recorded {
     Begin,
     /// A store's transaction committed.
     Commit,
-    /// The rows the last statement (a text of several) changed, as the store counted them.
-    Written { rows: u64 },
     /// A statement SQLite's writer thread ran on its own connection (no round trip): its text
     /// (`BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK` included), the rows it changed.
     Direct { summary: String, rows_affected: u64 },
 }
 
-/// The statements in `recorded`, one by one: a text of several (SQLite's grouped writes) split
-/// into its statements, and the transactions' `BEGIN` and `COMMIT` left out.
+/// The statements in `recorded`, one by one (a text of several split into its statements), the
+/// transactions' `BEGIN` and `COMMIT` left out.
 pub fn statement_texts(recorded: Vec<Recorded>) -> Vec<String> {
     recorded
         .into_iter()
@@ -156,102 +154,32 @@ fn notifies(sql: &str) -> bool {
 
 /// The cost of `recorded`, in order: a write inside a store's transaction commits with it.
 pub fn cost_of(recorded: &[Recorded]) -> Cost {
-    let mut cost = Cost::default();
-    let mut open = 0usize;
-    let mut wrote_in_transaction = false;
-    // The rows sqlx reported for the last text of several statements (`BEGIN` and `COMMIT`
-    // included), replaced by the store's own count when it follows.
-    let mut reported = 0.0;
+    let mut tally = Tally::default();
     for entry in recorded {
         match entry {
-            Recorded::Written { rows } => {
-                cost.rows_written += *rows as f64 - reported;
-                reported = 0.0;
-            }
             Recorded::Begin => {
-                open += 1;
-                cost.round_trips += 1.0;
+                tally.cost.round_trips += 1.0;
+                tally.begin();
             }
             Recorded::Commit => {
-                open = open.saturating_sub(1);
-                cost.round_trips += 1.0;
-                if wrote_in_transaction {
-                    cost.commits += 1.0;
-                }
-                wrote_in_transaction = false;
-            }
-            Recorded::Statement {
-                summary,
-                rows_affected,
-            } if summary.trim_end_matches(';').contains(';') => {
-                // Several statements sent as one text (SQLite's writes): one round trip; its
-                // `BEGIN` and `COMMIT` open and close a transaction as the store's events do.
-                cost.round_trips += 1.0;
-                let mut wrote = false;
-                for part in summary.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-                    let upper = part.to_ascii_uppercase();
-                    if upper.starts_with("BEGIN") {
-                        open += 1;
-                    } else if upper.starts_with("COMMIT") {
-                        open = open.saturating_sub(1);
-                        if wrote_in_transaction {
-                            cost.commits += 1.0;
-                        }
-                        wrote_in_transaction = false;
-                    } else if upper.starts_with("ROLLBACK") {
-                        open = open.saturating_sub(1);
-                        wrote_in_transaction = false;
-                    } else {
-                        cost.statements += 1.0;
-                        if tables_written(part) > 0 {
-                            wrote = true;
-                            if open > 0 {
-                                wrote_in_transaction = true;
-                            } else if *rows_affected > 0 {
-                                cost.commits += 1.0;
-                            }
-                        } else {
-                            cost.reads += 1.0;
-                        }
-                    }
-                }
-                // The rows of all its statements together.
-                if wrote {
-                    reported = *rows_affected as f64;
-                    cost.rows_written += reported;
-                }
+                tally.cost.round_trips += 1.0;
+                tally.commit();
             }
             Recorded::Direct {
                 summary,
                 rows_affected,
             } => {
-                // Run where it was asked for: a statement, no round trip.
+                // Run where it was asked for: a statement, no round trip; its transaction's
+                // `BEGIN IMMEDIATE` and `COMMIT` are statements of its own too.
                 let upper = summary.to_ascii_uppercase();
                 if upper.starts_with("BEGIN") {
-                    open += 1;
+                    tally.begin();
                 } else if upper.starts_with("COMMIT") {
-                    open = open.saturating_sub(1);
-                    if wrote_in_transaction {
-                        cost.commits += 1.0;
-                    }
-                    wrote_in_transaction = false;
+                    tally.commit();
                 } else if upper.starts_with("ROLLBACK") {
-                    open = open.saturating_sub(1);
-                    wrote_in_transaction = false;
+                    tally.roll_back();
                 } else {
-                    cost.statements += 1.0;
-                    let tables = tables_written(summary);
-                    if tables > 0 {
-                        let rows = (tables as u64) * rows_affected;
-                        cost.rows_written += rows as f64;
-                        if open > 0 {
-                            wrote_in_transaction = true;
-                        } else if rows > 0 {
-                            cost.commits += 1.0;
-                        }
-                    } else {
-                        cost.reads += 1.0;
-                    }
+                    tally.statement(summary, *rows_affected);
                 }
             }
             Recorded::Statement {
@@ -266,25 +194,58 @@ pub fn cost_of(recorded: &[Recorded]) -> Cost {
                 {
                     continue;
                 }
-                cost.statements += 1.0;
-                cost.round_trips += 1.0;
-                let tables = tables_written(summary);
-                if tables > 0 || notifies(summary) {
-                    // A notification is sent, not stored: no row.
-                    let rows = (tables as u64) * rows_affected;
-                    cost.rows_written += rows as f64;
-                    if open > 0 {
-                        wrote_in_transaction = true;
-                    } else if rows > 0 {
-                        cost.commits += 1.0;
-                    }
-                } else {
-                    cost.reads += 1.0;
-                }
+                tally.cost.round_trips += 1.0;
+                tally.statement(summary, *rows_affected);
             }
         }
     }
-    cost
+    tally.cost
+}
+
+/// The cost counted so far, and the transaction open, if any.
+#[derive(Default)]
+struct Tally {
+    cost: Cost,
+    open: usize,
+    wrote_in_transaction: bool,
+}
+
+impl Tally {
+    fn begin(&mut self) {
+        self.open += 1;
+    }
+
+    fn commit(&mut self) {
+        self.open = self.open.saturating_sub(1);
+        if self.wrote_in_transaction {
+            self.cost.commits += 1.0;
+        }
+        self.wrote_in_transaction = false;
+    }
+
+    fn roll_back(&mut self) {
+        self.open = self.open.saturating_sub(1);
+        self.wrote_in_transaction = false;
+    }
+
+    /// A statement that changed `rows_affected` rows: a read, or a write, which commits with the
+    /// transaction open or, outside one, by itself when it changed a row.
+    fn statement(&mut self, summary: &str, rows_affected: u64) {
+        self.cost.statements += 1.0;
+        let tables = tables_written(summary);
+        if tables > 0 || notifies(summary) {
+            // A notification is sent, not stored: no row.
+            let rows = (tables as u64) * rows_affected;
+            self.cost.rows_written += rows as f64;
+            if self.open > 0 {
+                self.wrote_in_transaction = true;
+            } else if rows > 0 {
+                self.cost.commits += 1.0;
+            }
+        } else {
+            self.cost.reads += 1.0;
+        }
+    }
 }
 
 /// The global recorder.
@@ -300,7 +261,6 @@ struct Fields {
     summary: Option<String>,
     statement: Option<String>,
     rows_affected: u64,
-    rows: Option<u64>,
     message: Option<String>,
 }
 
@@ -314,10 +274,8 @@ impl Visit for Fields {
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        match field.name() {
-            "rows_affected" => self.rows_affected = value,
-            "rows" => self.rows = Some(value),
-            _ => {}
+        if field.name() == "rows_affected" {
+            self.rows_affected = value;
         }
     }
 
@@ -369,8 +327,6 @@ impl<S: Subscriber> Layer<S> for Recording {
             }
         } else if fields.message.as_deref() == Some("commit") {
             Recorded::Commit
-        } else if let Some(rows) = fields.rows {
-            Recorded::Written { rows }
         } else {
             Recorded::Begin
         };
