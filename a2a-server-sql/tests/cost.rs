@@ -5,8 +5,9 @@
 //! PostgreSQL (one replica), through a server of the server crate set up as the example agent sets
 //! it up (tasks, push configs, the push outbox and the execution queue in the store). Each count is
 //! asserted, so a change that adds a statement, a commit or a round trip fails here; a change that
-//! saves some lowers the bound. The counts come from sqlx's statement events and the stores'
-//! transaction events (see `common::counting`).
+//! saves some lowers the bound. The counts come from sqlx's statement events, the statements
+//! SQLite's writer thread runs itself, and the stores' transaction events (see
+//! `common::counting`).
 
 mod common;
 
