@@ -589,7 +589,7 @@ impl ::prost::Name for TaskPushNotificationConfig {
         "/a2a.v1.TaskPushNotificationConfig".into()
     }
 }
-/// A list of strings, usable as a map value.
+/// Several strings wrapped in one message, so a map can hold them as its value.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct StringList {
     #[prost(string, repeated, tag = "1")]

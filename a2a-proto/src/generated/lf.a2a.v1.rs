@@ -727,7 +727,7 @@ impl ::prost::Name for OpenIdConnectSecurityScheme {
         "/lf.a2a.v1.OpenIdConnectSecurityScheme".into()
     }
 }
-/// Mutual TLS authentication with client certificates.
+/// The client proves who it is with a certificate presented in the TLS handshake.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct MutualTlsSecurityScheme {
     /// Human-readable notes on the scheme.

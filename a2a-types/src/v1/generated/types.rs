@@ -989,7 +989,7 @@ pub struct Message {
     )]
     pub reference_task_ids: ::std::vec::Vec<::std::string::String>,
 }
-/// Mutual TLS authentication with client certificates.
+/// The client proves who it is with a certificate presented in the TLS handshake.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 #[serde(remote = "Self")]
 pub struct MutualTlsSecurityScheme {
