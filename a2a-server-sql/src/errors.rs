@@ -63,15 +63,10 @@ impl std::error::Error for OpenError {
     }
 }
 
-/// A database failure as the server reports it.
+/// A database failure as the server reports it (sqlx's, or that of SQLite's writer thread's own
+/// connection).
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
-pub(crate) fn backend(error: sqlx::Error) -> StoreError {
-    StoreError::Backend(format!("database: {error}"))
-}
-
-/// A failure of SQLite's writer thread's own connection, as the server reports it.
-#[cfg(feature = "sqlite")]
-pub(crate) fn direct(error: rusqlite::Error) -> StoreError {
+pub(crate) fn backend(error: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(format!("database: {error}"))
 }
 

@@ -60,7 +60,7 @@ impl SqlStore<Sqlite> {
         let path = options.get_filename().to_owned();
         let file_lock = match in_memory {
             true => None,
-            false => lock_beside(options.get_filename()).await?,
+            false => lock_beside(&path).await?,
         };
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
@@ -174,26 +174,20 @@ mod tests {
     };
 
     use super::*;
+    use crate::sqlite_direct::ScratchDir;
 
     const LEASE: Duration = Duration::from_secs(30);
 
     #[tokio::test]
     async fn a_file_store_checkpoints_its_log_every_ten_thousand_pages() {
-        // A directory of its own, removed whole: the file comes with its log, shared memory and lock.
-        let dir = std::env::temp_dir().join(format!("a2a-wal-pages-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a directory");
-        let store = SqliteStore::open(dir.join("tasks.sqlite3"))
-            .await
-            .expect("opens");
-        for pool in [&store.writer, &store.pool] {
+        let file = on_file().await;
+        for pool in [&file.store.writer, &file.store.pool] {
             let pages: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
                 .fetch_one(pool)
                 .await
                 .expect("read");
             assert_eq!(pages, i64::from(WAL_CHECKPOINT_PAGES));
         }
-        drop(store);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -215,26 +209,17 @@ mod tests {
         }
     }
 
-    /// A store on a file of its own, removed when the store is dropped.
+    /// A store as [`SqlStore::open`] opens it (its writer thread running), on a file of its own.
     struct FileStore {
         store: SqliteStore,
-        dir: PathBuf,
+        /// Last, so that it goes after the store.
+        _dir: ScratchDir,
     }
 
-    impl Drop for FileStore {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-
-    /// A store as [`SqlStore::open`] opens it, its writer thread running.
-    async fn grouped(name: &str) -> FileStore {
-        let dir = std::env::temp_dir().join(format!("a2a-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a directory");
-        let store = SqliteStore::open(dir.join("tasks.sqlite3"))
-            .await
-            .expect("opens");
-        FileStore { store, dir }
+    async fn on_file() -> FileStore {
+        let dir = ScratchDir::new();
+        let store = SqliteStore::open(dir.database()).await.expect("opens");
+        FileStore { store, _dir: dir }
     }
 
     /// An in-memory store, which writes through sqlx alone (no writer thread).
@@ -369,7 +354,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_hot_writes_hold_through_the_writer_thread() {
-        let file = grouped("hot-writes").await;
+        let file = on_file().await;
         assert!(file.store.shared.group.get().is_some());
         the_hot_writes_hold(file.store.clone()).await;
     }

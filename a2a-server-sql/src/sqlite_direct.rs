@@ -165,6 +165,39 @@ impl DirectConnection {
     }
 }
 
+/// A directory of its own under the system's temporary one, for a test's database file: removed
+/// whole when dropped, the file's log, shared memory and lock with it.
+#[cfg(test)]
+pub(crate) struct ScratchDir(std::path::PathBuf);
+
+#[cfg(test)]
+impl ScratchDir {
+    pub(crate) fn new() -> Self {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "a2a-sqlite-test-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        ScratchDir(dir)
+    }
+
+    /// The database file's path in it.
+    pub(crate) fn database(&self) -> std::path::PathBuf {
+        self.0.join("tasks.sqlite3")
+    }
+}
+
+#[cfg(test)]
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A migrated database file of its own for the writer's tests: the store's writer pool on it (one
 /// connection) and the thread's connection beside it; the files go when it is dropped.
 #[cfg(test)]
@@ -173,26 +206,19 @@ pub(crate) struct TestDatabase {
     pub(crate) direct: DirectConnection,
     /// The database file.
     pub(crate) path: std::path::PathBuf,
-    dir: std::path::PathBuf,
+    /// Last, so that it goes after the connections.
+    _dir: ScratchDir,
 }
 
 #[cfg(test)]
 impl TestDatabase {
     pub(crate) async fn new() -> Self {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-
         use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 
         use crate::dialect::Dialect;
 
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "a2a-sqlite-direct-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).expect("a directory");
-        let path = dir.join("tasks.sqlite3");
+        let dir = ScratchDir::new();
+        let path = dir.database();
         let options = SqliteConnectOptions::new()
             .filename(&path)
             .create_if_missing(true)
@@ -214,15 +240,8 @@ impl TestDatabase {
             pool,
             direct,
             path,
-            dir,
+            _dir: dir,
         }
-    }
-}
-
-#[cfg(test)]
-impl Drop for TestDatabase {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

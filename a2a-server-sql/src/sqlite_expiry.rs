@@ -133,42 +133,34 @@ impl Pacing {
     /// Removes the slice `due` in a transaction of its own, and settles it; how many tasks. The
     /// caller holds the writer's turn.
     pub(crate) fn alone(&mut self, connection: &DirectConnection, due: Due) -> u64 {
-        let removed = connection.transaction(|connection| remove_in_group(connection, &due));
-        self.settle(connection, due, removed)
+        match connection.transaction(|connection| remove_in_group(connection, &due)) {
+            Ok(removed) => self.settle(connection, due, removed),
+            Err(error) => self.failed(due, error),
+        }
     }
 
-    /// Takes in what removing `due` did: when it removed fewer than its limit (none is left
-    /// due), looks up when the next task is (the oldest update of a task that is over, or now
-    /// when none is); a failure is logged and tried again after [`RETRY_AFTER`]. How many tasks
-    /// it removed.
-    pub(crate) fn settle<E: std::fmt::Display>(
-        &mut self,
-        connection: &DirectConnection,
-        due: Due,
-        removed: Result<u64, E>,
-    ) -> u64 {
-        let next = match removed {
-            Ok(removed) if removed >= u64::try_from(due.limit).unwrap_or(u64::MAX) => {
-                Ok((removed, None))
+    /// Takes in that removing `due` removed `removed` tasks: when that is fewer than its limit
+    /// (none is left due), looks up when the next task is (the oldest update of a task that is
+    /// over, or now when none is). How many tasks it removed.
+    pub(crate) fn settle(&mut self, connection: &DirectConnection, due: Due, removed: u64) -> u64 {
+        let oldest = if removed >= u64::try_from(due.limit).unwrap_or(u64::MAX) {
+            None
+        } else {
+            match connection.read_number(OLDEST_ENDED) {
+                Ok(oldest) => Some(oldest.unwrap_or_else(now_micros)),
+                Err(error) => return self.failed(due, error),
             }
-            Ok(removed) => connection
-                .read_number(OLDEST_ENDED)
-                .map(|oldest| (removed, Some(oldest.unwrap_or_else(now_micros))))
-                .map_err(|error| error.to_string()),
-            Err(error) => Err(error.to_string()),
         };
-        match next {
-            Ok((removed, next_due)) => {
-                let next_due = next_due.map(|oldest| oldest.saturating_add(due.age));
-                self.due = (due.age, next_due);
-                removed
-            }
-            Err(error) => {
-                tracing::warn!(%error, "expiring the tasks due failed; retried in a second");
-                self.due = (due.age, Some(now_micros().saturating_add(RETRY_AFTER)));
-                0
-            }
-        }
+        self.due = (due.age, oldest.map(|oldest| oldest.saturating_add(due.age)));
+        removed
+    }
+
+    /// Takes in that removing `due`, or looking up the next, failed: logged, and tried again
+    /// after [`RETRY_AFTER`]. No task was removed.
+    pub(crate) fn failed(&mut self, due: Due, error: impl std::fmt::Display) -> u64 {
+        tracing::warn!(%error, "expiring the tasks due failed; retried in a second");
+        self.due = (due.age, Some(now_micros().saturating_add(RETRY_AFTER)));
+        0
     }
 }
 

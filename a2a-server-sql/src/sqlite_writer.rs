@@ -26,7 +26,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::columns::{TaskColumns, now_micros};
 use crate::created_ended::INSERT_ENDED_TASK;
-use crate::errors::{backend, direct};
+use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
@@ -321,11 +321,11 @@ async fn run(
             let _ = write.done.send(result);
         }
         match (due, expired) {
-            (Some(due), Some(expired)) => pacing.settle(&connection, due, Ok::<_, String>(expired)),
+            (Some(due), Some(expired)) => pacing.settle(&connection, due, expired),
             // The group failed, and was written one write at a time.
             (Some(due), None) => match writer.acquire().await {
                 Ok(_turn) => pacing.alone(&connection, due),
-                Err(error) => pacing.settle(&connection, due, Err(error)),
+                Err(error) => pacing.failed(due, error),
             },
             (None, _) => 0,
         };
@@ -350,7 +350,7 @@ fn write_group(
     }
     let results = group
         .iter()
-        .map(|write| write_alone(connection, write).map_err(direct))
+        .map(|write| write_alone(connection, write).map_err(backend))
         .collect();
     (results, None)
 }
