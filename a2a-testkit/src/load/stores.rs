@@ -12,9 +12,10 @@
 //! memory batch by batch, p50/p99 latency, streamed events per second and their ratio to memory,
 //! and on PostgreSQL the transactions that wrote per `SendMessage` (transaction ids the database
 //! handed out, less the benchmark's own probes; the other counts per operation are the store's cost
-//! tests'). With `--baseline AGENT`, another build of the agent (the one before a change) runs every
-//! store too, both operations, alternating with this one, and the ratios of this build to it are
-//! given batch by batch.
+//! tests'). A line under it gives two replicas over one, batch by batch, for both operations. With
+//! `--baseline AGENT`, another build of the agent (the one before a change) runs every store too,
+//! both operations, alternating with this one, and the ratios of this build to it are given batch
+//! by batch.
 //!
 //! The peer rows ([`super::store_peers`]): the official Python SDK's server on its own stores
 //! (`InMemoryTaskStore`; its `DatabaseTaskStore` on SQLite and on PostgreSQL, a schema of its own),
@@ -544,6 +545,9 @@ async fn run(agent: &Path, baseline: Option<&Path>, scale: StoreScale) -> Result
         }
     }
     print_table(&running, &streamed_events);
+    if let Some(line) = replicas_line(&running) {
+        println!("{line}");
+    }
     println!("{}", settled.summary());
 
     let mut problems = Vec::new();
@@ -742,6 +746,26 @@ fn ratio(mine: &[Batch], theirs: &[Batch]) -> Option<(f64, f64, f64)> {
     )
 }
 
+/// Two replicas of this build over one, batch by batch, for both operations: the batches of the
+/// two ran in the same rounds, so each pair saw the same machine. `None` without both rows.
+fn replicas_line(running: &[Running]) -> Option<String> {
+    let ours = |count: usize| {
+        running.iter().find(|t| {
+            t.build == THIS_BUILD
+                && matches!(t.store, Store::Postgres { replicas } if replicas == count)
+        })
+    };
+    let (one, two) = (ours(1)?, ours(2)?);
+    let over = |batches: fn(&Running) -> &[Batch]| {
+        ratio(batches(two), batches(one)).map_or("–".to_owned(), |v| figure(v, 2))
+    };
+    Some(format!(
+        "PostgreSQL, 2 replicas over 1 (this build), batch by batch: SendMessage {}, streamed events {}",
+        over(sent),
+        over(streamed)
+    ))
+}
+
 fn sent(running: &Running) -> &[Batch] {
     &running.send_batches
 }
@@ -849,5 +873,63 @@ mod tests {
         for (target, before) in followed.iter().enumerate() {
             assert_eq!(before.len(), 2, "target {target} followed {before:?}");
         }
+    }
+
+    /// A configuration with no process behind it, whose batches of 100 calls took `millis` each
+    /// (its streamed batches the same, in the other order).
+    fn measured(store: Store, build: &'static str, millis: &[u64]) -> Running {
+        let batches = |millis: &mut dyn Iterator<Item = &u64>| -> Vec<Batch> {
+            millis
+                .map(|&ms| Batch {
+                    calls: 100,
+                    elapsed: Duration::from_millis(ms),
+                    ..Batch::default()
+                })
+                .collect()
+        };
+        Running {
+            store,
+            build,
+            clients: Vec::new(),
+            _servers: Vec::new(),
+            file: None,
+            postgres: None,
+            send_batches: batches(&mut millis.iter()),
+            streamed_batches: batches(&mut millis.iter().rev()),
+            commits: Vec::new(),
+            tasks: Vec::new(),
+            listing_early: None,
+        }
+    }
+
+    #[test]
+    fn two_replicas_are_compared_with_one_of_the_same_build_batch_by_batch() {
+        let running = vec![
+            measured(
+                Store::Postgres { replicas: 1 },
+                THIS_BUILD,
+                &[100, 200, 400],
+            ),
+            // A peer on one replica, slower: never the one compared with.
+            measured(
+                Store::Postgres { replicas: 1 },
+                PYTHON_SDK,
+                &[900, 900, 900],
+            ),
+            measured(
+                Store::Postgres { replicas: 2 },
+                THIS_BUILD,
+                &[200, 200, 200],
+            ),
+        ];
+        // SendMessage: 0.5, 1.0 and 2.0 in the three rounds; streamed (reversed): 2.0, 1.0, 0.5.
+        assert_eq!(
+            replicas_line(&running).as_deref(),
+            Some(
+                "PostgreSQL, 2 replicas over 1 (this build), batch by batch: \
+                 SendMessage 1.00 (0.50–2.00), streamed events 1.00 (0.50–2.00)"
+            )
+        );
+        assert_eq!(replicas_line(&running[..2]), None);
     }
 }
