@@ -2,7 +2,7 @@
 //! [`TaskStore::create_with_events`](a2a_server::TaskStore::create_with_events)): one row, the
 //! task as the events left it at the version they brought it to, in one statement (one write of
 //! SQLite's writer thread; on PostgreSQL, one row of a group written together, see
-//! `postgres_batch`). The events themselves are not logged: the task's log is marked pruned
+//! `postgres::batch`). The events themselves are not logged: the task's log is marked pruned
 //! through that version, as retention marks it, so a reader asking for them is given the task
 //! instead. The task is over and nobody has streamed it, so only such a reader could want them,
 //! and logging them costs the database a third of its work per task. No delivery is queued and no

@@ -65,7 +65,7 @@ pub trait Dialect: sqlx::Database + private::Sealed {
 
     /// The database's own part of expiring the tasks ended `age` before `now_ms` (milliseconds
     /// since the epoch), in a pass run every `every`: on PostgreSQL, dropping the slices of
-    /// tasks that all expired and making those to come (`postgres_slices`); on SQLite, nothing.
+    /// tasks that all expired and making those to come (`postgres::slices`); on SQLite, nothing.
     #[doc(hidden)]
     async fn expire_slices(
         pool: &sqlx::Pool<Self>,
@@ -143,7 +143,7 @@ impl Dialect for sqlx::Sqlite {
         _every: std::time::Duration,
     ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError> {
         // One file, one writer: nothing to drop whole; the writer expires rows in step with
-        // its writes (`sqlite_expiry`).
+        // its writes (`sqlite::expiry`).
         Ok(crate::retention::SliceExpiry::default())
     }
 
@@ -254,7 +254,7 @@ impl Dialect for sqlx::Postgres {
     }
 
     fn announcement(task_id: &str, version: u64) -> String {
-        crate::notify::notification(task_id, version)
+        crate::postgres::notify::notification(task_id, version)
     }
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
@@ -267,7 +267,7 @@ impl Dialect for sqlx::Postgres {
         age: std::time::Duration,
         every: std::time::Duration,
     ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError> {
-        crate::postgres_slices::expire_slices(pool, now_ms, age, every).await
+        crate::postgres::slices::expire_slices(pool, now_ms, age, every).await
     }
 
     async fn announce(
@@ -277,8 +277,8 @@ impl Dialect for sqlx::Postgres {
     ) -> Result<(), sqlx::Error> {
         // Delivered to every listening replica when (and only if) the transaction commits.
         sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(crate::notify::NOTIFY_CHANNEL)
-            .bind(crate::notify::notification(task_id, version))
+            .bind(crate::postgres::notify::NOTIFY_CHANNEL)
+            .bind(crate::postgres::notify::notification(task_id, version))
             .execute(&mut **tx)
             .await?;
         Ok(())
@@ -298,6 +298,9 @@ mod tests {
     #[test]
     fn the_update_at_once_announces_on_the_channel_the_bus_listens_to() {
         let statement = <sqlx::Postgres as Dialect>::UPDATE_TASK_AT_ONCE.unwrap_or_default();
-        assert!(statement.contains(&format!("pg_notify('{}'", crate::notify::NOTIFY_CHANNEL)));
+        assert!(statement.contains(&format!(
+            "pg_notify('{}'",
+            crate::postgres::notify::NOTIFY_CHANNEL
+        )));
     }
 }

@@ -111,8 +111,6 @@
     allow(dead_code, unused_imports)
 )]
 
-#[cfg(feature = "postgres")]
-mod bus;
 mod columns;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod cost;
@@ -129,18 +127,12 @@ mod executions;
 mod group;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod logged_event;
-#[cfg(feature = "postgres")]
-mod notify;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod outbox;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod outbox_hint;
 #[cfg(feature = "postgres")]
 mod postgres;
-#[cfg(feature = "postgres")]
-mod postgres_batch;
-#[cfg(feature = "postgres")]
-mod postgres_slices;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod prune;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
@@ -150,37 +142,29 @@ mod retention;
 mod rows;
 #[cfg(feature = "sqlite")]
 mod sqlite;
-#[cfg(feature = "sqlite")]
-mod sqlite_direct;
-#[cfg(feature = "sqlite")]
-mod sqlite_expiry;
-#[cfg(feature = "sqlite")]
-mod sqlite_values;
-#[cfg(feature = "sqlite")]
-mod sqlite_writer;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod store;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod written;
 
-/// The former name of [`PostgresVersionBus`], kept for one release: the bus carries task
-/// versions, not events.
-#[cfg(feature = "postgres")]
-#[doc(hidden)]
-pub use bus::PostgresVersionBus as PostgresEventBus;
-#[cfg(feature = "postgres")]
-pub use bus::PostgresVersionBus;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use cost::{STATEMENT_TARGET, TRANSACTION_TARGET};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use dialect::Dialect;
 pub use errors::OpenError;
-#[cfg(feature = "postgres")]
-pub use notify::NOTIFY_CHANNEL;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use outbox::OutboxCounts;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
+/// The former name of [`PostgresVersionBus`], kept for one release: the bus carries task
+/// versions, not events.
+#[cfg(feature = "postgres")]
+#[doc(hidden)]
+pub use postgres::bus::PostgresVersionBus as PostgresEventBus;
+#[cfg(feature = "postgres")]
+pub use postgres::bus::PostgresVersionBus;
+#[cfg(feature = "postgres")]
+pub use postgres::notify::NOTIFY_CHANNEL;
 pub use retention::{PruneReport, RETENTION_INTERVAL, RetentionPolicy};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;

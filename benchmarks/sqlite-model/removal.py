@@ -1,7 +1,7 @@
 """What removing an expired task costs SQLite itself, apart from the agent around it.
 
-A model of the SQLite store's hot writes and paced expiry (`a2a-server-sql/src/sqlite_writer.rs`,
-`sqlite_expiry.rs`): tasks that end at once are written in groups of 32, one transaction per group,
+A model of the SQLite store's hot writes and paced expiry (`a2a-server-sql/src/sqlite/writer.rs`,
+`sqlite/expiry.rs`): tasks that end at once are written in groups of 32, one transaction per group,
 and each group's transaction then removes the oldest tasks beyond the ones kept, as the writer
 does. It prints the microseconds per task in ten windows: the first ones while the store fills
 (writing only), the later ones once it removes as fast as it writes. The difference is what a

@@ -1,6 +1,6 @@
 //! SQLite's [`GroupWriter`]: a thread of its own takes the writes callers queue, and writes all
 //! those that queued while it was busy in one transaction, then answers each caller. The thread
-//! runs the statements itself, on a connection of its own (`sqlite_direct`): a group costs no
+//! runs the statements itself, on a connection of its own (`direct`): a group costs no
 //! hand-off between threads, however many statements it holds. It writes only while it holds the
 //! store's writer connection (its turn among the store's writes), so it never contends with them
 //! for SQLite's lock. A write alone is its own transaction.
@@ -11,7 +11,7 @@
 //!
 //! A write that fails inside a group rolls the group back; its writes are then made one by one,
 //! so only the failing one fails. Nothing is answered before its commit. The tasks that came due
-//! under the store's retention policy are removed in step with the writes (`sqlite_expiry`): in
+//! under the store's retention policy are removed in step with the writes (`expiry`): in
 //! the group's transaction, after its writes.
 
 use std::path::Path;
@@ -30,9 +30,9 @@ use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
-use crate::sqlite_direct::DirectConnection;
-use crate::sqlite_expiry::{Due, ExpiryAge, Pacing, remove_in_group};
-use crate::sqlite_values::Value;
+use crate::sqlite::direct::DirectConnection;
+use crate::sqlite::expiry::{Due, ExpiryAge, Pacing, remove_in_group};
+use crate::sqlite::values::Value;
 use crate::store::INSERT_TASK;
 
 /// Writes committed together at most.
@@ -108,7 +108,7 @@ struct Write {
 #[derive(Debug)]
 pub(crate) struct SqliteWriter {
     queue: mpsc::UnboundedSender<Write>,
-    /// The retention age the thread paces expiry by (see `sqlite_expiry`).
+    /// The retention age the thread paces expiry by (see `expiry`).
     expiry: Arc<ExpiryAge>,
 }
 
@@ -298,7 +298,7 @@ impl GroupWriter for SqliteWriter {
 }
 
 /// The writer thread: takes what queued (at most [`MAX_GROUP`]), writes it with the tasks that
-/// came due (`sqlite_expiry`) in its turn on `writer`, answers, again.
+/// came due (`expiry`) in its turn on `writer`, answers, again.
 async fn run(
     writer: Pool<Sqlite>,
     connection: DirectConnection,
@@ -399,7 +399,7 @@ mod tests {
     use a2a_types::v1::{Task, TaskState, TaskStatus};
 
     use super::*;
-    use crate::sqlite_direct::TestDatabase;
+    use crate::sqlite::direct::TestDatabase;
 
     fn write(statements: &'static Statements, values: Vec<Value>) -> Write {
         Write {

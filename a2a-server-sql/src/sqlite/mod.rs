@@ -11,7 +11,10 @@
 //! process being killed (it is in the WAL); writers queue on SQLite's lock for up to the busy
 //! timeout. The hot writes (a task created with its execution's record, an update with its
 //! events, an execution's end) go to a writer thread that commits those queued together in one
-//! transaction, on a connection of its own that it runs itself (see `sqlite_writer`).
+//! transaction, on a connection of its own that it runs itself (see `writer`).
+//!
+//! Its parts: the writer thread (`writer`), the connection it runs its statements on (`direct`)
+//! and the values it binds there (`values`), and the expiry it paces by its writes (`expiry`).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
@@ -22,8 +25,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 use crate::errors::OpenError;
 use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
-use crate::sqlite_writer::SqliteWriter;
+use crate::sqlite::writer::SqliteWriter;
 use crate::store::SqlStore;
+
+mod direct;
+mod expiry;
+mod values;
+mod writer;
 
 /// The write-ahead log's size, in pages (4 KiB each: about 40 MiB), at which a commit copies it back
 /// into the database file and syncs that file. SQLite's default, 1,000 pages, made the writer
@@ -174,7 +182,7 @@ mod tests {
     };
 
     use super::*;
-    use crate::sqlite_direct::ScratchDir;
+    use crate::sqlite::direct::ScratchDir;
 
     const LEASE: Duration = Duration::from_secs(30);
 

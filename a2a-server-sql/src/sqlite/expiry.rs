@@ -1,8 +1,8 @@
 //! Expiry paced by the writes, on SQLite: with each group it commits, the writer thread
-//! (`sqlite_writer`) removes the tasks that expired under the store's retention policy (over, and
+//! (`writer`) removes the tasks that expired under the store's retention policy (over, and
 //! unchanged for its `terminal_tasks_after`), as many as twice the group's writes at most, in the
 //! group's own transaction (one commit for both, and the pages both change written once), after
-//! the group's writes, on the thread's own connection (`sqlite_direct`). A group that fails is
+//! the group's writes, on the thread's own connection (`direct`). A group that fails is
 //! written again one write at a time, and its slice then goes in a transaction of its own.
 //!
 //! Why: the retention pass expires what built up since the last one in batches of
@@ -24,8 +24,8 @@ use sqlx::Sqlite;
 
 use crate::columns::now_micros;
 use crate::prune::{EXPIRING, EXPIRY_BATCH, removal};
-use crate::sqlite_direct::DirectConnection;
-use crate::sqlite_values::Value;
+use crate::sqlite::direct::DirectConnection;
+use crate::sqlite::values::Value;
 
 /// Tasks removed per write of the group before, at most: more than one, so that a backlog (left by
 /// a pause, or by a policy just shortened) drains while the writes go on.
@@ -192,7 +192,7 @@ mod tests {
     use sqlx::Pool;
 
     use super::*;
-    use crate::sqlite_direct::TestDatabase;
+    use crate::sqlite::direct::TestDatabase;
 
     /// Task `id`, over or not, last written at `updated` (micros), with two events and an
     /// execution record.

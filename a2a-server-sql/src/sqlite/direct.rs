@@ -20,7 +20,7 @@ use rusqlite::{Connection, OpenFlags};
 use sqlx::{Pool, Sqlite, SqliteConnection};
 
 use crate::cost::STATEMENT_TARGET;
-use crate::sqlite_values::Value;
+use crate::sqlite::values::Value;
 
 /// Statements kept prepared: every text the writer thread runs (about twenty) stays prepared.
 const PREPARED: usize = 64;

@@ -2,6 +2,10 @@
 //! [crate docs](crate) for the schema). Each update also announces the task's new version to
 //! the other replicas (see [`PostgresVersionBus`](crate::PostgresVersionBus)), inside its
 //! transaction.
+//!
+//! Its parts: the bus that carries those versions (`bus`) and their notifications (`notify`),
+//! the tasks ended before their first write, written in batches (`batch`), and the slices the
+//! tasks are kept in, dropped whole when they expire (`slices`).
 
 use std::time::Duration;
 
@@ -9,9 +13,14 @@ use sqlx::Postgres;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 use crate::errors::OpenError;
-use crate::postgres_batch::EndedTaskBatch;
+use crate::postgres::batch::EndedTaskBatch;
 use crate::retention::{RETENTION_INTERVAL, RetentionPolicy};
 use crate::store::SqlStore;
+
+pub(crate) mod batch;
+pub(crate) mod bus;
+pub(crate) mod notify;
+pub(crate) mod slices;
 
 /// Tasks, event logs and push configs in one PostgreSQL database, shared by every replica of the
 /// agent; cheap to clone (clones share the pool).

@@ -15,8 +15,8 @@ use a2a_server::versions::{HandedEvent, VersionBus, VersionWatch, VersionWatcher
 use sqlx::postgres::{PgListener, PgPool};
 
 use crate::errors::OpenError;
-use crate::notify::{NOTIFY_CHANNEL, dispatch};
 use crate::postgres::PostgresStore;
+use crate::postgres::notify::{NOTIFY_CHANNEL, dispatch};
 
 /// Ends the listening task when the bus goes.
 #[derive(Debug)]
