@@ -225,6 +225,7 @@ impl<D: Dialect> SqlStore<D> {
 
     /// Ends every execution lease at once: for a database only this process uses (SQLite),
     /// whose leases at opening were all held by a process that has stopped.
+    #[cfg(feature = "sqlite")]
     pub(crate) async fn expire_execution_leases(&self) -> Result<(), StoreError> {
         sqlx::query("UPDATE a2a_executions SET lease_until_micros = 0")
             .execute(&self.writer)

@@ -16,7 +16,9 @@ use async_trait::async_trait;
 use crate::columns::TaskColumns;
 use crate::record::RecordColumns;
 
-/// An update of a task at the version it was read at, with the events it logs.
+/// An update of a task at the version it was read at, with the events it logs. Only a group
+/// writer reads it, and only SQLite has one: a build without SQLite makes it and never reads it.
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 pub(crate) struct TaskUpdate<'a> {
     pub(crate) owner: &'a Owner,
     pub(crate) task_id: &'a str,

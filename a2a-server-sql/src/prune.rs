@@ -24,6 +24,7 @@ pub(crate) const EXPIRY_BATCH: i64 = 1_000;
 /// by id with what belongs to them, so that no delete depends on the planner's estimate of how
 /// many tasks are old (on PostgreSQL, a stale one had the events' delete read every event and
 /// look up its task, for each batch).
+#[cfg(feature = "sqlite")]
 pub(crate) const EXPIRING: &str = "SELECT id FROM a2a_tasks \
      WHERE terminal = TRUE AND updated_micros < $1 ORDER BY updated_micros LIMIT $2";
 
