@@ -228,6 +228,12 @@ async fn measure(server: &A2aServer) -> Costs {
     taken().await;
     for id in &asking {
         answer(server, id).await;
+        // The execution's end is written just after the reply: waited for, so that it does not
+        // share a commit with the next answer's first write (on SQLite, where writes that meet are
+        // grouped, that made one commit fewer now and then).
+        recorder()
+            .wait_quiet(Duration::from_millis(50), Duration::from_secs(5))
+            .await;
     }
     let continuing_message = taken().await.per(REPEATS as f64);
 
@@ -275,6 +281,10 @@ fn exactly(statements: f64, reads: f64, commits: f64, rows: f64, round_trips: f6
 /// the background may fall in the window of a measured call.
 const TIMED_CLAIM: f64 = 1.0 / REPEATS as f64;
 
+/// The continuing messages' window lasts longer (it waits after each answer for the write that
+/// follows the reply), long enough for two timed claims.
+const TIMED_CLAIMS_CONTINUING: f64 = 2.0 / REPEATS as f64;
+
 /// The counts expected of each operation.
 struct Expected {
     send: Cost,
@@ -291,18 +301,19 @@ fn assert_costs(store: &str, costs: &Costs, expected: Expected) {
         get,
     } = expected;
     report(store, costs);
-    for (what, counted, expected) in [
-        ("SendMessage", costs.send_message, send),
+    for (what, counted, expected, claims) in [
+        ("SendMessage", costs.send_message, send, TIMED_CLAIM),
         (
             "SendMessage continuing a task",
             costs.continuing_message,
             continuing,
+            TIMED_CLAIMS_CONTINUING,
         ),
     ] {
         let bound = Cost {
-            statements: expected.statements + TIMED_CLAIM,
-            reads: expected.reads + TIMED_CLAIM,
-            round_trips: expected.round_trips + TIMED_CLAIM,
+            statements: expected.statements + claims,
+            reads: expected.reads + claims,
+            round_trips: expected.round_trips + claims,
             ..expected
         };
         assert!(

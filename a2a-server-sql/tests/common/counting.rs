@@ -355,9 +355,8 @@ impl Recorder {
         self.exclusive.lock().await
     }
 
-    /// Waits until the database has been asked nothing for `quiet` (at most `limit`), then
-    /// takes what was recorded since the last take.
-    pub async fn take_when_quiet(&self, quiet: Duration, limit: Duration) -> Vec<Recorded> {
+    /// Waits until nothing was recorded for `quiet`, or `limit` has passed; keeps what was.
+    pub async fn wait_quiet(&self, quiet: Duration, limit: Duration) {
         let deadline = Instant::now() + limit;
         let mut seen = self.recorded.lock().unwrap().len();
         let mut since = Instant::now();
@@ -371,6 +370,12 @@ impl Recorder {
                 break;
             }
         }
+    }
+
+    /// Waits until the database has been asked nothing for `quiet` (at most `limit`), then
+    /// takes what was recorded since the last take.
+    pub async fn take_when_quiet(&self, quiet: Duration, limit: Duration) -> Vec<Recorded> {
+        self.wait_quiet(quiet, limit).await;
         std::mem::take(&mut *self.recorded.lock().unwrap())
     }
 }
