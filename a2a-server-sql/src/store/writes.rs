@@ -44,6 +44,31 @@ impl<D: Dialect> SqlStore<D> {
             .bind(&columns.json)
     }
 
+    /// Binds an update's values of [`UPDATE_TASK`] (the first eleven: the columns, the time of
+    /// writing, the task's id and owner, the version expected) to `query`; the update at once of
+    /// [`Dialect::UPDATE_TASK_AT_ONCE`] takes the same ones first.
+    fn bind_task_update<'q>(
+        query: sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>,
+        owner: &'q Owner,
+        task_id: &'q String,
+        columns: &'q TaskColumns,
+        now: i64,
+        expected_version: i64,
+    ) -> sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>> {
+        query
+            .bind(&columns.context_id)
+            .bind(columns.state)
+            .bind(columns.terminal)
+            .bind(columns.status_micros)
+            .bind(columns.timestamped)
+            .bind(now)
+            .bind(&columns.json)
+            .bind(task_id)
+            .bind(&owner.principal)
+            .bind(&owner.tenant)
+            .bind(expected_version)
+    }
+
     /// The version and the pruning mark of the owner's task.
     async fn version_of_owned(
         &self,
@@ -195,18 +220,9 @@ impl<D: Dialect> SqlStore<D> {
                 let events = serde_json::to_string(&events).map_err(|e| {
                     StoreError::Backend(format!("the events could not be written as JSON: {e}"))
                 })?;
-                let query = sqlx::query(statement)
-                    .bind(&columns.context_id)
-                    .bind(columns.state)
-                    .bind(columns.terminal)
-                    .bind(columns.status_micros)
-                    .bind(columns.timestamped)
-                    .bind(now)
-                    .bind(&columns.json)
-                    .bind(&task.id)
-                    .bind(&owner.principal)
-                    .bind(&owner.tenant)
-                    .bind(version_column(expected_version)?)
+                let expected = version_column(expected_version)?;
+                let query = sqlx::query(statement);
+                let query = Self::bind_task_update(query, owner, &task.id, &columns, now, expected)
                     .bind(events)
                     .bind(D::announcement(&task.id, last))
                     .bind(crate::outbox::MAX_PENDING_PER_TASK);
@@ -268,18 +284,9 @@ impl<D: Dialect> SqlStore<D> {
         // The write comes first, so on SQLite the transaction takes the write lock at once
         // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
         // The owner as in `owned_task_row`: found by the primary key alone.
-        let updated = sqlx::query(UPDATE_TASK)
-            .bind(&columns.context_id)
-            .bind(columns.state)
-            .bind(columns.terminal)
-            .bind(columns.status_micros)
-            .bind(columns.timestamped)
-            .bind(now)
-            .bind(&columns.json)
-            .bind(&task.id)
-            .bind(&owner.principal)
-            .bind(&owner.tenant)
-            .bind(version_column(expected_version)?)
+        let expected = version_column(expected_version)?;
+        let query = sqlx::query(UPDATE_TASK);
+        let updated = Self::bind_task_update(query, owner, &task.id, columns, now, expected)
             .bind(i64::try_from(events.len().max(1)).unwrap_or(i64::MAX))
             .fetch_optional(&mut *tx)
             .await
