@@ -16,7 +16,7 @@ use crate::cost;
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
-use crate::record::{INSERT_EXECUTION, RecordColumns, lease_end};
+use crate::record::{RecordColumns, lease_end};
 use crate::rows::column;
 use crate::store::{INSERT_TASK, SqlStore};
 
@@ -36,13 +36,9 @@ impl<D: Dialect> SqlStore<D> {
         if let Some(group) = self.shared.group.get() {
             return group.record_execution(owner, task_id, &record).await;
         }
+        let task_id = task_id.to_owned();
         record
-            .bind_to(
-                sqlx::query(INSERT_EXECUTION)
-                    .bind(task_id.to_owned())
-                    .bind(&owner.principal)
-                    .bind(&owner.tenant),
-            )
+            .insert(owner, &task_id)
             .execute(&self.writer)
             .await
             .map_err(backend)?;
@@ -90,12 +86,7 @@ impl<D: Dialect> SqlStore<D> {
                 let created = D::rows_affected(&inserted) > 0;
                 if created {
                     record
-                        .bind_to(
-                            sqlx::query(INSERT_EXECUTION)
-                                .bind(&task.id)
-                                .bind(&owner.principal)
-                                .bind(&owner.tenant),
-                        )
+                        .insert(owner, &task.id)
                         .execute(&mut *tx)
                         .await
                         .map_err(backend)?;

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use a2a_server::ServiceParams;
+use a2a_server::auth::Owner;
 use a2a_server::store::StoreError;
 use a2a_types::v1::SendMessageRequest;
 
@@ -54,6 +55,24 @@ impl RecordColumns {
                 .unwrap_or_default(),
             a2a_extensions: service_params.extensions.to_string(),
         })
+    }
+
+    /// [`INSERT_EXECUTION`] of this record for the owner's task `task_id`, every value bound.
+    pub(crate) fn insert<'q, D: sqlx::Database>(
+        &'q self,
+        owner: &'q Owner,
+        task_id: &'q String,
+    ) -> sqlx::query::Query<'q, D, <D as sqlx::Database>::Arguments<'q>>
+    where
+        &'q String: sqlx::Encode<'q, D> + sqlx::Type<D>,
+        i64: sqlx::Encode<'q, D> + sqlx::Type<D>,
+    {
+        self.bind_to(
+            sqlx::query(INSERT_EXECUTION)
+                .bind(task_id)
+                .bind(&owner.principal)
+                .bind(&owner.tenant),
+        )
     }
 
     /// Binds the request, the lease token, the lease's end, the version and the extensions.

@@ -316,12 +316,7 @@ impl<D: Dialect> SqlStore<D> {
         }
         if let Some(record) = record {
             record
-                .bind_to(
-                    sqlx::query(crate::record::INSERT_EXECUTION)
-                        .bind(&task.id)
-                        .bind(&owner.principal)
-                        .bind(&owner.tenant),
-                )
+                .insert(owner, &task.id)
                 .execute(&mut *tx)
                 .await
                 .map_err(backend)?;
