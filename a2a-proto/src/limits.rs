@@ -54,8 +54,8 @@
 //! # Cost
 //!
 //! One pass over the bytes without allocating, a fraction of a prost decode of the same message
-//! (`cargo bench --manifest-path benchmarks/Cargo.toml --bench budget` measures it; the README has the
-//! figures). [`Limits::unlimited`] skips it.
+//! (`cargo bench --manifest-path benchmarks/Cargo.toml --bench budget` measures it; the workspace's
+//! `PERFORMANCE.md` has the figures). [`Limits::unlimited`] skips it.
 
 use std::collections::HashMap;
 use std::fmt;

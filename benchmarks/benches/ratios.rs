@@ -1,4 +1,4 @@
-//! The ratio table of the README's performance section: every comparison of `cases`, timed in CPU time
+//! The ratio table of the workspace's `PERFORMANCE.md`: every comparison of `cases`, timed in CPU time
 //! with the two sides alternating in short batches (baseline first on even rounds, contender first on
 //! odd ones), so drift in the machine's load hits both alike. Prints the median ratio of the rounds and
 //! their spread (lowest–highest).

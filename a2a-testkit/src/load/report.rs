@@ -1,7 +1,7 @@
 //! The figures of the alternating batches, summarised: per operation, binding and server, the median
 //! of the batches' requests per second with their spread (lowest–highest batch), the ratio of ours
 //! to each other server batch by batch (median and spread), and p50/p99 latency over every call;
-//! printed as a Markdown table, ready for the README.
+//! printed as a Markdown table, ready for `PERFORMANCE.md`.
 
 use std::time::Duration;
 

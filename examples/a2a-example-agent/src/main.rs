@@ -40,7 +40,7 @@ use a2a_testkit::stores::BadStore;
 /// mimalloc instead of glibc's allocator: the server frees on one worker thread much of what it
 /// allocated on another (a task evicted, a request's values), which glibc's per-thread arenas pay
 /// for in locks; measured under load, a request costs about a fifth less CPU with a thread-caching
-/// allocator (see the README's store benchmarks).
+/// allocator (see the stores' figures in the workspace's `PERFORMANCE.md`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
