@@ -73,12 +73,14 @@ impl<D: Dialect> SqlStore<D> {
             }
             None => columns,
         };
-        let inserted =
-            Self::bind_new_task(sqlx::query(INSERT_ENDED_TASK), owner, task_id, &columns)
-                .bind(version)
-                .execute(&self.writer)
-                .await
-                .map_err(backend)?;
+        // Routed in the writer's turn, where the slices change (see `crate::slices`).
+        let mut turn = self.writer.acquire().await.map_err(backend)?;
+        let insert = self.shared.slices.tables_of(task_id).route(INSERT_ENDED_TASK);
+        let inserted = Self::bind_new_task(sqlx::query(&insert), owner, task_id, &columns)
+            .bind(version)
+            .execute(&mut *turn)
+            .await
+            .map_err(backend)?;
         Ok(D::rows_affected(&inserted) > 0)
     }
 

@@ -64,11 +64,14 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     fn announcement(task_id: &str, version: u64) -> String;
 
     /// The database's own part of expiring the tasks ended `age` before `now_ms` (milliseconds
-    /// since the epoch), in a pass run every `every`: on PostgreSQL, dropping the slices of
-    /// tasks that all expired and making those to come (`postgres::slices`); on SQLite, nothing.
+    /// since the epoch), in a pass run every `every`: dropping the slices of tasks that all
+    /// expired and making those to come, reading on `reader` and writing on `writer`
+    /// (`postgres::slices`, and on SQLite `sqlite::slices`, which keeps `slices` to route by).
     #[doc(hidden)]
     async fn expire_slices(
-        pool: &sqlx::Pool<Self>,
+        reader: &sqlx::Pool<Self>,
+        writer: &sqlx::Pool<Self>,
+        slices: &crate::slices::SliceSet,
         now_ms: i64,
         age: std::time::Duration,
         every: std::time::Duration,
@@ -137,14 +140,14 @@ impl Dialect for sqlx::Sqlite {
     }
 
     async fn expire_slices(
-        _pool: &sqlx::Pool<Self>,
-        _now_ms: i64,
-        _age: std::time::Duration,
-        _every: std::time::Duration,
+        reader: &sqlx::Pool<Self>,
+        writer: &sqlx::Pool<Self>,
+        slices: &crate::slices::SliceSet,
+        now_ms: i64,
+        age: std::time::Duration,
+        every: std::time::Duration,
     ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError> {
-        // One file, one writer: nothing to drop whole; the writer expires rows in step with
-        // its writes (`sqlite::expiry`).
-        Ok(crate::retention::SliceExpiry::default())
+        crate::sqlite::slices::expire_slices(reader, writer, slices, now_ms, age, every).await
     }
 
     async fn announce(
@@ -262,12 +265,15 @@ impl Dialect for sqlx::Postgres {
     }
 
     async fn expire_slices(
-        pool: &sqlx::Pool<Self>,
+        _reader: &sqlx::Pool<Self>,
+        writer: &sqlx::Pool<Self>,
+        _slices: &crate::slices::SliceSet,
         now_ms: i64,
         age: std::time::Duration,
         every: std::time::Duration,
     ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError> {
-        crate::postgres::slices::expire_slices(pool, now_ms, age, every).await
+        // The database routes each statement to its partition: the set stays empty.
+        crate::postgres::slices::expire_slices(writer, now_ms, age, every).await
     }
 
     async fn announce(

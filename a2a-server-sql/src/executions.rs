@@ -76,10 +76,11 @@ impl<D: Dialect> SqlStore<D> {
             }
             (None, None) => {
                 let mut tx = cost::begin(&self.writer).await?;
+                // Routed in the writer's turn, where the slices change (see `crate::slices`).
+                let insert = self.shared.slices.tables_of(&task.id).route(INSERT_TASK);
                 // The task first: when its id is taken, nothing is recorded (the transaction is
                 // dropped, so rolled back).
-                let inserted =
-                    Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
+                let inserted = Self::bind_new_task(sqlx::query(&insert), owner, &task.id, &columns)
                         .execute(&mut *tx)
                         .await
                         .map_err(backend)?;

@@ -140,6 +140,8 @@ mod record;
 mod retention;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod rows;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod slices;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

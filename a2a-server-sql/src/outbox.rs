@@ -169,11 +169,12 @@ impl<D: Dialect> SqlStore<D> {
         config_id: &str,
         version: i64,
     ) -> Result<Result<(String, String, Option<String>), &'static str>, StoreError> {
-        let row = sqlx::query(
+        let tables = self.shared.slices.tables_of(task_id);
+        let row = sqlx::query(&tables.route(
             "SELECT (SELECT config FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2), \
              (SELECT event FROM a2a_task_events WHERE task_id = $1 AND version = $3), \
              (SELECT context_id FROM a2a_tasks WHERE id = $1)",
-        )
+        ))
         .bind(task_id.to_owned())
         .bind(config_id.to_owned())
         .bind(version)

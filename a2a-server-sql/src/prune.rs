@@ -13,6 +13,7 @@ use crate::driver::sql_store_impl;
 use crate::errors::backend;
 use crate::retention::{PruneReport, RetentionPolicy};
 use crate::rows::column;
+use crate::slices::TaskTables;
 use crate::store::SqlStore;
 
 /// Tasks expired per transaction at most: each batch of a pass is a transaction of its own, so
@@ -117,7 +118,7 @@ impl<D: Dialect> SqlStore<D> {
     /// are over expire in batches of a thousand, each its own transaction, and the rest of
     /// the pass is one more: other writes wait for a batch at most, not for the whole pass.
     ///
-    /// On PostgreSQL, tasks made in one span of time are kept together (a slice, a quarter of
+    /// Tasks made in one span of time are kept together (a slice, a quarter of
     /// `terminal_tasks_after` wide, when that is 4 minutes or more) and go together once every
     /// one of them has expired: a task may outlive its age by up to a slice's width. The pass
     /// makes the slices of the tasks to come; it assumes it runs every
@@ -135,27 +136,42 @@ impl<D: Dialect> SqlStore<D> {
         let mut report = PruneReport::default();
         if let Some(age) = policy.terminal_tasks_after {
             let cutoff = micros_ago(age);
-            let slices = D::expire_slices(&self.writer, now_micros() / 1_000, age, every).await?;
-            report.tasks = slices.removed + self.expire_ended_before(cutoff, slices.kept).await?;
+            let now_ms = now_micros() / 1_000;
+            let slices =
+                D::expire_slices(&self.pool, &self.writer, &self.shared.slices, now_ms, age, every)
+                    .await?;
+            report.tasks = slices.removed
+                + self
+                    .expire_ended_before(cutoff, slices.kept, &TaskTables::BASE)
+                    .await?;
+            for tables in &slices.row_by_row {
+                report.tasks += self.expire_ended_before(cutoff, None, tables).await?;
+            }
         }
         let mut tx = cost::begin(&self.writer).await?;
         // The tasks whose log was cut this pass, each with its new mark: their events up to it go.
         let mut cut: Vec<(String, i64)> = Vec::new();
+        // Every table of tasks, each slice's with the rest: a task's log is cut in its own.
+        let tables = self.shared.slices.every_table();
         if let Some(max) = policy.max_events_per_task {
-            let rows = sqlx::query(CAP_EVENTS)
-                .bind(version_column(max)?)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(backend)?;
-            cut.extend(marks(&rows)?);
+            for table in &tables {
+                let rows = sqlx::query(&table.route(CAP_EVENTS))
+                    .bind(version_column(max)?)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(backend)?;
+                cut.extend(marks(&rows)?);
+            }
         }
         if let Some(age) = policy.events_after {
-            let rows = sqlx::query(CUT_EVENTS_BEFORE)
-                .bind(micros_ago(age))
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(backend)?;
-            cut.extend(marks(&rows)?);
+            for table in &tables {
+                let rows = sqlx::query(&table.route(CUT_EVENTS_BEFORE))
+                    .bind(micros_ago(age))
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(backend)?;
+                cut.extend(marks(&rows)?);
+            }
         }
         if let Some(age) = policy.given_up_deliveries_after {
             report.given_up_deliveries = sqlx::query(
@@ -168,7 +184,8 @@ impl<D: Dialect> SqlStore<D> {
             .map(|done| D::rows_affected(&done))?;
         }
         for (task_id, mark) in &cut {
-            report.events += sqlx::query(DELETE_EVENTS_THROUGH)
+            let tables = self.shared.slices.tables_of(task_id);
+            report.events += sqlx::query(&tables.route(DELETE_EVENTS_THROUGH))
                 .bind(task_id)
                 .bind(mark)
                 .execute(&mut *tx)
@@ -180,21 +197,26 @@ impl<D: Dialect> SqlStore<D> {
         Ok(report)
     }
 
-    /// Removes the tasks over before `cutoff` (micros) with their events, push configs,
-    /// deliveries and execution records, oldest first, in batches of
+    /// Removes the tasks of `tables` over before `cutoff` (micros) with their events, push
+    /// configs, deliveries and execution records, oldest first, in batches of
     /// [`EXPIRY_BATCH`](EXPIRY_BATCH) tasks, each its own transaction, but for the ids in `kept`
     /// (from, up to); how many tasks.
     async fn expire_ended_before(
         &self,
         cutoff: i64,
         kept: Option<(String, String)>,
+        tables: &TaskTables,
     ) -> Result<u64, StoreError> {
         let (kept_from, kept_to) = kept.unwrap_or_default();
-        let statements = removal::<D>(D::IN_JSON_TEXTS);
+        let statements: Vec<String> = removal::<D>(D::IN_JSON_TEXTS)
+            .iter()
+            .map(|statement| tables.route(statement).into_owned())
+            .collect();
+        let expiring = tables.route(EXPIRING_OUTSIDE);
         let mut removed = 0;
         loop {
             let mut tx = cost::begin(&self.writer).await?;
-            let rows = sqlx::query(EXPIRING_OUTSIDE)
+            let rows = sqlx::query(&expiring)
                 .bind(cutoff)
                 .bind(EXPIRY_BATCH)
                 .bind(&kept_from)

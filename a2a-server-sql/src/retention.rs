@@ -88,6 +88,9 @@ pub struct SliceExpiry {
     /// The ids the row-by-row expiry leaves alone (from, up to): slices to be dropped whole
     /// later; `None` when there are none.
     pub(crate) kept: Option<(String, String)>,
+    /// Slices past the cutoff left for a task not expired (SQLite's; PostgreSQL's row-by-row
+    /// expiry reads every partition): their expired tasks go row by row.
+    pub(crate) row_by_row: Vec<crate::slices::TaskTables>,
 }
 
 /// What one pruning pass removed.

@@ -46,7 +46,7 @@ fn config(task_id: &str, id: &str, url: &str) -> TaskPushNotificationConfig {
 async fn contract(tasks: Arc<dyn TaskStore>, push: Arc<dyn PushConfigStore>) {
     let alice = owner(&unique("alice"));
     let bob = owner(&unique("bob"));
-    let id = unique("task");
+    let id = common::task_id();
 
     // Create, read back exactly (a task with history, artifacts and metadata), refuse a taken id.
     let mut task = task_at(&id, "ctx-a", TaskState::Submitted, 0);
@@ -113,7 +113,7 @@ async fn contract(tasks: Arc<dyn TaskStore>, push: Arc<dyn PushConfigStore>) {
         tasks.events_after(&bob, &id, 0, 10).await,
         Err(StoreError::NotFound)
     );
-    let missing = task_at(&unique("missing"), "ctx", TaskState::Working, 0);
+    let missing = task_at(&common::task_id(), "ctx", TaskState::Working, 0);
     assert_eq!(
         tasks.update(&alice, missing, 1, None).await,
         Err(StoreError::NotFound)
@@ -249,7 +249,7 @@ async fn contract(tasks: Arc<dyn TaskStore>, push: Arc<dyn PushConfigStore>) {
     assert_eq!(push.list(&alice, &many).await.unwrap().len(), 16);
 
     // Several events in one change: each takes the next version, in order, all logged.
-    let batched = unique("batched");
+    let batched = common::task_id();
     tasks
         .create(&alice, task_at(&batched, "ctx", TaskState::Submitted, 1))
         .await
@@ -304,6 +304,73 @@ async fn the_contract_holds_in_memory() {
 async fn the_contract_holds_on_sqlite() {
     let (store, path) = sqlite_store().await;
     contract(Arc::new(store.clone()), Arc::new(store)).await;
+    common::remove_sqlite(&path);
+}
+
+/// The contract on a SQLite store whose tasks all go to slices (a policy keeping ended tasks an
+/// hour makes them at once, from now): every statement routed to a slice's tables, every listing
+/// read across them; then the file opened again finds its slices.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_contract_holds_on_sqlite_in_slices() {
+    let (store, path) = sqlite_store().await;
+    let policy = RetentionPolicy::new().terminal_tasks_after(Duration::from_secs(3600));
+    let store = store.with_retention(Some(policy), Duration::from_secs(24 * 3600));
+    let slices = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' \
+         AND name LIKE 'a2a\\_tasks\\_%' ESCAPE '\\'";
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while sqlx::query_scalar::<_, i64>(slices)
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        == 0
+    {
+        assert!(tokio::time::Instant::now() < deadline, "no slice was made");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The set is changed in the same turn of the writer as the tables; one more write's turn
+    // and it has them.
+    store
+        .create(
+            &owner("turn"),
+            task_at(&common::task_id(), "c", TaskState::Working, 0),
+        )
+        .await
+        .unwrap();
+    contract(Arc::new(store.clone()), Arc::new(store.clone())).await;
+    let outside: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM a2a_tasks")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(outside, 0, "every task in a slice");
+
+    let alice = owner("reopened");
+    let id = common::task_id();
+    store
+        .create(&alice, task_at(&id, "ctx", TaskState::Working, 0))
+        .await
+        .unwrap();
+    store
+        .update(
+            &alice,
+            task_at(&id, "ctx", TaskState::Completed, 1),
+            1,
+            Some(working(&id)),
+        )
+        .await
+        .unwrap();
+    store.pool().close().await;
+    drop(store);
+    let reopened = SqliteStore::open(&path).await.unwrap();
+    let stored = TaskStore::get(&reopened, &alice, &id)
+        .await
+        .unwrap()
+        .expect("kept");
+    assert_eq!(
+        (stored.task.status.state, stored.version),
+        (TaskState::Completed, 2)
+    );
+    let page = reopened.events_after(&alice, &id, 0, 10).await.unwrap();
+    assert_eq!(page.events.len(), 1);
     common::remove_sqlite(&path);
 }
 

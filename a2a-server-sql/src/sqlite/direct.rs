@@ -22,8 +22,9 @@ use sqlx::{Pool, Sqlite, SqliteConnection};
 use crate::cost::STATEMENT_TARGET;
 use crate::sqlite::values::Value;
 
-/// Statements kept prepared: every text the writer thread runs (about twenty) stays prepared.
-const PREPARED: usize = 64;
+/// Statements kept prepared: every text the writer thread runs (about twenty, for the tables
+/// outside every slice and for a few slices) stays prepared.
+const PREPARED: usize = 128;
 
 /// The writer thread's connection (see the [module docs](self)).
 #[derive(Debug)]

@@ -14,7 +14,8 @@
 //! transaction, on a connection of its own that it runs itself (see `writer`).
 //!
 //! Its parts: the writer thread (`writer`), the connection it runs its statements on (`direct`)
-//! and the values it binds there (`values`), and the expiry it paces by its writes (`expiry`).
+//! and the values it binds there (`values`), the expiry it paces by its writes (`expiry`), and
+//! the slices of tasks dropped whole (`slices`).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
@@ -30,6 +31,7 @@ use crate::store::SqlStore;
 
 mod direct;
 mod expiry;
+pub(crate) mod slices;
 mod values;
 mod writer;
 
@@ -91,11 +93,16 @@ impl SqlStore<Sqlite> {
                 .map_err(OpenError::Connect)?
         };
         let store = Self::migrated(pool, writer, file_lock).await?;
+        slices::load(&store.writer, &store.shared.slices)
+            .await
+            .map_err(|e| OpenError::Connect(sqlx::Error::Protocol(e.to_string())))?;
         // The writer thread opens the file a second time, which an in-memory database (one
         // connection's own) cannot be: its store writes through sqlx alone.
         let group = match in_memory {
             true => None,
-            false => SqliteWriter::start(store.writer.clone(), &path).await,
+            false => {
+                SqliteWriter::start(store.writer.clone(), &path, store.shared.slices.clone()).await
+            }
         };
         if let Some(group) = group {
             // Set once, on a store no one else holds yet, before its retention policy (which the

@@ -30,6 +30,7 @@ use crate::errors::backend;
 use crate::group::{GroupWriter, TaskUpdate, Updated};
 use crate::outbox::MAX_PENDING_PER_TASK;
 use crate::record::{INSERT_EXECUTION, RecordColumns};
+use crate::slices::{SliceSet, TaskTables};
 use crate::sqlite::direct::DirectConnection;
 use crate::sqlite::expiry::{Due, ExpiryAge, Pacing, remove_in_group};
 use crate::sqlite::values::Value;
@@ -95,13 +96,22 @@ const UPDATE_WITH_RECORD: &Statements = &[UPDATE, RECORD_OF_UPDATE, LOG_EVENTS, 
 const RECORD: &Statements = &[INSERT_EXECUTION];
 const FINISH: &Statements = &[FINISH_EXECUTION];
 
-/// A write queued for the writer: its statements, their values (`$1`, `$2`, … in order), and who
-/// waits for the rows it changed (all its statements' together).
+/// A write queued for the writer: its statements, their values (`$1`, `$2`, … in order), which
+/// value is the id of the task whose row and events they write (their tables are that task's
+/// slice's; see `crate::slices`), and who waits for the rows it changed (all its statements'
+/// together).
 struct Write {
     statements: &'static Statements,
     values: Vec<Value>,
+    task_at: Option<usize>,
     done: oneshot::Sender<Result<u64, StoreError>>,
 }
+
+/// Where a create's task id is among its values (`$1`).
+const CREATED_TASK_AT: Option<usize> = Some(0);
+
+/// Where an update's task id is among its values (`$8`).
+const UPDATED_TASK_AT: Option<usize> = Some(7);
 
 /// The queue of SQLite's writer thread (see the [module docs](self)); the thread ends when the
 /// store (every clone) is gone.
@@ -112,11 +122,22 @@ pub(crate) struct SqliteWriter {
     expiry: Arc<ExpiryAge>,
 }
 
+/// What the writer thread writes with: its connection, and the slices it routes tasks to.
+struct Target<'a> {
+    connection: &'a DirectConnection,
+    slices: &'a SliceSet,
+}
+
 impl SqliteWriter {
     /// Starts the writer thread on the database file at `path` (migrated already), writing in
     /// its turn among the writes of `writer` (the store's writer pool, of one connection); `None`
     /// when the thread cannot start (the store then writes itself).
-    pub(crate) async fn start(writer: Pool<Sqlite>, path: &Path) -> Option<Self> {
+    /// Each task's row and events go to the tables `slices` routes its id to.
+    pub(crate) async fn start(
+        writer: Pool<Sqlite>,
+        path: &Path,
+        slices: Arc<SliceSet>,
+    ) -> Option<Self> {
         let connection = DirectConnection::open_beside(&writer, path)
             .await
             .map_err(|error| tracing::warn!(%error, "the SQLite writer's connection did not open"))
@@ -131,7 +152,7 @@ impl SqliteWriter {
         let pacing = Pacing::new(expiry.clone());
         std::thread::Builder::new()
             .name("a2a-sqlite-writer".to_owned())
-            .spawn(move || runtime.block_on(run(writer, connection, writes, pacing)))
+            .spawn(move || runtime.block_on(run(writer, connection, slices, writes, pacing)))
             .map_err(|error| tracing::warn!(%error, "the SQLite writer's thread did not start"))
             .ok()?;
         Some(SqliteWriter { queue, expiry })
@@ -142,12 +163,14 @@ impl SqliteWriter {
         &self,
         statements: &'static Statements,
         values: Result<Vec<Value>, StoreError>,
+        task_at: Option<usize>,
     ) -> Result<u64, StoreError> {
         let (done, answer) = oneshot::channel();
         self.queue
             .send(Write {
                 statements,
                 values: values?,
+                task_at,
                 done,
             })
             .map_err(|_| StoreError::Backend("the SQLite writer has stopped".to_owned()))?;
@@ -217,7 +240,7 @@ impl GroupWriter for SqliteWriter {
             Some(record) => (CREATE_WITH_RECORD, values.record(record).done(15)),
             None => (CREATE, values.done(10)),
         };
-        Ok(self.write(statements, values).await? > 0)
+        Ok(self.write(statements, values, CREATED_TASK_AT).await? > 0)
     }
 
     async fn create_at_version(
@@ -231,7 +254,7 @@ impl GroupWriter for SqliteWriter {
             .new_task(owner, task_id, columns)
             .add(version)
             .done(11);
-        Ok(self.write(CREATE_ENDED, values).await? > 0)
+        Ok(self.write(CREATE_ENDED, values, CREATED_TASK_AT).await? > 0)
     }
 
     async fn update(&self, update: TaskUpdate<'_>) -> Result<Option<Updated>, StoreError> {
@@ -262,7 +285,8 @@ impl GroupWriter for SqliteWriter {
         };
         // The task's row (and the record's) when the update found the task, then its events,
         // then its deliveries.
-        let rows = i64::try_from(self.write(statements, values).await?).unwrap_or(i64::MAX);
+        let rows = i64::try_from(self.write(statements, values, UPDATED_TASK_AT).await?)
+            .unwrap_or(i64::MAX);
         Ok((rows > 0).then(|| Updated {
             version: update.expected_version.saturating_add(steps),
             queued: rows > fixed_rows + logged,
@@ -281,7 +305,7 @@ impl GroupWriter for SqliteWriter {
             .add(owner.tenant.clone())
             .record(record)
             .done(8);
-        self.write(RECORD, values).await.map(drop)
+        self.write(RECORD, values, None).await.map(drop)
     }
 
     async fn finish_execution(&self, task_id: &str, lease_token: &str) -> Result<(), StoreError> {
@@ -289,7 +313,7 @@ impl GroupWriter for SqliteWriter {
             .add(task_id.to_owned())
             .add(lease_token.to_owned())
             .done(2);
-        self.write(FINISH, values).await.map(drop)
+        self.write(FINISH, values, None).await.map(drop)
     }
 
     fn expire_after(&self, age: Option<Duration>) {
@@ -302,15 +326,20 @@ impl GroupWriter for SqliteWriter {
 async fn run(
     writer: Pool<Sqlite>,
     connection: DirectConnection,
+    slices: Arc<SliceSet>,
     mut writes: mpsc::UnboundedReceiver<Write>,
     mut pacing: Pacing,
 ) {
+    let target = Target {
+        connection: &connection,
+        slices: &slices,
+    };
     let mut group = Vec::with_capacity(MAX_GROUP);
     while writes.recv_many(&mut group, MAX_GROUP).await > 0 {
         let due = pacing.due(group.len());
         let (results, expired) = match writer.acquire().await {
             // The turn: held, unused, while the thread's own connection writes.
-            Ok(_turn) => write_group(&connection, &group, due),
+            Ok(_turn) => write_group(&target, &group, due),
             Err(error) => {
                 let error = backend(error);
                 (group.iter().map(|_| Err(error.clone())).collect(), None)
@@ -336,12 +365,12 @@ async fn run(
 /// is one; or, when that fails, each write in its own, without the slice. The rows each write
 /// changed, in order, and the tasks the slice removed (`None`: not removed).
 fn write_group(
-    connection: &DirectConnection,
+    target: &Target<'_>,
     group: &[Write],
     due: Option<Due>,
 ) -> (Vec<Result<u64, StoreError>>, Option<u64>) {
     if group.len() > 1 || due.is_some() {
-        match write_together(connection, group, due) {
+        match write_together(target, group, due) {
             Ok((rows, expired)) => return (rows.into_iter().map(Ok).collect(), expired),
             Err(error) => {
                 tracing::debug!(%error, "a group of SQLite writes failed; each is written alone")
@@ -350,7 +379,7 @@ fn write_group(
     }
     let results = group
         .iter()
-        .map(|write| write_alone(connection, write).map_err(backend))
+        .map(|write| write_alone(target, write).map_err(backend))
         .collect();
     (results, None)
 }
@@ -358,14 +387,14 @@ fn write_group(
 /// All of `group` in one transaction, in order, then the slice `due`, if any. The rows each write
 /// changed, and the tasks the slice removed.
 fn write_together(
-    connection: &DirectConnection,
+    target: &Target<'_>,
     group: &[Write],
     due: Option<Due>,
 ) -> rusqlite::Result<(Vec<u64>, Option<u64>)> {
-    connection.transaction(|connection| {
+    target.connection.transaction(|connection| {
         let rows = group
             .iter()
-            .map(|write| write_statements(connection, write))
+            .map(|write| write_statements(connection, target.slices, write))
             .collect::<rusqlite::Result<Vec<u64>>>()?;
         let expired = match due {
             Some(due) => Some(remove_in_group(connection, &due)?),
@@ -375,18 +404,29 @@ fn write_together(
     })
 }
 
-/// The statements of `write`, in the transaction open; the rows they changed together.
-fn write_statements(connection: &DirectConnection, write: &Write) -> rusqlite::Result<u64> {
+/// The statements of `write`, in the transaction open, on the tables of its task's slice; the
+/// rows they changed together.
+fn write_statements(
+    connection: &DirectConnection,
+    slices: &SliceSet,
+    write: &Write,
+) -> rusqlite::Result<u64> {
+    let tables = match write.task_at.and_then(|at| write.values.get(at)) {
+        Some(Value::Text(task_id)) => slices.tables_of(task_id),
+        _ => TaskTables::BASE,
+    };
     write.statements.iter().try_fold(0, |rows, statement| {
-        Ok(rows + connection.run(statement, &write.values)?)
+        Ok(rows + connection.run(&tables.route(statement), &write.values)?)
     })
 }
 
 /// One write in a transaction of its own (a statement alone commits by itself).
-fn write_alone(connection: &DirectConnection, write: &Write) -> rusqlite::Result<u64> {
+fn write_alone(target: &Target<'_>, write: &Write) -> rusqlite::Result<u64> {
     match write.statements {
-        [statement] => connection.run(statement, &write.values),
-        _ => connection.transaction(|connection| write_statements(connection, write)),
+        [_] => write_statements(target.connection, target.slices, write),
+        _ => target
+            .connection
+            .transaction(|connection| write_statements(connection, target.slices, write)),
     }
 }
 
@@ -405,7 +445,16 @@ mod tests {
         Write {
             statements,
             values,
+            task_at: CREATED_TASK_AT,
             done: oneshot::channel().0,
+        }
+    }
+
+    /// The writer thread's target on the test's database, with no slice.
+    fn target<'a>(database: &'a TestDatabase, slices: &'a SliceSet) -> Target<'a> {
+        Target {
+            connection: &database.direct,
+            slices,
         }
     }
 
@@ -471,7 +520,8 @@ mod tests {
         group.extend((40..43).map(|n| create(&format!("t-{n}"))));
         // Together, not one by one as a failed group would be.
         let (rows, expired) =
-            write_together(&database.direct, &group, None).expect("written together");
+            write_together(&target(&database, &SliceSet::default()), &group, None)
+                .expect("written together");
         assert_eq!(expired, None);
         let mut expected = vec![1; 40];
         expected.extend([0, 2, 0, 2, 1, 1, 1, 1]);
@@ -487,7 +537,7 @@ mod tests {
             .execute(&database.pool)
             .await
             .expect("set");
-        let writer = SqliteWriter::start(database.pool.clone(), &database.path)
+        let writer = SqliteWriter::start(database.pool.clone(), &database.path, Arc::default())
             .await
             .expect("starts");
         // Another write of the store holds the writer connection, its transaction open.
@@ -525,7 +575,7 @@ mod tests {
             write(BROKEN, vec![Value::from(1_i64)]),
             create("b"),
         ];
-        let (results, _) = write_group(&database.direct, &group, None);
+        let (results, _) = write_group(&target(&database, &SliceSet::default()), &group, None);
         assert_eq!(results[0], Ok(1));
         assert!(results[1].is_err(), "{:?}", results[1]);
         assert_eq!(results[2], Ok(1));
@@ -562,8 +612,11 @@ mod tests {
         }
         ended_long_ago(&pool, "recent", 60_000_000).await;
         let due = hourly().due(2).expect("due: nothing looked up yet");
-        let (results, expired) =
-            write_group(&database.direct, &[create("a"), create("b")], Some(due));
+        let (results, expired) = write_group(
+            &target(&database, &SliceSet::default()),
+            &[create("a"), create("b")],
+            Some(due),
+        );
         assert_eq!(results, [Ok(1), Ok(1)]);
         assert_eq!(expired, Some(5), "removed with the group");
         let left: Vec<String> = sqlx::query_scalar("SELECT id FROM a2a_tasks ORDER BY id")
@@ -574,7 +627,11 @@ mod tests {
 
         // A write alone with a slice due is a group too: one transaction, not two.
         ended_long_ago(&pool, "old-5", 7_200_000_000).await;
-        let (results, expired) = write_group(&database.direct, &[finish("none")], Some(due));
+        let (results, expired) = write_group(
+            &target(&database, &SliceSet::default()),
+            &[finish("none")],
+            Some(due),
+        );
         assert_eq!((results, expired), (vec![Ok(0)], Some(1)));
     }
 
@@ -590,8 +647,11 @@ mod tests {
             .expect("dropped");
         let mut pacing = hourly();
         let due = pacing.due(2).expect("due");
-        let (results, expired) =
-            write_group(&database.direct, &[create("a"), create("b")], Some(due));
+        let (results, expired) = write_group(
+            &target(&database, &SliceSet::default()),
+            &[create("a"), create("b")],
+            Some(due),
+        );
         assert_eq!(results, [Ok(1), Ok(1)], "each write committed alone");
         assert_eq!(expired, None);
         assert_eq!(tasks(&pool).await, 3);

@@ -47,6 +47,9 @@ pub(crate) struct Shared {
     pub(crate) written: Written,
     /// Whether the outbox may hold deliveries this process has not claimed yet.
     pub(crate) outbox: OutboxHint,
+    /// The slices of tasks statements are routed to (SQLite's; PostgreSQL's database routes its
+    /// own), shared with SQLite's writer thread.
+    pub(crate) slices: Arc<crate::slices::SliceSet>,
     /// The writer that commits the hot writes in groups, on a database that has one (SQLite).
     pub(crate) group: std::sync::OnceLock<Box<dyn GroupWriter>>,
     /// PostgreSQL's writer of tasks ended before their first write, in groups.

@@ -13,6 +13,7 @@ use crate::driver::sql_store_impl;
 use crate::errors::backend;
 use crate::logged_event;
 use crate::rows::column;
+use crate::slices::{TASKS, TaskTables, is_missing_table, replace_name};
 
 use super::SqlStore;
 
@@ -36,16 +37,22 @@ impl<D: Dialect> SqlStore<D> {
         task_id: &str,
         columns: &str,
     ) -> Result<Option<D::Row>, StoreError> {
-        sqlx::query(&format!(
+        let tables = self.shared.slices.tables_of(task_id);
+        let read = sqlx::query(&tables.route(&format!(
             "SELECT {columns} FROM a2a_tasks WHERE id = $1 \
              AND owner_principal IS NOT DISTINCT FROM $2 AND owner_tenant IS NOT DISTINCT FROM $3"
-        ))
+        )))
         .bind(task_id.to_owned())
         .bind(&owner.principal)
         .bind(&owner.tenant)
         .fetch_optional(&self.pool)
-        .await
-        .map_err(backend)
+        .await;
+        match read {
+            Ok(row) => Ok(row),
+            // Its slice was dropped since it was routed: the task expired.
+            Err(error) if tables != TaskTables::BASE && is_missing_table(&error) => Ok(None),
+            Err(error) => Err(backend(error)),
+        }
     }
 
     pub(crate) async fn get_task(
@@ -74,20 +81,26 @@ impl<D: Dialect> SqlStore<D> {
         // The task's pruning mark and the events after `after` in one statement, so one
         // snapshot: the page is complete exactly when nothing after `after` was pruned. The
         // task's row comes once per event (or once, with no event, when there is none).
-        let rows = sqlx::query(
+        let tables = self.shared.slices.tables_of(task_id);
+        let read = sqlx::query(&tables.route(
             "SELECT t.events_pruned_through, t.context_id, e.version, e.event FROM a2a_tasks t \
              LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.version > $2 \
              WHERE t.id = $1 AND t.owner_principal IS NOT DISTINCT FROM $3 \
              AND t.owner_tenant IS NOT DISTINCT FROM $4 ORDER BY e.version LIMIT $5",
-        )
+        ))
         .bind(task_id.to_owned())
         .bind(version_column(after)?)
         .bind(&owner.principal)
         .bind(&owner.tenant)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(&self.pool)
-        .await
-        .map_err(backend)?;
+        .await;
+        let rows = match read {
+            Ok(rows) => rows,
+            // Its slice was dropped since it was routed: the task expired.
+            Err(error) if tables != TaskTables::BASE && is_missing_table(&error) => vec![],
+            Err(error) => return Err(backend(error)),
+        };
         let Some(first) = rows.first() else {
             return Err(StoreError::NotFound);
         };
@@ -114,6 +127,29 @@ impl<D: Dialect> SqlStore<D> {
         request: &ListTasksRequest,
         page_size: usize,
     ) -> Result<TaskPage, StoreError> {
+        // Read from every table of tasks there is; a slice dropped meanwhile is read without.
+        match self.list_tasks_in(owner, request, page_size).await {
+            Err(ListError::SliceGone) => match self.list_tasks_in(owner, request, page_size).await {
+                Err(ListError::SliceGone) => Err(StoreError::Backend(
+                    "slices of tasks were dropped while the tasks were listed, twice".to_owned(),
+                )),
+                Err(ListError::Store(error)) => Err(error),
+                Ok(page) => Ok(page),
+            },
+            Err(ListError::Store(error)) => Err(error),
+            Ok(page) => Ok(page),
+        }
+    }
+
+    /// A page of the owner's tasks, read from the tables of tasks there are now.
+    async fn list_tasks_in(
+        &self,
+        owner: &Owner,
+        request: &ListTasksRequest,
+        page_size: usize,
+    ) -> Result<TaskPage, ListError> {
+        let tasks = self.shared.slices.all_tasks();
+        let from_every_table = |statement: &str| replace_name(statement, TASKS, &tasks);
         let after = PageKey::of_request(request)?;
         const FILTERS: &str = "owner_principal = $1 AND owner_tenant = $2 \
              AND ($3 IS NULL OR context_id = $3) AND ($4 IS NULL OR state = $4) \
@@ -125,15 +161,17 @@ impl<D: Dialect> SqlStore<D> {
         // Without a filter, the owner's counters (`COUNT_OWNED_TASKS`): a sum of a few rows
         // rather than a count of every task the owner holds.
         let total: i64 = if filtered {
-            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM a2a_tasks WHERE {FILTERS}"))
-                .bind(&owner.principal)
-                .bind(&owner.tenant)
-                .bind(&context)
-                .bind(state)
-                .bind(time)
-                .fetch_one(&self.pool)
-                .await
-                .map_err(backend)?
+            sqlx::query_scalar(&from_every_table(&format!(
+                "SELECT COUNT(*) FROM a2a_tasks WHERE {FILTERS}"
+            )))
+            .bind(&owner.principal)
+            .bind(&owner.tenant)
+            .bind(&context)
+            .bind(state)
+            .bind(time)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|error| ListError::of(error, &tasks))?
         } else {
             sqlx::query_scalar(COUNT_OWNED_TASKS)
                 .bind(&owner.principal)
@@ -142,11 +180,11 @@ impl<D: Dialect> SqlStore<D> {
                 .await
                 .map_err(backend)?
         };
-        let rows = sqlx::query(&format!(
+        let rows = sqlx::query(&from_every_table(&format!(
             "SELECT id, status_micros, seq, task FROM a2a_tasks WHERE {FILTERS} \
              AND ($6 IS NULL OR status_micros < $6 OR (status_micros = $6 AND seq < $7)) \
              ORDER BY status_micros DESC, seq DESC LIMIT $8"
-        ))
+        )))
         .bind(&owner.principal)
         .bind(&owner.tenant)
         .bind(&context)
@@ -158,8 +196,8 @@ impl<D: Dialect> SqlStore<D> {
         .bind(i64::try_from(page_size).unwrap_or(i64::MAX - 1) + 1)
         .fetch_all(&self.pool)
         .await
-        .map_err(backend)?;
-        page_of(
+        .map_err(|error| ListError::of(error, &tasks))?;
+        Ok(page_of(
             rows.iter().map(|row| {
                 let id: String = column(row, 0, "a task of the listing", "")?;
                 let key = PageKey {
@@ -171,7 +209,31 @@ impl<D: Dialect> SqlStore<D> {
             }),
             page_size,
             total,
-        )
+        )?)
     }
 }
+}
+
+/// Why a listing failed: a slice it read was dropped meanwhile (read again without it), or
+/// anything else.
+enum ListError {
+    SliceGone,
+    Store(StoreError),
+}
+
+impl ListError {
+    /// `error` of a statement that read `tasks` (every table of tasks there was).
+    fn of(error: sqlx::Error, tasks: &str) -> Self {
+        if tasks != TASKS && is_missing_table(&error) {
+            ListError::SliceGone
+        } else {
+            ListError::Store(backend(error))
+        }
+    }
+}
+
+impl From<StoreError> for ListError {
+    fn from(error: StoreError) -> Self {
+        ListError::Store(error)
+    }
 }

@@ -86,7 +86,7 @@ impl<D: Dialect> SqlStore<D> {
         tokio::spawn(async move {
             if let (true, Some(age)) = (slices_now, policy.terminal_tasks_after) {
                 let now_ms = now_micros() / 1_000;
-                match D::expire_slices(&store.writer, now_ms, age, every).await {
+                match D::expire_slices(&store.pool, &store.writer, &store.shared.slices, now_ms, age, every).await {
                     Ok(expiry) => tracing::debug!(?expiry, "made the task store's slices"),
                     Err(error) => tracing::warn!(%error, "making the task store's slices failed"),
                 }

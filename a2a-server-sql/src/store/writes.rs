@@ -92,11 +92,13 @@ impl<D: Dialect> SqlStore<D> {
         let created = match self.shared.group.get() {
             Some(group) => group.create(owner, &task.id, &columns, None).await?,
             None => {
-                let inserted =
-                    Self::bind_new_task(sqlx::query(INSERT_TASK), owner, &task.id, &columns)
-                        .execute(&self.writer)
-                        .await
-                        .map_err(backend)?;
+                // Routed in the writer's turn, where the slices change (see `crate::slices`).
+                let mut turn = self.writer.acquire().await.map_err(backend)?;
+                let insert = self.shared.slices.tables_of(&task.id).route(INSERT_TASK);
+                let inserted = Self::bind_new_task(sqlx::query(&insert), owner, &task.id, &columns)
+                    .execute(&mut *turn)
+                    .await
+                    .map_err(backend)?;
                 D::rows_affected(&inserted) > 0
             }
         };
@@ -285,7 +287,13 @@ impl<D: Dialect> SqlStore<D> {
         // (waiting for it up to the busy timeout) rather than upgrading a read, which cannot wait.
         // The owner as in `owned_task_row`: found by the primary key alone.
         let expected = version_column(expected_version)?;
-        let query = sqlx::query(UPDATE_TASK);
+        let tables = self.shared.slices.tables_of(&task.id);
+        let update = tables.route(UPDATE_TASK);
+        let insert_event = tables.route(
+            "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
+             VALUES ($1, $2, $3, $4)",
+        );
+        let query = sqlx::query(&update);
         let updated = Self::bind_task_update(query, owner, &task.id, columns, now, expected)
             .bind(i64::try_from(events.len().max(1)).unwrap_or(i64::MAX))
             .fetch_optional(&mut *tx)
@@ -299,10 +307,7 @@ impl<D: Dialect> SqlStore<D> {
         // The first event's version: the events take the versions up to the new one, in order.
         let first = version + 1 - i64::try_from(events.len()).unwrap_or(i64::MAX);
         for (event_version, event) in (first..).zip(events) {
-            sqlx::query(
-                "INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
-                 VALUES ($1, $2, $3, $4)",
-            )
+            sqlx::query(&insert_event)
             .bind(&task.id)
             .bind(event_version)
             .bind(now)

@@ -44,6 +44,20 @@ pub fn unique(prefix: &str) -> String {
     )
 }
 
+/// A task id as the server makes them (`task-`, the millisecond it was made as 12 hex digits,
+/// then 20 more), unique in this run: routed to the slice of its time where there is one.
+pub fn task_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    format!(
+        "task-{millis:012x}{:08x}{:012x}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
 /// Connection options on a new, empty schema of the test database: each test has its own
 /// tables, so pruning in one never touches another's rows.
 pub async fn fresh_schema(url: &str) -> PgConnectOptions {

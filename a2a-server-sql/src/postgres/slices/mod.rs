@@ -14,7 +14,8 @@
 //! with it up to one slice's width later than their age alone would say.
 //!
 //! A slice's width is a quarter of the age tasks are kept (at most a day); ages under
-//! [`MIN_SLICED_AGE`] make no slices, the few tasks such a store holds going row by row.
+//! [`MIN_SLICED_AGE`](crate::slices::MIN_SLICED_AGE) make no slices, the few tasks such a store
+//! holds going row by row.
 
 use std::time::Duration;
 
@@ -23,21 +24,12 @@ use sqlx::{PgPool, Row};
 
 use crate::errors::backend;
 use crate::retention::SliceExpiry;
-
-/// Ages of ended tasks under this are kept without slices: slices a quarter of it wide would
-/// each hold seconds of tasks, and the pass would make and drop tables all the time.
-pub(crate) const MIN_SLICED_AGE: Duration = Duration::from_secs(4 * 60);
-
-/// The widest slice: a day.
-const MAX_WIDTH: Duration = Duration::from_secs(24 * 60 * 60);
+use crate::slices::{MAX_MADE_PER_PASS, Slice, first_id_at, millis, slice_width};
 
 /// How far ahead of its clock a pass starts a new run of slices: ids of the coming minute may
 /// already be in the default partition (made by a replica whose clock runs ahead, or while no
 /// slice was ready), and a slice cannot take a range the default partition holds rows of.
 const START_MARGIN_MS: i64 = 60_000;
-
-/// Slices one pass makes at most, so a pass after a long pause (or a clock jump) stays short.
-const MAX_MADE_PER_PASS: usize = 64;
 
 /// Takes, for the rest of the transaction, the lock that one replica's pass at a time holds while
 /// it makes or drops a slice (keyed by the task table's oid, so stores in other schemas of the
@@ -50,48 +42,6 @@ const TAKE_UPKEEP_LOCK: &str =
 /// PostgreSQL's `deadlock_timeout` (1 s), so when the pass and a query wait on each other the
 /// pass gives up first.
 const LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '200ms'";
-
-/// A slice: the tasks made from `low_ms` up to (not including) `high_ms`, milliseconds since the
-/// epoch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Slice {
-    pub(crate) low_ms: i64,
-    pub(crate) high_ms: i64,
-}
-
-impl Slice {
-    /// The task table of the slice.
-    fn tasks(&self) -> String {
-        format!("a2a_tasks_{}_{}", self.low_ms, self.high_ms)
-    }
-
-    /// The event table of the slice.
-    fn events(&self) -> String {
-        format!("a2a_task_events_{}_{}", self.low_ms, self.high_ms)
-    }
-
-    /// The slice a task table's name describes; `None` for any other table.
-    fn of_table(name: &str) -> Option<Slice> {
-        let (low, high) = name.strip_prefix("a2a_tasks_")?.split_once('_')?;
-        let slice = Slice {
-            low_ms: low.parse().ok()?,
-            high_ms: high.parse().ok()?,
-        };
-        (slice.low_ms < slice.high_ms).then_some(slice)
-    }
-}
-
-/// The first task id made at `ms` (milliseconds since the epoch) or later: `task-` and the
-/// millisecond as the 12 hex digits a UUID of version 7 begins with.
-pub(crate) fn first_id_at(ms: i64) -> String {
-    format!("task-{:012x}", ms.max(0))
-}
-
-/// The width of the slices of a store keeping ended tasks `age`; `None` below
-/// [`MIN_SLICED_AGE`].
-pub(crate) fn slice_width(age: Duration) -> Option<Duration> {
-    (age >= MIN_SLICED_AGE).then(|| (age / 4).min(MAX_WIDTH))
-}
 
 /// The slices that exist, oldest first.
 pub(crate) async fn slices(pool: &PgPool) -> Result<Vec<Slice>, StoreError> {
@@ -395,11 +345,6 @@ fn log_left(error: &sqlx::Error, slice: Slice, doing: &str) {
     } else {
         tracing::warn!(%error, %slice, "{doing} a slice of tasks failed; the next pass tries again");
     }
-}
-
-/// `duration` in whole milliseconds, saturating.
-fn millis(duration: Duration) -> i64 {
-    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]
