@@ -265,6 +265,74 @@ async fn sqlite_finds_a_task_by_its_id() {
     let recorder = recorder();
     let _alone = recorder.exclusive().await;
     let (store, path) = common::sqlite_store().await;
+    sqlite_finds_by_id_in(store, &path, "a2a_tasks").await;
+}
+
+/// The same, with the store's tasks in slices (see `slices`): each statement routed to the
+/// slice's tables finds its task through that slice's index on the id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_finds_a_task_by_its_id_in_its_slice() {
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let (store, path) = common::sqlite_store().await;
+    let (store, slice) = common::sliced(store).await;
+    sqlite_finds_by_id_in(store, &path, &slice).await;
+}
+
+/// The ListTasks of an owner whose tasks are in several slices reads each table's listing index
+/// in its order and merges them: no table read whole, nothing sorted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_lists_across_slices_in_index_order() {
+    let recorder = recorder();
+    let _alone = recorder.exclusive().await;
+    let (store, path) = common::sqlite_store().await;
+    let (store, _) = common::sliced(store).await;
+    let alice = a2a_server::auth::Owner::of(&Caller::authenticated("alice"), None);
+    for n in 0..3 {
+        let task = a2a_types::v1::Task::new(
+            common::task_id(),
+            "ctx",
+            a2a_types::v1::TaskStatus::now(a2a_types::v1::TaskState::Completed),
+        );
+        let id = if n == 0 { format!("outside-{}", task.id) } else { task.id.clone() };
+        a2a_server::TaskStore::create(&store, &alice, a2a_types::v1::Task { id, ..task })
+            .await
+            .expect("created");
+    }
+    recorder
+        .take_when_quiet(Duration::from_millis(200), Duration::from_secs(5))
+        .await;
+    let page = a2a_server::TaskStore::list(&store, &alice, &Default::default(), 10)
+        .await
+        .expect("listed");
+    assert_eq!(page.tasks.len(), 3);
+    let recorded = recorder
+        .take_when_quiet(Duration::from_millis(300), Duration::from_secs(5))
+        .await;
+    let listing = statement_texts(recorded)
+        .into_iter()
+        .find(|sql| sql.contains("ORDER BY status_micros DESC"))
+        .expect("the listing");
+    assert!(listing.contains("UNION ALL"), "{listing}");
+    let plan = sqlite_plan(store.pool(), &listing).await;
+    assert!(
+        plan.contains("MERGE (UNION ALL)")
+            && !plan.contains("TEMP B-TREE")
+            && !plan.lines().any(|line| line.trim_start().starts_with("SCAN")),
+        "SQLite: {listing}\nis planned as\n{plan}"
+    );
+    drop(store);
+    common::remove_sqlite(&path);
+}
+
+/// Whether `sql` names a slice's table (`a2a_tasks_<from>_<to>`).
+fn names_a_slice(sql: &str) -> bool {
+    sql.match_indices("a2a_tasks_")
+        .any(|(at, name)| sql[at + name.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// [`sqlite_finds_a_task_by_its_id`] on `store`, its tasks in `table`.
+async fn sqlite_finds_by_id_in(store: a2a_server_sql::SqliteStore, path: &std::path::Path, table: &str) {
     let server = A2aServer::builder(card(), AsksThenCompletes)
         .task_store(store.clone())
         .push_config_store(store.clone())
@@ -275,7 +343,7 @@ async fn sqlite_finds_a_task_by_its_id() {
         if size == "large" {
             sqlx::query(&format!(
                 "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < {LARGE}) \
-                 INSERT INTO a2a_tasks (id, owner_principal, owner_tenant, context_id, state, \
+                 INSERT INTO {table} (id, owner_principal, owner_tenant, context_id, state, \
                  terminal, status_micros, timestamped, version, updated_micros, task) \
                  SELECT 'bulk-' || n, 'alice', '', 'ctx', 3, 1, n, 1, 1, n, \
                  '{{\"id\":\"bulk-' || n || '\"}}' FROM g"
@@ -284,7 +352,17 @@ async fn sqlite_finds_a_task_by_its_id() {
             .await
             .expect("the large table");
         }
-        for sql in statements_by_id(&server).await {
+        let statements = statements_by_id(&server).await;
+        // The task's own table: a slice's when there are slices (the task was made now).
+        let sliced = table != "a2a_tasks";
+        assert!(
+            statements
+                .iter()
+                .filter(|sql| sql.contains("a2a_tasks"))
+                .all(|sql| names_a_slice(sql) == sliced),
+            "sliced: {sliced}: {statements:?}"
+        );
+        for sql in statements {
             let plan = sqlite_plan(store.pool(), &sql).await;
             assert!(
                 sqlite_plan_is_by_id(&plan),
@@ -294,5 +372,5 @@ async fn sqlite_finds_a_task_by_its_id() {
     }
     drop(server);
     drop(store);
-    common::remove_sqlite(&path);
+    common::remove_sqlite(path);
 }

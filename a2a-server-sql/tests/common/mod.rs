@@ -87,6 +87,30 @@ pub async fn sqlite_store() -> (SqliteStore, PathBuf) {
     (store, path)
 }
 
+/// `store` with its tasks in slices: a policy keeping ended tasks an hour makes them at once,
+/// the first from now. Waits until the store writes to them (a task created after the slices
+/// are in the file is in one); the first slice's task table.
+pub async fn sliced(store: SqliteStore) -> (SqliteStore, String) {
+    let policy = a2a_server_sql::RetentionPolicy::new()
+        .terminal_tasks_after(std::time::Duration::from_secs(3600));
+    let store = store.with_retention(Some(policy), std::time::Duration::from_secs(24 * 3600));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let first: Option<String> = sqlx::query_scalar(
+            "SELECT MIN(name) FROM sqlite_master WHERE type = 'table' \
+             AND name LIKE 'a2a\\_tasks\\_%' ESCAPE '\\'",
+        )
+        .fetch_one(store.pool())
+        .await
+        .expect("the tables");
+        if let Some(first) = first {
+            return (store, first);
+        }
+        assert!(std::time::Instant::now() < deadline, "no slice was made");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// Runs `statements` that change a SQLite store's schema, in one transaction on one connection.
 /// Spread over the pool's connections, a statement could be prepared on a connection still
 /// holding the schema from before the one just run (SQLite refuses such a statement while it
