@@ -104,6 +104,14 @@
 //! minutes make none). Rows no slice covers (those stored before migration `0010`, ids the server
 //! did not make) are in each table's default partition, `a2a_tasks_unsliced` and
 //! `a2a_task_events_unsliced`, and expire one by one.
+//!
+//! SQLite has no partitions: there a slice is a pair of tables of its own with the same names,
+//! made in the file from the schema of `a2a_tasks` and `a2a_task_events` (which keep the tasks no
+//! slice covers). The store routes each statement about one task to its slice's tables by the
+//! task's id, and reads the tasks of many ids (ListTasks, its counts) from all the tables at once
+//! (`UNION ALL`, merged in the listing index's order). A SQLite slice starts at once where no
+//! task is in its way, since the file has one writer; each slice's `seq` starts at its first
+//! millisecond times 2^20, so page tokens order tasks the same across tables.
 
 // Without a backend only the shared types remain; the helpers they share are then unused.
 #![cfg_attr(

@@ -20,8 +20,8 @@ use tokio::task::AbortHandle;
 #[non_exhaustive]
 pub struct RetentionPolicy {
     /// Tasks that are over (completed, failed, canceled, rejected), with their events, push
-    /// configs and deliveries, once unchanged for this long. On PostgreSQL, with an age of 4
-    /// minutes or more, tasks go a slice at a time (the tasks made in a quarter of the age): up to
+    /// configs and deliveries, once unchanged for this long. With an age of 4 minutes or more,
+    /// tasks go a slice at a time (the tasks made in a quarter of the age): up to
     /// a quarter of the age later than the age alone would say.
     pub terminal_tasks_after: Option<Duration>,
     /// Events logged longer ago than this (with every earlier event of the same task). Unlike the
@@ -79,8 +79,9 @@ impl RetentionPolicy {
     }
 }
 
-/// What the database's own part of a pass did ([`Dialect::expire_slices`](crate::Dialect::expire_slices)): on PostgreSQL, the
-/// slices of tasks it dropped whole, and those it will drop later.
+/// What the database's own part of a pass did
+/// ([`Dialect::expire_slices`](crate::Dialect::expire_slices)): the slices of tasks it dropped
+/// whole, those it will drop later, and those whose expired tasks go row by row.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct SliceExpiry {
     /// Tasks removed with the slices dropped.

@@ -294,7 +294,11 @@ async fn sqlite_lists_across_slices_in_index_order() {
             "ctx",
             a2a_types::v1::TaskStatus::now(a2a_types::v1::TaskState::Completed),
         );
-        let id = if n == 0 { format!("outside-{}", task.id) } else { task.id.clone() };
+        let id = if n == 0 {
+            format!("outside-{}", task.id)
+        } else {
+            task.id.clone()
+        };
         a2a_server::TaskStore::create(&store, &alice, a2a_types::v1::Task { id, ..task })
             .await
             .expect("created");
@@ -318,7 +322,9 @@ async fn sqlite_lists_across_slices_in_index_order() {
     assert!(
         plan.contains("MERGE (UNION ALL)")
             && !plan.contains("TEMP B-TREE")
-            && !plan.lines().any(|line| line.trim_start().starts_with("SCAN")),
+            && !plan
+                .lines()
+                .any(|line| line.trim_start().starts_with("SCAN")),
         "SQLite: {listing}\nis planned as\n{plan}"
     );
     drop(store);
@@ -332,7 +338,11 @@ fn names_a_slice(sql: &str) -> bool {
 }
 
 /// [`sqlite_finds_a_task_by_its_id`] on `store`, its tasks in `table`.
-async fn sqlite_finds_by_id_in(store: a2a_server_sql::SqliteStore, path: &std::path::Path, table: &str) {
+async fn sqlite_finds_by_id_in(
+    store: a2a_server_sql::SqliteStore,
+    path: &std::path::Path,
+    table: &str,
+) {
     let server = A2aServer::builder(card(), AsksThenCompletes)
         .task_store(store.clone())
         .push_config_store(store.clone())

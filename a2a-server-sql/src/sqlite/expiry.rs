@@ -12,6 +12,9 @@
 //! the same deletions are spread over every group, in step with the tasks that come in; the pass
 //! remains, for what expires while nothing is written, and for the rest of the policy.
 //!
+//! It removes the tasks outside every slice (`slices`): a slice's tasks go with their tables, or,
+//! in a slice a running task holds back, in batches of the retention pass.
+//!
 //! The writer knows when the next task is due ([`Pacing`]): the oldest update of a task that is
 //! over, plus the age. Until then it sends nothing, so a store whose tasks are young (the
 //! recommended seven days) pays one lookup after opening and one per slice that catches up.

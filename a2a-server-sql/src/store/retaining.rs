@@ -18,8 +18,8 @@ impl<D: Dialect> SqlStore<D> {
     /// the policy it ran before (a store opens running [`RetentionPolicy::recommended`] every
     /// [`RETENTION_INTERVAL`](crate::RETENTION_INTERVAL)); `None` keeps everything.
     ///
-    /// On PostgreSQL the slices the policy's tasks go to are made at once, not at the first
-    /// pass: the tasks written before the first slice begins can only expire one by one.
+    /// The slices the policy's tasks go to are made at once, not at the first pass: the tasks
+    /// written before the first slice begins can only expire one by one.
     #[must_use]
     pub fn with_retention(self, policy: Option<RetentionPolicy>, every: Duration) -> Self {
         self.retaining(policy, every, true)
