@@ -73,6 +73,36 @@ impl Slice {
     }
 }
 
+/// The slices named among `names` (tables' names; the others are left out), oldest first.
+pub(crate) fn named(names: &[String]) -> Vec<Slice> {
+    let mut slices: Vec<Slice> = names
+        .iter()
+        .filter_map(|name| Slice::of_table(name))
+        .collect();
+    slices.sort();
+    slices
+}
+
+/// A run of slices from `low_ms`, each ending on the next multiple of `width_ms`, until one would
+/// begin at `until_ms` or later, [`MAX_MADE_PER_PASS`] at most; a slice that would end past the
+/// end of time ends the run.
+pub(crate) fn run_from(mut low_ms: i64, width_ms: i64, until_ms: i64) -> Vec<Slice> {
+    let width_ms = width_ms.max(1);
+    let mut made = Vec::new();
+    while low_ms < until_ms && made.len() < MAX_MADE_PER_PASS {
+        let Some(high_ms) = low_ms
+            .div_euclid(width_ms)
+            .checked_add(1)
+            .and_then(|n| n.checked_mul(width_ms))
+        else {
+            break;
+        };
+        made.push(Slice { low_ms, high_ms });
+        low_ms = high_ms;
+    }
+    made
+}
+
 /// The first task id made at `ms` (milliseconds since the epoch) or later: `task-` and the
 /// millisecond as the 12 hex digits a UUID of version 7 begins with.
 pub(crate) fn first_id_at(ms: i64) -> String {

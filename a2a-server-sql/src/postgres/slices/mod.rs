@@ -24,7 +24,7 @@ use sqlx::{PgPool, Row};
 
 use crate::errors::backend;
 use crate::retention::SliceExpiry;
-use crate::slices::{MAX_MADE_PER_PASS, Slice, first_id_at, millis, slice_width};
+use crate::slices::{Slice, first_id_at, millis, named, run_from, slice_width};
 
 /// How far ahead of its clock a pass starts a new run of slices: ids of the coming minute may
 /// already be in the default partition (made by a replica whose clock runs ahead, or while no
@@ -52,12 +52,7 @@ pub(crate) async fn slices(pool: &PgPool) -> Result<Vec<Slice>, StoreError> {
     .fetch_all(pool)
     .await
     .map_err(backend)?;
-    let mut slices: Vec<Slice> = names
-        .iter()
-        .filter_map(|name| Slice::of_table(name))
-        .collect();
-    slices.sort();
-    Ok(slices)
+    Ok(named(&names))
 }
 
 /// The slices to make so that the tasks made until `until_ms` have one, `width_ms` wide: after
@@ -71,23 +66,11 @@ pub(crate) fn slices_to_make(
 ) -> Vec<Slice> {
     let width_ms = width_ms.max(1);
     let earliest = now_ms.saturating_add(START_MARGIN_MS);
-    let mut low = match existing.last() {
+    let low = match existing.last() {
         Some(last) if last.high_ms >= earliest => last.high_ms,
         _ => (earliest.div_euclid(width_ms) * width_ms).saturating_add(width_ms),
     };
-    let mut made = Vec::new();
-    // A table named past the end of time (no slice the pass makes) ends the run.
-    while let Some(high) = low.checked_add(width_ms) {
-        if low >= until_ms || made.len() >= MAX_MADE_PER_PASS {
-            break;
-        }
-        made.push(Slice {
-            low_ms: low,
-            high_ms: high,
-        });
-        low = high;
-    }
-    made
+    run_from(low, width_ms, until_ms)
 }
 
 /// Makes `slice`'s two tables, each a partition of its table for the slice's range of ids;

@@ -15,6 +15,7 @@ use sqlx::{Connection, PgConnection};
 use super::*;
 use crate::PostgresStore;
 use crate::retention::RetentionPolicy;
+use crate::slices::MAX_MADE_PER_PASS;
 
 const MINUTE_MS: i64 = 60_000;
 

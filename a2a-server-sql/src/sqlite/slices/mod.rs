@@ -29,7 +29,7 @@ use sqlx::{Pool, Row, Sqlite, SqliteConnection};
 use crate::errors::backend;
 use crate::retention::SliceExpiry;
 use crate::slices::{
-    EVENTS, MAX_MADE_PER_PASS, Slice, SliceSet, TASKS, millis, replace_name, slice_width,
+    EVENTS, Slice, SliceSet, TASKS, millis, named, replace_name, run_from, slice_width,
 };
 
 /// The factor of a slice's first millisecond its `seq` starts after: room for a million tasks a
@@ -43,12 +43,7 @@ pub(crate) async fn in_file(connection: &mut SqliteConnection) -> Result<Vec<Sli
     )
     .fetch_all(connection)
     .await?;
-    let mut slices: Vec<Slice> = names
-        .iter()
-        .filter_map(|name| Slice::of_table(name))
-        .collect();
-    slices.sort();
-    Ok(slices)
+    Ok(named(&names))
 }
 
 /// The slices to make after `existing` so that the tasks made until `until_ms` have one,
@@ -61,29 +56,11 @@ pub(crate) fn slices_to_make(
     width_ms: i64,
     until_ms: i64,
 ) -> Vec<Slice> {
-    let width_ms = width_ms.max(1);
-    let mut low = match existing.last() {
+    let low = match existing.last() {
         Some(last) if last.high_ms >= now_ms => last.high_ms,
         _ => now_ms,
     };
-    let mut made = Vec::new();
-    while low < until_ms && made.len() < MAX_MADE_PER_PASS {
-        // The next multiple of the width after `low`; a table named past the end of time ends
-        // the run.
-        let Some(high) = low
-            .div_euclid(width_ms)
-            .checked_add(1)
-            .and_then(|n| n.checked_mul(width_ms))
-        else {
-            break;
-        };
-        made.push(Slice {
-            low_ms: low,
-            high_ms: high,
-        });
-        low = high;
-    }
-    made
+    run_from(low, width_ms, until_ms)
 }
 
 /// Whether a task outside every slice has an id in `slice`'s range.

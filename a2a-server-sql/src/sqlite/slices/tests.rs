@@ -13,6 +13,7 @@ use super::*;
 use crate::SqliteStore;
 use crate::columns::now_micros;
 use crate::retention::RetentionPolicy;
+use crate::slices::MAX_MADE_PER_PASS;
 use crate::slices::TaskTables;
 use crate::sqlite::direct::ScratchDir;
 
