@@ -128,17 +128,16 @@ impl<D: Dialect> SqlStore<D> {
         page_size: usize,
     ) -> Result<TaskPage, StoreError> {
         // Read from every table of tasks there is; a slice dropped meanwhile is read without.
-        match self.list_tasks_in(owner, request, page_size).await {
-            Err(ListError::SliceGone) => match self.list_tasks_in(owner, request, page_size).await {
-                Err(ListError::SliceGone) => Err(StoreError::Backend(
-                    "slices of tasks were dropped while the tasks were listed, twice".to_owned(),
-                )),
-                Err(ListError::Store(error)) => Err(error),
-                Ok(page) => Ok(page),
-            },
-            Err(ListError::Store(error)) => Err(error),
-            Ok(page) => Ok(page),
+        for _ in 0..2 {
+            match self.list_tasks_in(owner, request, page_size).await {
+                Err(ListError::SliceGone) => continue,
+                Err(ListError::Store(error)) => return Err(error),
+                Ok(page) => return Ok(page),
+            }
         }
+        Err(StoreError::Backend(
+            "slices of tasks were dropped while the tasks were listed, twice".to_owned(),
+        ))
     }
 
     /// A page of the owner's tasks, read from the tables of tasks there are now.
