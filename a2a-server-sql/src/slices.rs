@@ -83,10 +83,27 @@ pub(crate) fn named(names: &[String]) -> Vec<Slice> {
     slices
 }
 
+/// The slices to make after `existing` so that the tasks made until `until_ms` have one: after
+/// the last slice when it ends at `earliest_ms` or later, and otherwise from `fresh_ms` (each
+/// backend says where a new run may begin).
+pub(crate) fn run_after(
+    existing: &[Slice],
+    earliest_ms: i64,
+    fresh_ms: i64,
+    width_ms: i64,
+    until_ms: i64,
+) -> Vec<Slice> {
+    let low = match existing.last() {
+        Some(last) if last.high_ms >= earliest_ms => last.high_ms,
+        _ => fresh_ms,
+    };
+    run_from(low, width_ms, until_ms)
+}
+
 /// A run of slices from `low_ms`, each ending on the next multiple of `width_ms`, until one would
 /// begin at `until_ms` or later, [`MAX_MADE_PER_PASS`] at most; a slice that would end past the
 /// end of time ends the run.
-pub(crate) fn run_from(mut low_ms: i64, width_ms: i64, until_ms: i64) -> Vec<Slice> {
+fn run_from(mut low_ms: i64, width_ms: i64, until_ms: i64) -> Vec<Slice> {
     let width_ms = width_ms.max(1);
     let mut made = Vec::new();
     while low_ms < until_ms && made.len() < MAX_MADE_PER_PASS {
@@ -189,18 +206,40 @@ impl SliceSet {
         self.current().iter().map(|bounds| bounds.slice).collect()
     }
 
+    /// Adds `slice` to the set.
+    pub(crate) fn add(&self, slice: Slice) {
+        self.change(|slices| slices.push(slice));
+    }
+
+    /// Takes `slice` out of the set.
+    pub(crate) fn remove(&self, slice: Slice) {
+        self.change(|slices| slices.retain(|kept| *kept != slice));
+    }
+
+    /// Changes the set by `change`, under its lock.
+    fn change(&self, change: impl FnOnce(&mut Vec<Slice>)) {
+        let mut current = self.slices.write().unwrap_or_else(PoisonError::into_inner);
+        let mut slices: Vec<Slice> = current.iter().map(|bounds| bounds.slice).collect();
+        change(&mut slices);
+        *current = Self::bounds(slices);
+    }
+
     /// Makes `slices` the set.
-    pub(crate) fn replace(&self, mut slices: Vec<Slice>) {
+    pub(crate) fn replace(&self, slices: Vec<Slice>) {
+        *self.slices.write().unwrap_or_else(PoisonError::into_inner) = Self::bounds(slices);
+    }
+
+    /// `slices`, sorted, each with its bounds.
+    fn bounds(mut slices: Vec<Slice>) -> Arc<[Bounds]> {
         slices.sort();
         slices.dedup();
-        let bounds: Arc<[Bounds]> = slices
+        slices
             .into_iter()
             .map(|slice| {
                 let (from, to) = slice.ids();
                 Bounds { slice, from, to }
             })
-            .collect();
-        *self.slices.write().unwrap_or_else(PoisonError::into_inner) = bounds;
+            .collect()
     }
 
     fn current(&self) -> Arc<[Bounds]> {

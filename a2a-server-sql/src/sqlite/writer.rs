@@ -39,8 +39,13 @@ use crate::store::INSERT_TASK;
 /// Writes committed together at most.
 const MAX_GROUP: usize = 256;
 
-/// A write's statements, run in order.
-type Statements = [&'static str];
+/// A kind of write: its statements, run in order, and which of their values is the id of the
+/// task whose row and events they write (their tables are that task's slice's; see
+/// `crate::slices`), when they write either.
+struct Statements {
+    texts: &'static [&'static str],
+    task_at: Option<usize>,
+}
 
 /// The execution's record of a new task, only when the task was inserted (`changes()` is the
 /// insert's). Binds as [`INSERT_TASK`], then the record's columns.
@@ -88,30 +93,48 @@ const QUEUE_DELIVERIES: &str = "INSERT INTO a2a_push_outbox (task_id, config_id,
 
 const FINISH_EXECUTION: &str = "DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2";
 
-const CREATE: &Statements = &[INSERT_TASK];
-const CREATE_WITH_RECORD: &Statements = &[INSERT_TASK, RECORD_OF_NEW_TASK];
-const CREATE_ENDED: &Statements = &[INSERT_ENDED_TASK];
-const UPDATE_WITH_EVENTS: &Statements = &[UPDATE, LOG_EVENTS, QUEUE_DELIVERIES];
-const UPDATE_WITH_RECORD: &Statements = &[UPDATE, RECORD_OF_UPDATE, LOG_EVENTS, QUEUE_DELIVERIES];
-const RECORD: &Statements = &[INSERT_EXECUTION];
-const FINISH: &Statements = &[FINISH_EXECUTION];
-
-/// A write queued for the writer: its statements, their values (`$1`, `$2`, … in order), which
-/// value is the id of the task whose row and events they write (their tables are that task's
-/// slice's; see `crate::slices`), and who waits for the rows it changed (all its statements'
-/// together).
-struct Write {
-    statements: &'static Statements,
-    values: Vec<Value>,
-    task_at: Option<usize>,
-    done: oneshot::Sender<Result<u64, StoreError>>,
-}
-
 /// Where a create's task id is among its values (`$1`).
 const CREATED_TASK_AT: Option<usize> = Some(0);
 
 /// Where an update's task id is among its values (`$8`).
 const UPDATED_TASK_AT: Option<usize> = Some(7);
+
+const CREATE: &Statements = &Statements {
+    texts: &[INSERT_TASK],
+    task_at: CREATED_TASK_AT,
+};
+const CREATE_WITH_RECORD: &Statements = &Statements {
+    texts: &[INSERT_TASK, RECORD_OF_NEW_TASK],
+    task_at: CREATED_TASK_AT,
+};
+const CREATE_ENDED: &Statements = &Statements {
+    texts: &[INSERT_ENDED_TASK],
+    task_at: CREATED_TASK_AT,
+};
+const UPDATE_WITH_EVENTS: &Statements = &Statements {
+    texts: &[UPDATE, LOG_EVENTS, QUEUE_DELIVERIES],
+    task_at: UPDATED_TASK_AT,
+};
+const UPDATE_WITH_RECORD: &Statements = &Statements {
+    texts: &[UPDATE, RECORD_OF_UPDATE, LOG_EVENTS, QUEUE_DELIVERIES],
+    task_at: UPDATED_TASK_AT,
+};
+const RECORD: &Statements = &Statements {
+    texts: &[INSERT_EXECUTION],
+    task_at: None,
+};
+const FINISH: &Statements = &Statements {
+    texts: &[FINISH_EXECUTION],
+    task_at: None,
+};
+
+/// A write queued for the writer: its statements, their values (`$1`, `$2`, … in order), and who
+/// waits for the rows it changed (all its statements' together).
+struct Write {
+    statements: &'static Statements,
+    values: Vec<Value>,
+    done: oneshot::Sender<Result<u64, StoreError>>,
+}
 
 /// The queue of SQLite's writer thread (see the [module docs](self)); the thread ends when the
 /// store (every clone) is gone.
@@ -163,14 +186,12 @@ impl SqliteWriter {
         &self,
         statements: &'static Statements,
         values: Result<Vec<Value>, StoreError>,
-        task_at: Option<usize>,
     ) -> Result<u64, StoreError> {
         let (done, answer) = oneshot::channel();
         self.queue
             .send(Write {
                 statements,
                 values: values?,
-                task_at,
                 done,
             })
             .map_err(|_| StoreError::Backend("the SQLite writer has stopped".to_owned()))?;
@@ -240,7 +261,7 @@ impl GroupWriter for SqliteWriter {
             Some(record) => (CREATE_WITH_RECORD, values.record(record).done(15)),
             None => (CREATE, values.done(10)),
         };
-        Ok(self.write(statements, values, CREATED_TASK_AT).await? > 0)
+        Ok(self.write(statements, values).await? > 0)
     }
 
     async fn create_at_version(
@@ -254,7 +275,7 @@ impl GroupWriter for SqliteWriter {
             .new_task(owner, task_id, columns)
             .add(version)
             .done(11);
-        Ok(self.write(CREATE_ENDED, values, CREATED_TASK_AT).await? > 0)
+        Ok(self.write(CREATE_ENDED, values).await? > 0)
     }
 
     async fn update(&self, update: TaskUpdate<'_>) -> Result<Option<Updated>, StoreError> {
@@ -285,8 +306,7 @@ impl GroupWriter for SqliteWriter {
         };
         // The task's row (and the record's) when the update found the task, then its events,
         // then its deliveries.
-        let rows = i64::try_from(self.write(statements, values, UPDATED_TASK_AT).await?)
-            .unwrap_or(i64::MAX);
+        let rows = i64::try_from(self.write(statements, values).await?).unwrap_or(i64::MAX);
         Ok((rows > 0).then(|| Updated {
             version: update.expected_version.saturating_add(steps),
             queued: rows > fixed_rows + logged,
@@ -305,7 +325,7 @@ impl GroupWriter for SqliteWriter {
             .add(owner.tenant.clone())
             .record(record)
             .done(8);
-        self.write(RECORD, values, None).await.map(drop)
+        self.write(RECORD, values).await.map(drop)
     }
 
     async fn finish_execution(&self, task_id: &str, lease_token: &str) -> Result<(), StoreError> {
@@ -313,7 +333,7 @@ impl GroupWriter for SqliteWriter {
             .add(task_id.to_owned())
             .add(lease_token.to_owned())
             .done(2);
-        self.write(FINISH, values, None).await.map(drop)
+        self.write(FINISH, values).await.map(drop)
     }
 
     fn expire_after(&self, age: Option<Duration>) {
@@ -411,18 +431,22 @@ fn write_statements(
     slices: &SliceSet,
     write: &Write,
 ) -> rusqlite::Result<u64> {
-    let tables = match write.task_at.and_then(|at| write.values.get(at)) {
+    let tables = match write.statements.task_at.and_then(|at| write.values.get(at)) {
         Some(Value::Text(task_id)) => slices.tables_of(task_id),
         _ => TaskTables::BASE,
     };
-    write.statements.iter().try_fold(0, |rows, statement| {
-        Ok(rows + connection.run(&tables.route(statement), &write.values)?)
-    })
+    write
+        .statements
+        .texts
+        .iter()
+        .try_fold(0, |rows, statement| {
+            Ok(rows + connection.run(&tables.route(statement), &write.values)?)
+        })
 }
 
 /// One write in a transaction of its own (a statement alone commits by itself).
 fn write_alone(target: &Target<'_>, write: &Write) -> rusqlite::Result<u64> {
-    match write.statements {
+    match write.statements.texts {
         [_] => write_statements(target.connection, target.slices, write),
         _ => target
             .connection
@@ -445,7 +469,6 @@ mod tests {
         Write {
             statements,
             values,
-            task_at: CREATED_TASK_AT,
             done: oneshot::channel().0,
         }
     }
@@ -567,7 +590,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_failing_write_fails_alone() {
-        const BROKEN: &Statements = &["INSERT INTO no_such_table VALUES ($1)"];
+        const BROKEN: &Statements = &Statements {
+            texts: &["INSERT INTO no_such_table VALUES ($1)"],
+            task_at: None,
+        };
         let database = TestDatabase::new().await;
         let pool = database.pool.clone();
         let group = [

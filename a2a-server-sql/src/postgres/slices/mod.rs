@@ -24,7 +24,7 @@ use sqlx::{PgPool, Row};
 
 use crate::errors::backend;
 use crate::retention::SliceExpiry;
-use crate::slices::{Slice, first_id_at, millis, named, run_from, slice_width};
+use crate::slices::{Slice, first_id_at, millis, named, run_after, slice_width};
 
 /// How far ahead of its clock a pass starts a new run of slices: ids of the coming minute may
 /// already be in the default partition (made by a replica whose clock runs ahead, or while no
@@ -66,11 +66,8 @@ pub(crate) fn slices_to_make(
 ) -> Vec<Slice> {
     let width_ms = width_ms.max(1);
     let earliest = now_ms.saturating_add(START_MARGIN_MS);
-    let low = match existing.last() {
-        Some(last) if last.high_ms >= earliest => last.high_ms,
-        _ => (earliest.div_euclid(width_ms) * width_ms).saturating_add(width_ms),
-    };
-    run_from(low, width_ms, until_ms)
+    let fresh = (earliest.div_euclid(width_ms) * width_ms).saturating_add(width_ms);
+    run_after(existing, earliest, fresh, width_ms, until_ms)
 }
 
 /// Makes `slice`'s two tables, each a partition of its table for the slice's range of ids;

@@ -29,7 +29,7 @@ use sqlx::{Pool, Row, Sqlite, SqliteConnection};
 use crate::errors::backend;
 use crate::retention::SliceExpiry;
 use crate::slices::{
-    EVENTS, Slice, SliceSet, TASKS, millis, named, replace_name, run_from, slice_width,
+    EVENTS, Slice, SliceSet, TASKS, millis, named, replace_name, run_after, slice_width,
 };
 
 /// The factor of a slice's first millisecond its `seq` starts after: room for a million tasks a
@@ -56,11 +56,7 @@ pub(crate) fn slices_to_make(
     width_ms: i64,
     until_ms: i64,
 ) -> Vec<Slice> {
-    let low = match existing.last() {
-        Some(last) if last.high_ms >= now_ms => last.high_ms,
-        _ => now_ms,
-    };
-    run_from(low, width_ms, until_ms)
+    run_after(existing, now_ms, now_ms, width_ms, until_ms)
 }
 
 /// Whether a task outside every slice has an id in `slice`'s range.
@@ -108,16 +104,23 @@ async fn make(writer: &Pool<Sqlite>, set: &SliceSet, slice: Slice) -> Result<boo
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    let mut slices = set.slices();
-    slices.push(slice);
-    set.replace(slices);
+    set.add(slice);
     Ok(true)
 }
 
-/// Whether the slice's task table holds a task that is not over, or that changed at `$1` (micros)
+/// Whether the task table `tasks` holds a task that is not over, or that changed at `$1` (micros)
 /// or later.
-const HOLDS_UNEXPIRED: &str = "SELECT EXISTS (SELECT 1 FROM {tasks} WHERE terminal = FALSE) \
-     OR EXISTS (SELECT 1 FROM {tasks} WHERE terminal = TRUE AND updated_micros >= $1)";
+fn holds_unexpired(tasks: &str) -> String {
+    format!(
+        "SELECT EXISTS (SELECT 1 FROM {tasks} WHERE terminal = FALSE) \
+         OR EXISTS (SELECT 1 FROM {tasks} WHERE terminal = TRUE AND updated_micros >= $1)"
+    )
+}
+
+/// The last `seq` the task table `tasks` gave (0 when it holds none).
+fn last_seq(tasks: &str) -> String {
+    format!("SELECT COALESCE(MAX(seq), 0) FROM {tasks}")
+}
 
 /// Drops `slice` if every task in it expired before `cutoff` (micros), with its owners' counts,
 /// push configs, deliveries and execution records; how many tasks, or `None` when it holds a
@@ -134,16 +137,14 @@ async fn drop_if_expired(
     cutoff: i64,
 ) -> Result<Option<u64>, sqlx::Error> {
     let tasks = slice.tasks();
-    let unexpired_query = HOLDS_UNEXPIRED.replace("{tasks}", &tasks);
-    let last_seq_query = format!("SELECT COALESCE(MAX(seq), 0) FROM {tasks}");
-    let unexpired: bool = sqlx::query_scalar(&unexpired_query)
+    let unexpired: bool = sqlx::query_scalar(&holds_unexpired(&tasks))
         .bind(cutoff)
         .fetch_one(reader)
         .await?;
     if unexpired {
         return Ok(None);
     }
-    let last_seq: i64 = sqlx::query_scalar(&last_seq_query)
+    let counted_through: i64 = sqlx::query_scalar(&last_seq(&tasks))
         .fetch_one(reader)
         .await?;
     let counts = sqlx::query(&format!(
@@ -154,7 +155,7 @@ async fn drop_if_expired(
     .await?;
 
     let mut turn = writer.acquire().await?;
-    let dropped = drop_in_turn(&mut turn, set, slice, cutoff, last_seq, &counts).await;
+    let dropped = drop_in_turn(&mut turn, set, slice, cutoff, counted_through, &counts).await;
     if dropped.is_err() {
         // The drop was rolled back: the slice is back in the file, and in the set.
         if let Ok(slices) = in_file(&mut turn).await {
@@ -172,19 +173,19 @@ async fn drop_in_turn(
     set: &SliceSet,
     slice: Slice,
     cutoff: i64,
-    last_seq: i64,
+    counted_through: i64,
     counts: &[sqlx::sqlite::SqliteRow],
 ) -> Result<Option<u64>, sqlx::Error> {
     let (tasks, events) = (slice.tasks(), slice.events());
     let mut tx = sqlx::Connection::begin(&mut *turn).await?;
-    let unexpired: bool = sqlx::query_scalar(&HOLDS_UNEXPIRED.replace("{tasks}", &tasks))
+    let unexpired: bool = sqlx::query_scalar(&holds_unexpired(&tasks))
         .bind(cutoff)
         .fetch_one(&mut *tx)
         .await?;
-    let last_now: i64 = sqlx::query_scalar(&format!("SELECT COALESCE(MAX(seq), 0) FROM {tasks}"))
+    let last_now: i64 = sqlx::query_scalar(&last_seq(&tasks))
         .fetch_one(&mut *tx)
         .await?;
-    if unexpired || last_now != last_seq {
+    if unexpired || last_now != counted_through {
         tx.rollback().await?;
         return Ok(None);
     }
@@ -221,12 +222,7 @@ async fn drop_in_turn(
         .await?;
     }
     // Out of the set before the commit, in the turn: no write routes to the tables from now on.
-    set.replace(
-        set.slices()
-            .into_iter()
-            .filter(|kept| *kept != slice)
-            .collect(),
-    );
+    set.remove(slice);
     tx.commit().await?;
     Ok(Some(removed))
 }
