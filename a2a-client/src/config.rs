@@ -42,6 +42,13 @@ pub struct ClientConfig {
     pub timeout: Duration,
     /// How long establishing a connection may take.
     pub connect_timeout: Duration,
+    /// How long a kept-alive HTTP connection may sit unused before the client closes it rather than
+    /// send on it (4 s). Servers close idle connections too, and a request sent just as the server's
+    /// close is on its way fails with the connection closed before any answer; a call that is not
+    /// idempotent cannot then be sent again. Keep it below the idle timeouts of the agents called:
+    /// uvicorn (the Python SDK's usual server) and Node's HTTP server close after 5 s, ours after
+    /// 10 s. Not applied to an [`http_client`](Self::http_client) of your own.
+    pub pool_idle_timeout: Duration,
     /// The longest a stream may wait for its next event (`None`: forever).
     pub stream_idle_timeout: Option<Duration>,
     /// The longest a whole stream may last (`None`: as long as the agent sends).
@@ -57,7 +64,8 @@ pub struct ClientConfig {
     /// given one with [`A2aClient::with_trace_parent`](crate::A2aClient::with_trace_parent)).
     pub trace_context: bool,
     /// The HTTP client to use (for client certificates, proxies, pools of your own); by default one
-    /// is built with [`connect_timeout`](Self::connect_timeout) and, with feature `rustls`, the TLS
+    /// is built with [`connect_timeout`](Self::connect_timeout),
+    /// [`pool_idle_timeout`](Self::pool_idle_timeout) and, with feature `rustls`, the TLS
     /// trust below. The gRPC binding uses the trust below in any case.
     pub http_client: Option<reqwest::Client>,
     /// Whether the web PKI roots (Mozilla's list, compiled in) are trusted (feature `rustls`; `true`
@@ -100,6 +108,7 @@ impl Default for ClientConfig {
             extensions: Vec::new(),
             timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(5),
+            pool_idle_timeout: Duration::from_secs(4),
             stream_idle_timeout: Some(Duration::from_secs(300)),
             stream_timeout: None,
             stream_resume_attempts: 3,
@@ -197,13 +206,15 @@ impl ClientConfig {
 }
 
 impl ClientConfig {
-    /// The HTTP client of [`http_client`](Self::http_client), or one built with the connect timeout
-    /// (and, with feature `rustls`, this configuration's trust).
+    /// The HTTP client of [`http_client`](Self::http_client), or one built with the connect and
+    /// pool idle timeouts (and, with feature `rustls`, this configuration's trust).
     pub(crate) fn reqwest_client(&self) -> Result<reqwest::Client, ClientError> {
         if let Some(http) = &self.http_client {
             return Ok(http.clone());
         }
-        let builder = reqwest::Client::builder().connect_timeout(self.connect_timeout);
+        let builder = reqwest::Client::builder()
+            .connect_timeout(self.connect_timeout)
+            .pool_idle_timeout(self.pool_idle_timeout);
         #[cfg(feature = "rustls")]
         let builder = builder.tls_backend_preconfigured(self.trust()?.rustls_config()?);
         builder
@@ -231,6 +242,7 @@ impl fmt::Debug for ClientConfig {
             .field("extensions", &self.extensions)
             .field("timeout", &self.timeout)
             .field("connect_timeout", &self.connect_timeout)
+            .field("pool_idle_timeout", &self.pool_idle_timeout)
             .field("stream_idle_timeout", &self.stream_idle_timeout)
             .field("stream_timeout", &self.stream_timeout)
             .field("stream_resume_attempts", &self.stream_resume_attempts)

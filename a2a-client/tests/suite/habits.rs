@@ -564,3 +564,139 @@ async fn every_call_has_a_span_with_its_operation_binding_and_trace_id() {
         "the span's trace id is the one sent: {sent}"
     );
 }
+
+/// An HTTP/1.1 agent that closes a kept-alive connection once it has been idle for `idle_close`,
+/// the way uvicorn, Node and our own server do, but whose close crosses the client's next request:
+/// a request that comes on a connection after that long idle is read and left unanswered, the
+/// connection closed. Answers every other SendMessage with a completed task. Counts connections.
+async fn agent_closing_idle_connections(
+    idle_close: Duration,
+) -> (String, Arc<AtomicUsize>, tokio::task::JoinHandle<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("address"));
+    let connections = Arc::new(AtomicUsize::new(0));
+    let counted = connections.clone();
+    let task = tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut buffer = Vec::new();
+                let mut answered_at: Option<Instant> = None;
+                loop {
+                    // One request: its head, then as much body as its Content-Length says.
+                    let head_end = loop {
+                        if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                            break at + 4;
+                        }
+                        let mut chunk = [0u8; 4096];
+                        match stream.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+                        }
+                    };
+                    let head = String::from_utf8_lossy(&buffer[..head_end]).to_lowercase();
+                    let length: usize = head
+                        .lines()
+                        .find_map(|line| line.strip_prefix("content-length:"))
+                        .and_then(|value| value.trim().parse().ok())
+                        .unwrap_or(0);
+                    while buffer.len() < head_end + length {
+                        let mut chunk = [0u8; 4096];
+                        match stream.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+                        }
+                    }
+                    let body: serde_json::Value =
+                        serde_json::from_slice(&buffer[head_end..head_end + length])
+                            .unwrap_or_default();
+                    buffer.drain(..head_end + length);
+                    if answered_at.is_some_and(|at| at.elapsed() >= idle_close) {
+                        // The server's idle close and this request crossed on the wire.
+                        return;
+                    }
+                    let answer = json!({"jsonrpc": "2.0", "id": body["id"],
+                        "result": {"task": task("t-1", "TASK_STATE_COMPLETED")}})
+                    .to_string();
+                    let response = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{answer}",
+                        answer.len()
+                    );
+                    if stream.write_all(response.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    answered_at = Some(Instant::now());
+                }
+            });
+        }
+    });
+    (base, connections, task)
+}
+
+#[tokio::test]
+async fn a_connection_idle_longer_than_the_pool_allows_is_not_reused() {
+    let idle_close = Duration::from_millis(600);
+    let send = || SendMessageRequest {
+        message: Message::user("m-1", [Part::text("hi")]),
+        ..Default::default()
+    };
+    let client_with = |base: &str, pool_idle_timeout: Duration| {
+        let card = v1_card(base, &[("/rpc", "JSONRPC")]);
+        let config = ClientConfig {
+            pool_idle_timeout,
+            ..ClientConfig::default()
+        }
+        .only(Binding::JsonRpc);
+        A2aClient::from_card(card, config).expect("client")
+    };
+
+    // The pool lets go of the connection before the agent would close it: the second call, after
+    // the agent's idle time, opens a new connection and is answered.
+    let (base, connections, server) = agent_closing_idle_connections(idle_close).await;
+    let client = client_with(&base, idle_close / 3);
+    client.send_message(send()).await.expect("the first call");
+    client
+        .send_message(send())
+        .await
+        .expect("a call right after it");
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        1,
+        "back-to-back calls share a connection"
+    );
+    tokio::time::sleep(idle_close + Duration::from_millis(200)).await;
+    client
+        .send_message(send())
+        .await
+        .expect("a call after the agent's idle time goes on a new connection");
+    assert_eq!(connections.load(Ordering::SeqCst), 2);
+    server.abort();
+
+    // The same agent with a pool that keeps connections longer than the agent does: the call is
+    // sent on the connection being closed, and SendMessage, not idempotent, fails. (So the agent
+    // above does model the race the default avoids.)
+    let (base, connections, server) = agent_closing_idle_connections(idle_close).await;
+    let client = client_with(&base, Duration::from_secs(90));
+    client.send_message(send()).await.expect("the first call");
+    tokio::time::sleep(idle_close + Duration::from_millis(200)).await;
+    let failure = client.send_message(send()).await.unwrap_err();
+    assert!(
+        matches!(failure, ClientError::Transport { .. }),
+        "{failure}"
+    );
+    assert_eq!(connections.load(Ordering::SeqCst), 1);
+    server.abort();
+}
+
+#[test]
+fn the_default_pool_lets_go_before_common_servers_close_idle_connections() {
+    // uvicorn's and Node's HTTP servers close a connection idle for 5 s; ours when the next
+    // request's head has not come within its header read timeout.
+    let pool = ClientConfig::default().pool_idle_timeout;
+    assert!(pool < Duration::from_secs(5), "{pool:?}");
+    let ours = a2a_server::ConnectionSettings::default().header_read_timeout;
+    assert!(pool < ours, "{pool:?} against {ours:?}");
+}
