@@ -572,7 +572,7 @@ async fn every_call_has_a_span_with_its_operation_binding_and_trace_id() {
 async fn agent_closing_idle_connections(
     idle_close: Duration,
 ) -> (String, Arc<AtomicUsize>, tokio::task::JoinHandle<()>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -585,35 +585,8 @@ async fn agent_closing_idle_connections(
             tokio::spawn(async move {
                 let mut buffer = Vec::new();
                 let mut answered_at: Option<Instant> = None;
-                loop {
-                    // One request: its head, then as much body as its Content-Length says.
-                    let head_end = loop {
-                        if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-                            break at + 4;
-                        }
-                        let mut chunk = [0u8; 4096];
-                        match stream.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buffer.extend_from_slice(&chunk[..n]),
-                        }
-                    };
-                    let head = String::from_utf8_lossy(&buffer[..head_end]).to_lowercase();
-                    let length: usize = head
-                        .lines()
-                        .find_map(|line| line.strip_prefix("content-length:"))
-                        .and_then(|value| value.trim().parse().ok())
-                        .unwrap_or(0);
-                    while buffer.len() < head_end + length {
-                        let mut chunk = [0u8; 4096];
-                        match stream.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buffer.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let body: serde_json::Value =
-                        serde_json::from_slice(&buffer[head_end..head_end + length])
-                            .unwrap_or_default();
-                    buffer.drain(..head_end + length);
+                while let Some(body) = next_request_body(&mut stream, &mut buffer).await {
+                    let body: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
                     if answered_at.is_some_and(|at| at.elapsed() >= idle_close) {
                         // The server's idle close and this request crossed on the wire.
                         return;
@@ -634,6 +607,44 @@ async fn agent_closing_idle_connections(
         }
     });
     (base, connections, task)
+}
+
+/// The body of the next HTTP/1.1 request on `stream` (its head, then as many bytes as its
+/// Content-Length says), read on from what `buffer` already holds; `None` once the client has gone.
+async fn next_request_body(
+    stream: &mut tokio::net::TcpStream,
+    buffer: &mut Vec<u8>,
+) -> Option<Vec<u8>> {
+    use tokio::io::AsyncReadExt;
+    // Where the head ends and how long the body is, once the whole head is in.
+    let mut framing: Option<(usize, usize)> = None;
+    loop {
+        if framing.is_none() {
+            framing = buffer.windows(4).position(|w| w == b"\r\n\r\n").map(|at| {
+                let head = String::from_utf8_lossy(&buffer[..at]).to_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|line| line.strip_prefix("content-length:"))
+                    .and_then(|value| value.trim().parse().ok())
+                    .unwrap_or(0);
+                (at + 4, length)
+            });
+        }
+        match framing {
+            Some((head_end, length)) if buffer.len() >= head_end + length => {
+                let body = buffer[head_end..head_end + length].to_vec();
+                buffer.drain(..head_end + length);
+                return Some(body);
+            }
+            _ => {
+                let mut chunk = [0u8; 4096];
+                match stream.read(&mut chunk).await {
+                    Ok(0) | Err(_) => return None,
+                    Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+                }
+            }
+        }
+    }
 }
 
 #[tokio::test]
