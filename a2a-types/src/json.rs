@@ -46,7 +46,7 @@ pub use a2a_support::json::{
     JsonError, KEPT_HEAD, KEPT_TAIL, MAX_ERROR_TEXT, bounded, check_unicode, from_slice, from_str,
     from_value, value_from_slice, value_from_str,
 };
-pub use a2a_support::json_write::{WriteJson, to_string, to_vec};
+pub use a2a_support::json_write::{WriteJson, json_len, to_string, to_vec};
 /// Reads `text` as `T` the way serde's derive would (the reading the generated in-place readers of
 /// the v1 messages stand in for), with the same path-naming errors as [`from_str`]: for the tests that
 /// compare the two on every input.

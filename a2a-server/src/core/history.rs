@@ -1,9 +1,8 @@
 //! How much of a task's history an answer carries: what `historyLength` asks for, and no more than
 //! fits in the server's answer budget ([`fit_answer`]).
 
-use std::io;
-
 use a2a_protocol::errors::{Error, ErrorKind};
+use a2a_types::json::{WriteJson, json_len};
 use a2a_types::v1::Task;
 
 use crate::errors::invalid;
@@ -41,11 +40,15 @@ pub(crate) fn trim_history(mut task: Task, length: Option<usize>) -> Task {
 pub(crate) fn fit_answer(task: Task, length: Option<usize>, budget: usize) -> Result<Task, Error> {
     let mut task = trim_history(task, length);
     let budget = budget.saturating_sub(ENVELOPE_ALLOWANCE);
-    let size = json_size(&task);
+    let size = json_size(&task)?;
     if size <= budget {
         return Ok(task);
     }
-    let sizes: Vec<usize> = task.history.iter().map(json_size).collect();
+    let sizes = task
+        .history
+        .iter()
+        .map(json_size)
+        .collect::<Result<Vec<usize>, Error>>()?;
     // Each message also brings its separating comma.
     let mut over = size - budget;
     let mut dropped = 0;
@@ -54,7 +57,7 @@ pub(crate) fn fit_answer(task: Task, length: Option<usize>, budget: usize) -> Re
         dropped += 1;
     }
     task.history.drain(..dropped);
-    if json_size(&task) > budget {
+    if json_size(&task)? > budget {
         return Err(Error::with_message(
             ErrorKind::Internal,
             format!(
@@ -69,26 +72,16 @@ pub(crate) fn fit_answer(task: Task, length: Option<usize>, budget: usize) -> Re
     Ok(task)
 }
 
-/// The length of `value`'s JSON, counted without writing it anywhere.
-fn json_size<T: serde::Serialize>(value: &T) -> usize {
-    let mut counter = Counter(0);
-    // Writing to a counter cannot fail, and the types' serde forms never do.
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.0
-}
-
-/// A writer that only counts.
-struct Counter(usize);
-
-impl io::Write for Counter {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0 += bytes.len();
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
+/// The length of `value`'s JSON, counted by its generated encoder without keeping the document
+/// (the answer is written by the same encoder). It fails only where the answer could not be written
+/// either (a timestamp outside the years JSON can carry).
+fn json_size<T: WriteJson>(value: &T) -> Result<usize, Error> {
+    json_len(value).map_err(|e| {
+        Error::with_message(
+            ErrorKind::Internal,
+            format!("the answer cannot be written as JSON: {e}"),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -123,7 +116,7 @@ mod tests {
         // Twenty turns of 100 KB against a 1 MiB budget: the answer keeps the newest turns only.
         let task = task_with_turns(20, 100_000);
         let fitted = fit_answer(task, None, 1 << 20).expect("fits without the oldest turns");
-        assert!(json_size(&fitted) <= (1 << 20) - ENVELOPE_ALLOWANCE);
+        assert!(json_size(&fitted).unwrap() <= (1 << 20) - ENVELOPE_ALLOWANCE);
         assert!(
             fitted.history.len() >= 9 && fitted.history.len() < 20,
             "{}",
@@ -137,6 +130,35 @@ mod tests {
         // historyLength applies first.
         let asked = fit_answer(task_with_turns(20, 100_000), Some(2), 1 << 20).unwrap();
         assert_eq!(asked.history.len(), 2);
+    }
+
+    #[test]
+    fn the_counted_size_is_the_length_of_the_json_the_answer_carries() {
+        // Texts with escapes and non-ASCII, file bytes, free-form metadata, many times the counter's
+        // spill size: counted in pieces, the total must still be the document's length.
+        let mut task = task_with_turns(40, 50_000);
+        task.history[3].parts.push(Part::text(
+            "quote \" back\\ tab\t nul\u{0} é ✓ 🦀\n".repeat(9_000),
+        ));
+        task.artifacts.push(a2a_types::v1::Artifact {
+            artifact_id: "a-1".into(),
+            parts: vec![Part::raw(vec![0xA5; 200_000], "application/octet-stream")],
+            ..Default::default()
+        });
+        task.metadata = Some(
+            serde_json::json!({"k": [1, 2.5, "v\u{1}", {"deep": null}], "é": true})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        for value in [task_with_turns(0, 0), task_with_turns(1, 3), task] {
+            let written = serde_json::to_vec(&value).expect("JSON");
+            assert_eq!(json_size(&value), Ok(written.len()));
+            for message in &value.history {
+                let written = serde_json::to_vec(message).expect("JSON");
+                assert_eq!(json_size(message), Ok(written.len()));
+            }
+        }
     }
 
     #[test]

@@ -36,10 +36,28 @@ pub fn to_vec<T: WriteJson + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     // serde_json's own first allocation, so short documents cost the same.
     let mut out = JsonWriter {
         bytes: Vec::with_capacity(128),
+        counting: false,
+        counted: 0,
     };
     value.write_json(&mut out)?;
     Ok(out.bytes)
 }
+
+/// The length of `value`'s JSON (`to_vec(value)?.len()`), counted without keeping the document: at
+/// most one string's escaped bytes (plus [`SPILL`]) are held at a time, so a task of many megabytes
+/// is measured in a buffer of one of its texts.
+pub fn json_len<T: WriteJson + ?Sized>(value: &T) -> Result<usize, Error> {
+    let mut out = JsonWriter {
+        bytes: Vec::with_capacity(SPILL),
+        counting: true,
+        counted: 0,
+    };
+    value.write_json(&mut out)?;
+    Ok(out.counted + out.bytes.len())
+}
+
+/// While counting, the bytes written are counted and let go once this many have gathered.
+const SPILL: usize = 64 * 1024;
 
 /// The JSON of `value` as text: what `serde_json::to_string(value)` gives, sooner.
 pub fn to_string<T: WriteJson + ?Sized>(value: &T) -> Result<String, Error> {
@@ -52,9 +70,21 @@ pub fn to_string<T: WriteJson + ?Sized>(value: &T) -> Result<String, Error> {
 /// The buffer a [`WriteJson`] impl writes into, with the pieces generated encoders are made of.
 pub struct JsonWriter {
     bytes: Vec<u8>,
+    /// Only the length is wanted ([`json_len`]): what is written is counted and dropped.
+    counting: bool,
+    /// Bytes counted and dropped so far.
+    counted: usize,
 }
 
 impl JsonWriter {
+    /// While counting, lets go of what has gathered; called after the writes that can be large.
+    fn spill(&mut self) {
+        if self.counting && self.bytes.len() >= SPILL {
+            self.counted += self.bytes.len();
+            self.bytes.clear();
+        }
+    }
+
     /// `{`.
     pub fn begin_object(&mut self) {
         self.bytes.push(b'{');
@@ -63,6 +93,7 @@ impl JsonWriter {
     /// `}`.
     pub fn end_object(&mut self) {
         self.bytes.push(b'}');
+        self.spill();
     }
 
     /// The key of the next entry of an object: a comma unless `first` (then cleared), then
@@ -87,6 +118,7 @@ impl JsonWriter {
     /// A string value, escaped.
     pub fn string(&mut self, text: &str) {
         escape::write_escaped(&mut self.bytes, text);
+        self.spill();
     }
 
     /// `true` or `false`.
@@ -125,6 +157,7 @@ impl JsonWriter {
         let text = base64::engine::general_purpose::STANDARD.encode(bytes);
         self.bytes.extend_from_slice(text.as_bytes());
         self.bytes.push(b'"');
+        self.spill();
     }
 
     /// A JSON array of `items`, each written by `each`.

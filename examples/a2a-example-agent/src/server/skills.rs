@@ -82,11 +82,20 @@ fn understood(text: &str) -> Part {
     }
 }
 
+/// The most characters of a message the skills read for what is asked: a request is said in its
+/// first words, and a caller's megabytes of text are not scanned again and again for them.
+const READ_CHARS: usize = 4096;
+
 /// What the travel skills make of a message: the skill that answered (if any) and the parts of the
-/// answer. The first part always says, in words, what the agent understood.
+/// answer. The first part always says, in words, what the agent understood. Only the first
+/// [`READ_CHARS`] characters choose the skill.
 pub fn answer(text: &str) -> (Option<&'static str>, Vec<Part>) {
-    let lower = text.to_lowercase();
     let understood = understood(text);
+    let text = match text.char_indices().nth(READ_CHARS) {
+        Some((cut, _)) => &text[..cut],
+        None => text,
+    };
+    let lower = text.to_lowercase();
     if lower.contains("hotel") {
         return (Some("find_hotels"), vec![understood, find_hotels(text)]);
     }
@@ -120,4 +129,33 @@ fn word_after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_first_characters_choose_the_skill_and_the_whole_text_is_counted() {
+        let padding = "é".repeat(READ_CHARS);
+        let (skill, parts) = answer(&format!("a hotel in Porto {padding}"));
+        assert_eq!(skill, Some("find_hotels"));
+        assert!(
+            parts[0]
+                .as_text()
+                .unwrap()
+                .contains(&format!("({} characters)", READ_CHARS + 17))
+        );
+
+        let (skill, parts) = answer(&format!("{padding} a hotel in Porto"));
+        assert_eq!(skill, None, "a keyword past the characters read");
+        assert!(
+            parts[0]
+                .as_text()
+                .unwrap()
+                .contains(&format!("({} characters)", READ_CHARS + 17))
+        );
+        // A cut inside a multi-byte character would have panicked: the cut falls on a boundary.
+        assert_eq!(answer(&"ü".repeat(READ_CHARS + 1)).0, None);
+    }
 }
