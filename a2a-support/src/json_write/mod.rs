@@ -44,7 +44,7 @@ pub fn to_vec<T: WriteJson + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
 }
 
 /// The length of `value`'s JSON (`to_vec(value)?.len()`), counted without keeping the document: at
-/// most one string's escaped bytes (plus [`SPILL`]) are held at a time, so a task of many megabytes
+/// most one string's escaped bytes (plus 64 KiB) are held at a time, so a task of many megabytes
 /// is measured in a buffer of one of its texts.
 pub fn json_len<T: WriteJson + ?Sized>(value: &T) -> Result<usize, Error> {
     let mut out = JsonWriter {
