@@ -88,7 +88,7 @@ const READ_CHARS: usize = 4096;
 
 /// What the travel skills make of a message: the skill that answered (if any) and the parts of the
 /// answer. The first part always says, in words, what the agent understood. Only the first
-/// [`READ_CHARS`] characters choose the skill.
+/// 4,096 characters (`READ_CHARS`) choose the skill.
 pub fn answer(text: &str) -> (Option<&'static str>, Vec<Part>) {
     let understood = understood(text);
     let text = match text.char_indices().nth(READ_CHARS) {
