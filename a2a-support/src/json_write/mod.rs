@@ -36,8 +36,7 @@ pub fn to_vec<T: WriteJson + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     // serde_json's own first allocation, so short documents cost the same.
     let mut out = JsonWriter {
         bytes: Vec::with_capacity(128),
-        counting: false,
-        counted: 0,
+        counted: None,
     };
     value.write_json(&mut out)?;
     Ok(out.bytes)
@@ -49,11 +48,10 @@ pub fn to_vec<T: WriteJson + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
 pub fn json_len<T: WriteJson + ?Sized>(value: &T) -> Result<usize, Error> {
     let mut out = JsonWriter {
         bytes: Vec::with_capacity(SPILL),
-        counting: true,
-        counted: 0,
+        counted: Some(0),
     };
     value.write_json(&mut out)?;
-    Ok(out.counted + out.bytes.len())
+    Ok(out.counted.unwrap_or(0) + out.bytes.len())
 }
 
 /// While counting, the bytes written are counted and let go once this many have gathered.
@@ -70,17 +68,17 @@ pub fn to_string<T: WriteJson + ?Sized>(value: &T) -> Result<String, Error> {
 /// The buffer a [`WriteJson`] impl writes into, with the pieces generated encoders are made of.
 pub struct JsonWriter {
     bytes: Vec<u8>,
-    /// Only the length is wanted ([`json_len`]): what is written is counted and dropped.
-    counting: bool,
-    /// Bytes counted and dropped so far.
-    counted: usize,
+    /// `Some` when only the length is wanted ([`json_len`]): the bytes counted and let go so far.
+    counted: Option<usize>,
 }
 
 impl JsonWriter {
     /// While counting, lets go of what has gathered; called after the writes that can be large.
     fn spill(&mut self) {
-        if self.counting && self.bytes.len() >= SPILL {
-            self.counted += self.bytes.len();
+        if let Some(counted) = &mut self.counted
+            && self.bytes.len() >= SPILL
+        {
+            *counted += self.bytes.len();
             self.bytes.clear();
         }
     }

@@ -40,11 +40,16 @@ async fn rpc(
     params: Value,
 ) -> Value {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    post(client, url, bearer, body.to_string()).await
+}
+
+/// POSTs the JSON-RPC request `body` (already text) and reads the answer, within [`LIMIT`].
+async fn post(client: &reqwest::Client, url: &str, bearer: Option<&str>, body: String) -> Value {
     let mut request = client
         .post(format!("{url}/jsonrpc"))
         .header("A2A-Version", "1.0")
         .header("Content-Type", "application/json")
-        .body(body.to_string());
+        .body(body);
     if let Some(token) = bearer {
         request = request.bearer_auth(token);
     }
@@ -133,19 +138,7 @@ async fn send_big_messages(url: &str, count: usize) {
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{{"message":{{"messageId":"big-{i}","role":"ROLE_USER","parts":[{{"text":"{text}"}}]}}}}}}"#
         );
-        let call = async {
-            let response = client
-                .post(format!("{url}/jsonrpc"))
-                .header("A2A-Version", "1.0")
-                .header("Content-Type", "application/json")
-                .body(body)
-                .send()
-                .await
-                .expect("an answer");
-            response.text().await.expect("a body")
-        };
-        let answer = tokio::time::timeout(LIMIT, call).await.expect("in time");
-        let answer: Value = serde_json::from_str(&answer).expect("JSON");
+        let answer = post(&client, url, None, body).await;
         assert_eq!(
             answer["result"]["task"]["status"]["state"],
             "TASK_STATE_COMPLETED",

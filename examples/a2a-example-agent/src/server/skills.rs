@@ -72,14 +72,18 @@ const REPEATED_CHARS: usize = 500;
 /// it was).
 fn understood(text: &str) -> Part {
     let text = text.trim();
-    match text.char_indices().nth(REPEATED_CHARS) {
-        Some((cut, _)) => Part::text(format!(
-            "Understood: {}... ({} characters)",
-            &text[..cut],
+    match first_chars(text, REPEATED_CHARS) {
+        Some(head) => Part::text(format!(
+            "Understood: {head}... ({} characters)",
             text.chars().count()
         )),
         None => Part::text(format!("Understood: {text}")),
     }
+}
+
+/// `text`'s first `count` characters, when it has more than that (`None`: it is all of them).
+fn first_chars(text: &str, count: usize) -> Option<&str> {
+    text.char_indices().nth(count).map(|(cut, _)| &text[..cut])
 }
 
 /// The most characters of a message the skills read for what is asked: a request is said in its
@@ -91,10 +95,7 @@ const READ_CHARS: usize = 4096;
 /// 4,096 characters (`READ_CHARS`) choose the skill.
 pub fn answer(text: &str) -> (Option<&'static str>, Vec<Part>) {
     let understood = understood(text);
-    let text = match text.char_indices().nth(READ_CHARS) {
-        Some((cut, _)) => &text[..cut],
-        None => text,
-    };
+    let text = first_chars(text, READ_CHARS).unwrap_or(text);
     let lower = text.to_lowercase();
     if lower.contains("hotel") {
         return (Some("find_hotels"), vec![understood, find_hotels(text)]);
