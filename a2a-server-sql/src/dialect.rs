@@ -36,10 +36,11 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     const CLAIM_ROW_LOCK: &'static str;
 
     /// The whole of an update in one statement, when the database can: the task written at the
-    /// version it was read at, its event logged, a delivery queued per push config, the other
-    /// replicas told; one round trip, committed on its own. Binds those of the store's update of
-    /// the task alone (`UPDATE a2a_tasks`, but for the last), then the events' JSON texts as a
-    /// JSON array (`[]` for none; each event takes the next version, in order), the
+    /// version it was read at, its events logged in one row (see [`crate::log_row`]), a delivery
+    /// queued per push config and event, the other replicas told; one round trip, committed on
+    /// its own. Binds those of the store's update of the task alone (`UPDATE a2a_tasks`, but for
+    /// the last), then the text of the events' row (`NULL` for no event), the number of events
+    /// (each takes the next version, in order; with none the version moves on by one), the
     /// [`announcement`](Self::announcement) of the last version and the per-task cap of pending
     /// deliveries (checked per event: an event gets its deliveries when those waiting before the
     /// statement and those of the events before it are fewer); returns the last new version and
@@ -76,6 +77,11 @@ pub trait Dialect: sqlx::Database + private::Sealed {
         age: std::time::Duration,
         every: std::time::Duration,
     ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError>;
+
+    /// The last version an event row of the log holds (one row may hold a burst, see
+    /// [`crate::log_row`]), as an expression over the row's `version` and `event`: what pruning
+    /// compares with a task's mark, so that a burst's row goes only once all its events have.
+    const LOG_ROW_LAST_VERSION: &'static str;
 
     /// How many rows a statement changed (each driver has its own result type).
     fn rows_affected(result: &Self::QueryResult) -> u64;
@@ -126,6 +132,10 @@ impl Dialect for sqlx::Sqlite {
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = None;
 
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = None;
+
+    // This store logs one event per row, but reads a burst's row as PostgreSQL writes it.
+    const LOG_ROW_LAST_VERSION: &'static str = "(version + CASE WHEN substr(event, 1, 1) = '[' \
+         THEN json_array_length(event) - 1 ELSE 0 END)";
 
     fn update_task_with_record_at_once() -> Option<&'static str> {
         None
@@ -183,40 +193,41 @@ impl Dialect for sqlx::Postgres {
     const IN_JSON_TEXTS: &'static str = "= ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))";
     const CLAIM_ROW_LOCK: &'static str = " FOR UPDATE SKIP LOCKED";
 
-    // The events' count is taken once (`input`): PostgreSQL parses a `json` value on every use,
-    // and a generic plan would count them again for each event, in time that grows with their
-    // square. Each data-modifying `WITH` runs once whatever reads it; the event and the deliveries are
-    // written only when the update found its row (they select from it), and the notification,
-    // delivered at commit, is sent for that row alone. The channel is `NOTIFY_CHANNEL`. A task
-    // that ends takes its execution's record with it (`ended`): nothing is left to resume, and
-    // the commit that would remove the record once the executor returns is saved (that delete
-    // then finds nothing, which writes nothing).
+    // A burst's events are one row of the log, their text bound as it is written: nothing in the
+    // statement parses them (see `crate::log_row`). Each data-modifying `WITH` runs once whatever
+    // reads it; the log's row and the deliveries are written only when the update found its row
+    // (they select from it), and the notification, delivered at commit, is sent for that row
+    // alone. The channel is `NOTIFY_CHANNEL`. A task that ends takes its execution's record with
+    // it (`ended`): nothing is left to resume, and the commit that would remove the record once
+    // the executor returns is saved (that delete then finds nothing, which writes nothing).
     const UPDATE_TASK_AT_ONCE: Option<&'static str> = Some(
-        "WITH input AS MATERIALIZED (SELECT json_array_length($12::json) AS count), \
-         updated AS (UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, \
+        "WITH updated AS (UPDATE a2a_tasks SET context_id = $1, state = $2, terminal = $3, \
          status_micros = $4, timestamped = $5, \
-         version = version + GREATEST((SELECT count FROM input), 1), updated_micros = $6, \
+         version = version + GREATEST($13::bigint, 1), updated_micros = $6, \
          task = $7 WHERE id = $8 AND owner_principal IS NOT DISTINCT FROM $9 \
          AND owner_tenant IS NOT DISTINCT FROM $10 AND version = $11 RETURNING version), \
-         events AS (SELECT e.event, e.ord, u.version - i.count + e.ord AS version \
-         FROM updated u, input i, \
-         json_array_elements_text($12::json) WITH ORDINALITY AS e(event, ord)), \
          logged AS (INSERT INTO a2a_task_events (task_id, version, created_micros, event) \
-         SELECT $8, version, $6, event FROM events), \
+         SELECT $8, version - $13::bigint + 1, $6, $12::text FROM updated \
+         WHERE $12::text IS NOT NULL), \
          queued AS (INSERT INTO a2a_push_outbox \
          (task_id, config_id, event_version, config, event, due_micros) \
-         SELECT c.task_id, c.config_id, e.version, '', '', $6 FROM events e \
+         SELECT c.task_id, c.config_id, u.version - $13::bigint + e.ord, '', '', $6 \
+         FROM updated u CROSS JOIN generate_series(1, $13::bigint) AS e(ord) \
          JOIN a2a_push_configs c ON c.owner_principal = $9 AND c.owner_tenant = $10 \
          AND c.task_id = $8 WHERE (SELECT COUNT(*) FROM a2a_push_outbox \
          WHERE task_id = $8 AND gave_up_micros IS NULL) + (e.ord - 1) * (SELECT COUNT(*) \
          FROM a2a_push_configs WHERE owner_principal = $9 AND owner_tenant = $10 \
-         AND task_id = $8) < $14 ORDER BY e.version, c.seq \
+         AND task_id = $8) < $15 ORDER BY e.ord, c.seq \
          RETURNING 1), \
          ended AS (DELETE FROM a2a_executions WHERE task_id = $8 AND $3 \
          AND EXISTS (SELECT 1 FROM updated)) \
-         SELECT version, (SELECT COUNT(*) FROM queued), pg_notify('a2a_task_versions', $13::text) \
+         SELECT version, (SELECT COUNT(*) FROM queued), pg_notify('a2a_task_versions', $14::text) \
          FROM updated",
     );
+
+    // A burst's row is an array of the events (`crate::log_row`), counted only when it is one.
+    const LOG_ROW_LAST_VERSION: &'static str = "(version + CASE WHEN substr(event, 1, 1) = '[' \
+         THEN json_array_length(event::json) - 1 ELSE 0 END)";
 
     // The record is inserted from the task's insert, so only when the task was.
     const CREATE_TASK_WITH_EXECUTION_AT_ONCE: Option<&'static str> = Some(
@@ -242,8 +253,8 @@ impl Dialect for sqlx::Postgres {
                     " ended AS (",
                     " recorded AS (INSERT INTO a2a_executions (task_id, owner_principal, \
                      owner_tenant, request, attempts, lease_token, lease_until_micros, \
-                     a2a_version, a2a_extensions) SELECT $8, $9, $10, $15::text, 1, $16::text, \
-                     $17::bigint, $18::text, $19::text FROM updated ON CONFLICT (task_id) DO \
+                     a2a_version, a2a_extensions) SELECT $8, $9, $10, $16::text, 1, $17::text, \
+                     $18::bigint, $19::text, $20::text FROM updated ON CONFLICT (task_id) DO \
                      UPDATE SET request = excluded.request, attempts = 1, \
                      lease_token = excluded.lease_token, \
                      lease_until_micros = excluded.lease_until_micros, \

@@ -85,7 +85,7 @@
 //! | table | columns |
 //! |---|---|
 //! | `a2a_tasks` | `id` (unique), `seq` (creation order), `owner_principal`, `owner_tenant`, `context_id`, `state` (the `TaskState` number), `terminal`, `status_micros` and `timestamped` (`status.timestamp`), `version`, `events_pruned_through`, `updated_micros`, `task` (ProtoJSON) |
-//! | `a2a_task_events` | `task_id`, `version` (the SSE id: the task version the event produced), `created_micros`, `event` (the `StreamResponse` ProtoJSON; a status or artifact update of the task itself without its `taskId` and `contextId`, which the row's `task_id` and the task's `context_id` give back when it is read); key `(task_id, version)` |
+//! | `a2a_task_events` | `task_id`, `version` (the SSE id: the task version the event produced), `created_micros`, `event` (the `StreamResponse` ProtoJSON; a status or artifact update of the task itself without its `taskId` and `contextId`, which the row's `task_id` and the task's `context_id` give back when it is read); key `(task_id, version)`; on PostgreSQL a row may hold a burst of events written together, a JSON array of them, the first under the row's version and each next one under the version after |
 //! | `a2a_push_configs` | `owner_principal`, `owner_tenant`, `task_id`, `config_id`, `seq` (first-stored order), `config` (ProtoJSON) |
 //! | `a2a_executions` | `task_id` (key), `owner_principal`, `owner_tenant`, `request` (the `SendMessageRequest`, ProtoJSON), `attempts`, `lease_token`, `lease_until_micros` |
 //! | `a2a_push_outbox` | `id` (order), `task_id`, `config_id`, `event_version` (the delivery's config and logged event, read when it is made), `config` and `event` (empty; copies in rows of older releases), `attempts`, `due_micros` (the backoff), `lease_token` and `lease_until_micros` (the claim), `last_error`, `gave_up_micros` (set once given up) |
@@ -133,6 +133,8 @@ mod errors;
 mod executions;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod group;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod log_row;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod logged_event;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

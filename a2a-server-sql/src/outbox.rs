@@ -14,6 +14,7 @@ use crate::columns::{config_from_json, now_micros};
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
+use crate::log_row;
 use crate::logged_event;
 use crate::rows::column;
 use crate::store::SqlStore;
@@ -171,8 +172,13 @@ impl<D: Dialect> SqlStore<D> {
     ) -> Result<Result<(String, String, Option<String>), &'static str>, StoreError> {
         let tables = self.shared.slices.tables_of(task_id);
         let row = sqlx::query(&tables.route(
+            // The event is in the last row of the log at or before its version (a burst's row
+            // holds several, see `crate::log_row`).
             "SELECT (SELECT config FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2), \
-             (SELECT event FROM a2a_task_events WHERE task_id = $1 AND version = $3), \
+             (SELECT version FROM a2a_task_events WHERE task_id = $1 AND version <= $3 \
+             ORDER BY version DESC LIMIT 1), \
+             (SELECT event FROM a2a_task_events WHERE task_id = $1 AND version <= $3 \
+             ORDER BY version DESC LIMIT 1), \
              (SELECT context_id FROM a2a_tasks WHERE id = $1)",
         ))
         .bind(task_id.to_owned())
@@ -182,8 +188,15 @@ impl<D: Dialect> SqlStore<D> {
         .await
         .map_err(backend)?;
         let config: Option<String> = column(&row, 0, "push delivery", task_id)?;
-        let event: Option<String> = column(&row, 1, "push delivery", task_id)?;
-        let context_id: Option<String> = column(&row, 2, "push delivery", task_id)?;
+        let row_version: Option<i64> = column(&row, 1, "push delivery", task_id)?;
+        let row_text: Option<String> = column(&row, 2, "push delivery", task_id)?;
+        let context_id: Option<String> = column(&row, 3, "push delivery", task_id)?;
+        let event = match (row_version, row_text) {
+            (Some(at), Some(text)) => {
+                log_row::event_in_row(task_id, at, &text, version)?.map(str::to_owned)
+            }
+            _ => None,
+        };
         Ok(match (config, event) {
             (Some(config), Some(event)) => Ok((config, event, context_id)),
             (None, _) => Err("the push config was deleted before the delivery was made"),

@@ -79,17 +79,30 @@ pub(crate) const CAP_EVENTS: &str = "UPDATE a2a_tasks SET events_pruned_through 
      RETURNING id, events_pruned_through";
 
 /// Cuts each task's log after its last event logged before `$1` (micros); returns each task cut
-/// with its new mark. Reads every task (its age is the events', not the task's).
-pub(crate) const CUT_EVENTS_BEFORE: &str = "UPDATE a2a_tasks SET events_pruned_through = \
-     (SELECT MAX(version) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
-     WHERE (SELECT MAX(version) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
-     > events_pruned_through RETURNING id, events_pruned_through";
+/// with its new mark. Reads every task (its age is the events', not the task's). A burst's row
+/// counts by its last event (see [`Dialect::LOG_ROW_LAST_VERSION`]).
+pub(crate) fn cut_events_before<D: Dialect>() -> String {
+    let last = D::LOG_ROW_LAST_VERSION;
+    format!(
+        "UPDATE a2a_tasks SET events_pruned_through = \
+         (SELECT MAX({last}) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
+         WHERE (SELECT MAX({last}) FROM a2a_task_events WHERE task_id = a2a_tasks.id AND created_micros < $1) \
+         > events_pruned_through RETURNING id, events_pruned_through"
+    )
+}
 
-/// Deletes task `$1`'s events up to its mark `$2`, through the events' primary key.
-pub(crate) const DELETE_EVENTS_THROUGH: &str =
-    "DELETE FROM a2a_task_events WHERE task_id = $1 AND version <= $2";
+/// Deletes the rows of task `$1`'s log whose events are all at or before its mark `$2`, found
+/// through the events' primary key; returns how many events each row held. A burst's row that
+/// goes on past the mark stays whole (see [`crate::log_row`]).
+pub(crate) fn delete_events_through<D: Dialect>() -> String {
+    let last = D::LOG_ROW_LAST_VERSION;
+    format!(
+        "DELETE FROM a2a_task_events WHERE task_id = $1 AND version <= $2 AND {last} <= $2 \
+         RETURNING {last} - version + 1"
+    )
+}
 
-/// The tasks and marks [`CAP_EVENTS`] or [`CUT_EVENTS_BEFORE`] returned.
+/// The tasks and marks [`CAP_EVENTS`] or [`cut_events_before`] returned.
 pub(crate) fn marks<R>(rows: &[R]) -> Result<Vec<(String, i64)>, StoreError>
 where
     R: Row,
@@ -165,7 +178,7 @@ impl<D: Dialect> SqlStore<D> {
         }
         if let Some(age) = policy.events_after {
             for table in &tables {
-                let rows = sqlx::query(&table.route(CUT_EVENTS_BEFORE))
+                let rows = sqlx::query(&table.route(&cut_events_before::<D>()))
                     .bind(micros_ago(age))
                     .fetch_all(&mut *tx)
                     .await
@@ -183,15 +196,19 @@ impl<D: Dialect> SqlStore<D> {
             .map_err(backend)
             .map(|done| D::rows_affected(&done))?;
         }
+        let delete_events = delete_events_through::<D>();
         for (task_id, mark) in &cut {
             let tables = self.shared.slices.tables_of(task_id);
-            report.events += sqlx::query(&tables.route(DELETE_EVENTS_THROUGH))
+            let rows: Vec<i64> = sqlx::query_scalar(&tables.route(&delete_events))
                 .bind(task_id)
                 .bind(mark)
-                .execute(&mut *tx)
+                .fetch_all(&mut *tx)
                 .await
-                .map_err(backend)
-                .map(|done| D::rows_affected(&done))?;
+                .map_err(backend)?;
+            report.events += rows
+                .into_iter()
+                .map(|events| u64::try_from(events).unwrap_or(0))
+                .sum::<u64>();
         }
         cost::commit(tx).await?;
         Ok(report)

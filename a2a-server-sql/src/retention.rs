@@ -27,7 +27,9 @@ pub struct RetentionPolicy {
     /// Events logged longer ago than this (with every earlier event of the same task). Unlike the
     /// other parts, a pass with this one reads every task (the age is each event's).
     pub events_after: Option<Duration>,
-    /// Events kept per task at most: the newest.
+    /// Events kept per task at most: the newest. A burst of events written together is kept
+    /// together (one row of the log on PostgreSQL): while its newest are kept, its older ones
+    /// stay too, so a log holds at most one burst less one event over this.
     pub max_events_per_task: Option<u64>,
     /// Push deliveries given up on (kept with their reason, for operators to read), once given up
     /// this long ago.

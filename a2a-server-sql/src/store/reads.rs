@@ -11,6 +11,7 @@ use crate::columns::{
 use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
+use crate::log_row;
 use crate::logged_event;
 use crate::rows::column;
 use crate::slices::{TASKS, TaskTables, is_missing_table, replace_name};
@@ -78,13 +79,18 @@ impl<D: Dialect> SqlStore<D> {
         after: u64,
         limit: usize,
     ) -> Result<EventPage, StoreError> {
-        // The task's pruning mark and the events after `after` in one statement, so one
+        // The task's pruning mark and the rows of events after `after` in one statement, so one
         // snapshot: the page is complete exactly when nothing after `after` was pruned. The
-        // task's row comes once per event (or once, with no event, when there is none).
+        // task's row comes once per row of the log (or once, with none, when there is none).
+        // The rows begin with the last one at or before `after` when it holds a burst, which may
+        // go on past `after` (see `crate::log_row`); it is found by the key, backwards.
         let tables = self.shared.slices.tables_of(task_id);
         let read = sqlx::query(&tables.route(
             "SELECT t.events_pruned_through, t.context_id, e.version, e.event FROM a2a_tasks t \
-             LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.version > $2 \
+             LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.version >= COALESCE(\
+             (SELECT CASE WHEN substr(l.event, 1, 1) = '[' THEN l.version ELSE $2 + 1 END \
+             FROM a2a_task_events l WHERE l.task_id = $1 AND l.version <= $2 \
+             ORDER BY l.version DESC LIMIT 1), $2 + 1) \
              WHERE t.id = $1 AND t.owner_principal IS NOT DISTINCT FROM $3 \
              AND t.owner_tenant IS NOT DISTINCT FROM $4 ORDER BY e.version LIMIT $5",
         ))
@@ -107,16 +113,25 @@ impl<D: Dialect> SqlStore<D> {
         let pruned_through: i64 = column(first, 0, "task", task_id)?;
         let context_id: String = column(first, 1, "task", task_id)?;
         let mut events = Vec::with_capacity(rows.len());
-        for row in &rows {
+        'rows: for row in &rows {
             let version: Option<i64> = column(row, 2, "an event of task", task_id)?;
             let Some(version) = version else {
                 continue;
             };
-            let json: String = column(row, 3, "an event of task", task_id)?;
-            events.push(StoredEvent::new(
-                version_of(version),
-                logged_event::from_log(task_id, Some(&context_id), &json)?,
-            ));
+            let text: String = column(row, 3, "an event of task", task_id)?;
+            for (version, json) in log_row::events_of_row(task_id, version, &text)? {
+                let version = version_of(version);
+                if version <= after {
+                    continue;
+                }
+                if events.len() == limit {
+                    break 'rows;
+                }
+                events.push(StoredEvent::new(
+                    version,
+                    logged_event::from_log(task_id, Some(&context_id), json)?,
+                ));
+            }
         }
         Ok(EventPage::new(events, version_of(pruned_through) <= after))
     }

@@ -12,6 +12,7 @@ use crate::dialect::Dialect;
 use crate::driver::sql_store_impl;
 use crate::errors::backend;
 use crate::group::{TaskUpdate, Updated};
+use crate::log_row;
 use crate::logged_event;
 use crate::record::RecordColumns;
 use crate::rows::column;
@@ -218,14 +219,12 @@ impl<D: Dialect> SqlStore<D> {
                 };
                 let steps = u64::try_from(events.len().max(1)).unwrap_or(u64::MAX);
                 let last = expected_version.saturating_add(steps);
-                // The events as one JSON array of their texts, which the statement unpacks.
-                let events = serde_json::to_string(&events).map_err(|e| {
-                    StoreError::Backend(format!("the events could not be written as JSON: {e}"))
-                })?;
+                let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
                 let expected = version_column(expected_version)?;
                 let query = sqlx::query(statement);
                 let query = Self::bind_task_update(query, owner, &task.id, &columns, now, expected)
-                    .bind(events)
+                    .bind(log_row::row_text(&events))
+                    .bind(count)
                     .bind(D::announcement(&task.id, last))
                     .bind(crate::outbox::MAX_PENDING_PER_TASK);
                 let query = match record {
