@@ -75,7 +75,8 @@ pub(crate) fn event_in_row<'a>(
 mod tests {
     use super::*;
 
-    const FIRST: &str = r#"{"artifactUpdate":{"artifact":{"artifactId":"a","parts":[{"text":"x, [y]"}]}}}"#;
+    const FIRST: &str =
+        r#"{"artifactUpdate":{"artifact":{"artifactId":"a","parts":[{"text":"x, [y]"}]}}}"#;
     const SECOND: &str = r#"{"statusUpdate":{"status":{"state":"TASK_STATE_COMPLETED"}}}"#;
 
     #[test]
@@ -87,8 +88,8 @@ mod tests {
 
     #[test]
     fn a_burst_reads_back_event_by_event_under_consecutive_versions() {
-        let row = row_text(&[FIRST.to_owned(), SECOND.to_owned(), FIRST.to_owned()])
-            .expect("a row");
+        let row =
+            row_text(&[FIRST.to_owned(), SECOND.to_owned(), FIRST.to_owned()]).expect("a row");
         assert!(row.starts_with('['), "{row}");
         assert_eq!(
             events_of_row("t", 7, &row).expect("read"),

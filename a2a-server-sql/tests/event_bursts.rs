@@ -74,7 +74,10 @@ async fn task_with_a_burst(
         url: "https://example.com/hooks/hook".into(),
         ..Default::default()
     };
-    store.save(&alice, config).await.expect("the config is kept");
+    store
+        .save(&alice, config)
+        .await
+        .expect("the config is kept");
     let mut events = vec![working];
     let version = store
         .modify_each(&alice, &id, events.clone(), &mut |_, _| Ok(()))
@@ -100,9 +103,16 @@ async fn a_burst_reads_back_event_by_event(
 ) {
     let numbered: Vec<(u64, StreamResponse)> = (2..).zip(events.iter().cloned()).collect();
     for after in 0..=(1 + BURST as u64) {
-        let page = store.events_after(alice, id, after, 100).await.expect("read");
+        let page = store
+            .events_after(alice, id, after, 100)
+            .await
+            .expect("read");
         assert!(page.complete, "nothing was pruned");
-        let expected: Vec<_> = numbered.iter().filter(|(v, _)| *v > after).cloned().collect();
+        let expected: Vec<_> = numbered
+            .iter()
+            .filter(|(v, _)| *v > after)
+            .cloned()
+            .collect();
         assert_eq!(events_of(page), expected, "after version {after}");
     }
     // Pages of two, from inside the burst: each page holds two events and the next goes on.
@@ -143,7 +153,11 @@ async fn postgres_keeps_a_burst_in_one_row_and_reads_it_event_by_event() {
         .await
         .expect("the log");
     let versions: Vec<i64> = logged.iter().map(|(version, _)| *version).collect();
-    assert_eq!(versions, [2, 3], "the update alone, then the burst: {logged:?}");
+    assert_eq!(
+        versions,
+        [2, 3],
+        "the update alone, then the burst: {logged:?}"
+    );
     assert!(logged[0].1.starts_with('{'), "{}", logged[0].1);
     assert!(logged[1].1.starts_with('['), "{}", logged[1].1);
     a_burst_reads_back_event_by_event(&store, &alice, &id, &events).await;
@@ -155,7 +169,10 @@ async fn postgres_keeps_a_burst_in_one_row_and_reads_it_event_by_event() {
         .expect("pruned");
     assert_eq!(report.events, 1, "the update logged alone: {report:?}");
     let page = store.events_after(&alice, &id, 0, 100).await.expect("read");
-    assert!(!page.complete, "events before the burst's newest two were pruned");
+    assert!(
+        !page.complete,
+        "events before the burst's newest two were pruned"
+    );
     let page = store
         .events_after(&alice, &id, BURST as u64, 100)
         .await
@@ -211,6 +228,10 @@ async fn sqlite_reads_a_burst_kept_in_one_row() {
         .prune(&RetentionPolicy::new().max_events_per_task(0))
         .await
         .expect("pruned");
-    assert_eq!(report.events, 1 + BURST as u64, "the update's row and the burst's: {report:?}");
+    assert_eq!(
+        report.events,
+        1 + BURST as u64,
+        "the update's row and the burst's: {report:?}"
+    );
     common::remove_sqlite(&path);
 }
