@@ -36,7 +36,7 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     const CLAIM_ROW_LOCK: &'static str;
 
     /// The whole of an update in one statement, when the database can: the task written at the
-    /// version it was read at, its events logged in one row (see [`crate::log_row`]), a delivery
+    /// version it was read at, its events logged in one row (see the [crate docs](crate)), a delivery
     /// queued per push config and event, the other replicas told; one round trip, committed on
     /// its own. Binds those of the store's update of the task alone (`UPDATE a2a_tasks`, but for
     /// the last), then the text of the events' row (`NULL` for no event), the number of events
@@ -79,7 +79,7 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     ) -> Result<crate::retention::SliceExpiry, a2a_server::store::StoreError>;
 
     /// The last version an event row of the log holds (one row may hold a burst, see
-    /// [`crate::log_row`]), as an expression over the row's `version` and `event`: what pruning
+    /// the [crate docs](crate)), as an expression over the row's `version` and `event`: what pruning
     /// compares with a task's mark, so that a burst's row goes only once all its events have.
     const LOG_ROW_LAST_VERSION: &'static str;
 
