@@ -13,8 +13,8 @@ use a2a_server::push::{PushConfigStore, PushOutbox};
 use a2a_server::store::{EventPage, TaskStore};
 use a2a_server_sql::{PostgresStore, RetentionPolicy, SqliteStore};
 use a2a_types::v1::{
-    Artifact, Part, StreamResponse, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig,
-    TaskState, TaskStatus, TaskStatusUpdateEvent,
+    Artifact, Part, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
+    TaskStatusUpdateEvent,
 };
 use common::{owner, postgres_store, postgres_url, sqlite_store, task_id, unique};
 
@@ -23,6 +23,18 @@ const BURST: usize = 5;
 
 const LOGGED: &str =
     "SELECT version, event FROM a2a_task_events WHERE task_id = $1 ORDER BY version";
+
+/// The task's log as `(version, text)` rows, in order, read from `$store`'s pool.
+macro_rules! logged {
+    ($store:expr, $id:expr) => {{
+        let rows: Vec<(i64, String)> = sqlx::query_as(LOGGED)
+            .bind($id)
+            .fetch_all($store.pool())
+            .await
+            .expect("the log");
+        rows
+    }};
+}
 
 /// A streamed artifact's chunks, then the task's completion.
 fn burst(task_id: &str) -> Vec<StreamResponse> {
@@ -68,12 +80,7 @@ async fn task_with_a_burst(
         "ctx-1",
         TaskStatus::now(TaskState::Working),
     ));
-    let config = TaskPushNotificationConfig {
-        id: Some("hook".into()),
-        task_id: Some(id.clone()),
-        url: "https://example.com/hooks/hook".into(),
-        ..Default::default()
-    };
+    let config = common::hook_config(&id);
     store
         .save(&alice, config)
         .await
@@ -147,11 +154,7 @@ async fn postgres_keeps_a_burst_in_one_row_and_reads_it_event_by_event() {
     };
     let store: PostgresStore = postgres_store(&common::fresh_schema(&url).await).await;
     let (alice, id, events) = task_with_a_burst(&store).await;
-    let logged: Vec<(i64, String)> = sqlx::query_as(LOGGED)
-        .bind(&id)
-        .fetch_all(store.pool())
-        .await
-        .expect("the log");
+    let logged = logged!(store, &id);
     let versions: Vec<i64> = logged.iter().map(|(version, _)| *version).collect();
     assert_eq!(
         versions,
@@ -190,11 +193,7 @@ async fn postgres_keeps_a_burst_in_one_row_and_reads_it_event_by_event() {
         .await
         .expect("pruned");
     assert_eq!(report.events, BURST as u64, "{report:?}");
-    let logged: Vec<(i64, String)> = sqlx::query_as(LOGGED)
-        .bind(&id)
-        .fetch_all(store.pool())
-        .await
-        .expect("the log");
+    let logged = logged!(store, &id);
     let versions: Vec<i64> = logged.iter().map(|(version, _)| *version).collect();
     assert_eq!(versions, [3 + BURST as i64], "{logged:?}");
 }
@@ -203,11 +202,7 @@ async fn postgres_keeps_a_burst_in_one_row_and_reads_it_event_by_event() {
 async fn sqlite_reads_a_burst_kept_in_one_row() {
     let (store, path): (SqliteStore, _) = sqlite_store().await;
     let (alice, id, events) = task_with_a_burst(&store).await;
-    let logged: Vec<(i64, String)> = sqlx::query_as(LOGGED)
-        .bind(&id)
-        .fetch_all(store.pool())
-        .await
-        .expect("the log");
+    let logged = logged!(store, &id);
     assert_eq!(logged.len(), 1 + BURST, "one row per event: {logged:?}");
     // The burst's rows made into one, as PostgreSQL writes it.
     let texts: Vec<&str> = logged[1..].iter().map(|(_, text)| text.as_str()).collect();

@@ -12,8 +12,8 @@ use a2a_server::push::{PushConfigStore, PushOutbox};
 use a2a_server::store::TaskStore;
 use a2a_server_sql::{PostgresStore, SqliteStore};
 use a2a_types::v1::{
-    Artifact, Message, Part, StreamResponse, Task, TaskArtifactUpdateEvent,
-    TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent,
+    Artifact, Message, Part, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
+    TaskStatusUpdateEvent,
 };
 use common::{owner, postgres_store, postgres_url, sqlite_store, unique};
 
@@ -86,12 +86,7 @@ async fn logged_events_read_back_as_written(
     let id = unique("task");
     let task = Task::new(&id, "ctx-1", TaskStatus::now(TaskState::Working));
     store.create(&alice, task.clone()).await.expect("created");
-    let config = TaskPushNotificationConfig {
-        id: Some("hook".into()),
-        task_id: Some(id.clone()),
-        url: "https://example.com/hooks/hook".into(),
-        ..Default::default()
-    };
+    let config = common::hook_config(&id);
     store
         .save(&alice, config)
         .await

@@ -169,3 +169,13 @@ pub async fn sqlite_plan(pool: &sqlx::SqlitePool, sql: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A push config `hook` of task `task_id`, to a URL no delivery reaches in the tests that use it.
+pub fn hook_config(task_id: &str) -> a2a_types::v1::TaskPushNotificationConfig {
+    a2a_types::v1::TaskPushNotificationConfig {
+        id: Some("hook".into()),
+        task_id: Some(task_id.to_owned()),
+        url: "https://example.com/hooks/hook".into(),
+        ..Default::default()
+    }
+}
