@@ -78,7 +78,10 @@
 //! # Schema
 //!
 //! Migrations are embedded (`migrations/sqlite`, `migrations/postgres`) and applied when a store
-//! opens (PostgreSQL serialises replicas migrating at once with an advisory lock). Tasks, events
+//! opens (PostgreSQL serialises replicas migrating at once with an advisory lock). A release refuses a
+//! database that a later release migrated (the migration it does not know is the error): when an upgrade
+//! changes what is stored, as `0011` does for bursts in the log, replicas of the earlier release are
+//! stopped before those of the later one start. Tasks, events
 //! and configs are kept as their ProtoJSON, so a newer protocol's fields survive untouched; the
 //! columns beside them are what queries filter on.
 //!

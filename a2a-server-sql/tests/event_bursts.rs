@@ -3,7 +3,8 @@
 //! PostgreSQL the burst is one row of the log, read back event by event by a stream's catch-up
 //! from any version in it, page by page, and by the push deliveries of each of its events; pruning
 //! keeps the row while any of its events is kept, and counts its events when it goes. SQLite logs
-//! one row per event and reads a burst's row the same way.
+//! one row per event and reads a burst's row the same way. A release refuses a database that a later
+//! one migrated, which is how an earlier release is kept from misreading bursts.
 
 mod common;
 
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use a2a_server::push::{PushConfigStore, PushOutbox};
 use a2a_server::store::{EventPage, TaskStore};
-use a2a_server_sql::{PostgresStore, RetentionPolicy, SqliteStore};
+use a2a_server_sql::{OpenError, PostgresStore, RetentionPolicy, SqliteStore};
 use a2a_types::v1::{
     Artifact, Part, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
     TaskStatusUpdateEvent,
@@ -229,4 +230,31 @@ async fn sqlite_reads_a_burst_kept_in_one_row() {
         "the update's row and the burst's: {report:?}"
     );
     common::remove_sqlite(&path);
+}
+
+/// A release refuses a database a later release migrated, as an earlier release refuses one whose
+/// log holds bursts (migration `0011`): here, a migration this release does not know is recorded,
+/// and the store no longer opens.
+#[tokio::test]
+async fn postgres_refuses_a_database_migrated_past_what_it_knows() {
+    let Some(url) = postgres_url("postgres_refuses_a_database_migrated_past_what_it_knows") else {
+        return;
+    };
+    let options = common::fresh_schema(&url).await;
+    let store: PostgresStore = postgres_store(&options).await;
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (99999999, 'a later release', TRUE, '\\x00'::bytea, 0)",
+    )
+    .execute(store.pool())
+    .await
+    .expect("a later migration recorded");
+    let reopened = PostgresStore::connect_with(options, 4).await;
+    let Err(refused) = reopened else {
+        panic!("the store opened a database migrated past it");
+    };
+    assert!(
+        matches!(refused, OpenError::Migrate(_)) && refused.to_string().contains("99999999"),
+        "refused for another reason: {refused}"
+    );
 }
