@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_server::versions::{HandedEvent, VersionBus, VersionWatch, VersionWatchers};
+use a2a_server::versions::{HandedEvent, VersionBus, VersionWatch, VersionWatchers, WritingHere};
 use sqlx::postgres::{PgListener, PgPool};
 
 use crate::errors::OpenError;
@@ -64,6 +64,13 @@ impl VersionBus for PostgresVersionBus {
 
     fn watched_here(&self, task_id: &str) -> bool {
         self.watchers.watched_here(task_id)
+    }
+
+    fn writing_here(&self, task_id: &str) -> Option<WritingHere> {
+        // The store's notification of this write comes back through `LISTEN`, often before the
+        // writer has handed its events over: it waits for them instead of making the task's
+        // streams read the log.
+        self.watchers.writing_here(task_id)
     }
 
     fn publish_events(&self, task_id: &str, events: Vec<HandedEvent>) {

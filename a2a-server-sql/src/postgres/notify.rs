@@ -27,7 +27,7 @@ pub(crate) fn notification(task_id: &str, version: u64) -> String {
 pub(crate) fn dispatch(watchers: &VersionWatchers, payload: &str) {
     match payload.split_once(':') {
         Some((version, task_id)) => match version.parse() {
-            Ok(version) => watchers.publish(task_id, version),
+            Ok(version) => watchers.heard(task_id, version),
             Err(_) => tracing::warn!(payload, "a task notification without a version"),
         },
         None => watchers.wake_all(),

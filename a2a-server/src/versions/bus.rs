@@ -1,7 +1,7 @@
 //! The contract between the server and a bus of task versions: what the server announces after
 //! each write, and what a stream waits on.
 
-use super::watchers::{HandedEvent, VersionWatch};
+use super::watchers::{HandedEvent, VersionWatch, WritingHere};
 
 /// Tells streams that a task moved on (its log holds events they have not sent).
 pub trait VersionBus: Send + Sync + 'static {
@@ -15,6 +15,14 @@ pub trait VersionBus: Send + Sync + 'static {
     /// handing to them ([`publish_events`](Self::publish_events)). The default: never.
     fn watched_here(&self, _task_id: &str) -> bool {
         false
+    }
+
+    /// Marks a write to `task_id` in flight in this process, which will
+    /// [`publish_events`](Self::publish_events) before the guard drops: a bus that hears of
+    /// versions from outside the process holds them back meanwhile (see [`WritingHere`]). The
+    /// default (a bus that hears only this process): `None`.
+    fn writing_here(&self, _task_id: &str) -> Option<WritingHere> {
+        None
     }
 
     /// [`publish`](Self::publish) of the last of `events`, events this process has just written

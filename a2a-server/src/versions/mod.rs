@@ -20,4 +20,4 @@ mod watchers;
 pub use bus::VersionBus;
 pub use memory::InMemoryVersionBus;
 pub(crate) use watchers::RECENT_BYTES;
-pub use watchers::{HandedEvent, VersionWatch, VersionWatchers};
+pub use watchers::{HandedEvent, VersionWatch, VersionWatchers, WritingHere};

@@ -59,6 +59,11 @@ struct Announced {
     /// may send them all without reading the store.
     recent: VecDeque<HandedEvent>,
     recent_bytes: usize,
+    /// Writes to the task in flight in this process ([`WritingHere`]s alive): while there are
+    /// any, versions heard from elsewhere wait in `heard`.
+    writing: usize,
+    /// The highest version heard from elsewhere while this process was writing.
+    heard: u64,
 }
 
 impl Announced {
@@ -89,6 +94,35 @@ impl Announced {
     fn forget_recent(&mut self) {
         self.recent.clear();
         self.recent_bytes = 0;
+    }
+
+    /// Raises the version to `version`; whether that is news to the watchers.
+    fn raise(&mut self, version: u64) -> bool {
+        let newer = version > self.version;
+        self.version = self.version.max(version);
+        newer
+    }
+}
+
+/// A write to a watched task in flight in this process, which will publish what it wrote with
+/// its events ([`VersionWatchers::writing_here`]); versions of the task heard from elsewhere
+/// wait until it drops, then wake the task's streams if they are still news.
+///
+/// Why: a database's notification of this very write can come back before the writer has
+/// handed its events over; a stream woken by it would read back from the store the events it is
+/// about to be handed. A version another process wrote meanwhile waits as long as the write
+/// takes, which the store's timeouts bound.
+#[derive(Debug)]
+pub struct WritingHere {
+    sender: watch::Sender<Announced>,
+}
+
+impl Drop for WritingHere {
+    fn drop(&mut self) {
+        self.sender.send_if_modified(|announced| {
+            announced.writing = announced.writing.saturating_sub(1);
+            announced.writing == 0 && announced.raise(announced.heard)
+        });
     }
 }
 
@@ -220,13 +254,47 @@ impl VersionWatchers {
                 // A version already known wakes no one: a replica bus hears its own
                 // announcements back, and its streams have read those versions already.
                 sender.send_if_modified(|announced| {
-                    let newer = version > announced.version;
-                    announced.version = announced.version.max(version);
+                    let newer = announced.raise(version);
                     announced.hand(events);
                     newer
                 });
             }
         }
+    }
+
+    /// [`publish`](Self::publish) of a version heard from outside this process (another
+    /// replica's write, or this process's own coming back through the database): while this
+    /// process writes to the task ([`writing_here`](Self::writing_here)), it waits for that
+    /// write to be published.
+    pub fn heard(&self, task_id: &str, version: u64) {
+        let channels = self.lock();
+        if let Some(sender) = channels.get(task_id) {
+            sender.send_if_modified(|announced| {
+                if announced.writing > 0 {
+                    announced.heard = announced.heard.max(version);
+                    false
+                } else {
+                    announced.raise(version)
+                }
+            });
+        }
+    }
+
+    /// Marks a write to `task_id` in flight, whose events this process will publish
+    /// ([`publish_events`](Self::publish_events)) before the returned guard drops; `None` when
+    /// no stream here watches the task.
+    pub fn writing_here(&self, task_id: &str) -> Option<WritingHere> {
+        let channels = self.lock();
+        let sender = channels
+            .get(task_id)
+            .filter(|sender| sender.receiver_count() > 0)?;
+        sender.send_if_modified(|announced| {
+            announced.writing += 1;
+            false
+        });
+        Some(WritingHere {
+            sender: sender.clone(),
+        })
     }
 
     /// Wakes every watcher without a new version: each reads its task's log again (after a
@@ -367,6 +435,43 @@ mod tests {
         watchers.publish("t", 108);
         assert_eq!(watchers.watched(), 0);
         assert_eq!(quota.held_units(), 0);
+    }
+
+    #[tokio::test]
+    async fn versions_heard_from_elsewhere_wait_for_a_write_in_flight_here() {
+        let (watchers, quota) = (VersionWatchers::new(), quota());
+        assert!(watchers.writing_here("t").is_none(), "nobody watches");
+        let mut watch = watchers.subscribe("t");
+        let writing = watchers.writing_here("t").expect("watched");
+        // The database's notification of the write comes back first: no wake, no read.
+        watchers.heard("t", 3);
+        assert_eq!(watch.latest(), 0);
+        assert!(!watch.receiver.has_changed().expect("open"));
+        // The writer hands its events over; the stream sends them without reading the log.
+        watchers.publish_events("t", handed(&quota, 1..=3, KIB));
+        assert!(watch.changed().await);
+        assert_eq!(versions(watch.events_after(0, 64)), Some(vec![1, 2, 3]));
+        // Its own version, heard while it wrote, is no news once it is done.
+        drop(writing);
+        assert!(!watch.receiver.has_changed().expect("open"));
+        // Another process's version heard during a write here wakes the stream when it ends,
+        // and only when the last of two writes ends.
+        let (first, second) = (watchers.writing_here("t"), watchers.writing_here("t"));
+        watchers.heard("t", 7);
+        drop(first);
+        assert!(!watch.receiver.has_changed().expect("open"));
+        drop(second);
+        assert!(watch.changed().await);
+        assert_eq!(watch.latest(), 7);
+        assert_eq!(
+            versions(watch.events_after(3, 64)),
+            None,
+            "read from the log"
+        );
+        // With no write here, a version heard wakes at once.
+        watchers.heard("t", 8);
+        assert!(watch.changed().await);
+        assert_eq!(watch.latest(), 8);
     }
 
     #[tokio::test]

@@ -16,7 +16,7 @@ use crate::errors::state_name;
 use crate::push::{Delivery, PendingEvent};
 use crate::store::StoredEvent;
 use crate::store::memory::size;
-use crate::versions::HandedEvent;
+use crate::versions::{HandedEvent, WritingHere};
 
 /// Applies an event to the owner's task (the state machine), logs it, tells streams and
 /// webhooks; returns its new version. A task that is over takes no event:
@@ -148,52 +148,66 @@ fn change_keeping_end(task: &mut Task, event: Option<&StreamResponse>, ended: &m
     }
 }
 
+/// What a write hands to its task's streams in this process once it is committed.
+struct Handing {
+    /// Copies of the events, each in room of the owner's handed-over events.
+    copies: Vec<(StreamResponse, usize, HeldBytes)>,
+    /// The write marked in flight on the bus, until the copies are published.
+    writing: Option<WritingHere>,
+}
+
 /// Copies of `events`, about to be written to `task_id`, for the task's streams in this process,
-/// each in room of the owner's handed-over events; `None` when no stream here watches the task,
+/// the write marked in flight on the bus meanwhile; `None` when no stream here watches the task,
 /// or the owner's channels hold their share (its streams then read the events from the store).
 fn to_hand(
     state: &ServerState,
     owner: &Owner,
     task_id: &str,
     events: &[StreamResponse],
-) -> Option<Vec<(StreamResponse, usize, HeldBytes)>> {
+) -> Option<Handing> {
     if !state.bus.watched_here(task_id) {
         return None;
     }
-    events
+    let copies = events
         .iter()
         .map(|event| {
             let bytes = size::event(event);
             let room = state.handed_bytes.try_hold(owner, bytes).ok()?;
             Some((event.clone(), bytes, room))
         })
-        .collect()
+        .collect::<Option<Vec<_>>>()?;
+    Some(Handing {
+        copies,
+        writing: state.bus.writing_here(task_id),
+    })
 }
 
 /// Announces `version` of `task_id` on the bus, with the events that produced the last versions
-/// up to it when they were copied for the task's streams (`handed`).
-fn publish(
-    state: &ServerState,
-    task_id: &str,
-    version: u64,
-    handed: Option<Vec<(StreamResponse, usize, HeldBytes)>>,
-) {
-    let Some(handed) = handed.filter(|h| !h.is_empty()) else {
+/// up to it when they were copied for the task's streams (`handed`); the write's mark in flight
+/// goes after that.
+fn publish(state: &ServerState, task_id: &str, version: u64, handed: Option<Handing>) {
+    let Some(Handing { copies, writing }) = handed else {
         state.bus.publish(task_id, version);
         return;
     };
-    let count = u64::try_from(handed.len()).unwrap_or(u64::MAX);
-    let Some(first) = version.checked_add(1).and_then(|v| v.checked_sub(count)) else {
-        state.bus.publish(task_id, version);
-        return;
-    };
-    let events = (first..)
-        .zip(handed)
-        .map(|(id, (event, bytes, room))| {
-            HandedEvent::new(StoredEvent::new(id, event), bytes, room)
-        })
-        .collect();
-    state.bus.publish_events(task_id, events);
+    let count = u64::try_from(copies.len()).unwrap_or(u64::MAX);
+    match version
+        .checked_add(1)
+        .and_then(|v| v.checked_sub(count))
+        .filter(|_| !copies.is_empty())
+    {
+        Some(first) => {
+            let events = (first..)
+                .zip(copies)
+                .map(|(id, (event, bytes, room))| {
+                    HandedEvent::new(StoredEvent::new(id, event), bytes, room)
+                })
+                .collect();
+            state.bus.publish_events(task_id, events);
+        }
+        None => state.bus.publish(task_id, version),
+    }
+    drop(writing);
 }
 
 /// After a write: streams hear of `version` (and are handed the events, when copied for them),
@@ -204,7 +218,7 @@ async fn announce(
     owner: &Owner,
     task_id: &str,
     version: u64,
-    handed: Option<Vec<(StreamResponse, usize, HeldBytes)>>,
+    handed: Option<Handing>,
     to_push: Option<Vec<StreamResponse>>,
 ) {
     publish(state, task_id, version, handed);
