@@ -44,7 +44,8 @@ pub trait Dialect: sqlx::Database + private::Sealed {
     /// [`announcement`](Self::announcement) of the last version and the per-task cap of pending
     /// deliveries (checked per event: an event gets its deliveries when those waiting before the
     /// statement and those of the events before it are fewer); returns the last new version and
-    /// the deliveries queued.
+    /// the deliveries queued. A write that ends the task removes its execution's record too (the
+    /// store then sends no end of that record, see `crate::records_ended`).
     /// `None`: the update is a transaction of several statements.
     const UPDATE_TASK_AT_ONCE: Option<&'static str>;
 

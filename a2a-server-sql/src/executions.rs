@@ -150,6 +150,10 @@ impl<D: Dialect> SqlStore<D> {
         if let Some(group) = self.shared.group.get() {
             return group.finish_execution(task_id, lease_token).await;
         }
+        if self.shared.records_ended.take(task_id) {
+            // The task's terminal write removed the record (see `crate::records_ended`).
+            return Ok(());
+        }
         sqlx::query("DELETE FROM a2a_executions WHERE task_id = $1 AND lease_token = $2")
             .bind(task_id.to_owned())
             .bind(lease_token.to_owned())

@@ -150,6 +150,8 @@ mod postgres;
 mod prune;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod record;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod records_ended;
 mod retention;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod rows;

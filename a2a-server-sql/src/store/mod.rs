@@ -15,6 +15,7 @@ use crate::dialect::Dialect;
 use crate::errors::OpenError;
 use crate::group::GroupWriter;
 use crate::outbox_hint::OutboxHint;
+use crate::records_ended::RecordsEnded;
 use crate::retention::StoreGuard;
 use crate::written::Written;
 
@@ -45,6 +46,8 @@ pub struct SqlStore<D: Dialect> {
 pub(crate) struct Shared {
     /// The tasks this process wrote last: an update starts from them instead of reading first.
     pub(crate) written: Written,
+    /// The tasks whose execution record a terminal write of this process removed.
+    pub(crate) records_ended: RecordsEnded,
     /// Whether the outbox may hold deliveries this process has not claimed yet.
     pub(crate) outbox: OutboxHint,
     /// The slices of tasks statements are routed to (SQLite's; PostgreSQL's database routes its

@@ -231,7 +231,7 @@ impl<D: Dialect> SqlStore<D> {
                     Some(record) => record.bind_to(query),
                     None => query,
                 };
-                query
+                let written = query
                     .fetch_optional(&self.writer)
                     .await
                     .map_err(backend)?
@@ -240,7 +240,13 @@ impl<D: Dialect> SqlStore<D> {
                         let queued: i64 = column(&row, 1, "task", &task.id)?;
                         Ok::<_, StoreError>((version, queued > 0))
                     })
-                    .transpose()?
+                    .transpose()?;
+                if written.is_some() && columns.terminal && record.is_none() {
+                    // The statement removed the task's execution record with it (one it records
+                    // would be left: the removal does not see the statement's own insert).
+                    self.shared.records_ended.note(&task.id);
+                }
+                written
             }
             (None, None) => {
                 self.update_in_transaction(
