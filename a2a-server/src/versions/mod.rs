@@ -11,7 +11,10 @@
 //! log. Either way a stream that stops reading holds its place in the log, not a queue of copies:
 //! the bus holds one version and at most one page of events per watched task. A bus shared by
 //! replicas (a database's notifications, say) implements the same methods, and can keep its
-//! watchers in the same [`VersionWatchers`] map as the in-process [`InMemoryVersionBus`].
+//! watchers in the same [`VersionWatchers`] map as the in-process [`InMemoryVersionBus`]; such a
+//! bus holds back what it hears of a task while this process writes to it
+//! ([`VersionBus::writing_here`]), so that the write's own notification, coming back before the
+//! events are handed over, does not send the task's streams to the log for them.
 
 mod bus;
 mod memory;

@@ -188,6 +188,15 @@ impl VersionWatch {
 
 type Channels = HashMap<String, watch::Sender<Announced>>;
 
+/// Where an announced version comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// A write of this process, published by its writer.
+    Here,
+    /// Another process, or this one's own write coming back through a shared bus.
+    Elsewhere,
+}
+
 /// One `watch` channel per watched task, bounded by the tasks being watched: a channel nobody
 /// watches any more goes at the next publish to its task or the next subscription.
 #[derive(Debug, Default)]
@@ -218,7 +227,7 @@ impl VersionWatchers {
     /// hearing its own notification back) costs no stream a read of the log, and never sets a
     /// value that says the task is older than it is.
     pub fn publish(&self, task_id: &str, version: u64) {
-        self.announce(task_id, version, Vec::new());
+        self.announce(task_id, version, Vec::new(), Source::Here);
     }
 
     /// Whether `task_id` has watchers in this process (whose streams would take its events).
@@ -242,10 +251,11 @@ impl VersionWatchers {
             task_id,
             version,
             if consecutive { events } else { Vec::new() },
+            Source::Here,
         );
     }
 
-    fn announce(&self, task_id: &str, version: u64, events: Vec<HandedEvent>) {
+    fn announce(&self, task_id: &str, version: u64, events: Vec<HandedEvent>, source: Source) {
         let mut channels = self.lock();
         if let Some(sender) = channels.get(task_id) {
             if sender.receiver_count() == 0 {
@@ -254,6 +264,10 @@ impl VersionWatchers {
                 // A version already known wakes no one: a replica bus hears its own
                 // announcements back, and its streams have read those versions already.
                 sender.send_if_modified(|announced| {
+                    if source == Source::Elsewhere && announced.writing > 0 {
+                        announced.heard = announced.heard.max(version);
+                        return false;
+                    }
                     let newer = announced.raise(version);
                     announced.hand(events);
                     newer
@@ -267,17 +281,7 @@ impl VersionWatchers {
     /// process writes to the task ([`writing_here`](Self::writing_here)), it waits for that
     /// write to be published.
     pub fn heard(&self, task_id: &str, version: u64) {
-        let channels = self.lock();
-        if let Some(sender) = channels.get(task_id) {
-            sender.send_if_modified(|announced| {
-                if announced.writing > 0 {
-                    announced.heard = announced.heard.max(version);
-                    false
-                } else {
-                    announced.raise(version)
-                }
-            });
-        }
+        self.announce(task_id, version, Vec::new(), Source::Elsewhere);
     }
 
     /// Marks a write to `task_id` in flight, whose events this process will publish
