@@ -388,7 +388,7 @@ pub struct AgentCard {
     /// The agent's own version string, such as "2.4.1".
     #[prost(string, tag = "5")]
     pub version: ::prost::alloc::string::String,
-    /// Link to human-readable documentation.
+    /// Where people can read the documentation.
     #[prost(string, tag = "6")]
     pub documentation_url: ::prost::alloc::string::String,
     /// Optional protocol features the agent supports.
@@ -485,7 +485,7 @@ pub struct AgentExtension {
     /// Identifies the extension.
     #[prost(string, tag = "1")]
     pub uri: ::prost::alloc::string::String,
-    /// How this agent uses it.
+    /// What this agent does with the extension.
     #[prost(string, tag = "2")]
     pub description: ::prost::alloc::string::String,
     /// true: clients must understand this extension to talk to the agent.
@@ -795,7 +795,8 @@ impl ::prost::Name for OAuthFlows {
         "/a2a.v1.OAuthFlows".into()
     }
 }
-/// OAuth 2.0 authorization-code grant. All URLs must be HTTPS.
+/// The OAuth 2.0 grant that trades an authorization code for a token.
+/// All URLs must be HTTPS.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct AuthorizationCodeOAuthFlow {
     /// URL where the user is asked to grant access.
@@ -825,7 +826,8 @@ impl ::prost::Name for AuthorizationCodeOAuthFlow {
         "/a2a.v1.AuthorizationCodeOAuthFlow".into()
     }
 }
-/// OAuth 2.0 client-credentials grant. All URLs must be HTTPS.
+/// The OAuth 2.0 grant where the client authenticates as itself.
+/// All URLs must be HTTPS.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ClientCredentialsOAuthFlow {
     /// Token endpoint.
@@ -852,7 +854,8 @@ impl ::prost::Name for ClientCredentialsOAuthFlow {
         "/a2a.v1.ClientCredentialsOAuthFlow".into()
     }
 }
-/// OAuth 2.0 implicit grant. All URLs must be HTTPS.
+/// The OAuth 2.0 grant that returns the token straight from the authorization endpoint.
+/// All URLs must be HTTPS.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct ImplicitOAuthFlow {
     /// URL where the user is asked to grant access.
@@ -879,7 +882,8 @@ impl ::prost::Name for ImplicitOAuthFlow {
         "/a2a.v1.ImplicitOAuthFlow".into()
     }
 }
-/// OAuth 2.0 resource-owner password grant. All URLs must be HTTPS.
+/// The OAuth 2.0 grant where the client presents the user's own username and password.
+/// All URLs must be HTTPS.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct PasswordOAuthFlow {
     /// Token endpoint.

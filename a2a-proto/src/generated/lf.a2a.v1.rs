@@ -71,7 +71,7 @@ impl ::prost::Name for Task {
 /// A point-in-time status of a task.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct TaskStatus {
-    /// The task's lifecycle state.
+    /// Where the task is in its life.
     #[prost(enumeration = "TaskState", tag = "1")]
     pub state: i32,
     /// Optional agent message explaining or accompanying this status.
@@ -190,7 +190,7 @@ pub struct Artifact {
     /// Display name.
     #[prost(string, tag = "2")]
     pub name: ::prost::alloc::string::String,
-    /// Human-readable summary of the artifact.
+    /// A few words for people on what the artifact holds.
     #[prost(string, tag = "3")]
     pub description: ::prost::alloc::string::String,
     /// What the artifact holds: one part or more.
@@ -329,7 +329,7 @@ impl ::prost::Name for AgentInterface {
 /// skills and how to authenticate.
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct AgentCard {
-    /// Display name of the agent, e.g. "Travel Planner".
+    /// The name people see for the agent, "Travel Planner" say.
     #[prost(string, tag = "1")]
     pub name: ::prost::alloc::string::String,
     /// What the agent does, written for people and for other agents.
@@ -468,7 +468,7 @@ pub struct AgentSkill {
     /// Stable id of the skill.
     #[prost(string, tag = "1")]
     pub id: ::prost::alloc::string::String,
-    /// Display name of the skill.
+    /// The name people see for the skill.
     #[prost(string, tag = "2")]
     pub name: ::prost::alloc::string::String,
     /// What the skill does, in detail.
@@ -964,7 +964,7 @@ pub struct GetTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[prost(string, tag = "1")]
     pub tenant: ::prost::alloc::string::String,
-    /// Id of the task to fetch.
+    /// Which task to return.
     #[prost(string, tag = "2")]
     pub id: ::prost::alloc::string::String,
     /// `historyLength`: cap on how many of the newest history messages to
@@ -995,8 +995,8 @@ pub struct ListTasksRequest {
     /// Only tasks currently in this state.
     #[prost(enumeration = "TaskState", tag = "3")]
     pub status: i32,
-    /// `pageSize`: tasks per page, 1 to 100; 50 when absent. The agent may
-    /// return fewer.
+    /// `pageSize`: tasks per page, 1 to 100; 50 when absent. A page can hold
+    /// fewer.
     #[prost(int32, optional, tag = "4")]
     pub page_size: ::core::option::Option<i32>,
     /// `pageToken`: the `nextPageToken` of the previous ListTasks response, to
@@ -1127,7 +1127,7 @@ pub struct SubscribeToTaskRequest {
     /// Tenant routing key; see `AgentInterface.tenant`.
     #[prost(string, tag = "1")]
     pub tenant: ::prost::alloc::string::String,
-    /// Id of the task to follow.
+    /// Which task's updates to stream.
     #[prost(string, tag = "2")]
     pub id: ::prost::alloc::string::String,
 }
@@ -1274,7 +1274,8 @@ impl ::prost::Name for ListTaskPushNotificationConfigsResponse {
         "/lf.a2a.v1.ListTaskPushNotificationConfigsResponse".into()
     }
 }
-/// Lifecycle state of a task. COMPLETED, FAILED, CANCELED and REJECTED are final states.
+/// Where a task is in its life. Once COMPLETED, FAILED, CANCELED or REJECTED,
+/// it never changes again.
 /// INPUT_REQUIRED and AUTH_REQUIRED pause the task until the client acts.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]

@@ -37,7 +37,7 @@ pub struct AgentCapabilities {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(remote = "Self")]
 pub struct AgentCard {
-    /// Display name of the agent, e.g. "Travel Planner".
+    /// The name people see for the agent, "Travel Planner" say.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -279,7 +279,7 @@ pub struct AgentSkill {
         skip_serializing_if = "::a2a_support::protojson::is_default"
     )]
     pub id: ::std::string::String,
-    /// Display name of the skill.
+    /// The name people see for the skill.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -382,7 +382,7 @@ pub struct Artifact {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub name: ::std::option::Option<::std::string::String>,
-    /// Human-readable summary of the artifact.
+    /// A few words for people on what the artifact holds.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::unless_default",
@@ -664,7 +664,7 @@ pub struct GetTaskRequest {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
-    /// Id of the task to fetch.
+    /// Which task to return.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -835,8 +835,8 @@ pub struct ListTasksRequest {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub status: ::std::option::Option<crate::v1::TaskState>,
-    /** `pageSize`: tasks per page, 1 to 100; 50 when absent. The agent may
- return fewer.*/
+    /** `pageSize`: tasks per page, 1 to 100; 50 when absent. A page can hold
+ fewer.*/
     #[serde(
         rename = "pageSize",
         alias = "page_size",
@@ -1222,7 +1222,7 @@ pub struct SubscribeToTaskRequest {
         skip_serializing_if = "::a2a_support::protojson::is_unset"
     )]
     pub tenant: ::std::option::Option<::std::string::String>,
-    /// Id of the task to follow.
+    /// Which task's updates to stream.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
@@ -1378,7 +1378,7 @@ pub struct TaskPushNotificationConfig {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Default)]
 #[serde(remote = "Self")]
 pub struct TaskStatus {
-    /// The task's lifecycle state.
+    /// Where the task is in its life.
     #[serde(
         default,
         deserialize_with = "::a2a_support::protojson::null_as_default",
